@@ -1,0 +1,27 @@
+import { AgentvError, type AgentvErrorOptions } from './agentv-error.js';
+
+export interface ProviderErrorOptions extends AgentvErrorOptions {
+  /** Whether another attempt may succeed (timeouts, non-zero exits, 429/5xx). Default true. */
+  retryable?: boolean;
+  exitCode?: number;
+  /** A truncated excerpt of the agent's stderr. */
+  stderr?: string;
+  /** Diagnostics to keep on the result. */
+  details?: Record<string, unknown>;
+}
+
+/** A provider could not answer a case. Becomes that case's `error` after retries. */
+export class ProviderError extends AgentvError {
+  readonly retryable: boolean;
+  readonly exitCode?: number;
+  readonly stderr?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(message: string, options: ProviderErrorOptions = {}) {
+    super(message, options);
+    this.retryable = options.retryable ?? true;
+    this.exitCode = options.exitCode;
+    this.stderr = options.stderr;
+    this.details = options.details;
+  }
+}

@@ -1,0 +1,70 @@
+import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+
+/** A text block of a message's content. */
+export interface TextContentBlock {
+  type: 'text';
+  value: string;
+}
+
+/** A file attached to a message; `path` is absolute and known to exist. */
+export interface FileContentBlock {
+  type: 'file';
+  /** The path as written in the eval file. */
+  value: string;
+  /** The absolute path it resolved to. */
+  path: string;
+  /** True when the file matches `guideline_patterns`. */
+  isGuideline: boolean;
+}
+
+export type ContentBlock = TextContentBlock | FileContentBlock;
+
+/** An expected tool call in `expected_messages`. */
+export interface ExpectedToolCall {
+  tool: string;
+  input?: unknown;
+  output?: unknown;
+}
+
+/**
+ * A message of an eval case. `content` is normalised: a string becomes one
+ * text block; a JSON object stays an object (`structured`).
+ */
+export interface EvalMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  name?: string;
+  content: ContentBlock[];
+  /** Present when content was a JSON object. */
+  structured?: Record<string, unknown>;
+  toolCalls?: ExpectedToolCall[];
+}
+
+/** One eval case, loaded and validated, with everything resolved. */
+export interface EvalCase {
+  id: string;
+  /** The file's `dataset`, default the file name without extension. */
+  dataset: string;
+  /** Absolute path of the eval file. */
+  filePath: string;
+  /** 1-based line of the case in the eval file. */
+  line?: number;
+  expectedOutcome?: string;
+  inputMessages: EvalMessage[];
+  expectedMessages: EvalMessage[];
+  conversationId?: string;
+  /** The case's target override, else the file's target; undefined means "default". */
+  target?: string;
+  /** The evaluators that grade this case (case-level, else file defaults). */
+  evaluators: EvaluatorConfig[];
+  /** Pass mark for the case score, from the file's `execution.threshold`. */
+  threshold?: number;
+  rubrics?: string[];
+}
+
+/** A loaded eval file. */
+export interface EvalFile {
+  filePath: string;
+  dataset: string;
+  description?: string;
+  cases: EvalCase[];
+}

@@ -1,0 +1,11 @@
+/**
+ * An evaluator as configured in an eval file. `type` selects the
+ * implementation; other keys are that evaluator's options (snake_case, as written).
+ */
+export interface EvaluatorConfig {
+  name: string;
+  type: string;
+  /** Default 1; 0 excludes the evaluator from the case score. */
+  weight?: number;
+  [option: string]: unknown;
+}

@@ -1,0 +1,57 @@
+import type { EvalCase } from '../eval-file/eval-case.js';
+import type { OutputMessage } from '../trace/output-message.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import type { TraceSummary } from '../trace/trace-summary.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+
+/** Verdict of one evaluator score: `pass` >= 0.8, `borderline` >= 0.6, else `fail`. */
+export type Verdict = 'pass' | 'borderline' | 'fail';
+
+/** What an evaluator gets to grade one answer. */
+export interface EvaluationContext {
+  evalCase: EvalCase;
+  /** The prompt exactly as the candidate saw it. */
+  question: string;
+  /** The text of the last expected assistant message, if any. */
+  referenceAnswer?: string;
+  candidateAnswer: string;
+  /** The normalised trace (derived from output messages when the provider gave none). */
+  trace?: TraceEvent[];
+  traceSummary: TraceSummary | null;
+  outputMessages?: OutputMessage[];
+  guidelineFiles: string[];
+  inputFiles: string[];
+  /** Aborted when the run is interrupted. */
+  signal?: AbortSignal;
+}
+
+/** What an evaluator returns. Scores are clamped to [0, 1]. */
+export interface EvaluationScore {
+  score: number;
+  hits: string[];
+  misses: string[];
+  reasoning?: string;
+}
+
+/** One evaluator's graded outcome, as stored on the result. */
+export interface EvaluatorResult {
+  name: string;
+  type: string;
+  score: number;
+  weight: number;
+  verdict: Verdict | 'error';
+  hits: string[];
+  misses: string[];
+  reasoning?: string;
+  /** Set when the evaluator could not run; the case is then an error. */
+  error?: string;
+}
+
+/** An evaluator implementation for one `type`. */
+export interface Evaluator {
+  readonly type: string;
+  /** Check an evaluator config before the run; return problem messages (empty when valid). */
+  validate?(config: EvaluatorConfig): string[];
+  /** Grade one answer. Throw `EvaluatorError` when the evaluator cannot run. */
+  evaluate(config: EvaluatorConfig, context: EvaluationContext): Promise<EvaluationScore>;
+}

@@ -1,0 +1,53 @@
+export type { AgentvErrorOptions } from './errors/agentv-error.js';
+export { AgentvError, isAgentvError } from './errors/agentv-error.js';
+export { EvaluatorError } from './errors/evaluator-error.js';
+export type { InputIssue } from './errors/input-issue.js';
+export { formatInputIssue } from './errors/input-issue.js';
+export { InvalidInputError } from './errors/invalid-input-error.js';
+export type { ProviderErrorOptions } from './errors/provider-error.js';
+export { ProviderError } from './errors/provider-error.js';
+export { UnknownProviderError } from './errors/unknown-provider-error.js';
+export { UnknownTargetError } from './errors/unknown-target-error.js';
+export { UsageError } from './errors/usage-error.js';
+export type {
+  ContentBlock,
+  EvalCase,
+  EvalFile,
+  EvalMessage,
+  ExpectedToolCall,
+  FileContentBlock,
+  TextContentBlock,
+} from './eval-file/eval-case.js';
+export type {
+  EvaluationContext,
+  EvaluationScore,
+  Evaluator,
+  EvaluatorResult,
+  Verdict,
+} from './evaluators/evaluator.js';
+export type { EvaluatorConfig } from './evaluators/evaluator-config.js';
+export type { AttemptRecord, EvaluationResult } from './orchestrator/evaluation-result.js';
+export type { ChatMessage } from './provider/chat-message.js';
+export type { MockProviderSettings } from './provider/mock-provider.js';
+export {
+  createMockProvider,
+  DEFAULT_MOCK_RESPONSE,
+  mockProviderFactory,
+} from './provider/mock-provider.js';
+export type { Provider } from './provider/provider.js';
+export type { ProviderContext, ProviderFactory, SettingsIssue } from './provider/provider-factory.js';
+export type { ProviderRegistry } from './provider/provider-registry.js';
+export { createProviderRegistry } from './provider/provider-registry.js';
+export type { ProviderRequest } from './provider/provider-request.js';
+export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
+export type { ResolvedTarget } from './targets/resolved-target.js';
+export { deriveTraceFromOutputMessages, normalizeTrace } from './trace/normalize-trace.js';
+export type { OutputMessage, ToolCall } from './trace/output-message.js';
+export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
+export { isRecord, parseOutputMessages, parseTraceEvents, traceEventSchema } from './trace/trace-schemas.js';
+export type { TraceSummarizer, TraceSummary } from './trace/trace-summary.js';
+export * from './config/index.js';
+export * from './eval-file/index.js';
+export * from './evaluators/index.js';
+export * from './prompt/index.js';
+export * from './targets/index.js';

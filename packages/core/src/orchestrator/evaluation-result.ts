@@ -1,0 +1,49 @@
+import type { EvaluatorResult } from '../evaluators/evaluator.js';
+import type { TokenUsage } from '../provider/provider-response.js';
+import type { OutputMessage } from '../trace/output-message.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import type { TraceSummary } from '../trace/trace-summary.js';
+
+/**
+ * The outcome of one eval case. Writers in `@agentv/results` turn it into the
+ * snake_case result line; `trace` and `outputMessages` are written only on request.
+ */
+export interface EvaluationResult {
+  timestamp: string;
+  evalId: string;
+  dataset: string;
+  /** Absolute path of the eval file the case came from. */
+  evalFile: string;
+  target: string;
+  conversationId?: string;
+  /** Weighted mean of the evaluator scores, in [0, 1]; 0 for an errored case. */
+  score: number;
+  passed: boolean;
+  hits: string[];
+  misses: string[];
+  reasoning: string;
+  candidateAnswer: string;
+  evaluatorResults: EvaluatorResult[];
+  /** Provider calls made for this case (1 when the first succeeded). */
+  attempts: number;
+  durationMs: number;
+  usage?: TokenUsage;
+  costUsd?: number;
+  /** Set when the case could not be answered or graded. */
+  error?: string;
+  traceSummary: TraceSummary | null;
+  trace?: TraceEvent[];
+  outputMessages?: OutputMessage[];
+}
+
+/** One provider call of a case, reported as it ends (for trace dumps and verbose logs). */
+export interface AttemptRecord {
+  evalId: string;
+  /** 1-based attempt number. */
+  attempt: number;
+  target: string;
+  durationMs: number;
+  trace: TraceEvent[] | null;
+  traceSummary: TraceSummary | null;
+  error?: string;
+}

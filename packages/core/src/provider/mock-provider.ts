@@ -1,0 +1,87 @@
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import type { Provider } from './provider.js';
+import type { ProviderFactory, SettingsIssue } from './provider-factory.js';
+import type { ProviderRequest } from './provider-request.js';
+import type { ProviderResponse } from './provider-response.js';
+
+/** Settings of the `mock` provider. */
+export interface MockProviderSettings {
+  /** The answer to every case. Default: a fixed placeholder text. */
+  response?: string;
+  /** Trace events returned with every answer. */
+  trace?: TraceEvent[];
+  /** Milliseconds to wait before answering. */
+  delayMs?: number;
+}
+
+export const DEFAULT_MOCK_RESPONSE = 'This is a mock response.';
+
+/** Creates a provider that answers every case with a configured response. */
+export function createMockProvider(
+  targetName: string,
+  settings: MockProviderSettings = {},
+): Provider {
+  const respond = async (request: ProviderRequest): Promise<ProviderResponse> => {
+    const started = Date.now();
+    if (settings.delayMs && settings.delayMs > 0) {
+      await sleep(settings.delayMs, request.signal);
+    }
+    return {
+      text: settings.response ?? DEFAULT_MOCK_RESPONSE,
+      ...(settings.trace ? { trace: settings.trace } : {}),
+      durationMs: Date.now() - started,
+    };
+  };
+  return {
+    id: `mock:${targetName}`,
+    kind: 'mock',
+    targetName,
+    supportsBatch: true,
+    invoke: respond,
+    invokeBatch: (requests) => Promise.all(requests.map(respond)),
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** The `mock` provider factory: `provider: mock` with `response`, `trace`, `delay_ms`. */
+export const mockProviderFactory: ProviderFactory = {
+  kind: 'mock',
+  settingsKeys: ['response', 'trace', 'delay_ms'],
+  validate(target: ResolvedTarget): SettingsIssue[] {
+    const issues: SettingsIssue[] = [];
+    const { response, trace, delay_ms: delayMs } = target.settings;
+    if (response !== undefined && typeof response !== 'string') {
+      issues.push({ field: 'response', message: 'must be a string' });
+    }
+    if (trace !== undefined && !Array.isArray(trace)) {
+      issues.push({ field: 'trace', message: 'must be a list of trace events' });
+    }
+    if (delayMs !== undefined && (typeof delayMs !== 'number' || delayMs < 0)) {
+      issues.push({ field: 'delay_ms', message: 'must be a number of milliseconds >= 0' });
+    }
+    return issues;
+  },
+  create(target) {
+    const { response, trace, delay_ms: delayMs } = target.settings;
+    return createMockProvider(target.name, {
+      response: response as string | undefined,
+      trace: trace as TraceEvent[] | undefined,
+      delayMs: delayMs as number | undefined,
+    });
+  },
+};

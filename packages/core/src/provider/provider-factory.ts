@@ -1,0 +1,36 @@
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { Provider } from './provider.js';
+
+/** A problem found in a target's provider-specific settings. */
+export interface SettingsIssue {
+  /** The settings key, e.g. `command_template` or `healthcheck.url`. */
+  field: string;
+  message: string;
+  /** How to fix it. */
+  hint?: string;
+}
+
+/** What the app gives a provider factory besides the target. */
+export interface ProviderContext {
+  /** Default per-call timeout in seconds (`--agent-timeout`), used when the target sets none. */
+  defaultTimeoutSeconds?: number;
+  /** Print diagnostics (rendered command, stderr, duration) through `log`. */
+  verbose?: boolean;
+  /** Diagnostic sink; defaults to stderr. */
+  log?: (line: string) => void;
+}
+
+/**
+ * Creates providers of one kind. Registered in the app, looked up by the
+ * target's `provider:` value.
+ */
+export interface ProviderFactory {
+  /** The `provider:` value this factory serves. */
+  readonly kind: string;
+  /** Keys this provider understands in a target (snake_case), for unknown-key warnings. */
+  readonly settingsKeys?: readonly string[];
+  /** Check a target's settings before the run starts; return every problem found. */
+  validate?(target: ResolvedTarget): SettingsIssue[];
+  /** Create the provider for a target whose settings passed `validate`. */
+  create(target: ResolvedTarget, context: ProviderContext): Provider;
+}

@@ -1,0 +1,25 @@
+import type { ChatMessage } from './chat-message.js';
+
+/** Everything a provider needs to answer one eval case. */
+export interface ProviderRequest {
+  /** The eval case id. */
+  evalCaseId: string;
+  /** 0-based attempt number; retries increase it. */
+  attempt: number;
+  /** The prompt as one string (see SPEC section 3); the judge sees exactly this. */
+  question: string;
+  /** The prompt as a message list, guidelines merged into the system message. */
+  chatPrompt: ChatMessage[];
+  /** Guideline text (files matched by `guideline_patterns`), possibly empty. */
+  guidelines: string;
+  /** Absolute paths of the guideline files. */
+  guidelineFiles: string[];
+  /** Absolute paths of the non-guideline files attached to the input messages. */
+  inputFiles: string[];
+  /** The case's reference outcome, for batch runners that grade or log it. */
+  expectedOutcome?: string;
+  /** Aborted when the run is interrupted; providers stop their work when it fires. */
+  signal?: AbortSignal;
+  /** Free-form data about the case (dataset, conversation id, eval file). */
+  metadata?: Record<string, unknown>;
+}

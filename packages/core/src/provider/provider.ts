@@ -1,0 +1,24 @@
+import type { ProviderRequest } from './provider-request.js';
+import type { ProviderResponse } from './provider-response.js';
+
+/**
+ * The contract every provider implements. A provider answers eval cases for one
+ * target. Failures are thrown (preferably as `ProviderError`); the orchestrator
+ * turns them into that case's error result and applies the retry policy.
+ */
+export interface Provider {
+  /** Unique id of this instance, e.g. `cli:my_agent`. */
+  readonly id: string;
+  /** The provider kind, as written in `provider:` of the target (`cli`, `mock`, ...). */
+  readonly kind: string;
+  /** The name of the target this provider serves. */
+  readonly targetName: string;
+  /** Answer one eval case. */
+  invoke(request: ProviderRequest): Promise<ProviderResponse>;
+  /** True when `invokeBatch` may be used for targets with `provider_batching: true`. */
+  readonly supportsBatch?: boolean;
+  /** Answer many cases in one call; the result has one response per request, in order. */
+  invokeBatch?(requests: ProviderRequest[]): Promise<ProviderResponse[]>;
+  /** Check the provider is reachable; throws a `ProviderError` when it is not. Run once per provider. */
+  healthcheck?(): Promise<void>;
+}

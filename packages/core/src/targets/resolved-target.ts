@@ -1,0 +1,22 @@
+/**
+ * A target after loading: `${{ VAR }}` values interpolated, camelCase keys
+ * converted to snake_case. Common keys are lifted into typed fields; the full
+ * snake_case object (including provider-specific keys) is in `settings`.
+ */
+export interface ResolvedTarget {
+  name: string;
+  /** The provider kind (`cli`, `mock`, ...). */
+  provider: string;
+  /** All keys of the target in snake_case, interpolated. */
+  settings: Record<string, unknown>;
+  workers?: number;
+  maxRetries?: number;
+  providerBatching?: boolean;
+  batchSize?: number;
+  timeoutSeconds?: number;
+  judgeTarget?: string;
+  /** Absolute path of the targets file that defined it. */
+  filePath: string;
+  /** Directory relative paths in the target (`cwd`) resolve against. */
+  baseDir: string;
+}

@@ -1,0 +1,1 @@
+export { createMockProvider, mockProviderFactory } from '../provider/mock-provider.js';
