@@ -35,7 +35,11 @@ export {
   mockProviderFactory,
 } from './provider/mock-provider.js';
 export type { Provider } from './provider/provider.js';
-export type { ProviderContext, ProviderFactory, SettingsIssue } from './provider/provider-factory.js';
+export type {
+  ProviderContext,
+  ProviderFactory,
+  SettingsIssue,
+} from './provider/provider-factory.js';
 export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRequest } from './provider/provider-request.js';
@@ -44,10 +48,23 @@ export type { ResolvedTarget } from './targets/resolved-target.js';
 export { deriveTraceFromOutputMessages, normalizeTrace } from './trace/normalize-trace.js';
 export type { OutputMessage, ToolCall } from './trace/output-message.js';
 export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
-export { isRecord, parseOutputMessages, parseTraceEvents, traceEventSchema } from './trace/trace-schemas.js';
+export {
+  isRecord,
+  parseOutputMessages,
+  parseTraceEvents,
+  traceEventSchema,
+} from './trace/trace-schemas.js';
 export type { TraceSummarizer, TraceSummary } from './trace/trace-summary.js';
 export * from './config/index.js';
 export * from './eval-file/index.js';
 export * from './evaluators/index.js';
 export * from './prompt/index.js';
 export * from './targets/index.js';
+export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
+export { DEFAULT_TARGET_NAME, planRun } from './orchestrator/plan-run.js';
+export type { RetryPolicy } from './orchestrator/retry-policy.js';
+export { DEFAULT_RETRY_POLICY, retryDelayMs } from './orchestrator/retry-policy.js';
+export type { RunEvaluationOptions, RunOutcome } from './orchestrator/run-evaluation.js';
+export { DEFAULT_WORKERS, runEvaluation } from './orchestrator/run-evaluation.js';
+export type { WorkerPool } from './orchestrator/worker-pool.js';
+export { createWorkerPool } from './orchestrator/worker-pool.js';

@@ -39,6 +39,17 @@ export interface EvalMessage {
   toolCalls?: ExpectedToolCall[];
 }
 
+/** One criterion of a case's `rubrics:`, defaults applied. */
+export interface RubricItem {
+  /** As written, else `rubric-<n>` (1-based position in the list). */
+  id: string;
+  description: string;
+  /** Default 1. */
+  weight: number;
+  /** Default true: the case cannot pass when this criterion is missed. */
+  required: boolean;
+}
+
 /** One eval case, loaded and validated, with everything resolved. */
 export interface EvalCase {
   id: string;
@@ -58,7 +69,10 @@ export interface EvalCase {
   evaluators: EvaluatorConfig[];
   /** Pass mark for the case score, from the file's `execution.threshold`. */
   threshold?: number;
+  /** The descriptions of the case's rubric criteria. */
   rubrics?: string[];
+  /** The case's rubric criteria with id, weight and required flag (same order as `rubrics`). */
+  rubricItems?: RubricItem[];
 }
 
 /** A loaded eval file. */

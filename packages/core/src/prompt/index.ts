@@ -1,1 +1,3 @@
-export {};
+export type { BuiltPrompt } from './build-prompt.js';
+export { buildPrompt } from './build-prompt.js';
+export { messageText, referenceAnswer } from './message-text.js';

@@ -14,7 +14,9 @@ export interface ProviderRegistry {
   create(target: ResolvedTarget, context?: ProviderContext): Provider;
 }
 
-export function createProviderRegistry(factories: readonly ProviderFactory[] = []): ProviderRegistry {
+export function createProviderRegistry(
+  factories: readonly ProviderFactory[] = [],
+): ProviderRegistry {
   const byKind = new Map<string, ProviderFactory>();
   const registry: ProviderRegistry = {
     register(factory) {

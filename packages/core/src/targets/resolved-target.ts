@@ -15,6 +15,13 @@ export interface ResolvedTarget {
   batchSize?: number;
   timeoutSeconds?: number;
   judgeTarget?: string;
+  /**
+   * `${{ VAR }}` names that were unset when the file was loaded. Not an error
+   * until a run uses this target.
+   */
+  missingVariables?: string[];
+  /** 1-based line of the target in its file. */
+  line?: number;
   /** Absolute path of the targets file that defined it. */
   filePath: string;
   /** Directory relative paths in the target (`cwd`) resolve against. */

@@ -7,7 +7,10 @@ import type { TraceEvent } from './trace-event.js';
  * `tool_call` / `tool_result` events derived from the tool calls in
  * `outputMessages`, in order. Undefined when neither gives a trace.
  */
-export function normalizeTrace(response: ProviderResponse, now = new Date()): TraceEvent[] | undefined {
+export function normalizeTrace(
+  response: ProviderResponse,
+  now = new Date(),
+): TraceEvent[] | undefined {
   if (response.trace) return response.trace;
   if (!response.outputMessages) return undefined;
   const derived = deriveTraceFromOutputMessages(response.outputMessages, now);

@@ -54,7 +54,11 @@ export function parseOutputMessages(value: unknown): OutputMessage[] | undefined
   for (const element of value) {
     if (!isRecord(element)) continue;
     const rawCalls = element.tool_calls ?? element.toolCalls;
-    const parsed = outputMessageWireSchema.safeParse({ ...element, tool_calls: undefined, toolCalls: undefined });
+    const parsed = outputMessageWireSchema.safeParse({
+      ...element,
+      tool_calls: undefined,
+      toolCalls: undefined,
+    });
     if (!parsed.success) continue;
     const message: OutputMessage = { role: parsed.data.role };
     if (parsed.data.name !== undefined) message.name = parsed.data.name;

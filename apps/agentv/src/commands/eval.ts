@@ -1,0 +1,215 @@
+import path from 'node:path';
+import {
+  createEvaluatorRegistry,
+  createMockProvider,
+  defaultEvaluators,
+  formatInputIssue,
+  type InputIssue,
+  InvalidInputError,
+  planRun,
+  runEvaluation,
+  UsageError,
+} from '@agentv/core';
+import {
+  computeRunStatistics,
+  createJsonlWriter,
+  formatSummary,
+  summarizeTrace,
+} from '@agentv/results';
+import { defineCommand } from 'citty';
+import { filterCasesById } from '../eval/case-filter.js';
+import { loadRunInputs } from '../eval/load-run-inputs.js';
+import { createProgressLines } from '../eval/progress-lines.js';
+import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
+import { ExitCode } from '../exit-code.js';
+import { createAppProviderRegistry } from '../registry.js';
+import {
+  integerFlag,
+  numberFlag,
+  rejectUnknownFlags,
+  repeatedFlag,
+  targetArgs,
+  verboseArg,
+} from './_shared.js';
+
+const evalArgs = {
+  paths: {
+    type: 'positional',
+    description: 'Eval files, directories or globs',
+    required: true,
+    valueHint: 'PATHS...',
+  },
+  ...targetArgs,
+  out: {
+    type: 'string',
+    description: 'Result file (default: .agentv/results/eval_<timestamp>.jsonl)',
+    valueHint: 'PATH',
+  },
+  workers: {
+    type: 'string',
+    description: "Cases run at once (default: the target's workers, else 4)",
+    valueHint: 'N',
+  },
+  'eval-id': {
+    type: 'string',
+    description: 'Only run cases whose id matches; repeatable, * and ? wildcards',
+    valueHint: 'ID',
+  },
+  'max-retries': {
+    type: 'string',
+    description: "Retries of a failed agent call (default: the target's max_retries, else 2)",
+    valueHint: 'N',
+  },
+  'agent-timeout': {
+    type: 'string',
+    description: 'Default timeout of one agent call, for targets without timeout_seconds',
+    valueHint: 'SECONDS',
+  },
+  threshold: {
+    type: 'string',
+    description:
+      'A case passes when its score is at least this (0..1), instead of every evaluator passing',
+    valueHint: 'SCORE',
+  },
+  'include-trace': {
+    type: 'boolean',
+    description: 'Write the full trace and output messages into each result line',
+  },
+  'dry-run': {
+    type: 'boolean',
+    description: 'Answer every case with the mock provider instead of the real targets',
+  },
+  ...verboseArg,
+} as const;
+
+export default defineCommand({
+  meta: { name: 'eval', description: 'Run eval cases against their targets and grade the answers' },
+  args: evalArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, evalArgs, 'eval');
+    const cwd = process.cwd();
+    const workers = integerFlag(args.workers, 'workers', 1);
+    const maxRetries = integerFlag(args['max-retries'], 'max-retries', 0);
+    const agentTimeout = numberFlag(args['agent-timeout'], 'agent-timeout', Number.MIN_VALUE);
+    const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
+    const dryRun = args['dry-run'] === true;
+    const verbose = args.verbose === true;
+
+    const evalPaths = await resolveEvalPaths(args._, cwd);
+    const providerRegistry = createAppProviderRegistry();
+    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
+    const inputs = await loadRunInputs(evalPaths, {
+      cwd,
+      targetsPath: args.targets,
+      registry: providerRegistry,
+    });
+
+    const idPatterns = repeatedFlag(rawArgs, 'eval-id');
+    const selected = filterCasesById(inputs.cases, idPatterns);
+    const { plan, issues } = planRun({
+      cases: selected,
+      targets: inputs.targets,
+      targetsFile: inputs.targetsFile && relative(cwd, inputs.targetsFile),
+      targetOverride: args.target,
+      providerRegistry,
+      evaluatorRegistry,
+      dryRun,
+    });
+    reportIssues([...inputs.issues, ...issues], cwd);
+    if (idPatterns.length > 0 && selected.length === 0 && inputs.cases.length > 0) {
+      throw new UsageError(`no case id matches --eval-id ${idPatterns.join(', ')}`, {
+        hint: `ids in these files include: ${inputs.cases
+          .slice(0, 5)
+          .map((c) => c.id)
+          .join(', ')}`,
+      });
+    }
+    if (plan.cases.length === 0) {
+      throw new UsageError('the eval files contain no cases to run');
+    }
+
+    const outPath = path.resolve(cwd, args.out ?? defaultResultPath());
+    const writer = await createJsonlWriter(outPath, {
+      includeTrace: args['include-trace'] === true,
+    });
+    const progress = createProgressLines(plan.cases.length, (line) =>
+      process.stdout.write(`${line}\n`),
+    );
+    const controller = new AbortController();
+    const stopOnSignal = (signal: NodeJS.Signals) => {
+      if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
+      process.stderr.write(
+        `\nagentv: ${signal} received, stopping running cases (again to force)\n`,
+      );
+      controller.abort(new Error(`run interrupted by ${signal}`));
+    };
+    process.on('SIGINT', stopOnSignal);
+    process.on('SIGTERM', stopOnSignal);
+
+    let outcome: Awaited<ReturnType<typeof runEvaluation>>;
+    try {
+      outcome = await runEvaluation({
+        plan,
+        providerRegistry,
+        evaluatorRegistry,
+        summarizeTrace,
+        workers,
+        maxRetries,
+        threshold,
+        providerContext: {
+          verbose,
+          defaultTimeoutSeconds: agentTimeout,
+          log: (line) => process.stderr.write(`${line}\n`),
+        },
+        createProvider: dryRun ? (target) => createMockProvider(target.name) : undefined,
+        signal: controller.signal,
+        onResult: async (result) => {
+          await writer.write(result);
+          progress.onResult(result);
+        },
+      });
+    } finally {
+      process.off('SIGINT', stopOnSignal);
+      process.off('SIGTERM', stopOnSignal);
+      await writer.close();
+    }
+
+    const statistics = computeRunStatistics(outcome.results);
+    process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
+    process.stdout.write(`Results: ${relative(cwd, outPath)}\n`);
+    if (outcome.interrupted) {
+      process.stderr.write(
+        `agentv: interrupted; ${outcome.results.length} of ${plan.cases.length} cases finished and were written\n`,
+      );
+      return ExitCode.Interrupted;
+    }
+    if (statistics.errored > 0) return ExitCode.Error;
+    if (statistics.failed > 0) return ExitCode.Failed;
+    return ExitCode.Passed;
+  },
+});
+
+/** Prints warnings, and throws when any issue is an error so the run never starts. */
+function reportIssues(issues: InputIssue[], cwd: string): void {
+  const shown = issues.map((issue) => ({ ...issue, file: relative(cwd, issue.file) }));
+  for (const warning of shown.filter((issue) => issue.severity === 'warning')) {
+    process.stderr.write(`warning: ${formatInputIssue(warning)}\n`);
+  }
+  const errors = shown.filter((issue) => issue.severity === 'error');
+  if (errors.length > 0) throw new InvalidInputError(errors);
+}
+
+function defaultResultPath(): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return path.join('.agentv', 'results', `eval_${stamp}.jsonl`);
+}
+
+function relative(cwd: string, file: string): string {
+  if (!path.isAbsolute(file)) return file;
+  const relativePath = path.relative(cwd, file);
+  return relativePath.startsWith('..') ? file : relativePath;
+}
+
+function useColor(): boolean {
+  return process.stdout.isTTY === true && !process.env.NO_COLOR && !process.env.CI;
+}

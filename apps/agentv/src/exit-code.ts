@@ -1,0 +1,13 @@
+/** Process exit codes (SPEC 6.3). */
+export const ExitCode = {
+  /** Every case passed. */
+  Passed: 0,
+  /** At least one case failed its threshold. */
+  Failed: 1,
+  /** A case errored, or the input or command line was invalid. */
+  Error: 2,
+  /** The run was interrupted (Ctrl-C, SIGTERM). */
+  Interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,55 @@
+import { type CommandDef, defineCommand, renderUsage, runCommand } from 'citty';
+import { printError } from './print-error.js';
+import { readVersion } from './version.js';
+
+type LazyCommand = () => Promise<CommandDef<any>>;
+
+/** Subcommands load on first use so `--help` and `--version` stay fast. */
+const commands: Record<string, LazyCommand> = {
+  eval: () => import('./commands/eval.js').then((module) => module.default),
+};
+
+export const main = defineCommand({
+  meta: {
+    name: 'agentv',
+    version: readVersion(),
+    description: 'Evaluate AI agents: run YAML eval cases against a target and grade every answer.',
+  },
+  subCommands: commands,
+});
+
+/**
+ * Runs the CLI with `argv` (without node and script) and resolves to the exit
+ * code. User errors are printed as one line plus a hint; nothing is thrown.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  const commandIndex = argv.findIndex((arg) => !arg.startsWith('-'));
+  const commandName = commandIndex === -1 ? undefined : argv[commandIndex];
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  try {
+    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+      process.stdout.write(`${readVersion()}\n`);
+      return 0;
+    }
+    if (commandName === undefined) {
+      process.stdout.write(`${await renderUsage(main)}\n`);
+      return wantsHelp ? 0 : 2;
+    }
+    const load = commands[commandName];
+    if (!load) {
+      process.stderr.write(
+        `agentv: unknown command "${commandName}"\n  hint: available commands: ${Object.keys(commands).join(', ')}; see agentv --help\n`,
+      );
+      return 2;
+    }
+    const command = await load();
+    if (wantsHelp) {
+      process.stdout.write(`${await renderUsage(command, main)}\n`);
+      return 0;
+    }
+    const { result } = await runCommand(command, { rawArgs: argv.slice(commandIndex + 1) });
+    return typeof result === 'number' ? result : 0;
+  } catch (error) {
+    return printError(error, commandName);
+  }
+}

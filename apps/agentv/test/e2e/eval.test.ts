@@ -1,0 +1,212 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createProject,
+  ECHO_AGENT,
+  ECHO_TARGETS,
+  type Project,
+  parseJsonl,
+  runAgentv,
+} from '../support/project.js';
+
+let project: Project | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  project = undefined;
+});
+
+const evalFile = (cases: string) => `
+execution:
+  target: default
+evalcases:
+${cases}
+`;
+
+const echoCase = (id: string, text: string, expected: string) => `
+  - id: ${id}
+    input_messages:
+      - role: user
+        content: ${JSON.stringify(text)}
+    evaluators:
+      - { name: echoed, type: contains, value: ${JSON.stringify(expected)} }
+`;
+
+async function resultLines(dir: string): Promise<Record<string, any>[]> {
+  const resultsDir = path.join(dir, '.agentv', 'results');
+  const files = await readdir(resultsDir);
+  expect(files).toHaveLength(1);
+  expect(files[0]).toMatch(/^eval_.*\.jsonl$/);
+  return parseJsonl(await readFile(path.join(resultsDir, files[0]!), 'utf8'));
+}
+
+describe('agentv eval', () => {
+  it('runs every case, writes one result line per case and exits 0 when all pass', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/echo.yaml': evalFile(
+        echoCase('one', 'hello', 'You said: hello') + echoCase('two', 'bye', 'bye'),
+      ),
+    });
+    const run = await runAgentv(['eval', 'evals/echo.yaml'], project.dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('2 cases: 2 passed, 0 failed, 0 errored');
+    const lines = await resultLines(project.dir);
+    expect(lines.map((line) => line.eval_id).sort()).toEqual(['one', 'two']);
+    const one = lines.find((line) => line.eval_id === 'one')!;
+    expect(one).toMatchObject({
+      dataset: 'echo',
+      target: 'default',
+      score: 1,
+      passed: true,
+      candidate_answer: 'You said: hello',
+      attempts: 1,
+      trace_summary: {
+        eventCount: 2,
+        toolNames: ['echo'],
+        toolCallsByName: { echo: 1 },
+        errorCount: 0,
+      },
+    });
+    expect(one).not.toHaveProperty('trace');
+    expect(one.evaluator_results[0]).toMatchObject({
+      name: 'echoed',
+      type: 'contains',
+      verdict: 'pass',
+    });
+  });
+
+  it('exits 1 when a case fails and shows passed and failed cases in the summary', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/echo.yaml': evalFile(echoCase('good', 'hi', 'hi') + echoCase('bad', 'hi', 'goodbye')),
+    });
+    const run = await runAgentv(['eval', 'evals/echo.yaml'], project.dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('2 cases: 1 passed, 1 failed, 0 errored');
+    expect(run.stdout).toMatch(/FAIL\s+bad/);
+    const lines = await resultLines(project.dir);
+    expect(lines.find((line) => line.eval_id === 'bad')).toMatchObject({ passed: false, score: 0 });
+  });
+
+  it('records an agent that exits non-zero as an errored case with its exit code and stderr, and exits 2', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/echo.yaml': evalFile(
+        echoCase('fine', 'hi', 'hi') + echoCase('boom', 'please crash', 'x'),
+      ),
+    });
+    const run = await runAgentv(['eval', 'evals/echo.yaml'], project.dir);
+    expect(run.code).toBe(2);
+    const lines = await resultLines(project.dir);
+    expect(lines).toHaveLength(2);
+    const boom = lines.find((line) => line.eval_id === 'boom')!;
+    expect(boom.passed).toBe(false);
+    expect(boom.error).toContain('exited with code 3');
+    expect(boom.error).toContain('cannot handle crash requests');
+    expect(lines.find((line) => line.eval_id === 'fine')?.passed).toBe(true);
+  });
+
+  it('passes a hostile prompt to the agent byte-for-byte', async () => {
+    const prompt = `it's "quoted" \`tick\` $(touch pwned) ; rm -rf nothing && echo hi | cat > x\nline two\ttab \\ back ünïcødé 日本語 🚀`;
+    project = await createProject({
+      'agent.mjs': `
+import { writeFileSync } from 'node:fs';
+const args = process.argv.slice(2);
+writeFileSync(args[args.indexOf('--out') + 1], JSON.stringify({ text: JSON.stringify(args) }));
+`,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/hostile.yaml': evalFile(`
+  - id: hostile
+    input_messages:
+      - role: user
+        content: ${JSON.stringify(prompt)}
+    evaluators:
+      - { name: any, type: regex, pattern: "." }
+`),
+    });
+    const run = await runAgentv(['eval', 'evals/hostile.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(0);
+    const [line] = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    const argv = JSON.parse(line!.candidate_answer) as string[];
+    expect(argv[0]).toBe('--prompt');
+    expect(argv[1]).toBe(prompt);
+    expect(argv[2]).toBe('--out');
+    await expect(readFile(project.file('pwned'))).rejects.toThrow();
+    await expect(readFile(project.file('x'))).rejects.toThrow();
+  });
+
+  it('filters cases with --eval-id globs and writes to --out', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/echo.yaml': evalFile(
+        echoCase('refund-1', 'a', 'a') +
+          echoCase('refund-2', 'b', 'b') +
+          echoCase('status-1', 'c', 'c'),
+      ),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals', '--eval-id', 'refund-*', '--eval-id', 'status-1', '--out', 'r/out.jsonl'],
+      project.dir,
+    );
+    expect(run.code).toBe(0);
+    const lines = parseJsonl(await readFile(project.file('r/out.jsonl'), 'utf8'));
+    expect(lines.map((line) => line.eval_id).sort()).toEqual(['refund-1', 'refund-2', 'status-1']);
+    const none = await runAgentv(['eval', 'evals', '--eval-id', 'nothing-*'], project.dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no case id matches --eval-id nothing-*');
+  });
+
+  it('answers every case with the mock provider on --dry-run, with no targets file', async () => {
+    project = await createProject({
+      'evals/echo.yaml': evalFile(echoCase('a', 'hello', 'mock response')),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/echo.yaml', '--dry-run', '--out', 'o.jsonl'],
+      project.dir,
+    );
+    expect(run.stderr).toBe('');
+    const [line] = parseJsonl(await readFile(project.file('o.jsonl'), 'utf8'));
+    expect(line).toMatchObject({
+      eval_id: 'a',
+      candidate_answer: 'This is a mock response.',
+      passed: true,
+    });
+    expect(run.code).toBe(0);
+  });
+
+  it('runs cases on the --workers pool', async () => {
+    const cases = Array.from({ length: 6 }, (_, index) =>
+      echoCase(`c${index}`, `p${index}`, `p${index}`),
+    ).join('');
+    project = await createProject({
+      // Each call records its start and end so the test can count overlapping calls.
+      'agent.mjs': `
+import { appendFileSync, writeFileSync } from 'node:fs';
+const args = process.argv.slice(2);
+appendFileSync('log.txt', 'start\\n');
+await new Promise((resolve) => setTimeout(resolve, 300));
+appendFileSync('log.txt', 'end\\n');
+writeFileSync(args[args.indexOf('--out') + 1], args[args.indexOf('--prompt') + 1]);
+`,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/echo.yaml': evalFile(cases),
+    });
+    const run = await runAgentv(['eval', 'evals/echo.yaml', '--workers', '3'], project.dir);
+    expect(run.code).toBe(0);
+    const log = (await readFile(project.file('log.txt'), 'utf8')).trim().split('\n');
+    let active = 0;
+    let peak = 0;
+    for (const entry of log) {
+      active += entry === 'start' ? 1 : -1;
+      peak = Math.max(peak, active);
+    }
+    expect(log).toHaveLength(12);
+    expect(peak).toBe(3);
+  });
+});

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** Files matched by these globs are guidelines unless `.agentv/config.yaml` says otherwise. */
+export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = Object.freeze([
+  '**/*.instructions.md',
+  '**/instructions/**',
+  '**/*.prompt.md',
+  '**/prompts/**',
+]);
+
+/** Schema of `.agentv/config.yaml` as written (SPEC 2.1). */
+export const configFileSchema = z.looseObject({
+  $schema: z.literal('agentv-config-v2').optional(),
+  guideline_patterns: z.array(z.string().min(1)).optional(),
+});
+
+/** `.agentv/config.yaml` as written. */
+export type ConfigFileInput = z.infer<typeof configFileSchema>;
+
+/** The project configuration after loading, defaults applied. */
+export interface AgentvConfig {
+  /** Globs (relative to the repository root) of files that are guidelines. */
+  guidelinePatterns: string[];
+}
+
+/** Keys `.agentv/config.yaml` understands. */
+export const CONFIG_FILE_KEYS = Object.keys(configFileSchema.shape);

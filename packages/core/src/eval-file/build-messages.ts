@@ -1,0 +1,103 @@
+import type { InputIssue } from '../errors/input-issue.js';
+import type { SourceLocator } from '../util/yaml-source.js';
+import type { ContentBlock, EvalMessage, ExpectedToolCall } from './eval-case.js';
+import type { MessageInput } from './eval-file-schema.js';
+import { type FileLookup, isGuidelineFile, resolveInputFile } from './resolve-input-file.js';
+
+/** Where a message list is, for issues about its file blocks. */
+export interface MessageListContext {
+  file: string;
+  source: SourceLocator;
+  /** Data path of the list, e.g. `['evalcases', 0, 'input_messages']`. */
+  path: readonly PropertyKey[];
+  caseId?: string;
+  lookup: FileLookup;
+  issues: InputIssue[];
+}
+
+/**
+ * Normalises validated messages: string content becomes one text block, an
+ * object becomes `structured` plus a text block of pretty JSON, and file
+ * blocks are resolved to absolute paths (a missing file is an error issue
+ * listing every path tried).
+ */
+export async function buildMessages(
+  messages: readonly MessageInput[],
+  context: MessageListContext,
+): Promise<EvalMessage[]> {
+  return Promise.all(messages.map((message, index) => buildMessage(message, index, context)));
+}
+
+/** Normalises the message at position `index` of the list at `context.path`. */
+export async function buildMessage(
+  input: MessageInput,
+  index: number,
+  context: MessageListContext,
+): Promise<EvalMessage> {
+  const message: EvalMessage = { role: input.role, content: [] };
+  if (input.name !== undefined) message.name = input.name;
+  const content = input.content;
+  if (typeof content === 'string') {
+    message.content = [{ type: 'text', value: content }];
+  } else if (Array.isArray(content)) {
+    const blocks = await Promise.all(
+      content.map((block, blockIndex) =>
+        block.type === 'text'
+          ? ({ type: 'text', value: block.value } satisfies ContentBlock)
+          : resolveFileBlock(
+              block.value,
+              [...context.path, index, 'content', blockIndex, 'value'],
+              context,
+            ),
+      ),
+    );
+    message.content = blocks.filter((block): block is ContentBlock => block !== undefined);
+  } else if (content !== undefined) {
+    message.structured = content;
+    message.content = [{ type: 'text', value: JSON.stringify(content, null, 2) }];
+  }
+  if (input.tool_calls !== undefined) {
+    message.toolCalls = input.tool_calls.map((call) => {
+      const toolCall: ExpectedToolCall = { tool: call.tool };
+      if (call.input !== undefined) toolCall.input = call.input;
+      if (call.output !== undefined) toolCall.output = call.output;
+      return toolCall;
+    });
+  }
+  return message;
+}
+
+async function resolveFileBlock(
+  value: string,
+  valuePath: readonly PropertyKey[],
+  context: MessageListContext,
+): Promise<ContentBlock | undefined> {
+  const fail = (message: string, hint: string): undefined => {
+    const issue: InputIssue = {
+      severity: 'error',
+      file: context.file,
+      ...context.source.locate(valuePath),
+      message,
+      hint,
+    };
+    if (context.caseId !== undefined) issue.caseId = context.caseId;
+    context.issues.push(issue);
+    return undefined;
+  };
+  if (value.trim() === '') {
+    return fail('a file block has an empty path', 'set `value:` to the path of the file to attach');
+  }
+  const resolved = await resolveInputFile(value, context.lookup);
+  if (resolved.path === undefined) {
+    return fail(
+      `file "${value}" not found; tried ${resolved.tried.join(', ')}`,
+      "fix the path: relative paths resolve against the eval file's directory, then each parent directory up to the repository root, then the current directory",
+    );
+  }
+  return {
+    type: 'file',
+    value,
+    path: resolved.path,
+    isGuideline: isGuidelineFile(resolved.path, context.lookup),
+  };
+}

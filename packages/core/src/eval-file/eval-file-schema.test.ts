@@ -1,0 +1,33 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { targetsFileSchema } from '../targets/targets-schema.js';
+import type { ContentBlock, EvalMessage, ExpectedToolCall } from './eval-case.js';
+import { evalFileSchema, type MessageInput } from './eval-file-schema.js';
+
+describe('eval file schema', () => {
+  it('agrees with the hand-written contract types', () => {
+    expectTypeOf<MessageInput['role']>().toEqualTypeOf<EvalMessage['role']>();
+    type BlockType = Extract<NonNullable<MessageInput['content']>, unknown[]>[number]['type'];
+    expectTypeOf<BlockType>().toEqualTypeOf<ContentBlock['type']>();
+    type ToolCallInput = NonNullable<MessageInput['tool_calls']>[number];
+    expectTypeOf<ToolCallInput['tool']>().toEqualTypeOf<ExpectedToolCall['tool']>();
+  });
+
+  it('converts to a JSON Schema for editor completion', () => {
+    const evalSchema = z.toJSONSchema(evalFileSchema) as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(Object.keys(evalSchema.properties)).toEqual([
+      '$schema',
+      'description',
+      'dataset',
+      'execution',
+      'target',
+      'evalcases',
+    ]);
+    expect(evalSchema.required).toEqual(['evalcases']);
+    const targetsSchema = z.toJSONSchema(targetsFileSchema) as { required: string[] };
+    expect(targetsSchema.required).toEqual(['targets']);
+  });
+});

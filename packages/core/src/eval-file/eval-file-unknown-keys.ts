@@ -1,0 +1,76 @@
+import type { InputIssue } from '../errors/input-issue.js';
+import { formatPath } from '../util/describe-zod-issues.js';
+import { unknownKeyWarnings } from '../util/unknown-keys.js';
+import type { SourceLocator } from '../util/yaml-source.js';
+import { KNOWN_KEYS } from './eval-file-schema.js';
+
+const KNOWN = {
+  case: new Set(KNOWN_KEYS.case),
+  caseExecution: new Set(KNOWN_KEYS.caseExecution),
+  message: new Set(KNOWN_KEYS.message),
+};
+
+function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (!known.has(key)) return true;
+  return false;
+}
+
+/**
+ * Warnings for keys an eval file does not understand: at the top level, in
+ * `execution`, in each case, its `execution` and its messages.
+ */
+export function evalFileUnknownKeyWarnings(
+  data: Record<string, unknown>,
+  file: string,
+  source: SourceLocator,
+): InputIssue[] {
+  const issues = [
+    ...unknownKeyWarnings(data, {
+      file,
+      source,
+      path: [],
+      known: KNOWN_KEYS.file,
+      where: 'at the top level',
+    }),
+    ...unknownKeyWarnings(data.execution, {
+      file,
+      source,
+      path: ['execution'],
+      known: KNOWN_KEYS.fileExecution,
+      where: 'in execution',
+    }),
+  ];
+  if (!Array.isArray(data.evalcases)) return issues;
+  data.evalcases.forEach((rawCase: unknown, index) => {
+    if (typeof rawCase !== 'object' || rawCase === null) return;
+    const evalCase = rawCase as Record<string, unknown>;
+    const casePath = ['evalcases', index];
+    const caseId = typeof evalCase.id === 'string' && evalCase.id !== '' ? evalCase.id : undefined;
+    const check = (value: unknown, relative: PropertyKey[], known: ReadonlySet<string>) => {
+      // Most mappings have no unknown key; skip building the warning context for them.
+      if (!hasUnknownKey(value, known)) return;
+      const shown = formatPath(caseId === undefined ? [...casePath, ...relative] : relative);
+      issues.push(
+        ...unknownKeyWarnings(value, {
+          file,
+          source,
+          path: [...casePath, ...relative],
+          known: [...known],
+          where: shown === '' ? '' : `in ${shown}`,
+          ...(caseId === undefined ? {} : { caseId }),
+        }),
+      );
+    };
+    check(evalCase, [], KNOWN.case);
+    check(evalCase.execution, ['execution'], KNOWN.caseExecution);
+    for (const key of ['input_messages', 'expected_messages']) {
+      const messages = evalCase[key];
+      if (!Array.isArray(messages)) continue;
+      messages.forEach((message: unknown, messageIndex) => {
+        check(message, [key, messageIndex], KNOWN.message);
+      });
+    }
+  });
+  return issues;
+}

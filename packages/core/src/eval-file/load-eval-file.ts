@@ -1,0 +1,350 @@
+import path from 'node:path';
+import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
+import type { InputIssue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import type { z } from 'zod';
+import { describeZodIssues, type IssueScope, valueAt } from '../util/describe-zod-issues.js';
+import { findRepoRoot } from '../util/find-repo-root.js';
+import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
+import { parseYamlMapping } from '../util/parse-yaml-mapping.js';
+import { readInputFile } from '../util/read-input-file.js';
+import { searchDirectories } from '../util/search-directories.js';
+import type { SourceLocator } from '../util/yaml-source.js';
+import { buildMessage, buildMessages } from './build-messages.js';
+import type { EvalCase, EvalFile, RubricItem } from './eval-case.js';
+import {
+  type EvalCaseInput,
+  type EvaluatorEntryInput,
+  evalCaseSchema,
+  evalFileHeaderSchema,
+  evalFileHint,
+  messageSchema,
+  type RubricInput,
+} from './eval-file-schema.js';
+import { evalFileUnknownKeyWarnings } from './eval-file-unknown-keys.js';
+import { normalizeEvaluators } from './normalize-evaluators.js';
+import type { FileLookup } from './resolve-input-file.js';
+
+/** Where relative paths of an eval file resolve and which files are guidelines. */
+export interface LoadEvalFileOptions {
+  /** The current directory: resolves `filePath` and is the last place file blocks are looked up. Default `process.cwd()`. */
+  cwd?: string;
+  /** Where the upward search for file blocks stops. Default: the nearest ancestor holding `.git`. */
+  repoRoot?: string;
+  /** Globs of guideline files (from `.agentv/config.yaml`). Default `DEFAULT_GUIDELINE_PATTERNS`. */
+  guidelinePatterns?: readonly string[];
+}
+
+/** What every case of a file shares. */
+interface FileDefaults {
+  file: string;
+  filePath: string;
+  dataset: string;
+  source: SourceLocator;
+  target?: string;
+  threshold?: number;
+  evaluators: EvaluatorConfig[];
+  lookup: FileLookup;
+  /** Turns schema issues of the value at `prefix` into input issues. */
+  describe(zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): InputIssue[];
+}
+
+/**
+ * Loads and validates an eval file (SPEC 2.1). Every problem in the file is
+ * returned as an issue with its line; `value` is set only when there are no
+ * errors. Never throws for a user mistake.
+ */
+export async function loadEvalFile(
+  filePath: string,
+  options: LoadEvalFileOptions = {},
+): Promise<LoadResult<EvalFile>> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const absolutePath = path.resolve(cwd, filePath);
+  const read = await readInputFile(absolutePath, filePath, 'eval file');
+  if (read.value === undefined) return { issues: read.issues };
+  const parsed = parseYamlMapping(read.value, filePath, 'eval file', { splitKey: 'evalcases' });
+  if (parsed.value === undefined) return { issues: parsed.issues };
+  const { source, data } = parsed.value;
+  const issues: InputIssue[] = [...parsed.issues];
+
+  const describe = (zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) =>
+    describeZodIssues(
+      zodIssues.map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })),
+      {
+        file: filePath,
+        source,
+        data,
+        showValues: true,
+        scope: (issuePath) => caseScope(data, issuePath),
+        hint: evalFileHint,
+      },
+    );
+  const header = evalFileHeaderSchema.safeParse(data);
+  if (!header.success) issues.push(...describe(header.error.issues, []));
+  issues.push(...evalFileUnknownKeyWarnings(data, filePath, source));
+  issues.push(...duplicateIdIssues(data, filePath, source));
+
+  const evalDir = path.dirname(absolutePath);
+  const repoRoot = options.repoRoot
+    ? path.resolve(cwd, options.repoRoot)
+    : await findRepoRoot(evalDir);
+  const execution = asRecord(data.execution);
+  const fileEvaluators = evaluatorsOf(
+    execution?.evaluators,
+    ['execution', 'evaluators'],
+    filePath,
+    source,
+    undefined,
+    issues,
+  );
+  const defaults: FileDefaults = {
+    file: filePath,
+    filePath: absolutePath,
+    dataset:
+      typeof data.dataset === 'string' && data.dataset !== ''
+        ? data.dataset
+        : path.basename(absolutePath, path.extname(absolutePath)),
+    source,
+    target: stringOr(execution?.target) ?? stringOr(data.target),
+    threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
+    evaluators: fileEvaluators,
+    describe,
+    lookup: {
+      searchDirs: await searchDirectories(evalDir, {
+        repoRoot: repoRoot ?? path.parse(evalDir).root,
+        cwd,
+      }),
+      evalDir,
+      repoRoot,
+      cwd,
+      guidelinePatterns: options.guidelinePatterns ?? DEFAULT_GUIDELINE_PATTERNS,
+      checked: new Map(),
+    },
+  };
+
+  const rawCases = Array.isArray(data.evalcases) ? data.evalcases : [];
+  const cases = await Promise.all(
+    rawCases.map((rawCase, index) => buildCase(rawCase, index, defaults, issues)),
+  );
+  if (!header.success || hasErrors(issues)) return { issues: sortIssues(issues) };
+  const evalFile: EvalFile = {
+    filePath: absolutePath,
+    dataset: defaults.dataset,
+    cases: cases.filter((evalCase): evalCase is EvalCase => evalCase !== undefined),
+  };
+  if (header.data.description !== undefined) evalFile.description = header.data.description;
+  return { value: evalFile, issues: sortIssues(issues) };
+}
+
+async function buildCase(
+  rawCase: unknown,
+  index: number,
+  defaults: FileDefaults,
+  issues: InputIssue[],
+): Promise<EvalCase | undefined> {
+  const parsed = evalCaseSchema.safeParse(rawCase);
+  if (!parsed.success) {
+    issues.push(...defaults.describe(parsed.error.issues, ['evalcases', index]));
+    await checkFilesOfInvalidCase(rawCase, index, defaults, issues);
+    return undefined;
+  }
+  const input: EvalCaseInput = parsed.data;
+  const casePath = ['evalcases', index];
+  const { file, source } = defaults;
+  const listContext = (key: string) => ({
+    file,
+    source,
+    path: [...casePath, key],
+    caseId: input.id,
+    lookup: defaults.lookup,
+    issues,
+  });
+  const evalCase: EvalCase = {
+    id: input.id,
+    dataset: defaults.dataset,
+    filePath: defaults.filePath,
+    inputMessages: await buildMessages(input.input_messages, listContext('input_messages')),
+    expectedMessages: await buildMessages(
+      input.expected_messages ?? [],
+      listContext('expected_messages'),
+    ),
+    evaluators: [],
+  };
+  const line = source.locate(casePath)?.line;
+  if (line !== undefined) evalCase.line = line;
+  const expectedOutcome = input.expected_outcome ?? input.outcome;
+  if (expectedOutcome !== undefined) evalCase.expectedOutcome = expectedOutcome;
+  if (
+    input.expected_outcome !== undefined &&
+    input.outcome !== undefined &&
+    input.expected_outcome !== input.outcome
+  ) {
+    issues.push({
+      severity: 'warning',
+      file,
+      ...source.locateKey(casePath, 'outcome'),
+      caseId: input.id,
+      message: 'both "expected_outcome" and its alias "outcome" are set; "outcome" is ignored',
+      hint: 'keep only `expected_outcome`',
+    });
+  }
+  if (input.conversation_id !== undefined) evalCase.conversationId = input.conversation_id;
+  const target = input.execution?.target ?? defaults.target;
+  if (target !== undefined) evalCase.target = target;
+  if (input.execution?.evaluators !== undefined) {
+    evalCase.evaluators = evaluatorsOf(
+      input.execution.evaluators,
+      [...casePath, 'execution', 'evaluators'],
+      file,
+      source,
+      input.id,
+      issues,
+    );
+  } else if (input.evaluators !== undefined) {
+    evalCase.evaluators = evaluatorsOf(
+      input.evaluators,
+      [...casePath, 'evaluators'],
+      file,
+      source,
+      input.id,
+      issues,
+    );
+  } else {
+    evalCase.evaluators = defaults.evaluators.map((evaluator) => ({ ...evaluator }));
+  }
+  if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
+  if (input.rubrics !== undefined) {
+    const items = input.rubrics.map(toRubricItem);
+    evalCase.rubrics = items.map((item) => item.description);
+    evalCase.rubricItems = items;
+  }
+  return evalCase;
+}
+
+/** Resolves the file blocks of a case that failed validation, so missing files are reported too. */
+async function checkFilesOfInvalidCase(
+  rawCase: unknown,
+  index: number,
+  defaults: FileDefaults,
+  issues: InputIssue[],
+): Promise<void> {
+  const record = asRecord(rawCase);
+  if (record === undefined) return;
+  const caseId = stringOr(record.id);
+  for (const key of ['input_messages', 'expected_messages']) {
+    const messages = record[key];
+    if (!Array.isArray(messages)) continue;
+    const context = {
+      file: defaults.file,
+      source: defaults.source,
+      path: ['evalcases', index, key],
+      lookup: defaults.lookup,
+      issues,
+      ...(caseId === undefined ? {} : { caseId }),
+    };
+    await Promise.all(
+      messages.map(async (message, messageIndex) => {
+        const valid = messageSchema.safeParse(message);
+        if (valid.success) await buildMessage(valid.data, messageIndex, context);
+      }),
+    );
+  }
+}
+
+function toRubricItem(rubric: RubricInput, index: number): RubricItem {
+  const fallbackId = `rubric-${index + 1}`;
+  if (typeof rubric === 'string') {
+    return { id: fallbackId, description: rubric, weight: 1, required: true };
+  }
+  return {
+    id: rubric.id ?? fallbackId,
+    description: rubric.description,
+    weight: rubric.weight ?? 1,
+    required: rubric.required ?? true,
+  };
+}
+
+/** Names an evaluator list's entries and reports explicit names used twice; invalid lists give []. */
+function evaluatorsOf(
+  value: unknown,
+  listPath: readonly PropertyKey[],
+  file: string,
+  source: SourceLocator,
+  caseId: string | undefined,
+  issues: InputIssue[],
+): EvaluatorConfig[] {
+  if (!Array.isArray(value) || !value.every(isEvaluatorEntry)) return [];
+  const { evaluators, duplicates } = normalizeEvaluators(value);
+  for (const duplicate of duplicates) {
+    const lines = duplicate.indexes.map((index) => source.locate([...listPath, index])?.line);
+    const issue: InputIssue = {
+      severity: 'error',
+      file,
+      ...source.locate([...listPath, duplicate.indexes[1]!]),
+      message: `evaluator name "${duplicate.name}" is used more than once (lines ${lines.join(', ')})`,
+      hint: 'give each evaluator in a list a unique `name`',
+    };
+    if (caseId !== undefined) issue.caseId = caseId;
+    issues.push(issue);
+  }
+  return evaluators;
+}
+
+function isEvaluatorEntry(entry: unknown): entry is EvaluatorEntryInput {
+  const record = asRecord(entry);
+  return (
+    record !== undefined &&
+    typeof record.type === 'string' &&
+    record.type !== '' &&
+    (record.name === undefined || (typeof record.name === 'string' && record.name !== '')) &&
+    (record.weight === undefined || (typeof record.weight === 'number' && record.weight >= 0))
+  );
+}
+
+function duplicateIdIssues(
+  data: Record<string, unknown>,
+  file: string,
+  source: SourceLocator,
+): InputIssue[] {
+  if (!Array.isArray(data.evalcases)) return [];
+  const firstIndex = new Map<string, number>();
+  const issues: InputIssue[] = [];
+  data.evalcases.forEach((rawCase, index) => {
+    const id = asRecord(rawCase)?.id;
+    if (typeof id !== 'string' || id === '') return;
+    const first = firstIndex.get(id);
+    if (first === undefined) {
+      firstIndex.set(id, index);
+      return;
+    }
+    const firstLine = source.locate(['evalcases', first])?.line;
+    const position = source.locate(['evalcases', index, 'id']);
+    issues.push({
+      severity: 'error',
+      file,
+      ...position,
+      caseId: id,
+      message: `duplicate case id "${id}" on lines ${firstLine} and ${source.locate(['evalcases', index])?.line}`,
+      hint: 'case ids must be unique within a file; rename one of them',
+    });
+  });
+  return issues;
+}
+
+function caseScope(data: Record<string, unknown>, issuePath: readonly PropertyKey[]): IssueScope {
+  if (issuePath[0] === 'evalcases' && typeof issuePath[1] === 'number' && issuePath.length > 2) {
+    const id = valueAt(data, ['evalcases', issuePath[1], 'id']);
+    if (typeof id === 'string' && id !== '') return { caseId: id, shownPath: issuePath.slice(2) };
+  }
+  return { shownPath: issuePath };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

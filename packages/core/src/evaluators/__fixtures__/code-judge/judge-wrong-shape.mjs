@@ -1,0 +1,2 @@
+// Prints JSON, but not the result shape: no numeric score.
+console.log(JSON.stringify({ grade: 'A', score: 'high' }));

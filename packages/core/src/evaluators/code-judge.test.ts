@@ -1,0 +1,246 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { codeJudgeEvaluator } from './code-judge.js';
+import { FIXTURES_DIR, makeConfig, makeContext, toolCall } from './test-support/make-context.js';
+
+const JUDGES = path.join(FIXTURES_DIR, 'code-judge');
+
+function judge(script: string | string[], options: Record<string, unknown> = {}): EvaluatorConfig {
+  return makeConfig('code_judge', { script, ...options });
+}
+
+const context = makeContext({ referenceAnswer: '42', candidateAnswer: 'It is 42.' });
+
+describe('code_judge', () => {
+  it('returns the score, hits, misses and reasoning the script prints', async () => {
+    const result = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-correct.mjs'),
+      context,
+    );
+    expect(result).toEqual({
+      score: 1,
+      hits: ['mentions 42'],
+      misses: [],
+      reasoning: 'reference found',
+    });
+
+    const wrong = makeContext({ referenceAnswer: '42', candidateAnswer: 'It is 41.' });
+    const failed = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-correct.mjs'),
+      wrong,
+    );
+    expect(failed).toEqual({
+      score: 0.25,
+      hits: [],
+      misses: ['does not mention 42'],
+      reasoning: 'reference missing',
+    });
+  });
+
+  it('writes every payload key to stdin, snake_case, with null for absent values', async () => {
+    const result = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-echo.mjs'),
+      context,
+    );
+    const payload = JSON.parse(result.reasoning ?? '');
+    expect(payload).toEqual({
+      question: 'What is 6 x 7?',
+      expected_outcome: null,
+      expected_messages: [],
+      reference_answer: '42',
+      candidate_answer: 'It is 42.',
+      guideline_files: [],
+      input_files: [],
+      input_messages: [{ role: 'user', content: 'What is 6 x 7?' }],
+      output_messages: null,
+      candidate_trace: null,
+      candidate_trace_summary: null,
+    });
+  });
+
+  it('passes messages, files, trace and summary through', async () => {
+    const trace = [toolCall('lookupOrder', { id: 42 })];
+    const rich = makeContext({
+      evalCase: {
+        expectedOutcome: 'Refunds the order',
+        inputMessages: [
+          { role: 'system', content: [{ type: 'text', value: 'Be brief.' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', value: 'Refund this:' },
+              { type: 'file', value: './order.json', path: '/abs/order.json', isGuideline: false },
+            ],
+          },
+        ],
+        expectedMessages: [
+          {
+            role: 'assistant',
+            content: [],
+            structured: { status: 'refunded' },
+            toolCalls: [{ tool: 'lookupOrder', input: { id: 42 } }],
+          },
+        ],
+      },
+      inputFiles: ['/abs/order.json'],
+      guidelineFiles: ['/abs/support.instructions.md'],
+      trace,
+      traceSummary: {
+        eventCount: 1,
+        toolNames: ['lookupOrder'],
+        toolCallsByName: { lookupOrder: 1 },
+        errorCount: 0,
+      },
+      outputMessages: [
+        { role: 'assistant', toolCalls: [{ tool: 'lookupOrder', input: { id: 42 }, id: 'c1' }] },
+        { role: 'assistant', name: 'agent', content: 'Refunded.' },
+      ],
+    });
+    const result = await codeJudgeEvaluator.evaluate(judge('node code-judge/judge-echo.mjs'), rich);
+    const payload = JSON.parse(result.reasoning ?? '');
+    expect(payload.expected_outcome).toBe('Refunds the order');
+    expect(payload.input_messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Refund this:' },
+    ]);
+    expect(payload.expected_messages).toEqual([
+      {
+        role: 'assistant',
+        content: { status: 'refunded' },
+        tool_calls: [{ tool: 'lookupOrder', input: { id: 42 } }],
+      },
+    ]);
+    expect(payload.output_messages).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ tool: 'lookupOrder', input: { id: 42 }, id: 'c1' }],
+      },
+      { role: 'assistant', name: 'agent', content: 'Refunded.' },
+    ]);
+    expect(payload.input_files).toEqual(['/abs/order.json']);
+    expect(payload.guideline_files).toEqual(['/abs/support.instructions.md']);
+    expect(payload.candidate_trace).toEqual(trace);
+    expect(payload.candidate_trace_summary.toolCallsByName).toEqual({ lookupOrder: 1 });
+  });
+
+  it('runs in the eval file directory by default, and in cwd relative to it', async () => {
+    const byDefault = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-echo.mjs'),
+      context,
+    );
+    expect(byDefault.hits).toEqual([FIXTURES_DIR]);
+    const inCwd = await codeJudgeEvaluator.evaluate(
+      judge(['node', 'judge-echo.mjs'], { cwd: 'code-judge' }),
+      context,
+    );
+    expect(inCwd.hits).toEqual([JUDGES]);
+  });
+
+  it('uses the last line that is a JSON object when the script logs first', async () => {
+    const result = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-chatty.mjs'),
+      context,
+    );
+    expect(result).toEqual({ score: 0.7, hits: ['partial'], misses: ['incomplete'] });
+  });
+
+  it('accepts a result printed as multi-line JSON', async () => {
+    const result = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-pretty.mjs'),
+      context,
+    );
+    expect(result).toEqual({ score: 0.9, hits: [], misses: [], reasoning: 'pretty' });
+  });
+
+  it('copes with a script that never reads its stdin, even with a large payload', async () => {
+    const big = makeContext({ candidateAnswer: 'x'.repeat(4 * 1024 * 1024) });
+    const result = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-ignores-stdin.mjs'),
+      big,
+    );
+    expect(result.score).toBe(1);
+  });
+
+  it('fails with the exit code and stderr when the script crashes', async () => {
+    await expect(
+      codeJudgeEvaluator.evaluate(judge('node code-judge/judge-crash.mjs'), context),
+    ).rejects.toThrow(
+      'script "node code-judge/judge-crash.mjs" exited with code 3; stderr: loading model... | Error: database unreachable',
+    );
+  });
+
+  it('fails with an excerpt of the output when the script prints prose', async () => {
+    const error = await codeJudgeEvaluator
+      .evaluate(judge('node code-judge/judge-garbage.mjs'), context)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).name).toBe('EvaluatorError');
+    expect((error as Error).message).toMatch(/printed no JSON object; expected one JSON object/);
+    expect((error as Error).message).toContain(
+      'it printed: I think the answer is pretty good, 8/10',
+    );
+  });
+
+  it('fails naming the wrong fields when the result has the wrong shape', async () => {
+    await expect(
+      codeJudgeEvaluator.evaluate(judge('node code-judge/judge-wrong-shape.mjs'), context),
+    ).rejects.toThrow(
+      /printed a result of the wrong shape \(score: .*expected number.*\).*it printed: \{"grade":"A","score":"high"\}$/,
+    );
+  });
+
+  it('fails when the command does not exist or the cwd is missing', async () => {
+    await expect(
+      codeJudgeEvaluator.evaluate(judge(['agentv-no-such-judge-command']), context),
+    ).rejects.toThrow(/script "agentv-no-such-judge-command" could not start: .*ENOENT/);
+    await expect(
+      codeJudgeEvaluator.evaluate(judge('agentv-no-such-judge-command'), context),
+    ).rejects.toThrow(/exited with code 127/);
+    await expect(
+      codeJudgeEvaluator.evaluate(judge('node judge-echo.mjs', { cwd: 'missing-dir' }), context),
+    ).rejects.toThrow(
+      `its working directory "${path.join(FIXTURES_DIR, 'missing-dir')}" does not exist`,
+    );
+  });
+
+  it('stops a script that runs past timeout_seconds', async () => {
+    await expect(
+      codeJudgeEvaluator.evaluate(
+        judge('node code-judge/judge-slow.mjs', { timeout_seconds: 0.3 }),
+        context,
+      ),
+    ).rejects.toThrow(
+      'script "node code-judge/judge-slow.mjs" timed out after 0.3s and was stopped',
+    );
+  });
+
+  it('stops the script when the run is interrupted', async () => {
+    const controller = new AbortController();
+    const pending = codeJudgeEvaluator.evaluate(
+      judge(['node', 'code-judge/judge-slow.mjs']),
+      makeContext({ signal: controller.signal }),
+    );
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toThrow('was stopped: the run was interrupted');
+  });
+
+  it('reports missing or malformed options', () => {
+    expect(codeJudgeEvaluator.validate?.(makeConfig('code_judge'))).toEqual([
+      expect.stringContaining('"script" is missing'),
+    ]);
+    expect(codeJudgeEvaluator.validate?.(judge([] as string[]))).toEqual([
+      expect.stringContaining('"script" must be a string or a non-empty list of strings'),
+    ]);
+    expect(
+      codeJudgeEvaluator.validate?.(judge('node x.mjs', { timeout_seconds: 0, cwd: 3 })),
+    ).toEqual([
+      '"cwd" must be a directory path, got 3',
+      '"timeout_seconds" must be a number of seconds > 0, got 0',
+    ]);
+    expect(codeJudgeEvaluator.validate?.(judge(['node', 'x.mjs'], { timeout_seconds: 5 }))).toEqual(
+      [],
+    );
+  });
+});

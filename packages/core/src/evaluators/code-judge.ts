@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import { buildCodeJudgePayload } from './code-judge-payload.js';
+import type { Evaluator } from './evaluator.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { describe } from './evaluator-options.js';
+import { parseJudgeOutput } from './parse-judge-output.js';
+import { describeScript, runJudgeScript } from './run-judge-script.js';
+
+/** Seconds a code judge may run when `timeout_seconds` is not set. */
+export const DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS = 60;
+
+interface CodeJudgeOptions {
+  script: string | string[];
+  cwd?: string;
+  timeoutSeconds: number;
+}
+
+/**
+ * `code_judge`: runs `script` (a shell command line, or an argv list run
+ * without a shell) in `cwd` (relative to the eval file's directory, which is
+ * also the default), writes the case as one JSON object to its stdin (see
+ * `CodeJudgePayload`) and reads `{score, hits?, misses?, reasoning?}` from its
+ * stdout. `timeout_seconds` defaults to 60. A script that cannot start, exits
+ * non-zero, times out or prints anything else throws `EvaluatorError`.
+ */
+export const codeJudgeEvaluator: Evaluator = {
+  type: 'code_judge',
+  validate: (config) => validateOptions(config),
+  async evaluate(config, context) {
+    const options = readOptions(config);
+    const evalDirectory = path.dirname(context.evalCase.filePath);
+    const { stdout } = await runJudgeScript({
+      script: options.script,
+      cwd: path.resolve(evalDirectory, options.cwd ?? '.'),
+      input: JSON.stringify(buildCodeJudgePayload(context)),
+      timeoutMs: options.timeoutSeconds * 1000,
+      signal: context.signal,
+    });
+    return parseJudgeOutput(stdout, describeScript(options.script));
+  },
+};
+
+function validateOptions(config: EvaluatorConfig): string[] {
+  const problems: string[] = [];
+  const { script, cwd, timeout_seconds: timeoutSeconds } = config;
+  const usage =
+    'give "script" as a command line such as "node ./judge.mjs" or a list such as [node, ./judge.mjs]';
+  if (script === undefined) {
+    problems.push(`"script" is missing; ${usage}`);
+  } else if (typeof script === 'string') {
+    if (script.trim() === '') problems.push(`"script" is empty; ${usage}`);
+  } else if (
+    !Array.isArray(script) ||
+    script.length === 0 ||
+    !script.every((part) => typeof part === 'string') ||
+    script[0] === ''
+  ) {
+    problems.push(
+      `"script" must be a string or a non-empty list of strings, got ${describe(script)}; ${usage}`,
+    );
+  }
+  if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) {
+    problems.push(`"cwd" must be a directory path, got ${describe(cwd)}`);
+  }
+  if (
+    timeoutSeconds !== undefined &&
+    (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+  ) {
+    problems.push(
+      `"timeout_seconds" must be a number of seconds > 0, got ${describe(timeoutSeconds)}`,
+    );
+  }
+  return problems;
+}
+
+function readOptions(config: EvaluatorConfig): CodeJudgeOptions {
+  const problems = validateOptions(config);
+  if (problems.length > 0) throw new EvaluatorError(problems.join('; '));
+  return {
+    script: config.script as string | string[],
+    cwd: config.cwd as string | undefined,
+    timeoutSeconds:
+      (config.timeout_seconds as number | undefined) ?? DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS,
+  };
+}

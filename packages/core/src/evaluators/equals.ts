@@ -1,0 +1,45 @@
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Evaluator } from './evaluator.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { describe, excerpt, isCaseSensitive, validateCaseSensitive } from './evaluator-options.js';
+
+/**
+ * `equals`: the answer, trimmed, must equal `value`, trimmed. A number or
+ * boolean `value` is compared as its text. `case_sensitive` defaults to true.
+ * Score 1 or 0.
+ */
+export const equalsEvaluator: Evaluator = {
+  type: 'equals',
+  validate(config) {
+    return [...validateValue(config.value), ...validateCaseSensitive(config)];
+  },
+  async evaluate(config, context) {
+    const expected = readValue(config).trim();
+    const actual = context.candidateAnswer.trim();
+    const equal = isCaseSensitive(config)
+      ? actual === expected
+      : actual.toLowerCase() === expected.toLowerCase();
+    if (equal) return { score: 1, hits: [`Answer equals ${JSON.stringify(expected)}`], misses: [] };
+    return {
+      score: 0,
+      hits: [],
+      misses: [
+        `Answer ${JSON.stringify(excerpt(actual))} does not equal ${JSON.stringify(excerpt(expected))}`,
+      ],
+    };
+  },
+};
+
+function validateValue(value: unknown): string[] {
+  if (value === undefined) return ['"value" is missing; give the text the answer must equal'];
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return [];
+  }
+  return [`"value" must be a string, number or boolean, got ${describe(value)}`];
+}
+
+function readValue(config: EvaluatorConfig): string {
+  const problems = validateValue(config.value);
+  if (problems.length > 0) throw new EvaluatorError(problems.join('; '));
+  return String(config.value);
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { Evaluator } from './evaluator.js';
+import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
+import { makeConfig } from './test-support/make-context.js';
+
+describe('createEvaluatorRegistry', () => {
+  it('holds the built-in evaluators', () => {
+    const registry = createEvaluatorRegistry(defaultEvaluators());
+    expect(registry.types()).toEqual([
+      'code_judge',
+      'contains',
+      'equals',
+      'is_json',
+      'regex',
+      'tool_trajectory',
+    ]);
+    expect(registry.has('regex')).toBe(true);
+    expect(registry.get('regex').type).toBe('regex');
+  });
+
+  it('lists the known types when asked for an unknown one', () => {
+    const registry = createEvaluatorRegistry(defaultEvaluators());
+    expect(() => registry.get('llm_judge')).toThrow('unknown evaluator type "llm_judge"');
+    try {
+      registry.get('llm_judge');
+    } catch (error) {
+      expect((error as { hint?: string }).hint).toBe(
+        'use one of: code_judge, contains, equals, is_json, regex, tool_trajectory',
+      );
+    }
+  });
+
+  it('registers more evaluators, but not the same type twice', () => {
+    const custom: Evaluator = {
+      type: 'always_one',
+      evaluate: async () => ({ score: 1, hits: [], misses: [] }),
+    };
+    const registry = createEvaluatorRegistry().register(custom);
+    expect(registry.types()).toEqual(['always_one']);
+    expect(() => registry.register(custom)).toThrow(
+      'evaluator type "always_one" is registered twice',
+    );
+  });
+
+  it('validates configs, including their type', () => {
+    const registry = createEvaluatorRegistry(defaultEvaluators());
+    expect(registry.validate(makeConfig('contains', { value: 'x' }))).toEqual([]);
+    expect(registry.validate(makeConfig('contains'))).toEqual([
+      expect.stringContaining('"value" is missing'),
+    ]);
+    expect(registry.validate(makeConfig('nope'))).toEqual([
+      'unknown evaluator type "nope"; use one of: code_judge, contains, equals, is_json, regex, tool_trajectory',
+    ]);
+  });
+});

@@ -1,0 +1,77 @@
+import { AgentvError } from '../errors/agentv-error.js';
+import { codeJudgeEvaluator } from './code-judge.js';
+import { containsEvaluator } from './contains.js';
+import { equalsEvaluator } from './equals.js';
+import type { Evaluator } from './evaluator.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { isJsonEvaluator } from './is-json.js';
+import { regexEvaluator } from './regex.js';
+import { toolTrajectoryEvaluator } from './tool-trajectory.js';
+
+/** Resolves an evaluator config's `type` to its implementation. */
+export interface EvaluatorRegistry {
+  /** Adds an evaluator; registering a type twice is a programming error and throws. */
+  register(evaluator: Evaluator): EvaluatorRegistry;
+  has(type: string): boolean;
+  /** The evaluator for `type`; an unknown type throws an `AgentvError` listing the known types. */
+  get(type: string): Evaluator;
+  /** Registered types, sorted. */
+  types(): string[];
+  /**
+   * Problems with a config before the run: an unknown type, or whatever the
+   * evaluator's own `validate` reports. Empty when the config is valid.
+   */
+  validate(config: EvaluatorConfig): string[];
+}
+
+/** Creates a registry holding `evaluators` (none by default; see `defaultEvaluators`). */
+export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): EvaluatorRegistry {
+  const byType = new Map<string, Evaluator>();
+  const registry: EvaluatorRegistry = {
+    register(evaluator) {
+      if (byType.has(evaluator.type)) {
+        throw new Error(`evaluator type "${evaluator.type}" is registered twice`);
+      }
+      byType.set(evaluator.type, evaluator);
+      return registry;
+    },
+    has: (type) => byType.has(type),
+    get(type) {
+      const evaluator = byType.get(type);
+      if (!evaluator) {
+        const known = registry.types();
+        throw new AgentvError(`unknown evaluator type "${type}"`, {
+          hint:
+            known.length > 0
+              ? `use one of: ${known.join(', ')}`
+              : 'no evaluator types are registered',
+        });
+      }
+      return evaluator;
+    },
+    types: () => [...byType.keys()].sort(),
+    validate(config) {
+      const evaluator = byType.get(config.type);
+      if (!evaluator) {
+        return [
+          `unknown evaluator type "${config.type}"; use one of: ${registry.types().join(', ')}`,
+        ];
+      }
+      return evaluator.validate?.(config) ?? [];
+    },
+  };
+  for (const evaluator of evaluators) registry.register(evaluator);
+  return registry;
+}
+
+/** Every built-in evaluator that needs no judge target. */
+export function defaultEvaluators(): Evaluator[] {
+  return [
+    codeJudgeEvaluator,
+    containsEvaluator,
+    equalsEvaluator,
+    isJsonEvaluator,
+    regexEvaluator,
+    toolTrajectoryEvaluator,
+  ];
+}

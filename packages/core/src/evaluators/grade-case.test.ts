@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { EvaluationScore, Evaluator } from './evaluator.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
+import { gradeCase } from './grade-case.js';
+import { makeContext } from './test-support/make-context.js';
+
+/** Returns the score in its config's `score` option; throws when `fail` is set. */
+const fixedEvaluator: Evaluator = {
+  type: 'fixed',
+  async evaluate(config): Promise<EvaluationScore> {
+    if (typeof config.fail === 'string') throw new EvaluatorError(config.fail);
+    return {
+      score: config.score as number,
+      hits: [`${config.name} hit`],
+      misses: [`${config.name} miss`],
+      ...(typeof config.reasoning === 'string' ? { reasoning: config.reasoning } : {}),
+    };
+  },
+};
+
+const registry = createEvaluatorRegistry([...defaultEvaluators(), fixedEvaluator]);
+const context = makeContext();
+
+function fixed(
+  name: string,
+  score: number,
+  options: Partial<EvaluatorConfig> = {},
+): EvaluatorConfig {
+  return { name, type: 'fixed', score, ...options };
+}
+
+describe('gradeCase', () => {
+  it('grades with real evaluators and passes when every verdict is pass', async () => {
+    const grade = await gradeCase(
+      [
+        { name: 'mentions-42', type: 'contains', value: '42' },
+        { name: 'sentence', type: 'regex', pattern: '\\.$' },
+      ],
+      context,
+      registry,
+    );
+    expect(grade).toEqual({
+      score: 1,
+      passed: true,
+      hits: ['Answer contains "42"', 'Answer matches /\\.$/ at "."'],
+      misses: [],
+      reasoning: '',
+      evaluatorResults: [
+        {
+          name: 'mentions-42',
+          type: 'contains',
+          score: 1,
+          weight: 1,
+          verdict: 'pass',
+          hits: ['Answer contains "42"'],
+          misses: [],
+        },
+        {
+          name: 'sentence',
+          type: 'regex',
+          score: 1,
+          weight: 1,
+          verdict: 'pass',
+          hits: ['Answer matches /\\.$/ at "."'],
+          misses: [],
+        },
+      ],
+    });
+  });
+
+  it('takes the weighted mean, ignoring weight 0', async () => {
+    const grade = await gradeCase(
+      [fixed('a', 1, { weight: 3 }), fixed('b', 0.2), fixed('info', 0, { weight: 0 })],
+      context,
+      registry,
+    );
+    expect(grade.score).toBeCloseTo(0.8);
+    expect(grade.evaluatorResults.map((result) => result.verdict)).toEqual([
+      'pass',
+      'fail',
+      'fail',
+    ]);
+    // b fails and is weighted; the weight-0 evaluator does not count.
+    expect(grade.passed).toBe(false);
+    expect(grade.hits).toEqual(['a hit', 'b hit', 'info hit']);
+  });
+
+  it('passes on the threshold instead of verdicts when one is set', async () => {
+    const configs = [fixed('a', 1), fixed('b', 0.4)];
+    expect((await gradeCase(configs, context, registry, { threshold: 0.7 })).passed).toBe(true);
+    expect((await gradeCase(configs, context, registry, { threshold: 0.75 })).passed).toBe(false);
+    const withCaseThreshold = makeContext({ evalCase: { threshold: 0.5 } });
+    expect((await gradeCase(configs, withCaseThreshold, registry)).passed).toBe(true);
+  });
+
+  it('accepts a score a hair below the pass mark from floating-point sums', async () => {
+    expect(await gradeCase([fixed('a', 0.7 + 0.1)], context, registry)).toMatchObject({
+      passed: true,
+    });
+  });
+
+  it('clamps scores to [0, 1]', async () => {
+    const grade = await gradeCase([fixed('high', 7), fixed('low', -2)], context, registry);
+    expect(grade.evaluatorResults.map((result) => result.score)).toEqual([1, 0]);
+    expect(grade.score).toBe(0.5);
+  });
+
+  it('turns a throwing evaluator into an error result and a case error', async () => {
+    const grade = await gradeCase(
+      [
+        fixed('ok', 1),
+        fixed('judge', 1, { fail: 'script crashed' }),
+        fixed('other', 0, { fail: 'bad' }),
+      ],
+      context,
+      registry,
+    );
+    expect(grade.error).toBe(
+      'evaluator "judge" (fixed) failed: script crashed; evaluator "other" (fixed) failed: bad',
+    );
+    expect(grade.passed).toBe(false);
+    expect(grade.score).toBe(1);
+    expect(grade.evaluatorResults[1]).toEqual({
+      name: 'judge',
+      type: 'fixed',
+      score: 0,
+      weight: 1,
+      verdict: 'error',
+      hits: [],
+      misses: [],
+      error: 'script crashed',
+    });
+  });
+
+  it('reports an unknown type and a NaN score as evaluator errors', async () => {
+    const grade = await gradeCase(
+      [{ name: 'mystery', type: 'llm_judge' }, fixed('nan', Number.NaN)],
+      context,
+      registry,
+    );
+    expect(grade.error).toContain(
+      'evaluator "mystery" (llm_judge) failed: unknown evaluator type "llm_judge"; use one of: code_judge,',
+    );
+    expect(grade.error).toContain(
+      'evaluator "nan" (fixed) failed: it returned a score that is not a number (NaN)',
+    );
+  });
+
+  it('joins reasonings with evaluator names', async () => {
+    const grade = await gradeCase(
+      [
+        fixed('a', 1, { reasoning: 'all good' }),
+        fixed('b', 1),
+        fixed('c', 1, { reasoning: 'fine' }),
+      ],
+      context,
+      registry,
+    );
+    expect(grade.reasoning).toBe('a: all good\nc: fine');
+  });
+
+  it('is an error when nothing grades the case', async () => {
+    const none = await gradeCase([], context, registry);
+    expect(none).toMatchObject({ score: 0, passed: false, evaluatorResults: [] });
+    expect(none.error).toBe(
+      'case "case-1" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file',
+    );
+    const weightless = await gradeCase([fixed('info', 1, { weight: 0 })], context, registry);
+    expect(weightless.passed).toBe(false);
+    expect(weightless.error).toContain('has no evaluator with weight > 0');
+  });
+});

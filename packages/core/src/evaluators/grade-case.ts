@@ -1,0 +1,125 @@
+import { isAgentvError } from '../errors/agentv-error.js';
+import type { EvaluationContext, EvaluatorResult } from './evaluator.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import type { EvaluatorRegistry } from './evaluator-registry.js';
+import { reaches, verdictFor } from './verdict.js';
+
+/** The grade of one case across its evaluators. */
+export interface CaseGrade {
+  /** Weighted mean of the scores of evaluators with weight > 0 that did not error; in [0, 1]. */
+  score: number;
+  passed: boolean;
+  hits: string[];
+  misses: string[];
+  /** Each evaluator's reasoning as `name: reasoning`, one per line. */
+  reasoning: string;
+  evaluatorResults: EvaluatorResult[];
+  /** Set when an evaluator could not run, or nothing could grade the case. */
+  error?: string;
+}
+
+export interface GradeCaseOptions {
+  /** Pass mark for the case score; default the case's own `threshold`. */
+  threshold?: number;
+}
+
+/**
+ * Runs `configs` in order against `context` and combines their results.
+ * Scores are clamped to [0, 1]. An evaluator that throws (or returns a score
+ * that is not a number) gets verdict `error` and score 0, and the case gets
+ * `error`: `evaluator "<name>" (<type>) failed: <message>`, several joined by
+ * `; `. The case passes when nothing errored and, with a threshold, its score
+ * reaches it, else every evaluator with weight > 0 has verdict `pass`. No
+ * evaluators, or none with weight > 0, is an error.
+ */
+export async function gradeCase(
+  configs: readonly EvaluatorConfig[],
+  context: EvaluationContext,
+  registry: EvaluatorRegistry,
+  options: GradeCaseOptions = {},
+): Promise<CaseGrade> {
+  const results: EvaluatorResult[] = [];
+  for (const config of configs) results.push(await runEvaluator(config, context, registry));
+
+  const errors = results
+    .filter((result) => result.error !== undefined)
+    .map((result) => `evaluator "${result.name}" (${result.type}) failed: ${result.error}`);
+  if (configs.length === 0) {
+    errors.push(
+      `case "${context.evalCase.id}" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file`,
+    );
+  } else if (!results.some((result) => result.weight > 0)) {
+    errors.push(
+      `case "${context.evalCase.id}" has no evaluator with weight > 0, so nothing grades it; give one evaluator a positive weight`,
+    );
+  }
+
+  const graded = results.filter((result) => result.weight > 0 && result.verdict !== 'error');
+  const totalWeight = graded.reduce((sum, result) => sum + result.weight, 0);
+  const score =
+    totalWeight > 0
+      ? clamp(graded.reduce((sum, result) => sum + result.score * result.weight, 0) / totalWeight)
+      : 0;
+  const threshold = options.threshold ?? context.evalCase.threshold;
+  const passed =
+    errors.length === 0 &&
+    (threshold !== undefined
+      ? reaches(score, threshold)
+      : graded.every((result) => result.verdict === 'pass'));
+
+  const grade: CaseGrade = {
+    score,
+    passed,
+    hits: results.flatMap((result) => result.hits),
+    misses: results.flatMap((result) => result.misses),
+    reasoning: results
+      .filter((result) => result.reasoning)
+      .map((result) => `${result.name}: ${result.reasoning}`)
+      .join('\n'),
+    evaluatorResults: results,
+  };
+  if (errors.length > 0) grade.error = errors.join('; ');
+  return grade;
+}
+
+async function runEvaluator(
+  config: EvaluatorConfig,
+  context: EvaluationContext,
+  registry: EvaluatorRegistry,
+): Promise<EvaluatorResult> {
+  const base = { name: config.name, type: config.type, weight: config.weight ?? 1 };
+  try {
+    const outcome = await registry.get(config.type).evaluate(config, context);
+    if (typeof outcome.score !== 'number' || Number.isNaN(outcome.score)) {
+      throw new Error(`it returned a score that is not a number (${String(outcome.score)})`);
+    }
+    const score = clamp(outcome.score);
+    const result: EvaluatorResult = {
+      ...base,
+      score,
+      verdict: verdictFor(score),
+      hits: outcome.hits,
+      misses: outcome.misses,
+    };
+    if (outcome.reasoning) result.reasoning = outcome.reasoning;
+    return result;
+  } catch (error) {
+    return {
+      ...base,
+      score: 0,
+      verdict: 'error',
+      hits: [],
+      misses: [],
+      error: describeError(error),
+    };
+  }
+}
+
+function describeError(error: unknown): string {
+  if (isAgentvError(error) && error.hint) return `${error.message}; ${error.hint}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function clamp(score: number): number {
+  return Math.min(1, Math.max(0, score));
+}

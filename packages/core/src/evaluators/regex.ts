@@ -1,0 +1,57 @@
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Evaluator } from './evaluator.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { describe, excerpt, isCaseSensitive, validateCaseSensitive } from './evaluator-options.js';
+
+/**
+ * `regex`: the answer must match `pattern` (JavaScript syntax) with optional
+ * `flags`; `case_sensitive: false` adds the `i` flag. Score 1 or 0.
+ */
+export const regexEvaluator: Evaluator = {
+  type: 'regex',
+  validate(config) {
+    const problems = validateCaseSensitive(config);
+    const built = buildRegex(config);
+    if (typeof built === 'string') problems.unshift(built);
+    return problems;
+  },
+  async evaluate(config, context) {
+    const regex = buildRegex(config);
+    if (typeof regex === 'string') throw new EvaluatorError(regex);
+    const match = regex.exec(context.candidateAnswer);
+    if (match) {
+      return {
+        score: 1,
+        hits: [
+          `Answer matches /${regex.source}/${regex.flags} at ${JSON.stringify(excerpt(match[0]))}`,
+        ],
+        misses: [],
+      };
+    }
+    return {
+      score: 0,
+      hits: [],
+      misses: [`Answer does not match /${regex.source}/${regex.flags}`],
+    };
+  },
+};
+
+/** The compiled pattern, or a message saying what is wrong with the options. */
+function buildRegex(config: EvaluatorConfig): RegExp | string {
+  const { pattern, flags } = config;
+  if (pattern === undefined)
+    return '"pattern" is missing; give a regular expression the answer must match';
+  if (typeof pattern !== 'string' || pattern === '') {
+    return `"pattern" must be a non-empty string, got ${describe(pattern)}`;
+  }
+  if (flags !== undefined && typeof flags !== 'string') {
+    return `"flags" must be a string of regular expression flags such as "im", got ${describe(flags)}`;
+  }
+  let allFlags = flags ?? '';
+  if (!isCaseSensitive(config) && !allFlags.includes('i')) allFlags += 'i';
+  try {
+    return new RegExp(pattern, allFlags);
+  } catch (error) {
+    return `"pattern" ${JSON.stringify(pattern)} with flags "${allFlags}" is not a valid regular expression: ${(error as Error).message}`;
+  }
+}

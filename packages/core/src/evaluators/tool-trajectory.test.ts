@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../trace/trace-event.js';
+import { makeConfig, makeContext, toolCall } from './test-support/make-context.js';
+import { toolTrajectoryEvaluator } from './tool-trajectory.js';
+
+const trace: TraceEvent[] = [
+  { type: 'model_step', timestamp: '2025-01-01T00:00:00.000Z', name: 'gpt' },
+  toolCall('search', { query: 'refund policy', limit: 5 }),
+  { type: 'tool_result', timestamp: '2025-01-01T00:00:01.000Z', name: 'search', output: 'ok' },
+  toolCall('lookupOrder', { id: 42 }),
+  toolCall('search', { query: 'shipping' }),
+  toolCall('refund', { id: 42, amount: 20 }),
+];
+const context = makeContext({ trace });
+
+function grade(options: Record<string, unknown>, ctx = context) {
+  return toolTrajectoryEvaluator.evaluate(makeConfig('tool_trajectory', options), ctx);
+}
+
+describe('tool_trajectory', () => {
+  it('scores 0 with a clear miss when there is no trace', async () => {
+    const result = await grade({ mode: 'any_order', minimums: { search: 1 } }, makeContext());
+    expect(result).toEqual({ score: 0, hits: [], misses: ['No trace available for evaluation'] });
+  });
+
+  describe('any_order', () => {
+    it('scores the fraction of minimums met', async () => {
+      const result = await grade({
+        mode: 'any_order',
+        minimums: { search: 2, refund: 1, escalate: 1 },
+      });
+      expect(result.score).toBeCloseTo(2 / 3);
+      expect(result.hits).toEqual([
+        '"search" called 2 times (minimum 2)',
+        '"refund" called 1 time (minimum 1)',
+      ]);
+      expect(result.misses).toEqual(['"escalate" called 0 times, expected at least 1']);
+    });
+
+    it('counts only tool_call events', async () => {
+      const result = await grade({ mode: 'any_order', minimums: { search: 3 } });
+      expect(result.score).toBe(0);
+    });
+  });
+
+  describe('in_order', () => {
+    it('passes when the expected calls occur in order with others in between', async () => {
+      const result = await grade({
+        mode: 'in_order',
+        expected: [{ tool: 'search', input: { query: 'refund policy' } }, { tool: 'refund' }],
+      });
+      expect(result.score).toBe(1);
+      expect(result.hits).toEqual([
+        'Expected call 1 "search" {"query":"refund policy"} matched call 1',
+        'Expected call 2 "refund" matched call 4',
+      ]);
+      expect(result.misses).toEqual([]);
+    });
+
+    it('finds the longest in-order match, not the first greedy one', async () => {
+      const result = await grade({
+        mode: 'in_order',
+        expected: [{ tool: 'refund' }, { tool: 'lookupOrder' }, { tool: 'search' }],
+      });
+      // lookupOrder then search (calls 2 and 3) beats matching refund (call 4) first.
+      expect(result.score).toBeCloseTo(2 / 3);
+      expect(result.misses[0]).toBe(
+        'Expected call 1 "refund" was called, but not in the expected order',
+      );
+      expect(result.misses[1]).toBe('Actual tool calls: search -> lookupOrder -> search -> refund');
+    });
+
+    it('explains a call whose input did not match', async () => {
+      const result = await grade({
+        mode: 'in_order',
+        expected: [{ tool: 'lookupOrder', input: { id: 7 } }, { tool: 'escalate' }],
+      });
+      expect(result.score).toBe(0);
+      expect(result.misses).toContain(
+        'Expected call 1 "lookupOrder" {"id":7} was called, but no call had a matching input (inputs: {"id":42})',
+      );
+      expect(result.misses).toContain('Expected call 2 "escalate" was never called');
+    });
+  });
+
+  describe('exact', () => {
+    const expected = [
+      { tool: 'search' },
+      { tool: 'lookupOrder', input: { id: 42 } },
+      { tool: 'search', input: { query: 'shipping' } },
+      { tool: 'refund', input: { amount: 20 } },
+    ];
+
+    it('scores 1 when the calls are exactly the expected ones', async () => {
+      const result = await grade({ mode: 'exact', expected });
+      expect(result.score).toBe(1);
+      expect(result.misses).toEqual([]);
+    });
+
+    it('scores the fraction of matching positions', async () => {
+      const wrong = [...expected.slice(0, 3), { tool: 'refund', input: { amount: 99 } }];
+      const result = await grade({ mode: 'exact', expected: wrong });
+      expect(result.score).toBe(0.75);
+      expect(result.misses).toEqual([
+        'Call 4: expected "refund" {"amount":99}, got "refund" {"id":42,"amount":20}',
+      ]);
+    });
+
+    it('fails with extra calls', async () => {
+      const result = await grade({ mode: 'exact', expected: expected.slice(0, 3) });
+      expect(result.score).toBe(0);
+      expect(result.misses).toEqual([
+        'Expected exactly 3 tool call(s), got 4: search -> lookupOrder -> search -> refund',
+      ]);
+    });
+
+    it('fails with missing calls', async () => {
+      const result = await grade({ mode: 'exact', expected: [...expected, { tool: 'notify' }] });
+      expect(result.score).toBe(0);
+      expect(result.misses.at(-1)).toMatch(/^Expected exactly 5 tool call\(s\), got 4/);
+    });
+  });
+
+  describe('validate', () => {
+    const validate = (options: Record<string, unknown>) =>
+      toolTrajectoryEvaluator.validate?.(makeConfig('tool_trajectory', options));
+
+    it('accepts well-formed configs', () => {
+      expect(validate({ mode: 'any_order', minimums: { search: 1 } })).toEqual([]);
+      expect(validate({ mode: 'exact', expected: [{ tool: 'a', input: { x: 1 } }] })).toEqual([]);
+    });
+
+    it('names a missing or unknown mode', () => {
+      expect(validate({})).toEqual([
+        '"mode" must be one of any_order, in_order, exact, got nothing',
+      ]);
+      expect(validate({ mode: 'sorted' })).toEqual([
+        '"mode" must be one of any_order, in_order, exact, got "sorted"',
+      ]);
+    });
+
+    it('names what each mode needs', () => {
+      expect(validate({ mode: 'any_order' })).toEqual([
+        expect.stringContaining('mode any_order needs "minimums"'),
+      ]);
+      expect(validate({ mode: 'any_order', minimums: { search: -1 } })).toEqual([
+        '"minimums.search" must be a whole number >= 0, got -1',
+      ]);
+      expect(validate({ mode: 'in_order' })).toEqual([
+        expect.stringContaining('mode in_order needs "expected"'),
+      ]);
+      expect(validate({ mode: 'exact', expected: [{ name: 'search' }] })).toEqual([
+        expect.stringContaining('"expected[0]" must be {tool, input?} with a tool name'),
+      ]);
+      expect(validate({ mode: 'exact', expected: [{ tool: 'search', args: {} }] })).toEqual([
+        '"expected[0]" has unknown key "args"; only "tool" and "input" are read',
+      ]);
+    });
+  });
+});

@@ -1,0 +1,230 @@
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import { isRecord } from '../trace/trace-schemas.js';
+import type { EvaluationScore, Evaluator } from './evaluator.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { describe } from './evaluator-options.js';
+import { matchesSubset } from './matches-subset.js';
+
+/** One expected tool call of `in_order` / `exact`. */
+interface ExpectedCall {
+  tool: string;
+  input?: unknown;
+}
+
+type TrajectoryOptions =
+  | { mode: 'any_order'; minimums: Record<string, number> }
+  | { mode: 'in_order' | 'exact'; expected: ExpectedCall[] };
+
+interface ActualCall {
+  tool: string;
+  input: unknown;
+}
+
+const MODES = ['any_order', 'in_order', 'exact'];
+const NO_TRACE = 'No trace available for evaluation';
+
+/**
+ * `tool_trajectory`: grades the `tool_call` events of the trace.
+ * - `any_order` with `minimums: {tool: n}`: each tool must be called at least
+ *   n times; score = minimums met / minimums.
+ * - `in_order` with `expected: [{tool, input?}]`: the expected calls must occur
+ *   in this order, other calls may come between; score = expected calls
+ *   matched (longest in-order match) / expected calls.
+ * - `exact`: the calls must be exactly the expected ones; score = positions
+ *   matched / expected calls, and 0 when the number of calls differs.
+ * A given `input` must be contained in the call's input (see `matchesSubset`).
+ * No trace scores 0 with the miss "No trace available for evaluation".
+ */
+export const toolTrajectoryEvaluator: Evaluator = {
+  type: 'tool_trajectory',
+  validate: (config) => parseOptions(config).problems,
+  async evaluate(config, context) {
+    const { options, problems } = parseOptions(config);
+    if (!options) throw new EvaluatorError(problems.join('; '));
+    if (!context.trace) return { score: 0, hits: [], misses: [NO_TRACE] };
+    const calls = toolCalls(context.trace);
+    if (options.mode === 'any_order') return gradeMinimums(options.minimums, calls);
+    if (options.mode === 'in_order') return gradeInOrder(options.expected, calls);
+    return gradeExact(options.expected, calls);
+  },
+};
+
+function toolCalls(trace: readonly TraceEvent[]): ActualCall[] {
+  return trace
+    .filter((event) => event.type === 'tool_call')
+    .map((event) => ({ tool: event.name ?? '(unnamed)', input: event.input }));
+}
+
+function matches(expected: ExpectedCall, call: ActualCall): boolean {
+  return (
+    expected.tool === call.tool &&
+    (expected.input === undefined || matchesSubset(expected.input, call.input))
+  );
+}
+
+function gradeMinimums(minimums: Record<string, number>, calls: ActualCall[]): EvaluationScore {
+  const hits: string[] = [];
+  const misses: string[] = [];
+  const entries = Object.entries(minimums);
+  for (const [tool, minimum] of entries) {
+    const count = calls.filter((call) => call.tool === tool).length;
+    if (count >= minimum) hits.push(`"${tool}" called ${times(count)} (minimum ${minimum})`);
+    else misses.push(`"${tool}" called ${times(count)}, expected at least ${minimum}`);
+  }
+  return { score: entries.length === 0 ? 1 : hits.length / entries.length, hits, misses };
+}
+
+function gradeInOrder(expected: ExpectedCall[], calls: ActualCall[]): EvaluationScore {
+  const matchedAt = longestInOrderMatch(expected, calls);
+  const hits: string[] = [];
+  const misses: string[] = [];
+  expected.forEach((item, index) => {
+    const callIndex = matchedAt[index];
+    if (callIndex !== undefined) {
+      hits.push(`Expected call ${index + 1} ${label(item)} matched call ${callIndex + 1}`);
+    } else {
+      misses.push(`Expected call ${index + 1} ${label(item)} ${whyUnmatched(item, calls)}`);
+    }
+  });
+  if (misses.length > 0) misses.push(`Actual tool calls: ${sequence(calls)}`);
+  return { score: hits.length / expected.length, hits, misses };
+}
+
+function gradeExact(expected: ExpectedCall[], calls: ActualCall[]): EvaluationScore {
+  const hits: string[] = [];
+  const misses: string[] = [];
+  const compared = Math.min(expected.length, calls.length);
+  for (let index = 0; index < compared; index++) {
+    const item = expected[index]!;
+    const call = calls[index]!;
+    if (matches(item, call)) hits.push(`Call ${index + 1} ${label(item)} matched`);
+    else misses.push(`Call ${index + 1}: expected ${label(item)}, got ${label(call)}`);
+  }
+  if (calls.length !== expected.length) {
+    misses.push(
+      `Expected exactly ${expected.length} tool call(s), got ${calls.length}: ${sequence(calls)}`,
+    );
+    return { score: 0, hits, misses };
+  }
+  return { score: hits.length / expected.length, hits, misses };
+}
+
+/**
+ * For each expected call, the index of the actual call it is matched to in a
+ * longest in-order matching (a longest common subsequence), or undefined.
+ */
+function longestInOrderMatch(
+  expected: ExpectedCall[],
+  calls: ActualCall[],
+): (number | undefined)[] {
+  const rows = expected.length;
+  const columns = calls.length;
+  // best[i][j]: longest match of expected[i..] within calls[j..]
+  const best = Array.from({ length: rows + 1 }, () => new Array<number>(columns + 1).fill(0));
+  for (let i = rows - 1; i >= 0; i--) {
+    for (let j = columns - 1; j >= 0; j--) {
+      const skip = Math.max(best[i + 1]![j]!, best[i]![j + 1]!);
+      const take = matches(expected[i]!, calls[j]!) ? best[i + 1]![j + 1]! + 1 : 0;
+      best[i]![j] = Math.max(skip, take);
+    }
+  }
+  const matchedAt: (number | undefined)[] = new Array(rows).fill(undefined);
+  let i = 0;
+  let j = 0;
+  while (i < rows && j < columns) {
+    if (matches(expected[i]!, calls[j]!) && best[i]![j] === best[i + 1]![j + 1]! + 1) {
+      matchedAt[i] = j;
+      i++;
+      j++;
+    } else if (best[i + 1]![j]! >= best[i]![j + 1]!) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return matchedAt;
+}
+
+function whyUnmatched(item: ExpectedCall, calls: ActualCall[]): string {
+  const sameTool = calls.filter((call) => call.tool === item.tool);
+  if (sameTool.length === 0) return 'was never called';
+  if (!sameTool.some((call) => matches(item, call))) {
+    return `was called, but no call had a matching input (inputs: ${sameTool.map((call) => describe(call.input)).join(', ')})`;
+  }
+  return 'was called, but not in the expected order';
+}
+
+function label(call: ExpectedCall | ActualCall): string {
+  return call.input === undefined ? `"${call.tool}"` : `"${call.tool}" ${describe(call.input)}`;
+}
+
+function sequence(calls: ActualCall[]): string {
+  return calls.length === 0 ? '(none)' : calls.map((call) => call.tool).join(' -> ');
+}
+
+function times(count: number): string {
+  return count === 1 ? '1 time' : `${count} times`;
+}
+
+function parseOptions(config: EvaluatorConfig): {
+  options?: TrajectoryOptions;
+  problems: string[];
+} {
+  const { mode } = config;
+  if (typeof mode !== 'string' || !MODES.includes(mode)) {
+    return {
+      problems: [`"mode" must be one of ${MODES.join(', ')}, got ${describe(mode)}`],
+    };
+  }
+  if (mode === 'any_order') {
+    const problems = validateMinimums(config.minimums);
+    if (problems.length > 0) return { problems };
+    return { options: { mode, minimums: config.minimums as Record<string, number> }, problems };
+  }
+  const problems = validateExpected(config.expected, mode);
+  if (problems.length > 0) return { problems };
+  return {
+    options: { mode: mode as 'in_order' | 'exact', expected: config.expected as ExpectedCall[] },
+    problems,
+  };
+}
+
+function validateMinimums(minimums: unknown): string[] {
+  const usage =
+    'give "minimums" as a map of tool name to the least number of calls, e.g. {search: 1}';
+  if (minimums === undefined) return [`mode any_order needs "minimums"; ${usage}`];
+  if (!isRecord(minimums) || Object.keys(minimums).length === 0) {
+    return [`"minimums" must be a non-empty map; ${usage}`];
+  }
+  return Object.entries(minimums)
+    .filter(([, count]) => !(Number.isInteger(count) && (count as number) >= 0))
+    .map(
+      ([tool, count]) => `"minimums.${tool}" must be a whole number >= 0, got ${describe(count)}`,
+    );
+}
+
+function validateExpected(expected: unknown, mode: string): string[] {
+  const usage = 'give "expected" as a list of {tool, input?}';
+  if (expected === undefined) return [`mode ${mode} needs "expected"; ${usage}`];
+  if (!Array.isArray(expected) || expected.length === 0) {
+    return [`"expected" must be a non-empty list; ${usage}`];
+  }
+  const problems: string[] = [];
+  expected.forEach((item, index) => {
+    if (!isRecord(item) || typeof item.tool !== 'string' || item.tool === '') {
+      problems.push(
+        `"expected[${index}]" must be {tool, input?} with a tool name, got ${describe(item)}`,
+      );
+      return;
+    }
+    for (const key of Object.keys(item)) {
+      if (key !== 'tool' && key !== 'input') {
+        problems.push(
+          `"expected[${index}]" has unknown key "${key}"; only "tool" and "input" are read`,
+        );
+      }
+    }
+  });
+  return problems;
+}

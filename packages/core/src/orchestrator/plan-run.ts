@@ -1,0 +1,194 @@
+import type { InputIssue } from '../errors/input-issue.js';
+import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluatorRegistry } from '../evaluators/evaluator-registry.js';
+import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+
+/** The target a case runs against, when no flag, case or file names one. */
+export const DEFAULT_TARGET_NAME = 'default';
+
+export interface PlanRunOptions {
+  cases: readonly EvalCase[];
+  /** Every target defined in the targets file (empty when there is none). */
+  targets: readonly ResolvedTarget[];
+  /** The targets file, for messages; undefined when none was found. */
+  targetsFile?: string;
+  /** `--target`: run every case against this target. */
+  targetOverride?: string;
+  providerRegistry: ProviderRegistry;
+  evaluatorRegistry: EvaluatorRegistry;
+  /** `--dry-run`: every target is answered by the mock provider, so none needs to exist. */
+  dryRun?: boolean;
+}
+
+export interface PlannedCase {
+  evalCase: EvalCase;
+  target: ResolvedTarget;
+}
+
+export interface RunPlan {
+  cases: PlannedCase[];
+  /** The targets the run uses, each once. */
+  targets: ResolvedTarget[];
+}
+
+/**
+ * Chooses each case's target (`--target`, else the case's, else the file's,
+ * else `default`) and checks everything the run will use: targets exist,
+ * their environment variables are set and their settings are valid, and every
+ * case has evaluators that exist and are configured correctly. Returns every
+ * problem found; the plan is only usable when no issue is an error.
+ */
+export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: InputIssue[] } {
+  const issues = new IssueList();
+  const byName = new Map(options.targets.map((target) => [target.name, target]));
+  const available = [...byName.keys()];
+  const used = new Map<string, ResolvedTarget>();
+  const cases: PlannedCase[] = [];
+
+  for (const evalCase of options.cases) {
+    const name = options.targetOverride ?? evalCase.target ?? DEFAULT_TARGET_NAME;
+    let target = used.get(name);
+    if (!target) {
+      const defined = byName.get(name);
+      if (options.dryRun) {
+        target = dryRunTarget(name, defined, evalCase);
+      } else if (defined) {
+        target = defined;
+        checkTarget(defined, options, issues);
+      } else {
+        issues.add(unknownTargetIssue(name, evalCase, options, available));
+        continue;
+      }
+      used.set(name, target);
+    }
+    checkEvaluators(evalCase, options.evaluatorRegistry, issues);
+    cases.push({ evalCase, target });
+  }
+  return { plan: { cases, targets: [...used.values()] }, issues: issues.list() };
+}
+
+function dryRunTarget(
+  name: string,
+  defined: ResolvedTarget | undefined,
+  evalCase: EvalCase,
+): ResolvedTarget {
+  return {
+    name,
+    provider: 'mock',
+    settings: {},
+    workers: defined?.workers,
+    filePath: defined?.filePath ?? evalCase.filePath,
+    baseDir: defined?.baseDir ?? evalCase.filePath,
+  };
+}
+
+function checkTarget(target: ResolvedTarget, options: PlanRunOptions, issues: IssueList): void {
+  const where = { file: target.filePath, line: target.line, target: target.name };
+  if (target.missingVariables && target.missingVariables.length > 0) {
+    const names = target.missingVariables.join(', ');
+    issues.add({
+      ...where,
+      severity: 'error',
+      message: `uses environment variable(s) ${names}, which are not set`,
+      hint: `set ${names} in your shell or in a .env file next to the eval file`,
+    });
+  }
+  if (!options.providerRegistry.has(target.provider)) {
+    issues.add({
+      ...where,
+      severity: 'error',
+      message: `unknown provider "${target.provider}"`,
+      hint: `use one of: ${options.providerRegistry.kinds().join(', ')}`,
+    });
+    return;
+  }
+  for (const problem of options.providerRegistry.validate(target)) {
+    issues.add({
+      ...where,
+      severity: 'error',
+      message: `${problem.field}: ${problem.message}`,
+      hint: problem.hint,
+    });
+  }
+}
+
+function unknownTargetIssue(
+  name: string,
+  evalCase: EvalCase,
+  options: PlanRunOptions,
+  available: string[],
+): InputIssue {
+  const fromFlag = options.targetOverride !== undefined;
+  const hint =
+    available.length === 0
+      ? options.targetsFile
+        ? `${options.targetsFile} defines no targets`
+        : 'no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH'
+      : `targets in ${options.targetsFile}: ${available.join(', ')}`;
+  if (fromFlag) {
+    return { severity: 'error', file: '--target', message: `unknown target "${name}"`, hint };
+  }
+  return {
+    severity: 'error',
+    file: evalCase.filePath,
+    line: evalCase.line,
+    caseId: evalCase.id,
+    message:
+      evalCase.target === undefined
+        ? `no target given and no target named "${DEFAULT_TARGET_NAME}" exists`
+        : `unknown target "${name}"`,
+    hint:
+      evalCase.target === undefined && available.length > 0
+        ? `set execution.target in the eval file, pass --target, or name a target "${DEFAULT_TARGET_NAME}" (${hint})`
+        : hint,
+  };
+}
+
+function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues: IssueList): void {
+  const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
+  if (evalCase.evaluators.length === 0) {
+    issues.add({
+      ...where,
+      severity: 'error',
+      message: 'has no evaluators',
+      hint: 'add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`',
+    });
+    return;
+  }
+  for (const config of evalCase.evaluators) {
+    if (!registry.has(config.type)) {
+      issues.add({
+        ...where,
+        severity: 'error',
+        message: `evaluator "${config.name}" has unknown type "${config.type}"`,
+        hint: `use one of: ${registry.types().join(', ')}`,
+      });
+      continue;
+    }
+    for (const message of registry.get(config.type).validate?.(config) ?? []) {
+      issues.add({
+        ...where,
+        severity: 'error',
+        message: `evaluator "${config.name}": ${message}`,
+      });
+    }
+  }
+}
+
+/** Collects issues, dropping repeats (file-level evaluator problems would repeat for every case). */
+class IssueList {
+  private readonly seen = new Set<string>();
+  private readonly issues: InputIssue[] = [];
+
+  add(issue: InputIssue): void {
+    const key = `${issue.file}\u0000${issue.target ?? ''}\u0000${issue.message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.issues.push(issue);
+  }
+
+  list(): InputIssue[] {
+    return this.issues;
+  }
+}

@@ -1,0 +1,367 @@
+import { describe, expect, it } from 'vitest';
+import { ProviderError } from '../errors/provider-error.js';
+import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluationContext, Evaluator } from '../evaluators/evaluator.js';
+import { createEvaluatorRegistry, defaultEvaluators } from '../evaluators/evaluator-registry.js';
+import { createMockProvider, mockProviderFactory } from '../provider/mock-provider.js';
+import type { Provider } from '../provider/provider.js';
+import { createProviderRegistry } from '../provider/provider-registry.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
+import { planRun } from './plan-run.js';
+import { runEvaluation } from './run-evaluation.js';
+
+function evalCase(id: string, overrides: Partial<EvalCase> = {}): EvalCase {
+  return {
+    id,
+    dataset: 'suite',
+    filePath: '/evals/suite.yaml',
+    inputMessages: [{ role: 'user', content: [{ type: 'text', value: `question ${id}` }] }],
+    expectedMessages: [],
+    evaluators: [{ name: 'says-ok', type: 'contains', value: 'ok' }],
+    ...overrides,
+  };
+}
+
+function target(name: string, overrides: Partial<ResolvedTarget> = {}): ResolvedTarget {
+  return { name, provider: 'mock', settings: {}, filePath: '/t.yaml', baseDir: '/', ...overrides };
+}
+
+const summarizeTrace = (trace: readonly TraceEvent[]) => ({
+  eventCount: trace.length,
+  toolNames: [],
+  toolCallsByName: {},
+  errorCount: 0,
+});
+
+/** A provider whose answers are computed by `answer`, with its calls recorded. */
+function scriptedProvider(
+  answer: (request: ProviderRequest) => Promise<string> | string,
+): Provider & {
+  requests: ProviderRequest[];
+} {
+  const requests: ProviderRequest[] = [];
+  return {
+    id: 'scripted',
+    kind: 'scripted',
+    targetName: 'default',
+    requests,
+    async invoke(request) {
+      requests.push(request);
+      return { text: await answer(request) };
+    },
+  };
+}
+
+async function run(
+  cases: EvalCase[],
+  provider: Provider,
+  extra: Partial<Parameters<typeof runEvaluation>[0]> = {},
+) {
+  const providerRegistry = createProviderRegistry([mockProviderFactory]);
+  const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
+  const { plan, issues } = planRun({
+    cases,
+    targets: [target('default'), target('other')],
+    providerRegistry,
+    evaluatorRegistry,
+  });
+  expect(issues).toEqual([]);
+  const streamed: EvaluationResult[] = [];
+  const outcome = await runEvaluation({
+    plan,
+    providerRegistry,
+    evaluatorRegistry,
+    summarizeTrace,
+    createProvider: () => provider,
+    retryPolicy: { baseDelayMs: 1, maxDelayMs: 2 },
+    onResult: (result) => {
+      streamed.push(result);
+    },
+    ...extra,
+  });
+  return { ...outcome, streamed };
+}
+
+describe('runEvaluation', () => {
+  it('grades every case and reports each result as it finishes', async () => {
+    const provider = scriptedProvider((request) => (request.evalCaseId === 'b' ? 'no' : 'ok'));
+    const { results, streamed } = await run(
+      [evalCase('a'), evalCase('b'), evalCase('c')],
+      provider,
+    );
+    expect(streamed).toEqual(results);
+    const byId = Object.fromEntries(results.map((result) => [result.evalId, result]));
+    expect(byId.a).toMatchObject({
+      passed: true,
+      score: 1,
+      candidateAnswer: 'ok',
+      attempts: 1,
+      target: 'default',
+    });
+    expect(byId.b).toMatchObject({ passed: false, score: 0, candidateAnswer: 'no' });
+    expect(byId.b?.error).toBeUndefined();
+  });
+
+  it('keeps running other cases when one provider call fails', async () => {
+    const provider = scriptedProvider((request) => {
+      if (request.evalCaseId === 'broken')
+        throw new ProviderError('command exited with code 3', { retryable: false });
+      return 'ok';
+    });
+    const { results } = await run(
+      [evalCase('fine-1'), evalCase('broken'), evalCase('fine-2')],
+      provider,
+    );
+    expect(results).toHaveLength(3);
+    const broken = results.find((result) => result.evalId === 'broken');
+    expect(broken).toMatchObject({
+      passed: false,
+      score: 0,
+      attempts: 1,
+      error: 'command exited with code 3',
+    });
+    expect(
+      results
+        .filter((result) => result.passed)
+        .map((result) => result.evalId)
+        .sort(),
+    ).toEqual(['fine-1', 'fine-2']);
+  });
+
+  it('retries failed calls and records how many attempts were made', async () => {
+    let calls = 0;
+    const provider = scriptedProvider(() => {
+      calls++;
+      if (calls < 3) throw new ProviderError(`timed out after 1s (call ${calls})`);
+      return 'ok';
+    });
+    const attempts: AttemptRecord[] = [];
+    const { results } = await run([evalCase('flaky')], provider, {
+      onAttempt: (record) => {
+        attempts.push(record);
+      },
+    });
+    expect(results[0]).toMatchObject({ passed: true, attempts: 3 });
+    expect(provider.requests.map((request) => request.attempt)).toEqual([0, 1, 2]);
+    expect(attempts.map((record) => [record.attempt, record.error])).toEqual([
+      [1, 'timed out after 1s (call 1)'],
+      [2, 'timed out after 1s (call 2)'],
+      [3, undefined],
+    ]);
+  });
+
+  it('gives up after max retries with the last error', async () => {
+    let calls = 0;
+    const provider = scriptedProvider(() => {
+      calls++;
+      throw new ProviderError(`command exited with code ${calls}`);
+    });
+    const { results } = await run([evalCase('down')], provider, { maxRetries: 1 });
+    expect(results[0]).toMatchObject({
+      attempts: 2,
+      error: 'command exited with code 2',
+      passed: false,
+    });
+  });
+
+  it('runs at most `workers` cases at once', async () => {
+    let active = 0;
+    let peak = 0;
+    const provider = scriptedProvider(async () => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      active--;
+      return 'ok';
+    });
+    const cases = Array.from({ length: 12 }, (_, index) => evalCase(`case-${index}`));
+    const { results } = await run(cases, provider, { workers: 3 });
+    expect(results).toHaveLength(12);
+    expect(peak).toBe(3);
+  });
+
+  it('turns an evaluator that cannot run into an error, not a silent zero', async () => {
+    const crashing: Evaluator = {
+      type: 'crashes',
+      evaluate: () => Promise.reject(new Error('judge script not found')),
+    };
+    const providerRegistry = createProviderRegistry([mockProviderFactory]);
+    const evaluatorRegistry = createEvaluatorRegistry([...defaultEvaluators(), crashing]);
+    const { plan } = planRun({
+      cases: [evalCase('graded', { evaluators: [{ name: 'judge', type: 'crashes' }] })],
+      targets: [target('default')],
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    const { results } = await runEvaluation({
+      plan,
+      providerRegistry,
+      evaluatorRegistry,
+      summarizeTrace,
+      createProvider: () => createMockProvider('default', { response: 'ok' }),
+    });
+    expect(results[0]?.passed).toBe(false);
+    expect(results[0]?.error).toContain('judge script not found');
+  });
+
+  it('derives a trace from output messages so trace graders see tool calls', async () => {
+    let seen: EvaluationContext | undefined;
+    const spy: Evaluator = {
+      type: 'spy',
+      async evaluate(_config, context) {
+        seen = context;
+        return { score: 1, hits: [], misses: [] };
+      },
+    };
+    const provider: Provider = {
+      id: 'p',
+      kind: 'p',
+      targetName: 'default',
+      invoke: async () => ({
+        text: 'done',
+        outputMessages: [
+          { role: 'assistant', toolCalls: [{ tool: 'search', input: { q: 'x' }, output: 'hit' }] },
+        ],
+      }),
+    };
+    const providerRegistry = createProviderRegistry([mockProviderFactory]);
+    const evaluatorRegistry = createEvaluatorRegistry([spy]);
+    const { plan } = planRun({
+      cases: [evalCase('traced', { evaluators: [{ name: 'spy', type: 'spy' }] })],
+      targets: [target('default')],
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    const { results } = await runEvaluation({
+      plan,
+      providerRegistry,
+      evaluatorRegistry,
+      summarizeTrace,
+      createProvider: () => provider,
+    });
+    expect(seen?.trace?.map((event) => [event.type, event.name])).toEqual([
+      ['tool_call', 'search'],
+      ['tool_result', 'search'],
+    ]);
+    expect(results[0]?.traceSummary).toMatchObject({ eventCount: 2 });
+  });
+
+  it('aborts the run before any case when a health check fails', async () => {
+    const provider = scriptedProvider(() => 'ok');
+    provider.healthcheck = () =>
+      Promise.reject(new Error('GET http://127.0.0.1:9/health: connection refused'));
+    await expect(run([evalCase('a')], provider)).rejects.toThrow(
+      'health check of target "default" failed: GET http://127.0.0.1:9/health: connection refused',
+    );
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('stops scheduling cases when interrupted and keeps the finished ones', async () => {
+    const controller = new AbortController();
+    const provider = scriptedProvider(async (request) => {
+      if (request.evalCaseId === 'case-1') controller.abort();
+      return 'ok';
+    });
+    const cases = Array.from({ length: 6 }, (_, index) => evalCase(`case-${index}`));
+    const { results, interrupted } = await run(cases, provider, {
+      workers: 1,
+      signal: controller.signal,
+    });
+    expect(interrupted).toBe(true);
+    expect(results.map((result) => result.evalId)).toEqual(['case-0', 'case-1']);
+  });
+});
+
+describe('planRun', () => {
+  const providerRegistry = createProviderRegistry([mockProviderFactory]);
+  const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
+  const targets = [
+    target('default'),
+    target('file-target'),
+    target('case-target'),
+    target('flag-target'),
+  ];
+
+  it('chooses the flag, else the case/file target, else "default"', () => {
+    const cases = [evalCase('plain'), evalCase('chosen', { target: 'case-target' })];
+    const withoutFlag = planRun({ cases, targets, providerRegistry, evaluatorRegistry });
+    expect(withoutFlag.plan.cases.map((planned) => planned.target.name)).toEqual([
+      'default',
+      'case-target',
+    ]);
+    const withFlag = planRun({
+      cases,
+      targets,
+      providerRegistry,
+      evaluatorRegistry,
+      targetOverride: 'flag-target',
+    });
+    expect(withFlag.plan.cases.map((planned) => planned.target.name)).toEqual([
+      'flag-target',
+      'flag-target',
+    ]);
+    expect(withFlag.plan.targets.map((used) => used.name)).toEqual(['flag-target']);
+  });
+
+  it('reports an unknown target with the case, its line and the defined targets', () => {
+    const { issues } = planRun({
+      cases: [evalCase('lost', { target: 'nope', line: 12 })],
+      targets,
+      targetsFile: '.agentv/targets.yaml',
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    expect(issues).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        file: '/evals/suite.yaml',
+        line: 12,
+        caseId: 'lost',
+        message: 'unknown target "nope"',
+        hint: expect.stringContaining('default, file-target, case-target, flag-target'),
+      }),
+    ]);
+  });
+
+  it('reports unset variables, unknown providers and bad evaluators before running', () => {
+    const { issues } = planRun({
+      cases: [
+        evalCase('a', { target: 'needs-key' }),
+        evalCase('b', { target: 'odd' }),
+        evalCase('c', { evaluators: [{ name: 'x', type: 'nonsense' }] }),
+        evalCase('d', { evaluators: [] }),
+        evalCase('e', { evaluators: [{ name: 'c', type: 'contains' }] }),
+      ],
+      targets: [
+        target('default'),
+        target('needs-key', { missingVariables: ['API_KEY'] }),
+        target('odd', { provider: 'warp-drive' }),
+      ],
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    const messages = issues.map((issue) => `${issue.target ?? issue.caseId}: ${issue.message}`);
+    expect(messages).toEqual([
+      'needs-key: uses environment variable(s) API_KEY, which are not set',
+      'odd: unknown provider "warp-drive"',
+      'c: evaluator "x" has unknown type "nonsense"',
+      'd: has no evaluators',
+      expect.stringMatching(/^e: evaluator "c": .*value/),
+    ]);
+  });
+
+  it('needs no targets at all in a dry run', () => {
+    const { plan, issues } = planRun({
+      cases: [evalCase('a', { target: 'anything' })],
+      targets: [],
+      providerRegistry,
+      evaluatorRegistry,
+      dryRun: true,
+    });
+    expect(issues).toEqual([]);
+    expect(plan.cases[0]?.target).toMatchObject({ name: 'anything', provider: 'mock' });
+  });
+});

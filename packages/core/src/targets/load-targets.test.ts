@@ -1,0 +1,242 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${{ NAME }} placeholders of targets files, not JS templates
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeMissingVariables } from './interpolate-env.js';
+import { findTargetsFile, loadTargetsFile } from './load-targets.js';
+
+const fixture = (name: string) => path.join(import.meta.dirname, '__fixtures__', name);
+const fixturesDir = path.join(import.meta.dirname, '__fixtures__');
+
+describe('loadTargetsFile', () => {
+  it('loads the SPEC 2.2 example, lifting common fields and interpolating set variables', async () => {
+    const result = await loadTargetsFile(fixture('spec-example.yaml'), {
+      env: { MY_BASE: 'http://localhost:9000' },
+    });
+    expect(result.issues).toEqual([]);
+    const [agent, judge] = result.value!;
+    expect(agent).toEqual({
+      name: 'my_agent',
+      provider: 'cli',
+      workers: 4,
+      maxRetries: 2,
+      providerBatching: false,
+      timeoutSeconds: 60,
+      judgeTarget: 'judge',
+      line: 3,
+      filePath: fixture('spec-example.yaml'),
+      baseDir: fixturesDir,
+      settings: {
+        name: 'my_agent',
+        provider: 'cli',
+        command_template: 'node ./agent.mjs --prompt {PROMPT} --out {OUTPUT_FILE}',
+        cwd: './agents',
+        env: { API_BASE: 'http://localhost:9000' },
+        timeout_seconds: 60,
+        healthcheck: { type: 'http', url: 'http://127.0.0.1:8080/health', timeout_seconds: 5 },
+        provider_batching: false,
+        workers: 4,
+        judge_target: 'judge',
+        max_retries: 2,
+      },
+    });
+    // OPENAI_KEY is unset: not an issue now, recorded for when a run uses the target.
+    expect(judge!.missingVariables).toEqual(['OPENAI_KEY']);
+    expect(judge!.settings.api_key).toBe('${{OPENAI_KEY}}');
+    expect(describeMissingVariables(judge!)).toBe(
+      'target "judge" needs environment variable(s) OPENAI_KEY, which are not set',
+    );
+    expect(agent!.missingVariables).toBeUndefined();
+  });
+
+  it('interpolates from the given env, not the process environment', async () => {
+    const result = await loadTargetsFile(fixture('spec-example.yaml'), {
+      env: { MY_BASE: 'b', OPENAI_KEY: 'sk-test' },
+    });
+    expect(result.value![1]!.settings.api_key).toBe('sk-test');
+    expect(result.value![1]!.missingVariables).toBeUndefined();
+  });
+
+  it('converts camelCase keys to snake_case, except inside env', async () => {
+    const result = await loadTargetsFile(fixture('camel-case.yaml'), { env: {} });
+    expect(result.issues).toEqual([]);
+    const [target] = result.value!;
+    expect(target).toMatchObject({
+      providerBatching: true,
+      batchSize: 50,
+      maxRetries: 0,
+      timeoutSeconds: 30,
+      judgeTarget: 'judge',
+    });
+    expect(target!.settings).toMatchObject({
+      command_template: 'node ./batch.mjs --in {INPUT_FILE} --out {OUTPUT_FILE}',
+      files_format: '--file {path}',
+      healthcheck: { type: 'command', command_template: 'node ./ready.mjs', timeout_seconds: 2 },
+      env: { apiBase: 'keep-this-key' },
+    });
+    expect(Object.keys(target!.settings)).not.toContain('commandTemplate');
+  });
+
+  it('places unknown-key warnings on the camelCase key as written', async () => {
+    const result = await loadTargetsFile(fixture('camel-case.yaml'), {
+      env: {},
+      knownKeys: { cli: ['command_template', 'env'] },
+    });
+    expect(
+      result.issues.map(({ line, column, target, message }) => ({ line, column, target, message })),
+    ).toEqual([
+      {
+        line: 6,
+        column: 5,
+        target: 'batch_agent',
+        message: 'unknown key "files_format" for provider "cli" is ignored',
+      },
+    ]);
+  });
+
+  it('reports every invalid field, naming the target and field, without quoting values', async () => {
+    const result = await loadTargetsFile(fixture('invalid-targets.yaml'), { env: {} });
+    expect(result.value).toBeUndefined();
+    expect(result.issues.map(({ line, target, message }) => ({ line, target, message }))).toEqual([
+      {
+        line: 1,
+        target: undefined,
+        message:
+          '$schema must be one of "agentv-targets-v2.2", "agentv-targets-v2", not "agentv-targets-v3"',
+      },
+      { line: 5, target: 'agent', message: 'workers must be at least 1' },
+      { line: 6, target: 'agent', message: 'max_retries must be at least 0' },
+      { line: 7, target: 'agent', message: 'provider_batching must be true or false, not text' },
+      { line: 8, target: 'agent', message: 'batch_size must be a whole number, not a number' },
+      { line: 9, target: 'agent', message: 'timeout_seconds must be greater than 0' },
+      { line: 10, target: 'agent', message: 'judge_target must be text, not a whole number' },
+      { line: 11, target: undefined, message: 'targets[1] is missing required key "name"' },
+      { line: 12, target: 'nameless-provider', message: 'missing required key "provider"' },
+      { line: 13, target: 'agent', message: 'duplicate target name "agent" on lines 3 and 13' },
+      { line: 15, target: undefined, message: 'targets[4] must be a mapping, not text' },
+    ]);
+    expect(result.issues.every((issue) => issue.severity === 'error' && issue.hint)).toBe(true);
+  });
+
+  it('reports an empty targets list', async () => {
+    const result = await loadTargetsFile(fixture('empty-targets.yaml'));
+    expect(result.issues.map((issue) => [issue.line, issue.message])).toEqual([
+      [1, 'targets must have at least 1 entry'],
+    ]);
+  });
+
+  it('warns about unknown keys for providers with known keys, and about doubled spellings', async () => {
+    const result = await loadTargetsFile(fixture('conflicts.yaml'), {
+      env: {},
+      knownKeys: { cli: ['command_template', 'cwd', 'env'] },
+    });
+    expect(result.value![0]!.timeoutSeconds).toBe(20);
+    expect(result.issues).toMatchObject([
+      {
+        severity: 'warning',
+        line: 4,
+        target: 'both',
+        message:
+          '"timeoutSeconds" and "timeout_seconds" are the same setting; "timeoutSeconds" is ignored',
+      },
+      {
+        severity: 'warning',
+        line: 6,
+        target: 'both',
+        message: 'unknown key "comand_template" for provider "cli" is ignored',
+        hint: 'did you mean "command_template"?',
+      },
+    ]);
+    const unchecked = await loadTargetsFile(fixture('conflicts.yaml'), { env: {} });
+    expect(unchecked.issues.map((issue) => issue.line)).toEqual([4]);
+  });
+
+  it('converts placeholder-filled numbers and booleans and skips unset ones', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-targets-'));
+    try {
+      const file = path.join(dir, 'targets.yaml');
+      await writeFile(
+        file,
+        [
+          'targets:',
+          '  - name: a',
+          '    provider: cli',
+          '    workers: "${{ WORKERS }}"',
+          '    provider_batching: ${{ BATCHING }}',
+          '    timeout_seconds: ${{ UNSET_TIMEOUT }}',
+          '',
+        ].join('\n'),
+      );
+      const result = await loadTargetsFile(file, { env: { WORKERS: '3', BATCHING: 'true' } });
+      expect(result.issues).toEqual([]);
+      expect(result.value![0]).toMatchObject({
+        workers: 3,
+        providerBatching: true,
+        missingVariables: ['UNSET_TIMEOUT'],
+      });
+      expect(result.value![0]!.timeoutSeconds).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('targets discovery and baseDir', () => {
+  let root: string;
+  afterEach(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  async function project(files: string[]): Promise<string> {
+    root = await mkdtemp(path.join(os.tmpdir(), 'agentv-find-'));
+    await mkdir(path.join(root, '.git'));
+    for (const name of files) {
+      await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+      await writeFile(path.join(root, name), 'targets:\n  - { name: default, provider: mock }\n');
+    }
+    return root;
+  }
+
+  it('prefers the nearest directory, and targets.yaml over .agentv/ within a directory', async () => {
+    const dir = await project(['evals/.agentv/targets.yaml', 'evals/targets.yml', 'targets.yaml']);
+    expect(await findTargetsFile(path.join(dir, 'evals'))).toBe(
+      path.join(dir, 'evals/targets.yml'),
+    );
+    await mkdir(path.join(dir, 'evals/deeper/still'), { recursive: true });
+    expect(await findTargetsFile(path.join(dir, 'evals/deeper/still'))).toBe(
+      path.join(dir, 'evals/targets.yml'),
+    );
+  });
+
+  it('tries the names in order within a directory', async () => {
+    const dir = await project(['.agentv/targets.yml', '.agentv/targets.yaml']);
+    expect(await findTargetsFile(dir)).toBe(path.join(dir, '.agentv/targets.yaml'));
+  });
+
+  it('stops at the repository root, then tries the cwd', async () => {
+    const dir = await project([
+      'targets.yaml',
+      'repo/.git/HEAD',
+      'repo/evals/case.yaml',
+      'elsewhere/.agentv/targets.yaml',
+    ]);
+    const evals = path.join(dir, 'repo/evals');
+    expect(await findTargetsFile(evals, { cwd: path.join(dir, 'repo') })).toBeUndefined();
+    expect(await findTargetsFile(evals, { cwd: path.join(dir, 'elsewhere') })).toBe(
+      path.join(dir, 'elsewhere/.agentv/targets.yaml'),
+    );
+    // An explicit repository root overrides the .git lookup.
+    expect(await findTargetsFile(evals, { repoRoot: dir, cwd: evals })).toBe(
+      path.join(dir, 'targets.yaml'),
+    );
+  });
+
+  it('resolves baseDir to the folder holding .agentv', async () => {
+    const dir = await project(['.agentv/targets.yaml', 'tools/targets.yaml']);
+    const inAgentv = await loadTargetsFile(path.join(dir, '.agentv/targets.yaml'));
+    expect(inAgentv.value![0]!.baseDir).toBe(dir);
+    const plain = await loadTargetsFile(path.join(dir, 'tools/targets.yaml'));
+    expect(plain.value![0]!.baseDir).toBe(path.join(dir, 'tools'));
+  });
+});

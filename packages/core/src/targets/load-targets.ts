@@ -1,0 +1,274 @@
+import path from 'node:path';
+import type { InputIssue } from '../errors/input-issue.js';
+import { describeZodIssues, type IssueScope, valueAt } from '../util/describe-zod-issues.js';
+import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
+import { parseYamlMapping } from '../util/parse-yaml-mapping.js';
+import { readInputFile } from '../util/read-input-file.js';
+import {
+  findFirstFile,
+  type SearchDirectoryOptions,
+  searchDirectories,
+} from '../util/search-directories.js';
+import { unknownKeyWarnings } from '../util/unknown-keys.js';
+import type { SourceLocator } from '../util/yaml-source.js';
+import { interpolateEnv } from './interpolate-env.js';
+import type { ResolvedTarget } from './resolved-target.js';
+import { snakeCaseKeys, toSnakeCase } from './snake-case-keys.js';
+import {
+  COMMON_TARGET_KEYS,
+  TARGETS_FILE_KEYS,
+  type TargetInput,
+  targetSchema,
+  targetsFileHint,
+  targetsFileSchema,
+} from './targets-schema.js';
+
+const TARGETS_FILE_NAMES = [
+  'targets.yaml',
+  'targets.yml',
+  path.join('.agentv', 'targets.yaml'),
+  path.join('.agentv', 'targets.yml'),
+];
+
+const NUMERIC_FIELDS = ['workers', 'max_retries', 'batch_size', 'timeout_seconds'];
+const PLACEHOLDER = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
+
+/** How a targets file is read. */
+export interface LoadTargetsOptions {
+  /** Variables for `${{ NAME }}`; default `process.env`. Merge `.env` in first (see `loadDotEnv`). */
+  env?: Record<string, string | undefined>;
+  /** Provider kind → the setting keys it accepts; other keys of its targets are warnings. */
+  knownKeys?: Record<string, readonly string[]>;
+}
+
+/**
+ * Finds the targets file for an eval file in `startDir`: in `startDir`, then
+ * each ancestor up to the repository root, then `cwd`, trying `targets.yaml`,
+ * `targets.yml`, `.agentv/targets.yaml`, `.agentv/targets.yml` in each.
+ */
+export async function findTargetsFile(
+  startDir: string,
+  options: SearchDirectoryOptions = {},
+): Promise<string | undefined> {
+  return findFirstFile(await searchDirectories(startDir, options), TARGETS_FILE_NAMES);
+}
+
+/**
+ * Loads a targets file (SPEC 2.2): camelCase keys become snake_case,
+ * `${{ NAME }}` placeholders are filled from `env` (unset names go to
+ * `missingVariables`, not to issues), and common fields are checked and
+ * lifted. Messages never quote setting values, which may be secrets.
+ */
+export async function loadTargetsFile(
+  filePath: string,
+  options: LoadTargetsOptions = {},
+): Promise<LoadResult<ResolvedTarget[]>> {
+  const absolutePath = path.resolve(filePath);
+  const read = await readInputFile(absolutePath, filePath, 'targets file');
+  if (read.value === undefined) return { issues: read.issues };
+  const parsed = parseYamlMapping(read.value, filePath, 'targets file', {
+    matchKey: (written, segment) => toSnakeCase(written) === segment,
+  });
+  if (parsed.value === undefined) return { issues: parsed.issues };
+  const { source, data } = parsed.value;
+  const issues: InputIssue[] = [...parsed.issues];
+  issues.push(
+    ...unknownKeyWarnings(data, {
+      file: filePath,
+      source,
+      path: [],
+      known: TARGETS_FILE_KEYS,
+      where: 'at the top level',
+    }),
+  );
+
+  const env = options.env ?? process.env;
+  const prepared = Array.isArray(data.targets)
+    ? data.targets.map((raw, index) => prepareTarget(raw, index, env, filePath, source, issues))
+    : undefined;
+  const checked = {
+    ...data,
+    targets: prepared ? prepared.map((target) => target.checked) : data.targets,
+  };
+  const validated = targetsFileSchema.safeParse(checked);
+  if (!validated.success) {
+    issues.push(
+      ...describeZodIssues(validated.error.issues, {
+        file: filePath,
+        source,
+        data: checked,
+        showValues: (issuePath) => issuePath[0] === '$schema',
+        scope: (issuePath) => targetScope(checked, issuePath),
+        hint: targetsFileHint,
+      }),
+    );
+  }
+  issues.push(...duplicateNameIssues(checked.targets, filePath, source));
+
+  const baseDir = targetsBaseDir(absolutePath);
+  const targets: ResolvedTarget[] = [];
+  (prepared ?? []).forEach((target, index) => {
+    const result = targetSchema.safeParse(target.checked);
+    if (!result.success) return;
+    const known = options.knownKeys?.[result.data.provider];
+    if (known !== undefined) {
+      issues.push(
+        ...unknownKeyWarnings(target.settings, {
+          file: filePath,
+          source,
+          path: ['targets', index],
+          known: [...COMMON_TARGET_KEYS, ...known],
+          where: `for provider "${result.data.provider}"`,
+          target: result.data.name,
+        }),
+      );
+    }
+    targets.push(
+      toResolvedTarget(
+        result.data,
+        target,
+        absolutePath,
+        baseDir,
+        source.locate(['targets', index])?.line,
+      ),
+    );
+  });
+  if (!validated.success || hasErrors(issues)) return { issues: sortIssues(issues) };
+  return { value: targets, issues: sortIssues(issues) };
+}
+
+/** A target's settings (snake_case, interpolated) and the copy its common fields are checked on. */
+interface PreparedTarget {
+  settings: Record<string, unknown>;
+  /** `settings` with placeholder-filled numbers and booleans converted, unresolved ones left out. */
+  checked: unknown;
+  missing: string[];
+}
+
+function prepareTarget(
+  raw: unknown,
+  index: number,
+  env: Record<string, string | undefined>,
+  file: string,
+  source: SourceLocator,
+  issues: InputIssue[],
+): PreparedTarget {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { settings: {}, checked: raw, missing: [] };
+  }
+  const name =
+    typeof (raw as { name?: unknown }).name === 'string'
+      ? (raw as { name: string }).name
+      : undefined;
+  const converted = snakeCaseKeys(raw as Record<string, unknown>);
+  const conflicts = converted.conflicts.map((conflict) => ({
+    ...conflict,
+    mapPath: ['targets', index],
+  }));
+  const healthcheck = converted.value.healthcheck;
+  if (typeof healthcheck === 'object' && healthcheck !== null && !Array.isArray(healthcheck)) {
+    const convertedCheck = snakeCaseKeys(healthcheck as Record<string, unknown>);
+    converted.value.healthcheck = convertedCheck.value;
+    conflicts.push(
+      ...convertedCheck.conflicts.map((conflict) => ({
+        ...conflict,
+        mapPath: ['targets', index, 'healthcheck'],
+      })),
+    );
+  }
+  for (const conflict of conflicts) {
+    const issue: InputIssue = {
+      severity: 'warning',
+      file,
+      ...source.locateKey(conflict.mapPath, conflict.written),
+      message: `"${conflict.written}" and "${conflict.key}" are the same setting; "${conflict.written}" is ignored`,
+      hint: `keep only \`${conflict.key}\``,
+    };
+    if (name !== undefined) issue.target = name;
+    issues.push(issue);
+  }
+  const { value: settings, missing } = interpolateEnv(converted.value, env);
+  const checked: Record<string, unknown> = { ...settings };
+  for (const key of [...NUMERIC_FIELDS, 'provider_batching']) {
+    const written = converted.value[key];
+    const value = settings[key];
+    if (typeof written !== 'string' || typeof value !== 'string' || !PLACEHOLDER.test(written))
+      continue;
+    if (PLACEHOLDER.test(value)) delete checked[key];
+    else if (key === 'provider_batching' && /^(true|false)$/i.test(value.trim()))
+      checked[key] = value.trim().toLowerCase() === 'true';
+    else if (NUMERIC_FIELDS.includes(key) && value.trim() !== '' && Number.isFinite(Number(value)))
+      checked[key] = Number(value);
+  }
+  return { settings, checked, missing };
+}
+
+function toResolvedTarget(
+  input: TargetInput,
+  prepared: PreparedTarget,
+  filePath: string,
+  baseDir: string,
+  line: number | undefined,
+): ResolvedTarget {
+  const target: ResolvedTarget = {
+    name: input.name,
+    provider: input.provider,
+    settings: prepared.settings,
+    filePath,
+    baseDir,
+  };
+  if (input.workers !== undefined) target.workers = input.workers;
+  if (input.max_retries !== undefined) target.maxRetries = input.max_retries;
+  if (input.provider_batching !== undefined) target.providerBatching = input.provider_batching;
+  if (input.batch_size !== undefined) target.batchSize = input.batch_size;
+  if (input.timeout_seconds !== undefined) target.timeoutSeconds = input.timeout_seconds;
+  if (input.judge_target !== undefined) target.judgeTarget = input.judge_target;
+  if (prepared.missing.length > 0) target.missingVariables = prepared.missing;
+  if (line !== undefined) target.line = line;
+  return target;
+}
+
+/** The directory holding `.agentv` when the file is inside one, else the file's directory. */
+function targetsBaseDir(filePath: string): string {
+  let dir = path.dirname(filePath);
+  for (;;) {
+    if (path.basename(dir) === '.agentv') return path.dirname(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.dirname(filePath);
+    dir = parent;
+  }
+}
+
+function duplicateNameIssues(targets: unknown, file: string, source: SourceLocator): InputIssue[] {
+  if (!Array.isArray(targets)) return [];
+  const firstIndex = new Map<string, number>();
+  const issues: InputIssue[] = [];
+  targets.forEach((target: unknown, index) => {
+    const name = valueAt(target, ['name']);
+    if (typeof name !== 'string' || name === '') return;
+    const first = firstIndex.get(name);
+    if (first === undefined) {
+      firstIndex.set(name, index);
+      return;
+    }
+    const lines = [first, index].map((position) => source.locate(['targets', position])?.line);
+    issues.push({
+      severity: 'error',
+      file,
+      ...source.locate(['targets', index, 'name']),
+      target: name,
+      message: `duplicate target name "${name}" on lines ${lines.join(' and ')}`,
+      hint: 'target names must be unique within a targets file; rename one of them',
+    });
+  });
+  return issues;
+}
+
+function targetScope(data: unknown, issuePath: readonly PropertyKey[]): IssueScope {
+  if (issuePath[0] === 'targets' && typeof issuePath[1] === 'number' && issuePath.length > 2) {
+    const name = valueAt(data, ['targets', issuePath[1], 'name']);
+    if (typeof name === 'string' && name !== '')
+      return { target: name, shownPath: issuePath.slice(2) };
+  }
+  return { shownPath: issuePath };
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { ProblemKind } from '../util/describe-zod-issues.js';
+
+/** `$schema` values a targets file may declare. */
+export const TARGETS_SCHEMA_VERSIONS = ['agentv-targets-v2.2', 'agentv-targets-v2'] as const;
+
+/**
+ * One target, keys in snake_case. Only the keys every provider shares are
+ * typed here; provider-specific keys pass through to `settings`.
+ */
+export const targetSchema = z.looseObject({
+  name: z.string().min(1),
+  provider: z.string().min(1),
+  workers: z.int().min(1).optional(),
+  max_retries: z.int().min(0).optional(),
+  provider_batching: z.boolean().optional(),
+  batch_size: z.int().min(1).optional(),
+  timeout_seconds: z.number().positive().optional(),
+  judge_target: z.string().min(1).optional(),
+  healthcheck: z.looseObject({}).optional(),
+});
+
+/** A targets file as written (SPEC 2.2), after camelCase keys are converted. */
+export const targetsFileSchema = z.looseObject({
+  $schema: z.enum(TARGETS_SCHEMA_VERSIONS).optional(),
+  targets: z.array(targetSchema).min(1),
+});
+
+export type TargetInput = z.infer<typeof targetSchema>;
+
+/** Keys every target may have, whatever its provider. */
+export const COMMON_TARGET_KEYS: readonly string[] = Object.keys(targetSchema.shape);
+
+/** Keys of the targets file's top level. */
+export const TARGETS_FILE_KEYS: readonly string[] = Object.keys(targetsFileSchema.shape);
+
+const FIELD_HINTS: Record<string, string> = {
+  name: 'give every target a unique `name:`, e.g. `name: default`',
+  provider: 'set `provider:` to the provider kind, e.g. `provider: cli`',
+  workers: 'workers is a whole number >= 1, e.g. `workers: 4`',
+  max_retries: 'max_retries is a whole number >= 0, e.g. `max_retries: 2`',
+  provider_batching: 'provider_batching is `true` or `false`',
+  batch_size: 'batch_size is a whole number >= 1, e.g. `batch_size: 100`',
+  timeout_seconds: 'timeout_seconds is a number of seconds > 0, e.g. `timeout_seconds: 60`',
+  judge_target: 'judge_target is the name of another target, e.g. `judge_target: judge`',
+  healthcheck:
+    'write healthcheck as a mapping, e.g. `{type: http, url: "http://127.0.0.1:8080/health"}`',
+};
+
+/** How to fix a schema problem at `path` of a targets file. */
+export function targetsFileHint(
+  path: readonly PropertyKey[],
+  _kind: ProblemKind,
+): string | undefined {
+  if (path.length === 1 && path[0] === '$schema') {
+    return `use \`$schema: ${TARGETS_SCHEMA_VERSIONS[0]}\` or remove the line`;
+  }
+  if (path.length === 1 && path[0] === 'targets') {
+    return 'add a `targets:` list with at least one `- name: ..., provider: ...` entry';
+  }
+  if (path.length === 2) return 'write each target as a mapping with `name:` and `provider:`';
+  return typeof path[2] === 'string' ? FIELD_HINTS[path[2]] : undefined;
+}

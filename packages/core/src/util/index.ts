@@ -1,0 +1,15 @@
+export type { DescribeIssuesContext, IssueScope, ProblemKind } from './describe-zod-issues.js';
+export { describeZodIssues, formatPath, valueAt } from './describe-zod-issues.js';
+export { ancestorsOf, findRepoRoot } from './find-repo-root.js';
+export { globToRegExp, matchesAnyGlob, matchesGlob } from './glob-match.js';
+export type { LoadResult } from './load-result.js';
+export { hasErrors, sortIssues } from './load-result.js';
+export type { ParsedYamlMapping, ParseYamlOptions } from './parse-yaml-mapping.js';
+export { describeValue, parseYamlMapping } from './parse-yaml-mapping.js';
+export { MAX_INPUT_FILE_BYTES, readInputFile } from './read-input-file.js';
+export type { SearchDirectoryOptions } from './search-directories.js';
+export { findFirstFile, isFile, searchDirectories } from './search-directories.js';
+export type { UnknownKeysOptions } from './unknown-keys.js';
+export { closestMatch, unknownKeyWarnings } from './unknown-keys.js';
+export type { KeyMatcher, SourceLocator, SourcePosition } from './yaml-source.js';
+export { YamlSource } from './yaml-source.js';

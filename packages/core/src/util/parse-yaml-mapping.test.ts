@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { parseYamlMapping } from './parse-yaml-mapping.js';
+import { splitTopLevelSequence } from './split-top-level-sequence.js';
+
+const whole = (text: string) => parseYamlMapping(text, 'f.yaml', 'eval file');
+const split = (text: string) =>
+  parseYamlMapping(text, 'f.yaml', 'eval file', { splitKey: 'evalcases', splitAboveBytes: 0 });
+
+const layouts = {
+  indented: [
+    '# leading comment',
+    'description: d',
+    'evalcases:',
+    '  # before the first case',
+    '  - id: a',
+    '    input_messages:',
+    '      - role: user',
+    '        content: |',
+    '          - not an item',
+    '',
+    '          still text',
+    '  -',
+    '    id: b',
+    '    input_messages: [{ role: user, content: "x" }]',
+    '  - { id: c, input_messages: [] }',
+    '# trailing comment',
+    'dataset: after',
+    '',
+  ].join('\n'),
+  flush: ['evalcases:', '- id: a', '  rubrics:', '  - one', '- id: b', 'target: t', ''].join('\n'),
+  crlf: 'evalcases:\r\n  - id: a\r\n    outcome: x\r\n  - id: b\r\n',
+};
+
+describe('parseYamlMapping split by evalcases', () => {
+  for (const [name, text] of Object.entries(layouts)) {
+    it(`gives the same data and positions as a whole-file parse (${name})`, () => {
+      const expected = whole(text).value!;
+      const actual = split(text).value!;
+      expect(splitTopLevelSequence(text, 'evalcases')).toBeDefined();
+      expect(actual.data).toEqual(expected.data);
+      const paths: PropertyKey[][] = [
+        [],
+        ['evalcases'],
+        ['evalcases', 0],
+        ['evalcases', 0, 'id'],
+        ['evalcases', 0, 'input_messages', 0, 'content'],
+        ['evalcases', 1],
+        ['evalcases', 1, 'id'],
+        ['evalcases', 1, 'missing'],
+        ['evalcases', 2, 'input_messages'],
+        ['dataset'],
+      ];
+      for (const path of paths) {
+        expect(actual.source.locate(path), JSON.stringify(path)).toEqual(
+          expected.source.locate(path),
+        );
+      }
+      expect(actual.source.locateKey(['evalcases', 0], 'id')).toEqual(
+        expected.source.locateKey(['evalcases', 0], 'id'),
+      );
+    });
+  }
+
+  it('falls back to the whole file for anchors, flow lists and syntax errors', () => {
+    const anchored = 'evalcases:\n  - &base { id: a }\n  - *base\n';
+    expect(splitTopLevelSequence(anchored, 'evalcases')).toBeUndefined();
+    expect(split(anchored).value!.data).toEqual({ evalcases: [{ id: 'a' }, { id: 'a' }] });
+
+    expect(splitTopLevelSequence('evalcases: [{ id: a }]\n', 'evalcases')).toBeUndefined();
+
+    const broken = 'evalcases:\n  - id: a\n  - id: [b\n  - id: c\n';
+    const result = split(broken);
+    expect(result.value).toBeUndefined();
+    expect(result.issues).toEqual(whole(broken).issues);
+  });
+});

@@ -1,0 +1,333 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  type InputIssue,
+  InvalidInputError,
+  isRecord,
+  type ResolvedTarget,
+  type SettingsIssue,
+} from '@agentv/core';
+import { z } from 'zod';
+import {
+  findPlaceholders,
+  formatSupportedPlaceholders,
+  isSupportedPlaceholder,
+} from './render-command-template.js';
+
+/** A health check over HTTP: GET `url`; any 2xx status passes. */
+export interface CliHttpHealthcheck {
+  type: 'http';
+  url: string;
+  timeoutSeconds?: number;
+}
+
+/** A health check command: exit code 0 passes. Runs without placeholders. */
+export interface CliCommandHealthcheck {
+  type: 'command';
+  commandTemplate: string;
+  /** Absolute working directory; default the provider's `cwd`. */
+  cwd?: string;
+  timeoutSeconds?: number;
+}
+
+export type CliHealthcheck = CliHttpHealthcheck | CliCommandHealthcheck;
+
+/** The typed settings of a `provider: cli` target. */
+export interface CliProviderSettings {
+  /** The shell command with `{PLACEHOLDER}`s (see `SUPPORTED_PLACEHOLDERS`). */
+  commandTemplate: string;
+  /** How `{FILES}` renders one file: `{path}` and/or `{basename}`. Default `{path}`. */
+  filesFormat: string;
+  /** How `{ATTACHMENTS}` renders one file. Default `{path}`. */
+  attachmentsFormat: string;
+  /** Absolute working directory of the command. */
+  cwd: string;
+  /** Added to the process environment of the command. Values are treated as secrets in logs. */
+  env: Record<string, string>;
+  /** Per-call time limit; undefined means the run's default, else none. */
+  timeoutSeconds?: number;
+  healthcheck?: CliHealthcheck;
+  /** Log the rendered command, cwd, duration and stderr of every call. */
+  verbose: boolean;
+}
+
+/** Every key a `cli` target understands, for the loader's unknown-key warnings. */
+export const CLI_SETTINGS_KEYS = [
+  'command_template',
+  'files_format',
+  'attachments_format',
+  'cwd',
+  'env',
+  'timeout_seconds',
+  'healthcheck',
+  'verbose',
+  'provider_batching',
+  'workers',
+  'max_retries',
+  'batch_size',
+  'judge_target',
+] as const;
+
+const DEFAULT_FILE_FORMAT = '{path}';
+
+const requiredString = (what: string) =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+    })
+    .refine((value) => value.trim().length > 0, { message: 'must not be empty' });
+
+const seconds = z
+  .number({ error: 'must be a number of seconds' })
+  .positive({ message: 'must be greater than 0' });
+
+const fileFormat = z
+  .string({ error: 'must be a string such as "{path}" or "--file={path}"' })
+  .refine((value) => value.includes('{path}') || value.includes('{basename}'), {
+    message: 'must contain {path} or {basename}',
+  });
+
+const cliSettingsSchema = z.object({
+  command_template: requiredString('a string (the shell command to run)'),
+  files_format: fileFormat.optional(),
+  attachments_format: fileFormat.optional(),
+  cwd: requiredString('a directory path').optional(),
+  env: z
+    .record(
+      z.string(),
+      z.union([z.string(), z.number(), z.boolean()], {
+        error: 'must be a string (numbers and booleans are converted)',
+      }),
+      { error: 'must be a mapping of variable names to values' },
+    )
+    .optional(),
+  timeout_seconds: seconds.optional(),
+  verbose: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+const httpHealthcheckSchema = z.object({
+  type: z.literal('http'),
+  url: z.url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required for type: http'
+        : 'must be an http:// or https:// URL',
+  }),
+  timeout_seconds: seconds.optional(),
+});
+
+const commandHealthcheckSchema = z.object({
+  type: z.literal('command'),
+  command_template: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? 'is required for type: command' : 'must be a string',
+    })
+    .refine((value) => value.trim().length > 0, { message: 'must not be empty' }),
+  cwd: requiredString('a directory path').optional(),
+  timeout_seconds: seconds.optional(),
+});
+
+const HEALTHCHECK_HINT =
+  'use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." }';
+
+const HINTS: Record<string, string> = {
+  command_template:
+    'set command_template to the command that runs your agent, e.g. "node ./agent.mjs --prompt {PROMPT}"',
+  files_format: 'e.g. files_format: "--file {path}"',
+  attachments_format: 'e.g. attachments_format: "--attach {path}"',
+  cwd: 'give a directory; relative paths resolve against the targets file directory',
+  env: 'write env as a mapping, e.g. env: { API_BASE: "http://127.0.0.1:8080" }',
+  timeout_seconds: 'e.g. timeout_seconds: 60',
+  verbose: 'use verbose: true or verbose: false',
+  healthcheck: HEALTHCHECK_HINT,
+};
+
+/**
+ * Checks a `cli` target's settings and returns every problem found: schema
+ * errors, unknown `{PLACEHOLDER}`s in `command_template`, a `cwd` that does
+ * not exist, and malformed `healthcheck` entries.
+ */
+export function validateCliSettings(target: ResolvedTarget): SettingsIssue[] {
+  const settings = target.settings;
+  const issues: SettingsIssue[] = [];
+  const parsed = cliSettingsSchema.safeParse(settings);
+  if (!parsed.success) issues.push(...toSettingsIssues(parsed.error.issues));
+  if (typeof settings.command_template === 'string') {
+    issues.push(...placeholderIssues(settings.command_template));
+  }
+  if (typeof settings.cwd === 'string' && settings.cwd.trim().length > 0) {
+    const issue = directoryIssue('cwd', settings.cwd, target.baseDir);
+    if (issue) issues.push(issue);
+  }
+  if (settings.healthcheck !== undefined) {
+    issues.push(...healthcheckIssues(settings.healthcheck, target.baseDir));
+  }
+  return issues;
+}
+
+/**
+ * Converts a validated `cli` target into typed settings: paths made absolute
+ * against `target.baseDir`, env values converted to strings, defaults applied.
+ * Throws `InvalidInputError` naming the target file, line and every problem
+ * when the settings do not pass `validateCliSettings`.
+ */
+export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
+  const problems = validateCliSettings(target);
+  if (problems.length > 0) {
+    throw new InvalidInputError(problems.map((problem) => toInputIssue(problem, target)));
+  }
+  const raw = cliSettingsSchema.parse(target.settings);
+  const timeoutSeconds = target.timeoutSeconds ?? raw.timeout_seconds;
+  const healthcheck = parseHealthcheck(target.settings.healthcheck, target.baseDir);
+  return {
+    commandTemplate: raw.command_template,
+    filesFormat: raw.files_format ?? DEFAULT_FILE_FORMAT,
+    attachmentsFormat: raw.attachments_format ?? DEFAULT_FILE_FORMAT,
+    cwd: raw.cwd === undefined ? target.baseDir : resolve(target.baseDir, raw.cwd),
+    env: Object.fromEntries(
+      Object.entries(raw.env ?? {}).map(([key, value]) => [key, String(value)]),
+    ),
+    ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+    ...(healthcheck === undefined ? {} : { healthcheck }),
+    verbose: raw.verbose ?? false,
+  };
+}
+
+function placeholderIssues(template: string): SettingsIssue[] {
+  return findPlaceholders(template)
+    .filter((name) => !isSupportedPlaceholder(name))
+    .map((name) => ({
+      field: 'command_template',
+      message: `unknown placeholder {${name}}; supported placeholders are ${formatSupportedPlaceholders()}`,
+      hint: `fix the name, or write {{${name}}} for a literal {${name}}`,
+    }));
+}
+
+function directoryIssue(field: string, path: string, baseDir: string): SettingsIssue | undefined {
+  const absolute = resolve(baseDir, path);
+  const shown = isAbsolute(path) ? path : `${path} (resolved to ${absolute})`;
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(absolute).isDirectory();
+  } catch {
+    return {
+      field,
+      message: `directory ${shown} does not exist`,
+      hint: 'create it or fix the path; relative paths resolve against the targets file directory',
+    };
+  }
+  if (isDirectory) return undefined;
+  return { field, message: `${shown} is not a directory`, hint: HINTS.cwd };
+}
+
+function healthcheckIssues(value: unknown, baseDir: string): SettingsIssue[] {
+  if (!isRecord(value)) {
+    return [{ field: 'healthcheck', message: 'must be a mapping', hint: HEALTHCHECK_HINT }];
+  }
+  const healthcheck = normalizeHealthcheckKeys(value);
+  if (healthcheck.type === undefined) {
+    return [
+      {
+        field: 'healthcheck.type',
+        message: 'is missing; the supported types are http and command',
+        hint: HEALTHCHECK_HINT,
+      },
+    ];
+  }
+  if (healthcheck.type !== 'http' && healthcheck.type !== 'command') {
+    return [
+      {
+        field: 'healthcheck.type',
+        message: `unsupported type ${JSON.stringify(healthcheck.type)}; the supported types are http and command`,
+        hint: HEALTHCHECK_HINT,
+      },
+    ];
+  }
+  const schema = healthcheck.type === 'http' ? httpHealthcheckSchema : commandHealthcheckSchema;
+  const parsed = schema.safeParse(healthcheck);
+  const issues = parsed.success ? [] : toSettingsIssues(parsed.error.issues, 'healthcheck');
+  if (healthcheck.type === 'command') {
+    if (typeof healthcheck.command_template === 'string') {
+      for (const name of findPlaceholders(healthcheck.command_template)) {
+        issues.push({
+          field: 'healthcheck.command_template',
+          message: `placeholder {${name}} has no value in a health check, which runs before any case`,
+          hint: `remove it, or write {{${name}}} for a literal {${name}}`,
+        });
+      }
+    }
+    if (typeof healthcheck.cwd === 'string' && healthcheck.cwd.trim().length > 0) {
+      const issue = directoryIssue('healthcheck.cwd', healthcheck.cwd, baseDir);
+      if (issue) issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+function parseHealthcheck(value: unknown, baseDir: string): CliHealthcheck | undefined {
+  if (!isRecord(value)) return undefined;
+  const healthcheck = normalizeHealthcheckKeys(value);
+  if (healthcheck.type === 'http') {
+    const parsed = httpHealthcheckSchema.parse(healthcheck);
+    return {
+      type: 'http',
+      url: parsed.url,
+      ...(parsed.timeout_seconds === undefined ? {} : { timeoutSeconds: parsed.timeout_seconds }),
+    };
+  }
+  const parsed = commandHealthcheckSchema.parse(healthcheck);
+  return {
+    type: 'command',
+    commandTemplate: parsed.command_template,
+    ...(parsed.cwd === undefined ? {} : { cwd: resolve(baseDir, parsed.cwd) }),
+    ...(parsed.timeout_seconds === undefined ? {} : { timeoutSeconds: parsed.timeout_seconds }),
+  };
+}
+
+// The loader converts top-level camelCase keys; nested ones written in the
+// original format (`commandTemplate`, `timeoutSeconds`) are accepted here too.
+function normalizeHealthcheckKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const normalized: Record<string, unknown> = { ...value };
+  for (const [camel, snake] of [
+    ['commandTemplate', 'command_template'],
+    ['timeoutSeconds', 'timeout_seconds'],
+  ] as const) {
+    if (normalized[snake] === undefined && normalized[camel] !== undefined) {
+      normalized[snake] = normalized[camel];
+    }
+    delete normalized[camel];
+  }
+  return normalized;
+}
+
+function toSettingsIssues(issues: readonly z.core.$ZodIssue[], prefix?: string): SettingsIssue[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String);
+    const field = [...(prefix ? [prefix] : []), ...path].join('.');
+    const top = prefix ?? path[0] ?? '';
+    return {
+      field: field || (prefix ?? 'settings'),
+      message: issue.message,
+      ...(HINTS[top] ? { hint: HINTS[top] } : {}),
+    };
+  });
+}
+
+function toInputIssue(problem: SettingsIssue, target: ResolvedTarget): InputIssue {
+  return {
+    severity: 'error',
+    file: target.filePath,
+    ...lineOf(target),
+    target: target.name,
+    message: `${problem.field}: ${problem.message}`,
+    ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+  };
+}
+
+// `line` is a recent addition to `ResolvedTarget`; read it without depending on it.
+function lineOf(target: ResolvedTarget): { line?: number } {
+  const line: unknown = (target as { line?: unknown }).line;
+  return typeof line === 'number' ? { line } : {};
+}

@@ -1,0 +1,211 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Provider,
+  type ProviderContext,
+  ProviderError,
+  type ProviderFactory,
+  type ProviderRequest,
+  type ProviderResponse,
+  type ResolvedTarget,
+  type SettingsIssue,
+} from '@agentv/core';
+import {
+  CLI_SETTINGS_KEYS,
+  type CliProviderSettings,
+  parseCliSettings,
+  validateCliSettings,
+} from './cli-provider-settings.js';
+import { runHealthcheck } from './healthcheck.js';
+import { parseCliOutput } from './parse-output.js';
+import { FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
+import { createRedactor } from './redact.js';
+import { findPlaceholders, renderCommandTemplate } from './render-command-template.js';
+import { type CommandOutcome, runCommand } from './run-command.js';
+import { stderrExcerpt } from './stderr-excerpt.js';
+
+/** What `createCliProvider` needs besides the settings. */
+export interface CliProviderOptions extends ProviderContext {
+  /** The target this provider serves; named in ids, logs and health-check errors. */
+  targetName: string;
+  /** Time between SIGTERM and SIGKILL when a command is stopped. Default 2000 ms. */
+  killGraceMs?: number;
+}
+
+/**
+ * Creates a provider that answers each case by running `settings.commandTemplate`
+ * (SPEC 4.2): placeholders substituted and shell-quoted, run through `/bin/sh`
+ * in its own process group, the answer read from `{OUTPUT_FILE}` when the
+ * template uses it, else from stdout, and parsed by `parseCliOutput`.
+ *
+ * `durationMs` is the agent's own `duration_ms` when it reports one, else the
+ * measured wall time (always kept in `raw.wallTimeMs`). Values of `settings.env`
+ * are masked as `***` in logs, `raw` and error messages.
+ *
+ * `invoke` throws `ProviderError`: retryable for a non-zero exit, a timeout or
+ * a missing output file; not retryable when the command cannot be rendered or
+ * started, or when the request's signal stopped it.
+ */
+export function createCliProvider(
+  settings: CliProviderSettings,
+  options: CliProviderOptions,
+): Provider {
+  const { targetName } = options;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const verbose = options.verbose === true || settings.verbose;
+  const redact = createRedactor(settings.env);
+  const used = new Set(findPlaceholders(settings.commandTemplate));
+  const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
+  const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
+  const prefix = `[cli:${targetName}]`;
+
+  const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
+    throwIfAborted(request.signal);
+    const tempDir = needsTempDir ? await mkdtemp(join(tmpdir(), 'agentv-cli-')) : undefined;
+    try {
+      const { values, outputFile } = await preparePlaceholderValues(
+        request,
+        settings,
+        used,
+        tempDir,
+      );
+      const command = renderCommandTemplate(settings.commandTemplate, values);
+      if (verbose) {
+        log(`${prefix} ${request.evalCaseId} attempt ${request.attempt}: ${redact(command)}`);
+        log(`${prefix} cwd: ${settings.cwd}`);
+      }
+      const outcome = await runCommand({
+        command,
+        cwd: settings.cwd,
+        env: settings.env,
+        ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      });
+      const stderr = redact(outcome.stderr);
+      if (verbose) {
+        log(`${prefix} ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
+        if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
+      }
+      throwIfFailed(outcome, stderrExcerpt(stderr), timeoutSeconds);
+      const content = outputFile === undefined ? outcome.stdout : await readOutputFile(outputFile);
+      const response = parseCliOutput(content);
+      return {
+        ...response,
+        durationMs: response.durationMs ?? outcome.durationMs,
+        raw: {
+          command: redact(command),
+          cwd: settings.cwd,
+          exitCode: outcome.exitCode,
+          stderr: stderrExcerpt(stderr),
+          wallTimeMs: outcome.durationMs,
+        },
+      };
+    } finally {
+      if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+    }
+  };
+
+  const provider: Provider = {
+    id: `cli:${targetName}`,
+    kind: 'cli',
+    targetName,
+    supportsBatch: false,
+    invoke,
+  };
+  const healthcheck = settings.healthcheck;
+  if (healthcheck === undefined) return provider;
+  return {
+    ...provider,
+    healthcheck: () =>
+      runHealthcheck(healthcheck, {
+        targetName,
+        cwd: settings.cwd,
+        env: settings.env,
+        redact,
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      }),
+  };
+}
+
+/** The `cli` provider factory, registered by the app under `provider: cli`. */
+export const cliProviderFactory: ProviderFactory = {
+  kind: 'cli',
+  settingsKeys: CLI_SETTINGS_KEYS,
+  validate(target: ResolvedTarget): SettingsIssue[] {
+    return validateCliSettings(target);
+  },
+  create(target: ResolvedTarget, context: ProviderContext): Provider {
+    return createCliProvider(parseCliSettings(target), { ...context, targetName: target.name });
+  },
+};
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw new ProviderError('the command was not started: the run was interrupted', {
+      retryable: false,
+    });
+  }
+}
+
+function throwIfFailed(
+  outcome: CommandOutcome,
+  stderr: string,
+  timeoutSeconds: number | undefined,
+): void {
+  if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
+  const withStderr = (message: string) => (stderr ? `${message}; stderr: ${stderr}` : message);
+  const diagnostics = {
+    ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+    ...(stderr ? { stderr } : {}),
+  };
+  if (outcome.aborted) {
+    throw new ProviderError('the command was stopped: the run was interrupted', {
+      retryable: false,
+      ...diagnostics,
+    });
+  }
+  if (outcome.timedOut) {
+    throw new ProviderError(withStderr(`timed out after ${timeoutSeconds}s`), {
+      retryable: true,
+      ...diagnostics,
+      hint: 'raise timeout_seconds on the target or --agent-timeout, or make the agent faster',
+    });
+  }
+  throw new ProviderError(withStderr(describeEnd(outcome, timeoutSeconds)), {
+    retryable: true,
+    ...diagnostics,
+    hint: 'run the rendered command by hand (see it with --verbose) to find out why it fails',
+  });
+}
+
+function describeEnd(outcome: CommandOutcome, timeoutSeconds: number | undefined): string {
+  if (outcome.timedOut) return `timed out after ${timeoutSeconds}s`;
+  if (outcome.aborted) return 'stopped: the run was interrupted';
+  if (outcome.exitCode === undefined) {
+    return `command was killed by signal ${outcome.signalName ?? 'unknown'}`;
+  }
+  return `command exited with code ${outcome.exitCode}`;
+}
+
+async function readOutputFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ProviderError(`could not read {OUTPUT_FILE} (${path}): ${reason}`, {
+        retryable: true,
+        cause: error,
+      });
+    }
+    throw new ProviderError(
+      `the command exited with code 0 but did not write {OUTPUT_FILE} (${path})`,
+      {
+        retryable: true,
+        hint: 'make the command write its answer to the path it is given for {OUTPUT_FILE}, or remove {OUTPUT_FILE} from command_template to read stdout instead',
+      },
+    );
+  }
+}

@@ -1,0 +1,103 @@
+import { ProviderError } from '@agentv/core';
+import type { CliHealthcheck } from './cli-provider-settings.js';
+import type { Redactor } from './redact.js';
+import { renderCommandTemplate } from './render-command-template.js';
+import { runCommand } from './run-command.js';
+import { stderrExcerpt } from './stderr-excerpt.js';
+
+export const DEFAULT_HTTP_HEALTHCHECK_SECONDS = 10;
+export const DEFAULT_COMMAND_HEALTHCHECK_SECONDS = 30;
+
+/** What a health check needs besides its own settings. */
+export interface HealthcheckContext {
+  targetName: string;
+  /** Working directory of a command check without its own `cwd`. */
+  cwd: string;
+  env: Record<string, string>;
+  redact: Redactor;
+  killGraceMs?: number;
+}
+
+/**
+ * Runs a health check: an HTTP GET passes on any 2xx status, a command passes
+ * on exit code 0. Failures throw a non-retryable `ProviderError` naming the
+ * target and what failed.
+ */
+export async function runHealthcheck(
+  healthcheck: CliHealthcheck,
+  context: HealthcheckContext,
+): Promise<void> {
+  if (healthcheck.type === 'http') {
+    await checkHttp(healthcheck.url, healthcheck.timeoutSeconds, context);
+  } else {
+    await checkCommand(healthcheck.commandTemplate, healthcheck, context);
+  }
+}
+
+async function checkHttp(
+  url: string,
+  timeoutSeconds = DEFAULT_HTTP_HEALTHCHECK_SECONDS,
+  context: HealthcheckContext,
+): Promise<void> {
+  const subject = `target "${context.targetName}": health check GET ${context.redact(url)}`;
+  let status: number;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutSeconds * 1000) });
+    status = response.status;
+    await response.body?.cancel();
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    throw new ProviderError(
+      timedOut
+        ? `${subject} timed out after ${timeoutSeconds}s`
+        : `${subject} failed: ${context.redact(describeFetchError(error))}`,
+      { retryable: false, cause: error, hint: 'start the agent service, or fix healthcheck.url' },
+    );
+  }
+  if (status < 200 || status > 299) {
+    throw new ProviderError(`${subject} returned HTTP ${status}`, {
+      retryable: false,
+      hint: 'the service answered but is not healthy; check its logs',
+    });
+  }
+}
+
+async function checkCommand(
+  template: string,
+  healthcheck: { cwd?: string; timeoutSeconds?: number },
+  context: HealthcheckContext,
+): Promise<void> {
+  const timeoutSeconds = healthcheck.timeoutSeconds ?? DEFAULT_COMMAND_HEALTHCHECK_SECONDS;
+  const command = renderCommandTemplate(template, {});
+  const subject = `target "${context.targetName}": health check command ${JSON.stringify(context.redact(command))}`;
+  const outcome = await runCommand({
+    command,
+    cwd: healthcheck.cwd ?? context.cwd,
+    env: context.env,
+    timeoutMs: timeoutSeconds * 1000,
+    ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
+  });
+  if (outcome.exitCode === 0 && !outcome.timedOut) return;
+  const stderr = stderrExcerpt(context.redact(outcome.stderr));
+  const what = outcome.timedOut
+    ? `timed out after ${timeoutSeconds}s`
+    : outcome.exitCode === undefined
+      ? `was killed by signal ${outcome.signalName ?? 'unknown'}`
+      : `exited with code ${outcome.exitCode}`;
+  throw new ProviderError(`${subject} ${what}${stderr ? `; stderr: ${stderr}` : ''}`, {
+    retryable: false,
+    ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+    ...(stderr ? { stderr } : {}),
+    hint: 'run the health check command by hand to see why it fails',
+  });
+}
+
+function describeFetchError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return code ? `${code} (${cause.message})` : cause.message;
+  }
+  return error.message;
+}

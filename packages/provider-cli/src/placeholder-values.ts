@@ -1,0 +1,88 @@
+import { writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { ProviderRequest } from '@agentv/core';
+import type { CliProviderSettings } from './cli-provider-settings.js';
+import type { Placeholder, PlaceholderValues } from './render-command-template.js';
+
+/** Placeholders whose value is a file in the invocation's temp dir. */
+export const FILE_PLACEHOLDERS: readonly Placeholder[] = [
+  'PROMPT_FILE',
+  'INPUT_FILE',
+  'OUTPUT_FILE',
+];
+
+/** Placeholder values for one call, and where the command writes its answer. */
+export interface PreparedValues {
+  values: PlaceholderValues;
+  /** Set when the template uses `{OUTPUT_FILE}`. */
+  outputFile?: string;
+}
+
+/**
+ * Computes the value of every placeholder `used` by the template. File
+ * placeholders get paths in `tempDir`: `{PROMPT_FILE}` and `{INPUT_FILE}` are
+ * written now; `{OUTPUT_FILE}` is a fresh path the command creates.
+ */
+export async function preparePlaceholderValues(
+  request: ProviderRequest,
+  settings: Pick<CliProviderSettings, 'filesFormat' | 'attachmentsFormat'>,
+  used: ReadonlySet<string>,
+  tempDir: string | undefined,
+): Promise<PreparedValues> {
+  const values: PlaceholderValues = {
+    PROMPT: request.question,
+    GUIDELINES: request.guidelines,
+    EVAL_ID: request.evalCaseId,
+    ATTEMPT: String(request.attempt),
+    FILES: request.inputFiles.map((path) => renderFileFormat(settings.filesFormat, path)),
+    ATTACHMENTS: request.inputFiles.map((path) =>
+      renderFileFormat(settings.attachmentsFormat, path),
+    ),
+  };
+  const prepared: PreparedValues = { values };
+  const needsFile = FILE_PLACEHOLDERS.some((name) => used.has(name));
+  if (!needsFile) return prepared;
+  if (tempDir === undefined) throw new Error('file placeholders need a temp dir');
+
+  if (used.has('PROMPT_FILE')) {
+    const path = join(tempDir, 'prompt.txt');
+    await writeFile(path, request.question, { mode: 0o600 });
+    values.PROMPT_FILE = path;
+  }
+  if (used.has('INPUT_FILE')) {
+    const path = join(tempDir, 'input.json');
+    await writeFile(path, JSON.stringify(requestRecord(request), null, 2), { mode: 0o600 });
+    values.INPUT_FILE = path;
+  }
+  if (used.has('OUTPUT_FILE')) {
+    prepared.outputFile = join(tempDir, 'output.txt');
+    values.OUTPUT_FILE = prepared.outputFile;
+  }
+  return prepared;
+}
+
+/** Renders one file through a `files_format`: `{path}` is the absolute path, `{basename}` its file name. */
+export function renderFileFormat(format: string, path: string): string {
+  return format.replaceAll('{path}', path).replaceAll('{basename}', basename(path));
+}
+
+/** The `{INPUT_FILE}` JSON: the request in snake_case, one record. */
+export function requestRecord(request: ProviderRequest): Record<string, unknown> {
+  return {
+    id: request.evalCaseId,
+    question: request.question,
+    guidelines: request.guidelines,
+    guideline_files: request.guidelineFiles,
+    input_files: request.inputFiles,
+    ...(request.chatPrompt.length > 0
+      ? {
+          input_messages: request.chatPrompt.map((message) => ({
+            role: message.role,
+            ...(message.name === undefined ? {} : { name: message.name }),
+            content: message.content,
+          })),
+        }
+      : {}),
+    ...(request.expectedOutcome === undefined ? {} : { expected_outcome: request.expectedOutcome }),
+  };
+}

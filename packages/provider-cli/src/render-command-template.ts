@@ -1,0 +1,121 @@
+import { ProviderError } from '@agentv/core';
+import { shellQuote } from './shell-quote.js';
+
+/** The placeholders a `command_template` may use (SPEC 4.2), without braces. */
+export const SUPPORTED_PLACEHOLDERS = [
+  'PROMPT',
+  'PROMPT_FILE',
+  'GUIDELINES',
+  'EVAL_ID',
+  'ATTEMPT',
+  'FILES',
+  'ATTACHMENTS',
+  'OUTPUT_FILE',
+  'INPUT_FILE',
+] as const;
+
+export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];
+
+/**
+ * Values to substitute. A string becomes one shell word; a list becomes one
+ * word per element, space separated (an empty list renders as nothing).
+ */
+export type PlaceholderValues = Partial<Record<Placeholder, string | readonly string[]>>;
+
+/**
+ * Linux `MAX_ARG_STRLEN`: the longest single argv string, terminating NUL
+ * included. The whole rendered command is one argument of `sh -c`.
+ */
+export const MAX_ARGUMENT_BYTES = 128 * 1024;
+
+// `{{NAME}}` is the escape for a literal `{NAME}`. A `$` before the brace makes
+// it shell parameter expansion (`${HOME}`), which is left to the shell.
+const TOKEN_PATTERN = /\{\{([A-Z][A-Z0-9_]*)\}\}|(?<!\$)\{([A-Z][A-Z0-9_]*)\}/g;
+
+/** True when `name` is one of `SUPPORTED_PLACEHOLDERS`. */
+export function isSupportedPlaceholder(name: string): name is Placeholder {
+  return (SUPPORTED_PLACEHOLDERS as readonly string[]).includes(name);
+}
+
+/** `{PROMPT}, {PROMPT_FILE}, ...` for messages. */
+export function formatSupportedPlaceholders(): string {
+  return SUPPORTED_PLACEHOLDERS.map((name) => `{${name}}`).join(', ');
+}
+
+/**
+ * The `{UPPER_CASE}` placeholders `template` uses, supported or not, each once,
+ * in order of first use. Escaped `{{NAME}}` and shell `${NAME}` are not counted.
+ */
+export function findPlaceholders(template: string): string[] {
+  const names = new Set<string>();
+  for (const match of template.matchAll(TOKEN_PATTERN)) {
+    if (match[2] !== undefined) names.add(match[2]);
+  }
+  return [...names];
+}
+
+/**
+ * Substitutes every placeholder of `template` with its shell-quoted value and
+ * turns each `{{NAME}}` into a literal `{NAME}`. Text outside placeholders is
+ * kept as written: it is the user's shell command.
+ *
+ * Throws a non-retryable `ProviderError` when a placeholder is unknown or has no
+ * value, when a value contains a NUL byte (argv cannot carry one), or when the
+ * rendered command exceeds `MAX_ARGUMENT_BYTES`.
+ */
+export function renderCommandTemplate(template: string, values: PlaceholderValues): string {
+  const sizes = new Map<string, number>();
+  const rendered = template.replace(
+    TOKEN_PATTERN,
+    (_token, escaped: string | undefined, name: string | undefined) => {
+      if (escaped !== undefined) return `{${escaped}}`;
+      const placeholder = name as string;
+      const word = renderValue(placeholder, values);
+      sizes.set(placeholder, (sizes.get(placeholder) ?? 0) + Buffer.byteLength(word));
+      return word;
+    },
+  );
+  const bytes = Buffer.byteLength(rendered) + 1;
+  if (bytes > MAX_ARGUMENT_BYTES) {
+    const largest = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0];
+    const culprit = largest ? `; {${largest[0]}} alone is ${largest[1]} bytes` : '';
+    throw new ProviderError(
+      `the rendered command is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of one command-line argument (Linux MAX_ARG_STRLEN)${culprit}`,
+      {
+        retryable: false,
+        hint: `pass long values through files: use ${fileAlternative(largest?.[0] ?? 'PROMPT')} in command_template`,
+      },
+    );
+  }
+  return rendered;
+}
+
+function renderValue(name: string, values: PlaceholderValues): string {
+  if (!isSupportedPlaceholder(name)) {
+    throw new ProviderError(`unknown placeholder {${name}} in command_template`, {
+      retryable: false,
+      hint: `supported placeholders: ${formatSupportedPlaceholders()}; write {{${name}}} for a literal {${name}}`,
+    });
+  }
+  const value = values[name];
+  if (value === undefined) {
+    throw new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
+  }
+  const items: readonly string[] = typeof value === 'string' ? [value] : value;
+  for (const item of items) {
+    if (item.includes('\0')) {
+      throw new ProviderError(
+        `the value of {${name}} contains a NUL byte, which cannot be passed as a command-line argument`,
+        {
+          retryable: false,
+          hint: `use ${fileAlternative(name)} in command_template so the command reads it from a file`,
+        },
+      );
+    }
+  }
+  return items.map(shellQuote).join(' ');
+}
+
+function fileAlternative(name: string): string {
+  return name === 'PROMPT' ? '{PROMPT_FILE}' : '{INPUT_FILE} (the request as JSON)';
+}

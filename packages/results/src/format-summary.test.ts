@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { formatSummary } from './format-summary.js';
+import { computeRunStatistics } from './statistics.js';
+import { errored, scored } from './test-support/make-result.js';
+
+const results = [
+  scored('refund-001', 1),
+  scored('refund-002', 0.9),
+  scored('refund-003', 0.4, {
+    misses: ['Answer does not contain "refund amount"', 'second miss'],
+  }),
+  errored(
+    'refund-004',
+    'evaluator "judge" (code_judge) failed: script crashed\nTraceback (most recent call last):',
+  ),
+  scored('refund-005', 0.85),
+];
+
+describe('formatSummary', () => {
+  it('prints counts, statistics, histogram and lowest cases as plain text', () => {
+    const text = formatSummary(computeRunStatistics(results, { lowestCount: 3 }));
+    expect(text).toBe(
+      [
+        '5 cases: 3 passed, 1 failed, 1 errored',
+        'Scores (4 graded, 1 errored excluded): mean 0.787  median 0.875  min 0.400  max 1.000  std 0.230',
+        '',
+        'Score distribution:',
+        `  [0.0, 0.2)  ${' '.repeat(30)}  0`,
+        `  [0.2, 0.4)  ${' '.repeat(30)}  0`,
+        `  [0.4, 0.6)  ${'#'.repeat(10).padEnd(30)}  1`,
+        `  [0.6, 0.8)  ${' '.repeat(30)}  0`,
+        `  [0.8, 1.0]  ${'#'.repeat(30)}  3`,
+        '',
+        'Lowest-scoring cases:',
+        '  ERROR  refund-004 (default): evaluator "judge" (code_judge) failed: script crashed',
+        '  FAIL   refund-003 (default) 0.400: Answer does not contain "refund amount"',
+        '  PASS   refund-005 (default) 0.850',
+      ].join('\n'),
+    );
+  });
+
+  it('has no ANSI codes without color, and uses them with color', () => {
+    const stats = computeRunStatistics(results);
+    const ansi = /\u001b\[/;
+    expect(formatSummary(stats)).not.toMatch(ansi);
+    expect(formatSummary(stats, { color: false })).not.toMatch(ansi);
+    const colored = formatSummary(stats, { color: true });
+    expect(colored).toMatch(ansi);
+    expect(colored).toContain('\u001b[32m3 passed\u001b[39m');
+  });
+
+  it('shortens a long error to one line', () => {
+    const text = formatSummary(computeRunStatistics([errored('x', `${'e'.repeat(300)}\nmore`)]));
+    expect(text).toContain(`  ERROR  x (default): ${'e'.repeat(117)}...`);
+    expect(text).toContain('Scores: none (every case errored)');
+    expect(text).not.toContain('more');
+  });
+
+  it('says so when there were no cases', () => {
+    expect(formatSummary(computeRunStatistics([]))).toBe('0 cases: 0 passed, 0 failed, 0 errored');
+  });
+});

@@ -1,0 +1,98 @@
+import type { EvaluationResult } from '@agentv/core';
+import type { RunStatistics } from './statistics.js';
+
+export interface FormatSummaryOptions {
+  /** Use ANSI colours. Default false: plain text. */
+  color?: boolean;
+}
+
+const BAR_WIDTH = 30;
+const LINE_WIDTH = 120;
+
+/**
+ * The end-of-run summary: case counts, score statistics (3 decimals), the
+ * score histogram, and the lowest-scoring cases (errors first with their
+ * message, failed cases with their score and first miss), joined by newlines
+ * without a trailing newline.
+ */
+export function formatSummary(stats: RunStatistics, options: FormatSummaryOptions = {}): string {
+  const paint = painter(options.color ?? false);
+  const lines: string[] = [];
+
+  lines.push(
+    `${stats.total} ${stats.total === 1 ? 'case' : 'cases'}: ` +
+      [
+        paint('green', `${stats.passed} passed`),
+        paint(stats.failed > 0 ? 'red' : 'dim', `${stats.failed} failed`),
+        paint(stats.errored > 0 ? 'magenta' : 'dim', `${stats.errored} errored`),
+      ].join(', '),
+  );
+  if (stats.total === 0) return lines.join('\n');
+
+  if (stats.mean === null) {
+    lines.push('Scores: none (every case errored)');
+  } else {
+    const excluded = stats.errored > 0 ? `, ${stats.errored} errored excluded` : '';
+    lines.push(
+      `Scores (${stats.graded} graded${excluded}): ` +
+        [
+          `mean ${fixed(stats.mean)}`,
+          `median ${fixed(stats.median)}`,
+          `min ${fixed(stats.min)}`,
+          `max ${fixed(stats.max)}`,
+          `std ${fixed(stats.standardDeviation)}`,
+        ].join('  '),
+    );
+    lines.push('', 'Score distribution:');
+    const largest = Math.max(...stats.histogram.map((bin) => bin.count));
+    stats.histogram.forEach((bin, index) => {
+      const last = index === stats.histogram.length - 1;
+      const range = `[${bin.from.toFixed(1)}, ${bin.to.toFixed(1)}${last ? ']' : ')'}`;
+      const length =
+        bin.count === 0 ? 0 : Math.max(1, Math.round((bin.count / largest) * BAR_WIDTH));
+      const bar = (options.color ? '█' : '#').repeat(length).padEnd(BAR_WIDTH);
+      lines.push(`  ${range}  ${paint('cyan', bar)}  ${bin.count}`);
+    });
+  }
+
+  if (stats.lowest.length > 0) {
+    lines.push('', 'Lowest-scoring cases:');
+    for (const result of stats.lowest) lines.push(`  ${describeCase(result, paint)}`);
+  }
+  return lines.join('\n');
+}
+
+function describeCase(result: EvaluationResult, paint: Paint): string {
+  const name = `${result.evalId} (${result.target})`;
+  if (result.error !== undefined) {
+    return `${paint('magenta', 'ERROR')}  ${name}: ${oneLine(result.error)}`;
+  }
+  const status = result.passed ? paint('green', 'PASS ') : paint('red', 'FAIL ');
+  const detail = result.misses[0] ?? (result.passed ? undefined : result.reasoning || undefined);
+  return `${status}  ${name} ${fixed(result.score)}${detail ? `: ${oneLine(detail)}` : ''}`;
+}
+
+function oneLine(text: string): string {
+  const first = text.trim().split(/\r?\n/)[0] ?? '';
+  return first.length > LINE_WIDTH ? `${first.slice(0, LINE_WIDTH - 3)}...` : first;
+}
+
+function fixed(value: number | null): string {
+  return value === null ? '-' : value.toFixed(3);
+}
+
+type Color = 'green' | 'red' | 'magenta' | 'cyan' | 'dim';
+type Paint = (color: Color, text: string) => string;
+
+const ANSI: Record<Color, [number, number]> = {
+  green: [32, 39],
+  red: [31, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
+  dim: [2, 22],
+};
+
+function painter(enabled: boolean): Paint {
+  if (!enabled) return (_color, text) => text;
+  return (color, text) => `\u001b[${ANSI[color][0]}m${text}\u001b[${ANSI[color][1]}m`;
+}

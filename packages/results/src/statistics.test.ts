@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { computeRunStatistics } from './statistics.js';
+import { errored, scored } from './test-support/make-result.js';
+
+const counts = (stats: ReturnType<typeof computeRunStatistics>) =>
+  stats.histogram.map((bin) => bin.count);
+
+describe('computeRunStatistics', () => {
+  it('computes counts and score statistics of known scores', () => {
+    const stats = computeRunStatistics([
+      scored('a', 1),
+      scored('b', 0.5),
+      scored('c', 0.75),
+      scored('d', 0.25),
+    ]);
+    expect(stats).toMatchObject({ total: 4, passed: 1, failed: 3, errored: 0, graded: 4 });
+    expect(stats.mean).toBeCloseTo(0.625);
+    expect(stats.median).toBeCloseTo(0.625);
+    expect(stats.min).toBe(0.25);
+    expect(stats.max).toBe(1);
+    // deviations 0.375, 0.125, 0.125, 0.375 -> variance 0.078125
+    expect(stats.standardDeviation).toBeCloseTo(Math.sqrt(0.078125));
+  });
+
+  it('takes the middle score as the median of an odd count', () => {
+    expect(
+      computeRunStatistics([scored('a', 0.9), scored('b', 0.1), scored('c', 0.3)]).median,
+    ).toBe(0.3);
+  });
+
+  it('bins boundary scores into the bin they start', () => {
+    const stats = computeRunStatistics(
+      [0, 0.19, 0.2, 0.4, 0.6, 0.1 * 6, 0.7 + 0.1, 0.8, 0.99, 1].map((score, index) =>
+        scored(`c${index}`, score),
+      ),
+    );
+    expect(stats.histogram.map(({ from, to }) => [from, to])).toEqual([
+      [0, 0.2],
+      [0.2, 0.4],
+      [0.4, 0.6],
+      [0.6, 0.8],
+      [0.8, 1],
+    ]);
+    expect(counts(stats)).toEqual([2, 1, 1, 2, 4]);
+  });
+
+  it('leaves errored cases out of the score statistics and lists them first', () => {
+    const stats = computeRunStatistics([
+      scored('good', 1),
+      errored('boom', 'provider timed out'),
+      scored('weak', 0.4),
+      scored('ok', 0.8),
+      errored('crash', 'judge crashed'),
+    ]);
+    expect(stats).toMatchObject({ total: 5, passed: 2, failed: 1, errored: 2, graded: 3 });
+    expect(stats.min).toBe(0.4);
+    expect(stats.mean).toBeCloseTo(2.2 / 3);
+    expect(counts(stats)).toEqual([0, 0, 1, 0, 2]);
+    expect(stats.lowest.map((result) => result.evalId)).toEqual([
+      'boom',
+      'crash',
+      'weak',
+      'ok',
+      'good',
+    ]);
+  });
+
+  it('keeps at most lowestCount lowest cases, 5 by default', () => {
+    const results = Array.from({ length: 8 }, (_, index) => scored(`c${index}`, 1 - index / 10));
+    expect(computeRunStatistics(results).lowest.map((result) => result.evalId)).toEqual([
+      'c7',
+      'c6',
+      'c5',
+      'c4',
+      'c3',
+    ]);
+    expect(computeRunStatistics(results, { lowestCount: 2 }).lowest).toHaveLength(2);
+  });
+
+  it('handles an empty run', () => {
+    const stats = computeRunStatistics([]);
+    expect(stats).toEqual({
+      total: 0,
+      passed: 0,
+      failed: 0,
+      errored: 0,
+      graded: 0,
+      mean: null,
+      median: null,
+      min: null,
+      max: null,
+      standardDeviation: null,
+      histogram: [
+        { from: 0, to: 0.2, count: 0 },
+        { from: 0.2, to: 0.4, count: 0 },
+        { from: 0.4, to: 0.6, count: 0 },
+        { from: 0.6, to: 0.8, count: 0 },
+        { from: 0.8, to: 1, count: 0 },
+      ],
+      lowest: [],
+    });
+  });
+
+  it('handles a run where every case errored', () => {
+    const stats = computeRunStatistics([errored('a', 'x')]);
+    expect(stats).toMatchObject({ total: 1, errored: 1, graded: 0, mean: null });
+    expect(counts(stats)).toEqual([0, 0, 0, 0, 0]);
+  });
+});

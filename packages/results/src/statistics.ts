@@ -1,0 +1,102 @@
+import type { EvaluationResult } from '@agentv/core';
+
+/** One bar of the score histogram: scores in [from, to), the last bin [0.8, 1.0]. */
+export interface HistogramBin {
+  from: number;
+  to: number;
+  count: number;
+}
+
+/**
+ * Counts and score statistics of a run. Errored cases are counted in `total`
+ * and `errored` only: their score says nothing about the answer, so `mean`,
+ * `median`, `min`, `max`, `standardDeviation` and `histogram` cover the
+ * `graded` cases (those without an error) and are null when there are none.
+ */
+export interface RunStatistics {
+  total: number;
+  passed: number;
+  /** Cases that did not pass and have no error. */
+  failed: number;
+  errored: number;
+  /** Cases counted in the score statistics: every case without an error. */
+  graded: number;
+  mean: number | null;
+  median: number | null;
+  min: number | null;
+  max: number | null;
+  /** Population standard deviation. */
+  standardDeviation: number | null;
+  histogram: HistogramBin[];
+  /** Errored cases first (in run order), then graded cases by ascending score. */
+  lowest: EvaluationResult[];
+}
+
+export interface RunStatisticsOptions {
+  /** How many cases `lowest` holds at most. Default 5. */
+  lowestCount?: number;
+}
+
+const BIN_EDGES = [0, 0.2, 0.4, 0.6, 0.8];
+// Scores such as 0.1 * 6 land a hair below a bin edge they are meant to sit on.
+const EPSILON = 1e-9;
+
+/** Computes the statistics of a run's results. */
+export function computeRunStatistics(
+  results: readonly EvaluationResult[],
+  options: RunStatisticsOptions = {},
+): RunStatistics {
+  const erroredCases = results.filter((result) => result.error !== undefined);
+  const gradedCases = results.filter((result) => result.error === undefined);
+  const scores = gradedCases.map((result) => result.score).sort((a, b) => a - b);
+  const passed = gradedCases.filter((result) => result.passed).length;
+
+  const histogram = BIN_EDGES.map((from, index) => ({
+    from,
+    to: BIN_EDGES[index + 1] ?? 1,
+    count: 0,
+  }));
+  for (const score of scores) histogram[binIndex(score)]!.count++;
+
+  const byScore = [...gradedCases].sort((a, b) => a.score - b.score);
+  const lowest = [...erroredCases, ...byScore].slice(0, Math.max(0, options.lowestCount ?? 5));
+
+  return {
+    total: results.length,
+    passed,
+    failed: gradedCases.length - passed,
+    errored: erroredCases.length,
+    graded: gradedCases.length,
+    ...scoreStatistics(scores),
+    histogram,
+    lowest,
+  };
+}
+
+function binIndex(score: number): number {
+  for (let index = BIN_EDGES.length - 1; index > 0; index--) {
+    if (score >= BIN_EDGES[index]! - EPSILON) return index;
+  }
+  return 0;
+}
+
+/** Statistics of ascending `scores`. */
+function scoreStatistics(
+  scores: number[],
+): Pick<RunStatistics, 'mean' | 'median' | 'min' | 'max' | 'standardDeviation'> {
+  if (scores.length === 0) {
+    return { mean: null, median: null, min: null, max: null, standardDeviation: null };
+  }
+  const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+  const middle = Math.floor(scores.length / 2);
+  const median =
+    scores.length % 2 === 1 ? scores[middle]! : (scores[middle - 1]! + scores[middle]!) / 2;
+  const variance = scores.reduce((sum, score) => sum + (score - mean) ** 2, 0) / scores.length;
+  return {
+    mean,
+    median,
+    min: scores[0]!,
+    max: scores[scores.length - 1]!,
+    standardDeviation: Math.sqrt(variance),
+  };
+}

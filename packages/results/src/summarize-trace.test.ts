@@ -1,0 +1,41 @@
+import type { TraceEvent, TraceSummarizer } from '@agentv/core';
+import { describe, expect, it } from 'vitest';
+import { summarizeTrace } from './summarize-trace.js';
+
+const at = '2025-01-01T00:00:00.000Z';
+
+describe('summarizeTrace', () => {
+  it('counts events, tool calls per tool and errors', () => {
+    const trace: TraceEvent[] = [
+      { type: 'model_step', timestamp: at, name: 'gpt-4o' },
+      { type: 'tool_call', timestamp: at, name: 'search', input: { q: 'a' } },
+      { type: 'tool_result', timestamp: at, name: 'search', output: 'ok' },
+      { type: 'tool_call', timestamp: at, name: 'lookupOrder' },
+      { type: 'tool_call', timestamp: at, name: 'search' },
+      { type: 'error', timestamp: at, text: 'rate limited' },
+      { type: 'message', timestamp: at, text: 'done' },
+    ];
+    expect(summarizeTrace(trace)).toEqual({
+      eventCount: 7,
+      toolNames: ['lookupOrder', 'search'],
+      toolCallsByName: { lookupOrder: 1, search: 2 },
+      errorCount: 1,
+    });
+  });
+
+  it('summarises an empty trace', () => {
+    expect(summarizeTrace([])).toEqual({
+      eventCount: 0,
+      toolNames: [],
+      toolCallsByName: {},
+      errorCount: 0,
+    });
+  });
+
+  it('fits the orchestrator trace summarizer type', () => {
+    const summarizer: TraceSummarizer = summarizeTrace;
+    expect(summarizer([{ type: 'tool_result', timestamp: at, name: 'search' }]).toolNames).toEqual(
+      [],
+    );
+  });
+});

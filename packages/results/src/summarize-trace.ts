@@ -1,0 +1,25 @@
+import type { TraceEvent, TraceSummary } from '@agentv/core';
+
+/**
+ * Summarises a trace: its event count, the distinct names of tools called
+ * (sorted), the number of `tool_call` events per tool name and the number of
+ * `error` events. A `TraceSummarizer` for the orchestrator.
+ */
+export function summarizeTrace(trace: readonly TraceEvent[]): TraceSummary {
+  const toolCallsByName: Record<string, number> = {};
+  let errorCount = 0;
+  for (const event of trace) {
+    if (event.type === 'tool_call' && event.name !== undefined) {
+      toolCallsByName[event.name] = (toolCallsByName[event.name] ?? 0) + 1;
+    } else if (event.type === 'error') {
+      errorCount++;
+    }
+  }
+  const toolNames = Object.keys(toolCallsByName).sort();
+  return {
+    eventCount: trace.length,
+    toolNames,
+    toolCallsByName: Object.fromEntries(toolNames.map((name) => [name, toolCallsByName[name]!])),
+    errorCount,
+  };
+}

@@ -1,0 +1,133 @@
+import type {
+  EvaluationResult,
+  EvaluatorResult,
+  OutputMessage,
+  TokenUsage,
+  ToolCall,
+  TraceEvent,
+  TraceSummary,
+  Verdict,
+} from '@agentv/core';
+import { summarizeTrace } from './summarize-trace.js';
+
+/** One evaluator's outcome in a result line. */
+export interface EvaluatorResultRecord {
+  name: string;
+  type: string;
+  score: number;
+  weight: number;
+  verdict: Verdict | 'error';
+  hits: string[];
+  misses: string[];
+  /** Empty when the evaluator gave none. */
+  reasoning: string;
+  error?: string;
+}
+
+/** An output message in a result line. */
+export interface OutputMessageRecord {
+  role: string;
+  name?: string;
+  content?: unknown;
+  tool_calls?: ToolCall[];
+}
+
+/** One result line (SPEC 6.1): snake_case, keys in this order. */
+export interface ResultRecord {
+  timestamp: string;
+  eval_id: string;
+  dataset: string;
+  target: string;
+  conversation_id?: string;
+  score: number;
+  passed: boolean;
+  hits: string[];
+  misses: string[];
+  reasoning: string;
+  candidate_answer: string;
+  evaluator_results: EvaluatorResultRecord[];
+  attempts: number;
+  duration_ms: number;
+  /** Token counts with snake_case keys (`input_tokens`, ...). */
+  usage?: Record<string, number>;
+  cost_usd?: number;
+  error?: string;
+  /** Null when the provider produced no trace. */
+  trace_summary: TraceSummary | null;
+  /** Only with `includeTrace`; null when there is no trace. */
+  trace?: TraceEvent[] | null;
+  /** Only with `includeTrace`; null when there are no output messages. */
+  output_messages?: OutputMessageRecord[] | null;
+}
+
+export interface ResultRecordOptions {
+  /** Add the full `trace` and `output_messages`. Default false. */
+  includeTrace?: boolean;
+}
+
+/**
+ * Converts a result to its result line. The trace summary is the result's own,
+ * else computed from its trace when it has one, else null.
+ */
+export function toResultRecord(
+  result: EvaluationResult,
+  options: ResultRecordOptions = {},
+): ResultRecord {
+  const record: ResultRecord = {
+    timestamp: result.timestamp,
+    eval_id: result.evalId,
+    dataset: result.dataset,
+    target: result.target,
+    ...(result.conversationId === undefined ? {} : { conversation_id: result.conversationId }),
+    score: result.score,
+    passed: result.passed,
+    hits: result.hits,
+    misses: result.misses,
+    reasoning: result.reasoning,
+    candidate_answer: result.candidateAnswer,
+    evaluator_results: result.evaluatorResults.map(toEvaluatorResultRecord),
+    attempts: result.attempts,
+    duration_ms: result.durationMs,
+    ...(result.usage === undefined ? {} : { usage: toSnakeCaseUsage(result.usage) }),
+    ...(result.costUsd === undefined ? {} : { cost_usd: result.costUsd }),
+    ...(result.error === undefined ? {} : { error: result.error }),
+    trace_summary: result.traceSummary ?? (result.trace ? summarizeTrace(result.trace) : null),
+  };
+  if (options.includeTrace) {
+    record.trace = result.trace ?? null;
+    record.output_messages = result.outputMessages?.map(toOutputMessageRecord) ?? null;
+  }
+  return record;
+}
+
+function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord {
+  return {
+    name: result.name,
+    type: result.type,
+    score: result.score,
+    weight: result.weight,
+    verdict: result.verdict,
+    hits: result.hits,
+    misses: result.misses,
+    reasoning: result.reasoning ?? '',
+    ...(result.error === undefined ? {} : { error: result.error }),
+  };
+}
+
+function toOutputMessageRecord(message: OutputMessage): OutputMessageRecord {
+  return {
+    role: message.role,
+    ...(message.name === undefined ? {} : { name: message.name }),
+    ...(message.content === undefined ? {} : { content: message.content }),
+    ...(message.toolCalls === undefined ? {} : { tool_calls: message.toolCalls }),
+  };
+}
+
+function toSnakeCaseUsage(usage: TokenUsage): Record<string, number> {
+  const record: Record<string, number> = {};
+  for (const [key, value] of Object.entries(usage)) {
+    if (value === undefined) continue;
+    record[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
+  }
+  return record;
+}
