@@ -34,7 +34,6 @@ describe('formatSummary', () => {
         'Lowest-scoring cases:',
         '  ERROR  refund-004 (default): evaluator "judge" (code_judge) failed: script crashed',
         '  FAIL   refund-003 (default) 0.400: Answer does not contain "refund amount"',
-        '  PASS   refund-005 (default) 0.850',
       ].join('\n'),
     );
   });

@@ -11,8 +11,8 @@ const LINE_WIDTH = 120;
 
 /**
  * The end-of-run summary: case counts, score statistics (3 decimals), the
- * score histogram, and the lowest-scoring cases (errors first with their
- * message, failed cases with their score and first miss), joined by newlines
+ * score histogram, and the lowest-scoring cases that did not pass (errors
+ * first with their message, failed cases with their score and first miss), joined by newlines
  * without a trailing newline.
  */
 export function formatSummary(stats: RunStatistics, options: FormatSummaryOptions = {}): string {
@@ -55,9 +55,13 @@ export function formatSummary(stats: RunStatistics, options: FormatSummaryOption
     });
   }
 
-  if (stats.lowest.length > 0) {
+  // Passing cases are left out: the list is there to say where to look first.
+  const notPassed = stats.lowest.filter((result) => !result.passed);
+  if (notPassed.length > 0) {
     lines.push('', 'Lowest-scoring cases:');
-    for (const result of stats.lowest) lines.push(`  ${describeCase(result, paint)}`);
+    for (const result of notPassed) lines.push(`  ${describeCase(result, paint)}`);
+    const more = stats.failed + stats.errored - notPassed.length;
+    if (more > 0) lines.push(`  ... and ${more} more that did not pass`);
   }
   return lines.join('\n');
 }

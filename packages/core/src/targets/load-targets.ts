@@ -117,7 +117,7 @@ export async function loadTargetsFile(
           file: filePath,
           source,
           path: ['targets', index],
-          known: [...COMMON_TARGET_KEYS, ...known],
+          known: [...new Set([...COMMON_TARGET_KEYS, ...known])],
           where: `for provider "${result.data.provider}"`,
           target: result.data.name,
         }),
