@@ -7,6 +7,7 @@ import {
   type ResolvedTarget,
   type SettingsIssue,
 } from '@agentv/core';
+import { batchTemplateIssues } from './batch-template-issues.js';
 import { z } from 'zod';
 import {
   findPlaceholders,
@@ -156,6 +157,7 @@ export function validateCliSettings(target: ResolvedTarget): SettingsIssue[] {
   if (!parsed.success) issues.push(...toSettingsIssues(parsed.error.issues));
   if (typeof settings.command_template === 'string') {
     issues.push(...placeholderIssues(settings.command_template));
+    if (target.providerBatching) issues.push(...batchTemplateIssues(settings.command_template));
   }
   if (typeof settings.cwd === 'string' && settings.cwd.trim().length > 0) {
     const issue = directoryIssue('cwd', settings.cwd, target.baseDir);

@@ -22,7 +22,10 @@ import { parseCliOutput } from './parse-output.js';
 import { FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
 import { createRedactor } from './redact.js';
 import { findPlaceholders, renderCommandTemplate } from './render-command-template.js';
-import { type CommandOutcome, runCommand } from './run-command.js';
+import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js';
+import { parseBatchOutput } from './parse-batch-output.js';
+import { writeRequestBundle } from './request-bundle.js';
+import { runCommand } from './run-command.js';
 import { stderrExcerpt } from './stderr-excerpt.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -107,12 +110,65 @@ export function createCliProvider(
     }
   };
 
+  // Batch mode: one run answers every request; the bundle goes to {INPUT_FILE} and
+  // the answers come back as JSONL in {OUTPUT_FILE}.
+  const invokeBatch = async (requests: ProviderRequest[]): Promise<ProviderResponse[]> => {
+    const first = requests[0];
+    if (first === undefined) return [];
+    throwIfAborted(first.signal);
+    const ids = requests.map((request) => request.evalCaseId);
+    assertUniqueIds(ids);
+    const tempDir = await mkdtemp(join(tmpdir(), 'agentv-cli-batch-'));
+    try {
+      const inputFile = join(tempDir, 'input.jsonl');
+      const outputFile = join(tempDir, 'output.jsonl');
+      await writeRequestBundle(inputFile, requests);
+      const command = renderCommandTemplate(settings.commandTemplate, {
+        EVAL_ID: 'batch',
+        ATTEMPT: String(first.attempt),
+        INPUT_FILE: inputFile,
+        OUTPUT_FILE: outputFile,
+      });
+      if (verbose) {
+        log(`${prefix} batch of ${requests.length} attempt ${first.attempt}: ${redact(command)}`);
+        log(`${prefix} cwd: ${settings.cwd}`);
+      }
+      const outcome = await runCommand({
+        command,
+        cwd: settings.cwd,
+        env: settings.env,
+        ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+        ...(first.signal === undefined ? {} : { signal: first.signal }),
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      });
+      const stderr = redact(outcome.stderr);
+      if (verbose) {
+        log(`${prefix} batch ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
+        if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
+      }
+      throwIfFailed(outcome, stderrExcerpt(stderr), timeoutSeconds);
+      const byId = await parseBatchOutput(outputFile, ids);
+      const raw = {
+        command: redact(command),
+        cwd: settings.cwd,
+        exitCode: outcome.exitCode,
+        stderr: stderrExcerpt(stderr),
+        wallTimeMs: outcome.durationMs,
+        batchSize: requests.length,
+      };
+      return ids.map((id) => ({ ...byId.get(id)!, raw }));
+    } finally {
+      await rm(tempDir, { recursive: true, force: true });
+    }
+  };
+
   const provider: Provider = {
     id: `cli:${targetName}`,
     kind: 'cli',
     targetName,
-    supportsBatch: false,
+    supportsBatch: true,
     invoke,
+    invokeBatch,
   };
   const healthcheck = settings.healthcheck;
   if (healthcheck === undefined) return provider;
@@ -141,54 +197,6 @@ export const cliProviderFactory: ProviderFactory = {
   },
 };
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    throw new ProviderError('the command was not started: the run was interrupted', {
-      retryable: false,
-    });
-  }
-}
-
-function throwIfFailed(
-  outcome: CommandOutcome,
-  stderr: string,
-  timeoutSeconds: number | undefined,
-): void {
-  if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
-  const withStderr = (message: string) => (stderr ? `${message}; stderr: ${stderr}` : message);
-  const diagnostics = {
-    ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
-    ...(stderr ? { stderr } : {}),
-  };
-  if (outcome.aborted) {
-    throw new ProviderError('the command was stopped: the run was interrupted', {
-      retryable: false,
-      ...diagnostics,
-    });
-  }
-  if (outcome.timedOut) {
-    throw new ProviderError(withStderr(`timed out after ${timeoutSeconds}s`), {
-      retryable: true,
-      ...diagnostics,
-      hint: 'raise timeout_seconds on the target or --agent-timeout, or make the agent faster',
-    });
-  }
-  throw new ProviderError(withStderr(describeEnd(outcome, timeoutSeconds)), {
-    retryable: true,
-    ...diagnostics,
-    hint: 'run the rendered command by hand (see it with --verbose) to find out why it fails',
-  });
-}
-
-function describeEnd(outcome: CommandOutcome, timeoutSeconds: number | undefined): string {
-  if (outcome.timedOut) return `timed out after ${timeoutSeconds}s`;
-  if (outcome.aborted) return 'stopped: the run was interrupted';
-  if (outcome.exitCode === undefined) {
-    return `command was killed by signal ${outcome.signalName ?? 'unknown'}`;
-  }
-  return `command exited with code ${outcome.exitCode}`;
-}
-
 async function readOutputFile(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
@@ -207,5 +215,19 @@ async function readOutputFile(path: string): Promise<string> {
         hint: 'make the command write its answer to the path it is given for {OUTPUT_FILE}, or remove {OUTPUT_FILE} from command_template to read stdout instead',
       },
     );
+  }
+}
+
+/** Batch output lines are matched to cases by id, so a batch cannot hold one id twice. */
+function assertUniqueIds(ids: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) {
+      throw new ProviderError(`the batch holds case id "${id}" twice`, {
+        retryable: false,
+        hint: 'batch output is matched to cases by id; give the cases unique ids',
+      });
+    }
+    seen.add(id);
   }
 }

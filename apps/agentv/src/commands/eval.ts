@@ -163,6 +163,7 @@ export default defineCommand({
         },
         createProvider: dryRun ? (target) => createMockProvider(target.name) : undefined,
         signal: controller.signal,
+        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
         onResult: async (result) => {
           await writer.write(result);
           progress.onResult(result);

@@ -1,26 +1,19 @@
 import { AgentvError } from '../errors/agentv-error.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator-registry.js';
-import { gradeCase } from '../evaluators/grade-case.js';
-import { buildPrompt, referenceAnswer } from '../prompt/index.js';
 import type { BuiltPrompt } from '../prompt/index.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
-import type { ProviderRequest } from '../provider/provider-request.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
-import { normalizeTrace } from '../trace/normalize-trace.js';
 import type { TraceSummarizer } from '../trace/trace-summary.js';
+import { messageOf } from './case-steps.js';
+import { evaluateBatch } from './evaluate-batch.js';
+import { evaluateCase } from './evaluate-case.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase, RunPlan } from './plan-run.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  isRetryable,
-  type RetryPolicy,
-  retryDelayMs,
-} from './retry-policy.js';
-import { createWorkerPool } from './worker-pool.js';
+import type { RetryPolicy } from './retry-policy.js';
+import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
 export const DEFAULT_WORKERS = 4;
 
@@ -43,8 +36,15 @@ export interface RunEvaluationOptions {
   createProvider?: (target: ResolvedTarget) => Provider;
   /** Stops scheduling cases and aborts running ones. */
   signal?: AbortSignal;
-  onCaseStart?: (evalCase: EvalCase, target: ResolvedTarget) => void;
-  /** Called once per provider call, as it ends. */
+  /** Something the user should know that does not stop the run. */
+  onWarning?: (message: string) => void;
+  /** Called with each case's prompt once it is built, before the provider sees it. */
+  onPrompt?: (
+    evalCase: EvalCase,
+    prompt: BuiltPrompt,
+    target: ResolvedTarget,
+  ) => void | Promise<void>;
+  /** Called once per provider call of a case, as it ends. */
   onAttempt?: (record: AttemptRecord) => void | Promise<void>;
   /** Called once per finished case, as it finishes; awaited before the case's slot is freed. */
   onResult?: (result: EvaluationResult) => void | Promise<void>;
@@ -59,32 +59,92 @@ export interface RunOutcome {
 
 /**
  * Runs every planned case on a worker pool, grades the answers and reports
- * each result as it finishes. A failing case never stops the others: provider
+ * each result as it finishes. Cases of a target with `provider_batching: true`
+ * whose provider supports batches go to `invokeBatch` together (in chunks of
+ * the target's `batch_size`). A failing case never stops the others: provider
  * and evaluator failures become that case's `error`. Throws only before any
  * case runs (a provider cannot be created or fails its health check).
  */
 export async function runEvaluation(options: RunEvaluationOptions): Promise<RunOutcome> {
   const providers = await startProviders(options);
-  const pool = createWorkerPool(poolSize(options), perTargetLimits(options));
+  const size = poolSize(options);
+  const pool = createWorkerPool(size, perTargetLimits(options));
   const results: EvaluationResult[] = [];
-  const runCase = async (planned: PlannedCase) => {
-    if (options.signal?.aborted) return;
-    options.onCaseStart?.(planned.evalCase, planned.target);
-    const provider = providers.get(planned.target.name)!;
-    const result = await evaluateCase(planned, provider, options);
+  const emit = async (result: EvaluationResult) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
     if (options.signal?.aborted && result.error !== undefined) return;
     results.push(result);
     await options.onResult?.(result);
   };
 
-  await Promise.all(
-    options.plan.cases.map((planned) => pool.run(() => runCase(planned), planned.target.name)),
-  );
+  const tasks: Promise<void>[] = [];
+  for (const [targetName, cases] of groupBy(options.plan.cases, (planned) => planned.target.name)) {
+    const provider = providers.get(targetName)!;
+    const target = cases[0]!.target;
+    if (target.providerBatching && canBatch(provider, options)) {
+      // Batch answers are matched to cases by id, and ids are unique only within one eval file.
+      for (const fileCases of groupBy(cases, (planned) => planned.evalCase.filePath).values()) {
+        for (const chunk of chunked(fileCases, target.batchSize ?? fileCases.length)) {
+          tasks.push(
+            runTask(pool, targetName, options, () =>
+              evaluateBatch(chunk, provider, options, size, emit),
+            ),
+          );
+        }
+      }
+    } else {
+      for (const planned of cases) {
+        tasks.push(
+          runTask(pool, targetName, options, async () =>
+            emit(await evaluateCase(planned, provider, options)),
+          ),
+        );
+      }
+    }
+  }
+  await Promise.all(tasks);
   return {
     results,
     interrupted: options.signal?.aborted === true && results.length < options.plan.cases.length,
   };
+}
+
+function runTask(
+  pool: WorkerPool,
+  targetName: string,
+  options: RunEvaluationOptions,
+  task: () => Promise<void>,
+): Promise<void> {
+  return pool.run(async () => {
+    if (options.signal?.aborted) return;
+    await task();
+  }, targetName);
+}
+
+function canBatch(provider: Provider, options: RunEvaluationOptions): boolean {
+  if (provider.supportsBatch && provider.invokeBatch) return true;
+  options.onWarning?.(
+    `target "${provider.targetName}" sets provider_batching, but its provider "${provider.kind}" cannot run batches; running its cases one by one`,
+  );
+  return false;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    chunks.push(items.slice(start, start + size));
+  }
+  return chunks;
 }
 
 async function startProviders(options: RunEvaluationOptions): Promise<Map<string, Provider>> {
@@ -128,185 +188,4 @@ function perTargetLimits(options: RunEvaluationOptions): Map<string, number> {
     if (target.workers !== undefined) limits.set(target.name, target.workers);
   }
   return limits;
-}
-
-async function evaluateCase(
-  planned: PlannedCase,
-  provider: Provider,
-  options: RunEvaluationOptions,
-): Promise<EvaluationResult> {
-  const { evalCase, target } = planned;
-  const started = Date.now();
-  const base = {
-    evalId: evalCase.id,
-    dataset: evalCase.dataset,
-    evalFile: evalCase.filePath,
-    target: target.name,
-    ...(evalCase.conversationId === undefined ? {} : { conversationId: evalCase.conversationId }),
-  };
-
-  let prompt: BuiltPrompt;
-  try {
-    prompt = await buildPrompt(evalCase);
-  } catch (error) {
-    return errorResult(base, started, 0, `could not build the prompt: ${messageOf(error)}`);
-  }
-
-  const answered = await invokeWithRetries(evalCase, target, provider, prompt, options);
-  if ('error' in answered) {
-    return errorResult(base, started, answered.attempts, answered.error);
-  }
-  const { response, trace, attempts } = answered;
-  const traceSummary = trace ? options.summarizeTrace(trace) : null;
-  const grade = await gradeCase(
-    evalCase.evaluators,
-    {
-      evalCase,
-      question: prompt.question,
-      referenceAnswer: referenceAnswer(evalCase),
-      candidateAnswer: response.text,
-      trace,
-      traceSummary,
-      outputMessages: response.outputMessages,
-      guidelineFiles: prompt.guidelineFiles,
-      inputFiles: prompt.inputFiles,
-      signal: options.signal,
-    },
-    options.evaluatorRegistry,
-    { threshold: options.threshold ?? evalCase.threshold },
-  );
-
-  return {
-    timestamp: new Date().toISOString(),
-    ...base,
-    score: grade.error === undefined ? grade.score : 0,
-    passed: grade.passed,
-    hits: grade.hits,
-    misses: grade.misses,
-    reasoning: grade.reasoning,
-    candidateAnswer: response.text,
-    evaluatorResults: grade.evaluatorResults,
-    attempts,
-    durationMs: Date.now() - started,
-    ...(response.usage === undefined ? {} : { usage: response.usage }),
-    ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
-    ...(grade.error === undefined ? {} : { error: grade.error }),
-    traceSummary,
-    ...(trace === undefined ? {} : { trace }),
-    ...(response.outputMessages === undefined ? {} : { outputMessages: response.outputMessages }),
-  };
-}
-
-type Answered =
-  | { response: ProviderResponse; trace: ReturnType<typeof normalizeTrace>; attempts: number }
-  | { error: string; attempts: number };
-
-async function invokeWithRetries(
-  evalCase: EvalCase,
-  target: ResolvedTarget,
-  provider: Provider,
-  prompt: BuiltPrompt,
-  options: RunEvaluationOptions,
-): Promise<Answered> {
-  const policy: RetryPolicy = {
-    ...DEFAULT_RETRY_POLICY,
-    ...options.retryPolicy,
-    maxRetries: target.maxRetries ?? options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-  };
-  let lastError = 'no attempt was made';
-  for (let attempt = 0; attempt <= policy.maxRetries; attempt++) {
-    if (attempt > 0) {
-      await sleep(retryDelayMs(attempt, policy), options.signal);
-    }
-    if (options.signal?.aborted) break;
-    const request: ProviderRequest = {
-      evalCaseId: evalCase.id,
-      attempt,
-      question: prompt.question,
-      chatPrompt: prompt.chatPrompt,
-      guidelines: prompt.guidelines,
-      guidelineFiles: prompt.guidelineFiles,
-      inputFiles: prompt.inputFiles,
-      ...(evalCase.expectedOutcome === undefined
-        ? {}
-        : { expectedOutcome: evalCase.expectedOutcome }),
-      signal: options.signal,
-      metadata: {
-        dataset: evalCase.dataset,
-        evalFile: evalCase.filePath,
-        ...(evalCase.conversationId === undefined
-          ? {}
-          : { conversationId: evalCase.conversationId }),
-      },
-    };
-    const started = Date.now();
-    try {
-      const response = await provider.invoke(request);
-      const trace = normalizeTrace(response);
-      await options.onAttempt?.({
-        evalId: evalCase.id,
-        attempt: attempt + 1,
-        target: target.name,
-        durationMs: Date.now() - started,
-        trace: trace ?? null,
-        traceSummary: trace ? options.summarizeTrace(trace) : null,
-      });
-      return { response, trace, attempts: attempt + 1 };
-    } catch (error) {
-      lastError = messageOf(error);
-      await options.onAttempt?.({
-        evalId: evalCase.id,
-        attempt: attempt + 1,
-        target: target.name,
-        durationMs: Date.now() - started,
-        trace: null,
-        traceSummary: null,
-        error: lastError,
-      });
-      if (!isRetryable(error)) return { error: lastError, attempts: attempt + 1 };
-      if (attempt === policy.maxRetries) return { error: lastError, attempts: attempt + 1 };
-    }
-  }
-  return { error: lastError, attempts: 0 };
-}
-
-function errorResult(
-  base: Pick<EvaluationResult, 'evalId' | 'dataset' | 'evalFile' | 'target' | 'conversationId'>,
-  started: number,
-  attempts: number,
-  error: string,
-): EvaluationResult {
-  return {
-    timestamp: new Date().toISOString(),
-    ...base,
-    score: 0,
-    passed: false,
-    hits: [],
-    misses: [],
-    reasoning: '',
-    candidateAnswer: '',
-    evaluatorResults: [],
-    attempts,
-    durationMs: Date.now() - started,
-    error,
-    traceSummary: null,
-  };
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof AgentvError && error.hint) return `${error.message} (hint: ${error.hint})`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

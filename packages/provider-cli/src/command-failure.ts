@@ -1,0 +1,56 @@
+import { ProviderError } from '@agentv/core';
+import type { CommandOutcome } from './run-command.js';
+
+/** Throws before a command starts when the run was interrupted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    throw new ProviderError('the command was not started: the run was interrupted', {
+      retryable: false,
+    });
+  }
+}
+
+/**
+ * Throws the `ProviderError` for a command that did not succeed: interrupted
+ * (not retryable), timed out or exited non-zero (retryable), with the stderr excerpt.
+ */
+export function throwIfFailed(
+  outcome: CommandOutcome,
+  stderr: string,
+  timeoutSeconds: number | undefined,
+): void {
+  if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
+  const withStderr = (message: string) => (stderr ? `${message}; stderr: ${stderr}` : message);
+  const diagnostics = {
+    ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+    ...(stderr ? { stderr } : {}),
+  };
+  if (outcome.aborted) {
+    throw new ProviderError('the command was stopped: the run was interrupted', {
+      retryable: false,
+      ...diagnostics,
+    });
+  }
+  if (outcome.timedOut) {
+    throw new ProviderError(withStderr(`timed out after ${timeoutSeconds}s`), {
+      retryable: true,
+      ...diagnostics,
+      hint: 'raise timeout_seconds on the target or --agent-timeout, or make the agent faster',
+    });
+  }
+  throw new ProviderError(withStderr(describeEnd(outcome, timeoutSeconds)), {
+    retryable: true,
+    ...diagnostics,
+    hint: 'run the rendered command by hand (see it with --verbose) to find out why it fails',
+  });
+}
+
+/** How a command ended, in words: `command exited with code 3`, `timed out after 5s`. */
+export function describeEnd(outcome: CommandOutcome, timeoutSeconds: number | undefined): string {
+  if (outcome.timedOut) return `timed out after ${timeoutSeconds}s`;
+  if (outcome.aborted) return 'stopped: the run was interrupted';
+  if (outcome.exitCode === undefined) {
+    return `command was killed by signal ${outcome.signalName ?? 'unknown'}`;
+  }
+  return `command exited with code ${outcome.exitCode}`;
+}
