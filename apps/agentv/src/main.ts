@@ -1,5 +1,4 @@
 import { type CommandDef, defineCommand, renderUsage, runCommand } from 'citty';
-import { printError } from './print-error.js';
 import { readVersion } from './version.js';
 
 type LazyCommand = () => Promise<CommandDef<any>>;
@@ -50,6 +49,8 @@ export async function runCli(argv: string[]): Promise<number> {
     const { result } = await runCommand(command, { rawArgs: argv.slice(commandIndex + 1) });
     return typeof result === 'number' ? result : 0;
   } catch (error) {
+    // Loaded only on failure: it pulls in @agentv/core, which `--version` and `--help` never need.
+    const { printError } = await import('./print-error.js');
     return printError(error, commandName);
   }
 }
