@@ -391,9 +391,7 @@ describe('cliProviderFactory', () => {
     );
     const created = cliProviderFactory.create(target, {});
     const error = (await catchError(() => created.healthcheck?.())) as ProviderError;
-    expect(error.message).toMatch(
-      /^target "my_agent": health check command .* exited with code 1; stderr: not up yet$/,
-    );
+    expect(error.message).toMatch(/^command .* exited with code 1; stderr: not up yet$/);
   });
 
   it('reports invalid settings through validate', () => {

@@ -46,9 +46,10 @@ export interface CliProviderOptions extends ProviderContext {
  * measured wall time (always kept in `raw.wallTimeMs`). Values of `settings.env`
  * are masked as `***` in logs, `raw` and error messages.
  *
- * `invoke` throws `ProviderError`: retryable for a non-zero exit, a timeout or
- * a missing output file; not retryable when the command cannot be rendered or
- * started, or when the request's signal stopped it.
+ * `invoke` throws `ProviderError`: retryable for a non-zero exit, a timeout, a
+ * missing output file or a transient start failure (EAGAIN, EMFILE, ...); not
+ * retryable when the command cannot be rendered, cannot ever start (missing
+ * cwd, invalid environment), or when the request's signal stopped it.
  */
 export function createCliProvider(
   settings: CliProviderSettings,
@@ -143,7 +144,9 @@ export function createCliProvider(
       });
       const stderr = redact(outcome.stderr);
       if (verbose) {
-        log(`${prefix} batch ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
+        log(
+          `${prefix} batch ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`,
+        );
         if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
       }
       throwIfFailed(outcome, stderrExcerpt(stderr), timeoutSeconds);
@@ -176,7 +179,6 @@ export function createCliProvider(
     ...provider,
     healthcheck: () =>
       runHealthcheck(healthcheck, {
-        targetName,
         cwd: settings.cwd,
         env: settings.env,
         redact,

@@ -9,7 +9,6 @@ import { catchError } from './test-support/catch-error.js';
 import { fakeAgentCommand } from './test-support/fake-agent-path.js';
 
 const context: HealthcheckContext = {
-  targetName: 'my_agent',
   cwd: tmpdir(),
   env: { AGENTV_TEST_HEALTH_KEY: 'health-secret-42' },
   redact: createRedactor({ AGENTV_TEST_HEALTH_KEY: 'health-secret-42' }),
@@ -41,14 +40,13 @@ describe('runHealthcheck over HTTP', () => {
     );
   });
 
-  it('fails on another status, naming the target and the URL', async () => {
+  it('fails on another status, naming the URL and the status', async () => {
     const error = (await catchError(() =>
       runHealthcheck({ type: 'http', url: `${base}/broken` }, context),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.message).toBe(
-      `target "my_agent": health check GET ${base}/broken returned HTTP 503`,
-    );
+    expect(error.message).toBe(`GET ${base}/broken returned HTTP 503`);
+    expect(error.hint).toBe('the service answered but is not healthy; check its logs');
     expect(error.retryable).toBe(false);
   });
 
@@ -58,18 +56,14 @@ describe('runHealthcheck over HTTP', () => {
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/health`;
     await new Promise((resolve) => closed.close(resolve));
     const error = (await catchError(() => runHealthcheck({ type: 'http', url }, context))) as Error;
-    expect(error.message).toMatch(
-      new RegExp(`^target "my_agent": health check GET ${url} failed: ECONNREFUSED`),
-    );
+    expect(error.message).toMatch(new RegExp(`^GET ${url} failed: ECONNREFUSED`));
   });
 
   it('fails when the service does not answer in time', async () => {
     const error = (await catchError(() =>
       runHealthcheck({ type: 'http', url: `${base}/slow`, timeoutSeconds: 0.2 }, context),
     )) as Error;
-    expect(error.message).toBe(
-      `target "my_agent": health check GET ${base}/slow timed out after 0.2s`,
-    );
+    expect(error.message).toBe(`GET ${base}/slow timed out after 0.2s`);
   });
 });
 
@@ -91,7 +85,7 @@ describe('runHealthcheck with a command', () => {
       ),
     )) as ProviderError;
     expect(error.message).toMatch(
-      /^target "my_agent": health check command ".*fail 2 .*" exited with code 2; stderr: not ready: \*\*\*$/,
+      /^command ".*fail 2 .*" exited with code 2; stderr: not ready: \*\*\*$/,
     );
     expect(error.exitCode).toBe(2);
   });
@@ -100,7 +94,7 @@ describe('runHealthcheck with a command', () => {
     const error = (await catchError(() =>
       runHealthcheck({ type: 'command', commandTemplate: 'sleep 5', timeoutSeconds: 0.2 }, context),
     )) as Error;
-    expect(error.message).toMatch(/health check command "sleep 5" timed out after 0\.2s$/);
+    expect(error.message).toBe('command "sleep 5" timed out after 0.2s');
   });
 
   it('runs in its own cwd, and {{X}} stays a literal {X}', async () => {

@@ -10,7 +10,6 @@ export const DEFAULT_COMMAND_HEALTHCHECK_SECONDS = 30;
 
 /** What a health check needs besides its own settings. */
 export interface HealthcheckContext {
-  targetName: string;
   /** Working directory of a command check without its own `cwd`. */
   cwd: string;
   env: Record<string, string>;
@@ -20,8 +19,9 @@ export interface HealthcheckContext {
 
 /**
  * Runs a health check: an HTTP GET passes on any 2xx status, a command passes
- * on exit code 0. Failures throw a non-retryable `ProviderError` naming the
- * target and what failed.
+ * on exit code 0. Failures throw a non-retryable `ProviderError` saying what
+ * was probed and how it failed (`GET http://… returned HTTP 503`), with a
+ * hint; the caller names the target.
  */
 export async function runHealthcheck(
   healthcheck: CliHealthcheck,
@@ -39,7 +39,7 @@ async function checkHttp(
   timeoutSeconds = DEFAULT_HTTP_HEALTHCHECK_SECONDS,
   context: HealthcheckContext,
 ): Promise<void> {
-  const subject = `target "${context.targetName}": health check GET ${context.redact(url)}`;
+  const subject = `GET ${context.redact(url)}`;
   let status: number;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutSeconds * 1000) });
@@ -69,7 +69,7 @@ async function checkCommand(
 ): Promise<void> {
   const timeoutSeconds = healthcheck.timeoutSeconds ?? DEFAULT_COMMAND_HEALTHCHECK_SECONDS;
   const command = renderCommandTemplate(template, {});
-  const subject = `target "${context.targetName}": health check command ${JSON.stringify(context.redact(command))}`;
+  const subject = `command ${JSON.stringify(context.redact(command))}`;
   const outcome = await runCommand({
     command,
     cwd: healthcheck.cwd ?? context.cwd,

@@ -61,9 +61,13 @@ export async function preparePlaceholderValues(
   return prepared;
 }
 
+const FILE_FORMAT_TOKEN = /\{path\}|\{basename\}/g;
+
 /** Renders one file through a `files_format`: `{path}` is the absolute path, `{basename}` its file name. */
 export function renderFileFormat(format: string, path: string): string {
-  return format.replaceAll('{path}', path).replaceAll('{basename}', basename(path));
+  // One pass with a replacer function: a path containing `{basename}` or `$&`
+  // must come out as written, not be substituted again or read as a pattern.
+  return format.replace(FILE_FORMAT_TOKEN, (token) => (token === '{path}' ? path : basename(path)));
 }
 
 /** The `{INPUT_FILE}` JSON: the request in snake_case, one record. */

@@ -1,8 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { ProviderError } from '@agentv/core';
 import { x } from 'tinyexec';
+import { type CaptureFile, openCaptureFile } from './capture-file.js';
 import { createProcessGroupTerminator, type ProcessGroupTerminator } from './process-group.js';
 
 /** How to run one rendered command. */
@@ -38,19 +37,17 @@ export interface CommandOutcome {
 
 export const DEFAULT_KILL_GRACE_MS = 2000;
 
-// After the leader and its process group are gone, pipes still held open by a
-// process that left the group (setsid) must not keep the run waiting.
-const ORPHAN_PIPE_WAIT_MS = 200;
-
 /**
  * Runs `command` through `/bin/sh -c` in its own process group, stdin closed,
- * stdout and stderr captured as UTF-8.
+ * stdout and stderr captured in full as UTF-8 (through temp files, see
+ * `CaptureFile`, so output written just before `exit()` is never lost).
  *
  * On timeout or abort the whole group gets SIGTERM, then SIGKILL after the grace
  * period. When the command exits by itself, processes it left running in its
  * group are stopped the same way, so nothing outlives the call. Never throws for
- * a command that ran; throws a non-retryable `ProviderError` when it could not
- * be started.
+ * a command that ran; throws a `ProviderError` when it could not be started,
+ * retryable unless the cause is permanent (missing cwd or shell, invalid
+ * arguments or environment, E2BIG).
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
   const started = performance.now();
@@ -59,60 +56,74 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     return { stdout: '', stderr: '', timedOut: false, aborted: true, durationMs: 0 };
   }
 
-  const execution = start(options);
-  const child = execution.process;
-  // Decoding per stream keeps multi-byte characters split across chunks intact.
-  child?.stdout?.setEncoding('utf8');
-  child?.stderr?.setEncoding('utf8');
-
-  let timedOut = false;
-  let aborted = false;
-  let group: ProcessGroupTerminator | undefined;
-  let settled: Promise<void> = Promise.resolve();
-  if (child?.pid !== undefined) {
-    const terminator = createProcessGroupTerminator(child.pid, graceMs);
-    group = terminator;
-    child.once('exit', () => {
-      settled = terminator.settle().then(() => releaseOrphanedPipes(child));
-    });
-  }
-
-  const timer =
-    options.timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          // A leader that already exited finished in time; leftovers are settle()'s job.
-          if (child?.exitCode !== null || child.signalCode !== null) return;
-          timedOut = true;
-          group?.terminate();
-        }, options.timeoutMs);
-  const onAbort = () => {
-    aborted = true;
-    group?.terminate();
-  };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-
+  const captures: CaptureFile[] = [];
   try {
-    const output = await execution;
-    await settled;
-    return {
-      stdout: output.stdout,
-      stderr: output.stderr,
-      ...(output.exitCode === undefined ? {} : { exitCode: output.exitCode }),
-      ...(execution.signalCode === null ? {} : { signalName: execution.signalCode }),
-      timedOut,
-      aborted,
-      durationMs: Math.round(performance.now() - started),
+    const stdout = openCapture(captures, options.cwd);
+    const stderr = openCapture(captures, options.cwd);
+    const execution = start(options, stdout.fd, stderr.fd);
+    const child = execution.process;
+
+    let timedOut = false;
+    let aborted = false;
+    let group: ProcessGroupTerminator | undefined;
+    let settled: Promise<void> = Promise.resolve();
+    if (child?.pid !== undefined) {
+      const terminator = createProcessGroupTerminator(child.pid, graceMs);
+      group = terminator;
+      child.once('exit', () => {
+        settled = terminator.settle();
+      });
+    }
+
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            // A leader that already exited finished in time; leftovers are settle()'s job.
+            if (child?.exitCode !== null || child.signalCode !== null) return;
+            timedOut = true;
+            group?.terminate();
+          }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      group?.terminate();
     };
-  } catch (error) {
-    throw startError(error, options.cwd);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    try {
+      const output = await execution;
+      await settled;
+      return {
+        stdout: stdout.read(),
+        stderr: stderr.read(),
+        ...(output.exitCode === undefined ? {} : { exitCode: output.exitCode }),
+        ...(execution.signalCode === null ? {} : { signalName: execution.signalCode }),
+        timedOut,
+        aborted,
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      throw startError(error, options.cwd);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    for (const capture of captures) capture.close();
   }
 }
 
-function start(options: RunCommandOptions): ReturnType<typeof x> {
+function openCapture(captures: CaptureFile[], cwd: string): CaptureFile {
+  try {
+    const capture = openCaptureFile();
+    captures.push(capture);
+    return capture;
+  } catch (error) {
+    throw startError(error, cwd);
+  }
+}
+
+function start(options: RunCommandOptions, stdout: number, stderr: number): ReturnType<typeof x> {
   try {
     return x('/bin/sh', ['-c', options.command], {
       nodePath: false,
@@ -122,7 +133,7 @@ function start(options: RunCommandOptions): ReturnType<typeof x> {
         env: { ...process.env, ...options.env },
         // A new process group (and session), so the whole tree can be signalled at once.
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', stdout, stderr],
       },
     });
   } catch (error) {
@@ -130,6 +141,11 @@ function start(options: RunCommandOptions): ReturnType<typeof x> {
     throw startError(error, options.cwd);
   }
 }
+
+// Spawn errors no retry can fix: the command line or environment is unusable,
+// or /bin/sh or cwd is missing or not accessible. Anything else (EAGAIN,
+// EMFILE, ENOMEM, ...) is the system being busy, and another attempt may work.
+const PERMANENT_SPAWN_ERRORS = new Set(['E2BIG', 'EACCES', 'ENOENT', 'ENOTDIR', 'EPERM']);
 
 function startError(error: unknown, cwd: string): ProviderError {
   // Node reports a missing cwd as `spawn /bin/sh ENOENT`, which points at the wrong thing.
@@ -143,27 +159,25 @@ function startError(error: unknown, cwd: string): ProviderError {
       },
     );
   }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   const reason = error instanceof Error ? error.message : String(error);
+  const permanent = PERMANENT_SPAWN_ERRORS.has(code) || code.startsWith('ERR_INVALID_ARG');
   return new ProviderError(`could not start the command in ${cwd}: ${reason}`, {
-    retryable: false,
+    retryable: !permanent,
     cause: error,
-    hint: 'check that /bin/sh exists and cwd is a readable directory',
+    hint: spawnHint(code),
   });
 }
 
-function releaseOrphanedPipes(child: ChildProcess): void {
-  for (const stream of [child.stdout, child.stderr]) {
-    if (stream instanceof Socket) destroyWhenIdle(stream, -1);
+function spawnHint(code: string): string {
+  if (code === 'EMFILE' || code === 'ENFILE') {
+    return 'too many open files: lower --workers or raise the limit (ulimit -n)';
   }
-}
-
-// Destroys the stream once it has stayed open without delivering data for a
-// whole wait, so output that is still being read is never cut short.
-function destroyWhenIdle(stream: Socket, lastBytesRead: number): void {
-  if (stream.readableEnded || stream.destroyed) return;
-  if (stream.bytesRead === lastBytesRead) {
-    stream.destroy();
-    return;
+  if (code === 'EAGAIN' || code === 'ENOMEM') {
+    return 'the system is out of processes or memory: lower --workers';
   }
-  setTimeout(() => destroyWhenIdle(stream, stream.bytesRead), ORPHAN_PIPE_WAIT_MS).unref();
+  if (code === 'E2BIG') {
+    return 'the command and environment are too large: pass long values through {PROMPT_FILE} or {INPUT_FILE}';
+  }
+  return 'check that /bin/sh exists and cwd is a readable directory';
 }

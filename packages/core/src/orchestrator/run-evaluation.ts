@@ -7,7 +7,6 @@ import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { TraceSummarizer } from '../trace/trace-summary.js';
-import { messageOf } from './case-steps.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
@@ -161,13 +160,14 @@ async function startProviders(options: RunEvaluationOptions): Promise<Map<string
     try {
       await provider.healthcheck();
     } catch (error) {
-      throw new AgentvError(
-        `health check of target "${provider.targetName}" failed: ${messageOf(error)}`,
-        {
-          hint: 'start the agent or service the target needs, or fix its healthcheck settings',
-          cause: error,
-        },
-      );
+      // The provider's own hint says what to do about its probe; keep it as the one hint.
+      const hint = error instanceof AgentvError ? error.hint : undefined;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new AgentvError(`health check of target "${provider.targetName}" failed: ${reason}`, {
+        hint:
+          hint ?? 'start the agent or service the target needs, or fix its healthcheck settings',
+        cause: error,
+      });
     }
   }
   return providers;
