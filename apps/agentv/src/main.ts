@@ -1,11 +1,15 @@
 import { type CommandDef, defineCommand, renderUsage, runCommand } from 'citty';
 import { readVersion } from './version.js';
 
+// Each command has its own argument types; the map only needs to load and run them.
+// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is invariant in its args type
 type LazyCommand = () => Promise<CommandDef<any>>;
 
 /** Subcommands load on first use so `--help` and `--version` stay fast. */
 const commands: Record<string, LazyCommand> = {
   eval: () => import('./commands/eval.js').then((module) => module.default),
+  validate: () => import('./commands/validate.js').then((module) => module.default),
+  init: () => import('./commands/init.js').then((module) => module.default),
 };
 
 export const main = defineCommand({

@@ -55,6 +55,7 @@ export {
   traceEventSchema,
 } from './trace/trace-schemas.js';
 export type { TraceSummarizer, TraceSummary } from './trace/trace-summary.js';
+export { stringifyYaml } from './util/stringify-yaml.js';
 export * from './config/index.js';
 export * from './eval-file/index.js';
 export * from './evaluators/index.js';

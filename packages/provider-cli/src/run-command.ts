@@ -130,7 +130,8 @@ function start(options: RunCommandOptions, stdout: number, stderr: number): Retu
       throwOnError: false,
       nodeOptions: {
         cwd: options.cwd,
-        env: { ...process.env, ...options.env },
+        // tinyexec layers these over process.env itself; copying it here too would double the cost.
+        env: options.env ?? {},
         // A new process group (and session), so the whole tree can be signalled at once.
         detached: true,
         stdio: ['ignore', stdout, stderr],

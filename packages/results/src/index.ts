@@ -1,7 +1,16 @@
+export type { CaseIdentity } from './case-file-names.js';
+export { createCaseFileNames, safeFileStem } from './case-file-names.js';
 export type { FormatSummaryOptions } from './format-summary.js';
 export { formatSummary } from './format-summary.js';
-export type { ResultWriter } from './jsonl-writer.js';
+export type { HtmlReportCase, HtmlReportData, HtmlReportOptions } from './html-report.js';
+export { renderHtmlReport, writeHtmlReport } from './html-report.js';
 export { createJsonlWriter } from './jsonl-writer.js';
+export type { JunitOptions } from './junit-writer.js';
+export { formatJunitXml, writeJunitReport } from './junit-writer.js';
+export type { PromptDumpFile, PromptDumpRecord, PromptDumpWriter } from './prompt-dump-writer.js';
+export { createPromptDumpWriter } from './prompt-dump-writer.js';
+export type { ResultWriter } from './result-file-writer.js';
+export { createResultFileWriter } from './result-file-writer.js';
 export type { HistogramBin, RunStatistics, RunStatisticsOptions } from './statistics.js';
 export { computeRunStatistics } from './statistics.js';
 export { summarizeTrace } from './summarize-trace.js';
@@ -12,3 +21,6 @@ export type {
   ResultRecordOptions,
 } from './to-result-record.js';
 export { toResultRecord } from './to-result-record.js';
+export type { TraceDumpFile, TraceDumpRecord, TraceDumpWriter } from './trace-dump-writer.js';
+export { createTraceDumpWriter } from './trace-dump-writer.js';
+export { createYamlWriter } from './yaml-writer.js';

@@ -10,17 +10,14 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
-import {
-  computeRunStatistics,
-  createJsonlWriter,
-  formatSummary,
-  summarizeTrace,
-} from '@agentv/results';
+import { computeRunStatistics, formatSummary, summarizeTrace } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById } from '../eval/case-filter.js';
 import { loadRunInputs } from '../eval/load-run-inputs.js';
-import { createProgressLines } from '../eval/progress-lines.js';
+import { createProgressDisplay } from '../eval/progress-display.js';
+import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
+import { openRunArtifacts } from '../eval/run-artifacts.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import {
@@ -42,7 +39,7 @@ const evalArgs = {
   ...targetArgs,
   out: {
     type: 'string',
-    description: 'Result file (default: .agentv/results/eval_<timestamp>.jsonl)',
+    description: 'Result file (default: .agentv/results/eval_<timestamp>.jsonl, or .yaml)',
     valueHint: 'PATH',
   },
   workers: {
@@ -79,6 +76,7 @@ const evalArgs = {
     type: 'boolean',
     description: 'Answer every case with the mock provider instead of the real targets',
   },
+  ...reportArgs,
   ...verboseArg,
 } as const;
 
@@ -95,7 +93,8 @@ export default defineCommand({
     const dryRun = args['dry-run'] === true;
     const verbose = args.verbose === true;
 
-    const evalPaths = await resolveEvalPaths(args._, cwd);
+    const reportFlags = await parseReportFlags(args, rawArgs, cwd);
+    const evalPaths = await resolveEvalPaths(reportFlags.evalInputs, cwd);
     const providerRegistry = createAppProviderRegistry();
     const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
     const inputs = await loadRunInputs(evalPaths, {
@@ -128,19 +127,19 @@ export default defineCommand({
       throw new UsageError('the eval files contain no cases to run');
     }
 
-    const outPath = path.resolve(cwd, args.out ?? defaultResultPath());
-    const writer = await createJsonlWriter(outPath, {
+    const outPath = path.resolve(cwd, args.out ?? defaultResultPath(reportFlags.outputFormat));
+    const progress = createProgressDisplay({ total: plan.cases.length, stream: process.stdout });
+    const artifacts = await openRunArtifacts({
+      flags: reportFlags,
+      outPath,
       includeTrace: args['include-trace'] === true,
+      cwd,
+      warn: (message) => progress.log(`warning: ${message}`),
     });
-    const progress = createProgressLines(plan.cases.length, (line) =>
-      process.stdout.write(`${line}\n`),
-    );
     const controller = new AbortController();
     const stopOnSignal = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
-      process.stderr.write(
-        `\nagentv: ${signal} received, stopping running cases (again to force)\n`,
-      );
+      progress.log(`\nagentv: ${signal} received, stopping running cases (again to force)`);
       controller.abort(new Error(`run interrupted by ${signal}`));
     };
     process.on('SIGINT', stopOnSignal);
@@ -159,25 +158,32 @@ export default defineCommand({
         providerContext: {
           verbose,
           defaultTimeoutSeconds: agentTimeout,
-          log: (line) => process.stderr.write(`${line}\n`),
+          log: (line) => progress.log(line),
         },
         createProvider: dryRun ? (target) => createMockProvider(target.name) : undefined,
         signal: controller.signal,
-        onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+        onWarning: (message) => progress.log(`warning: ${message}`),
+        // The prompt is built right before a case's provider call: the case is running from here.
+        onPrompt: (evalCase, prompt, target) => {
+          progress.onCaseStart(evalCase.id);
+          return artifacts.onPrompt(evalCase, prompt, target);
+        },
+        onAttempt: artifacts.onAttempt,
         onResult: async (result) => {
-          await writer.write(result);
+          await artifacts.writer.write(result);
           progress.onResult(result);
         },
       });
     } finally {
+      progress.stop();
       process.off('SIGINT', stopOnSignal);
       process.off('SIGTERM', stopOnSignal);
-      await writer.close();
+      await artifacts.close();
     }
 
     const statistics = computeRunStatistics(outcome.results);
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
-    process.stdout.write(`Results: ${relative(cwd, outPath)}\n`);
+    for (const line of await artifacts.finish(outcome.results)) process.stdout.write(`${line}\n`);
     if (outcome.interrupted) {
       process.stderr.write(
         `agentv: interrupted; ${outcome.results.length} of ${plan.cases.length} cases finished and were written\n`,
@@ -200,9 +206,9 @@ function reportIssues(issues: InputIssue[], cwd: string): void {
   if (errors.length > 0) throw new InvalidInputError(errors);
 }
 
-function defaultResultPath(): string {
+function defaultResultPath(extension: string): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return path.join('.agentv', 'results', `eval_${stamp}.jsonl`);
+  return path.join('.agentv', 'results', `eval_${stamp}.${extension}`);
 }
 
 function relative(cwd: string, file: string): string {

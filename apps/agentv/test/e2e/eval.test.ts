@@ -32,6 +32,7 @@ const echoCase = (id: string, text: string, expected: string) => `
       - { name: echoed, type: contains, value: ${JSON.stringify(expected)} }
 `;
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read result lines of a known shape
 async function resultLines(dir: string): Promise<Record<string, any>[]> {
   const resultsDir = path.join(dir, '.agentv', 'results');
   const files = await readdir(resultsDir);

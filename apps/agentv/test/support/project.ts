@@ -60,6 +60,7 @@ export function runAgentv(
 }
 
 /** Parses a JSONL file's lines. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read result lines of a known shape
 export function parseJsonl(content: string): Record<string, any>[] {
   return content
     .split('\n')

@@ -11,7 +11,12 @@ export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = Object.freeze([
 /** Schema of `.agentv/config.yaml` as written (SPEC 2.1). */
 export const configFileSchema = z.looseObject({
   $schema: z.literal('agentv-config-v2').optional(),
-  guideline_patterns: z.array(z.string().min(1)).optional(),
+  guideline_patterns: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'Globs of attached files that are guidelines (sent as instructions, not as the question)',
+    ),
 });
 
 /** `.agentv/config.yaml` as written. */

@@ -6,41 +6,63 @@ export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 
 /** `{type: text, value}` or `{type: file, value: path}`. */
 export const contentBlockSchema = z.object({
-  type: z.enum(['text', 'file']),
-  value: z.string(),
+  type: z
+    .enum(['text', 'file'])
+    .describe('`text`: inline text; `file`: a file embedded in the prompt'),
+  value: z
+    .string()
+    .describe(
+      "The text, or the file's path (relative to the eval file, then its parent folders, then the current directory)",
+    ),
 });
 
 /** Message content: text, a list of blocks, or a JSON object. */
-export const messageContentSchema = z.union([
-  z.string(),
-  z.array(contentBlockSchema),
-  z.record(z.string(), z.unknown()),
-]);
+export const messageContentSchema = z
+  .union([z.string(), z.array(contentBlockSchema), z.record(z.string(), z.unknown())])
+  .describe('Text, a list of `{type: text|file, value}` blocks, or a JSON object');
 
 /** A tool call in an expected (or prior assistant) message. */
 export const toolCallSchema = z.looseObject({
-  tool: z.string().min(1),
-  input: z.unknown().optional(),
-  output: z.unknown().optional(),
+  tool: z.string().min(1).describe('The tool name'),
+  input: z.unknown().optional().describe('The arguments of the call'),
+  output: z.unknown().optional().describe('What the tool returned'),
 });
 
 /** A message in `expected_messages` (content optional: a turn may be tool calls only). */
 export const messageSchema = z.looseObject({
   role: z.enum(MESSAGE_ROLES),
-  name: z.string().min(1).optional(),
+  name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Who speaks (a user name, or the tool of a tool turn)'),
   content: messageContentSchema.optional(),
-  tool_calls: z.array(toolCallSchema).optional(),
+  tool_calls: z
+    .array(toolCallSchema)
+    .optional()
+    .describe('Tool calls of this turn, e.g. `[{tool: lookupOrder, input: {id: 42}}]`'),
 });
 
 /** A message in `input_messages` (content required). */
 export const inputMessageSchema = messageSchema.extend({ content: messageContentSchema });
 
 /** An evaluator entry; keys other than `type`, `name`, `weight` are its options. */
-export const evaluatorEntrySchema = z.looseObject({
-  type: z.string().min(1),
-  name: z.string().min(1).optional(),
-  weight: z.number().min(0).optional(),
-});
+export const evaluatorEntrySchema = z
+  .looseObject({
+    type: z
+      .string()
+      .min(1)
+      .describe(
+        'code_judge, contains, equals, regex, is_json, tool_trajectory, or a type a plugin adds',
+      ),
+    name: z.string().min(1).optional().describe('Unique in the list; default: the type'),
+    weight: z
+      .number()
+      .min(0)
+      .optional()
+      .describe('Weight in the case score (default 1; 0 excludes it)'),
+  })
+  .describe("A grader; other keys are the evaluator's options (script, value, pattern, mode, ...)");
 
 /** A rubric criterion: a description, or an object with optional id, weight, required. */
 export const rubricSchema = z.union([
@@ -55,35 +77,53 @@ export const rubricSchema = z.union([
 
 /** A case's `execution:` block. */
 export const caseExecutionSchema = z.looseObject({
-  target: z.string().min(1).optional(),
-  evaluators: z.array(evaluatorEntrySchema).optional(),
+  target: z.string().min(1).optional().describe('The target (from the targets file) that answers'),
+  evaluators: z.array(evaluatorEntrySchema).optional().describe('How answers are graded'),
 });
 
 /** One entry of `evalcases:`. */
 export const evalCaseSchema = z.looseObject({
-  id: z.string().min(1),
-  expected_outcome: z.string().optional(),
-  outcome: z.string().optional(),
-  input_messages: z.array(inputMessageSchema).min(1),
-  expected_messages: z.array(messageSchema).optional(),
-  conversation_id: z.string().min(1).optional(),
-  execution: caseExecutionSchema.optional(),
-  evaluators: z.array(evaluatorEntrySchema).optional(),
-  rubrics: z.array(rubricSchema).optional(),
+  id: z.string().min(1).describe('Unique within the file'),
+  expected_outcome: z.string().optional().describe('What a good answer achieves, for LLM judges'),
+  outcome: z.string().optional().describe('Alias of expected_outcome'),
+  input_messages: z
+    .array(inputMessageSchema)
+    .min(1)
+    .describe('What the agent is given, e.g. `- {role: user, content: "..."}`'),
+  expected_messages: z
+    .array(messageSchema)
+    .optional()
+    .describe('The reference answer, tool calls included'),
+  conversation_id: z.string().min(1).optional().describe('Copied to the result'),
+  execution: caseExecutionSchema.optional().describe("Overrides of the file's execution block"),
+  evaluators: z
+    .array(evaluatorEntrySchema)
+    .optional()
+    .describe("This case's graders (else the file's execution.evaluators)"),
+  rubrics: z.array(rubricSchema).optional().describe('Criteria for a rubric judge'),
 });
 
 /** The file's `execution:` block. */
 export const fileExecutionSchema = caseExecutionSchema.extend({
-  threshold: z.number().min(0).max(1).optional(),
+  target: caseExecutionSchema.shape.target.describe(
+    'The target for every case (default: `default`)',
+  ),
+  evaluators: caseExecutionSchema.shape.evaluators.describe('Graders for cases without their own'),
+  threshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('A case passes when its score reaches this, instead of every evaluator passing'),
 });
 
 /** An eval file as written (`agentv-eval-v2`, SPEC 2.1). */
 export const evalFileSchema = z.looseObject({
   $schema: z.literal('agentv-eval-v2').optional(),
   description: z.string().optional(),
-  dataset: z.string().min(1).optional(),
+  dataset: z.string().min(1).optional().describe('Default: the file name without extension'),
   execution: fileExecutionSchema.optional(),
-  target: z.string().min(1).optional(),
+  target: z.string().min(1).optional().describe('Legacy spelling of execution.target'),
   evalcases: z.array(evalCaseSchema).min(1),
 });
 

@@ -111,7 +111,10 @@ describe('loadEvalFile: valid files', () => {
       {
         role: 'assistant',
         content: [],
-        toolCalls: [{ tool: 'lookupOrder', input: { id: 42 } }, { tool: 'refund' }],
+        toolCalls: [
+          { tool: 'lookupOrder', input: { id: 42 } },
+          { tool: 'refund', output: { ok: true } },
+        ],
       },
       { role: 'assistant', content: [{ type: 'text', value: 'Your refund is on its way.' }] },
     ]);
@@ -237,6 +240,22 @@ describe('loadEvalFile: invalid files', () => {
         message: 'duplicate case id "same" on lines 2 and 8',
       },
     ]);
+  });
+
+  it('returns the valid cases along with the errors when asked for a partial result', async () => {
+    const file = invalid('wrong-types.yaml');
+    const strict = await loadEvalFile(file);
+    const partial = await loadEvalFile(file, { partial: true });
+    expect(partial.issues).toEqual(strict.issues);
+    expect(strict.value).toBeUndefined();
+    const duplicates = await loadEvalFile(invalid('duplicate-ids.yaml'), { partial: true });
+    expect(duplicates.value?.cases.map((evalCase) => evalCase.id)).toEqual([
+      'same',
+      'other',
+      'same',
+    ]);
+    const badRole = await loadEvalFile(invalid('bad-role.yaml'), { partial: true });
+    expect(badRole.value?.cases).toEqual([]);
   });
 
   it('reports missing and empty input_messages', async () => {

@@ -11,6 +11,7 @@ import { readInputFile } from '../util/read-input-file.js';
 import { searchDirectories } from '../util/search-directories.js';
 import type { SourceLocator } from '../util/yaml-source.js';
 import { buildMessage, buildMessages } from './build-messages.js';
+import { checkJudgeFiles } from './check-judge-files.js';
 import type { EvalCase, EvalFile, RubricItem } from './eval-case.js';
 import {
   type EvalCaseInput,
@@ -33,6 +34,12 @@ export interface LoadEvalFileOptions {
   repoRoot?: string;
   /** Globs of guideline files (from `.agentv/config.yaml`). Default `DEFAULT_GUIDELINE_PATTERNS`. */
   guidelinePatterns?: readonly string[];
+  /**
+   * Set `value` even when the file has errors, holding the cases that passed
+   * validation, so a caller can check them further (targets, evaluators) and
+   * report every problem at once. Such a value must never be run.
+   */
+  partial?: boolean;
 }
 
 /** What every case of a file shares. */
@@ -52,7 +59,8 @@ interface FileDefaults {
 /**
  * Loads and validates an eval file (SPEC 2.1). Every problem in the file is
  * returned as an issue with its line; `value` is set only when there are no
- * errors. Never throws for a user mistake.
+ * errors (or, with `partial`, when the file could be parsed). Never throws
+ * for a user mistake.
  */
 export async function loadEvalFile(
   filePath: string,
@@ -122,17 +130,28 @@ export async function loadEvalFile(
     },
   };
 
+  await checkJudgeFiles(fileEvaluators, ['execution', 'evaluators'], {
+    file: filePath,
+    source,
+    evalDir,
+    issues,
+    checked: defaults.lookup.checked,
+  });
+
   const rawCases = Array.isArray(data.evalcases) ? data.evalcases : [];
   const cases = await Promise.all(
     rawCases.map((rawCase, index) => buildCase(rawCase, index, defaults, issues)),
   );
-  if (!header.success || hasErrors(issues)) return { issues: sortIssues(issues) };
+  const failed = !header.success || hasErrors(issues);
+  if (failed && !options.partial) return { issues: sortIssues(issues) };
   const evalFile: EvalFile = {
     filePath: absolutePath,
     dataset: defaults.dataset,
     cases: cases.filter((evalCase): evalCase is EvalCase => evalCase !== undefined),
   };
-  if (header.data.description !== undefined) evalFile.description = header.data.description;
+  if (header.success && header.data.description !== undefined) {
+    evalFile.description = header.data.description;
+  }
   return { value: evalFile, issues: sortIssues(issues) };
 }
 
@@ -191,24 +210,29 @@ async function buildCase(
   if (input.conversation_id !== undefined) evalCase.conversationId = input.conversation_id;
   const target = input.execution?.target ?? defaults.target;
   if (target !== undefined) evalCase.target = target;
-  if (input.execution?.evaluators !== undefined) {
+  const ownEvaluators =
+    input.execution?.evaluators !== undefined
+      ? { list: input.execution.evaluators, path: [...casePath, 'execution', 'evaluators'] }
+      : input.evaluators !== undefined
+        ? { list: input.evaluators, path: [...casePath, 'evaluators'] }
+        : undefined;
+  if (ownEvaluators !== undefined) {
     evalCase.evaluators = evaluatorsOf(
-      input.execution.evaluators,
-      [...casePath, 'execution', 'evaluators'],
+      ownEvaluators.list,
+      ownEvaluators.path,
       file,
       source,
       input.id,
       issues,
     );
-  } else if (input.evaluators !== undefined) {
-    evalCase.evaluators = evaluatorsOf(
-      input.evaluators,
-      [...casePath, 'evaluators'],
+    await checkJudgeFiles(evalCase.evaluators, ownEvaluators.path, {
       file,
       source,
-      input.id,
+      evalDir: defaults.lookup.evalDir,
+      caseId: input.id,
       issues,
-    );
+      checked: defaults.lookup.checked,
+    });
   } else {
     evalCase.evaluators = defaults.evaluators.map((evaluator) => ({ ...evaluator }));
   }

@@ -180,7 +180,7 @@ describe('runEvaluation with provider_batching', () => {
   it('grades batch traces and output messages like single answers', async () => {
     const now = new Date().toISOString();
     const { provider } = batchProvider((requests) =>
-      requests.map((request, index) =>
+      requests.map((_request, index) =>
         index === 0
           ? { text: 'a', trace: [{ type: 'tool_call', timestamp: now, name: 'search' }] }
           : { text: 'b', outputMessages: [{ role: 'assistant', toolCalls: [{ tool: 'search' }] }] },

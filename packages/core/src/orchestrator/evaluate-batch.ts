@@ -73,6 +73,8 @@ export async function evaluateBatch(
       for (const { planned } of prepared) {
         await options.onAttempt?.({
           evalId: planned.evalCase.id,
+          dataset: planned.evalCase.dataset,
+          evalFile: planned.evalCase.filePath,
           attempt: attempts,
           target: planned.target.name,
           durationMs: Date.now() - callStarted,
@@ -93,6 +95,8 @@ export async function evaluateBatch(
           const trace = normalizeTrace(response);
           await options.onAttempt?.({
             evalId: planned.evalCase.id,
+            dataset: planned.evalCase.dataset,
+            evalFile: planned.evalCase.filePath,
             attempt: attempts,
             target: planned.target.name,
             durationMs,

@@ -56,6 +56,8 @@ export async function evaluateCase(
       lastError = messageOf(error);
       await options.onAttempt?.({
         evalId: evalCase.id,
+        dataset: evalCase.dataset,
+        evalFile: evalCase.filePath,
         attempt: attempts,
         target: target.name,
         durationMs: Date.now() - callStarted,
@@ -69,6 +71,8 @@ export async function evaluateCase(
     const trace = normalizeTrace(response);
     await options.onAttempt?.({
       evalId: evalCase.id,
+      dataset: evalCase.dataset,
+      evalFile: evalCase.filePath,
       attempt: attempts,
       target: target.name,
       durationMs: Date.now() - callStarted,

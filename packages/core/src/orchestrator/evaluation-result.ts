@@ -39,6 +39,10 @@ export interface EvaluationResult {
 /** One provider call of a case, reported as it ends (for trace dumps and verbose logs). */
 export interface AttemptRecord {
   evalId: string;
+  /** The case's dataset; with `evalFile`, tells apart two cases that share an id. */
+  dataset?: string;
+  /** Absolute path of the eval file the case came from. */
+  evalFile?: string;
   /** 1-based attempt number. */
   attempt: number;
   target: string;

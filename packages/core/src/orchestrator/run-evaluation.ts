@@ -10,7 +10,7 @@ import type { TraceSummarizer } from '../trace/trace-summary.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
-import type { PlannedCase, RunPlan } from './plan-run.js';
+import type { RunPlan } from './plan-run.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 

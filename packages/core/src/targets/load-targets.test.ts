@@ -90,7 +90,7 @@ describe('loadTargetsFile', () => {
         line: 6,
         column: 5,
         target: 'batch_agent',
-        message: 'unknown key "files_format" for provider "cli" is ignored',
+        message: 'unknown key "filesFormat" for provider "cli" is ignored',
       },
     ]);
   });
@@ -117,6 +117,53 @@ describe('loadTargetsFile', () => {
       { line: 15, target: undefined, message: 'targets[4] must be a mapping, not text' },
     ]);
     expect(result.issues.every((issue) => issue.severity === 'error' && issue.hint)).toBe(true);
+  });
+
+  it('places the findings of inspectTarget on the key they name, keeping the targets', async () => {
+    const result = await loadTargetsFile(fixture('camel-case.yaml'), {
+      env: {},
+      inspectTarget: (target) => [
+        { severity: 'error', field: 'command_template', message: `${target.name}: bad template` },
+        { severity: 'warning', field: 'healthcheck.timeout_seconds', message: 'slow', hint: 'h' },
+        { severity: 'warning', message: 'whole target' },
+      ],
+    });
+    expect(result.value?.map((target) => target.name)).toEqual(['batch_agent']);
+    expect(
+      result.issues.map(({ severity, line, column, target, message, hint }) => ({
+        severity,
+        line,
+        column,
+        target,
+        message,
+        hint,
+      })),
+    ).toEqual([
+      {
+        severity: 'warning',
+        line: 3,
+        column: 5,
+        target: 'batch_agent',
+        message: 'whole target',
+        hint: undefined,
+      },
+      {
+        severity: 'error',
+        line: 5,
+        column: 5,
+        target: 'batch_agent',
+        message: 'batch_agent: bad template',
+        hint: undefined,
+      },
+      {
+        severity: 'warning',
+        line: 15,
+        column: 7,
+        target: 'batch_agent',
+        message: 'slow',
+        hint: 'h',
+      },
+    ]);
   });
 
   it('reports an empty targets list', async () => {

@@ -13,6 +13,7 @@ import { unknownKeyWarnings } from '../util/unknown-keys.js';
 import type { SourceLocator } from '../util/yaml-source.js';
 import { interpolateEnv } from './interpolate-env.js';
 import type { ResolvedTarget } from './resolved-target.js';
+import { type TargetFinding, targetFindingIssue } from './target-finding.js';
 import { snakeCaseKeys, toSnakeCase } from './snake-case-keys.js';
 import {
   COMMON_TARGET_KEYS,
@@ -39,6 +40,13 @@ export interface LoadTargetsOptions {
   env?: Record<string, string | undefined>;
   /** Provider kind → the setting keys it accepts; other keys of its targets are warnings. */
   knownKeys?: Record<string, readonly string[]>;
+  /**
+   * Extra checks of each target whose common fields are valid (e.g. its
+   * provider's settings). Findings become issues placed on the key they name;
+   * they never withhold the loaded targets, so a caller can still resolve
+   * names against a file that has them.
+   */
+  inspectTarget?: (target: ResolvedTarget) => TargetFinding[];
 }
 
 /**
@@ -107,6 +115,7 @@ export async function loadTargetsFile(
 
   const baseDir = targetsBaseDir(absolutePath);
   const targets: ResolvedTarget[] = [];
+  const targetIndex = new Map<ResolvedTarget, number>();
   (prepared ?? []).forEach((target, index) => {
     const result = targetSchema.safeParse(target.checked);
     if (!result.success) return;
@@ -120,20 +129,30 @@ export async function loadTargetsFile(
           known: [...new Set([...COMMON_TARGET_KEYS, ...known])],
           where: `for provider "${result.data.provider}"`,
           target: result.data.name,
+          displayKey: (key) => target.writtenKeys.get(key) ?? key,
         }),
       );
     }
-    targets.push(
-      toResolvedTarget(
-        result.data,
-        target,
-        absolutePath,
-        baseDir,
-        source.locate(['targets', index])?.line,
-      ),
+    const resolved = toResolvedTarget(
+      result.data,
+      target,
+      absolutePath,
+      baseDir,
+      source.locate(['targets', index])?.line,
     );
+    targetIndex.set(resolved, index);
+    targets.push(resolved);
   });
-  if (!validated.success || hasErrors(issues)) return { issues: sortIssues(issues) };
+  const usable = validated.success && !hasErrors(issues);
+  if (options.inspectTarget) {
+    for (const target of targets) {
+      const index = targetIndex.get(target)!;
+      for (const finding of options.inspectTarget(target)) {
+        issues.push(targetFindingIssue(finding, target.name, ['targets', index], filePath, source));
+      }
+    }
+  }
+  if (!usable) return { issues: sortIssues(issues) };
   return { value: targets, issues: sortIssues(issues) };
 }
 
@@ -143,6 +162,8 @@ interface PreparedTarget {
   /** `settings` with placeholder-filled numbers and booleans converted, unresolved ones left out. */
   checked: unknown;
   missing: string[];
+  /** snake_case key → the key as written in the file. */
+  writtenKeys: Map<string, string>;
 }
 
 function prepareTarget(
@@ -154,7 +175,7 @@ function prepareTarget(
   issues: InputIssue[],
 ): PreparedTarget {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { settings: {}, checked: raw, missing: [] };
+    return { settings: {}, checked: raw, missing: [], writtenKeys: new Map() };
   }
   const name =
     typeof (raw as { name?: unknown }).name === 'string'
@@ -200,7 +221,12 @@ function prepareTarget(
     else if (NUMERIC_FIELDS.includes(key) && value.trim() !== '' && Number.isFinite(Number(value)))
       checked[key] = Number(value);
   }
-  return { settings, checked, missing };
+  const writtenKeys = new Map<string, string>();
+  for (const written of Object.keys(raw)) {
+    const key = toSnakeCase(written);
+    if (!writtenKeys.has(key) || written === key) writtenKeys.set(key, written);
+  }
+  return { settings, checked, missing, writtenKeys };
 }
 
 function toResolvedTarget(

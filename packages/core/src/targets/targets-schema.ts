@@ -8,17 +8,28 @@ export const TARGETS_SCHEMA_VERSIONS = ['agentv-targets-v2.2', 'agentv-targets-v
  * One target, keys in snake_case. Only the keys every provider shares are
  * typed here; provider-specific keys pass through to `settings`.
  */
-export const targetSchema = z.looseObject({
-  name: z.string().min(1),
-  provider: z.string().min(1),
-  workers: z.int().min(1).optional(),
-  max_retries: z.int().min(0).optional(),
-  provider_batching: z.boolean().optional(),
-  batch_size: z.int().min(1).optional(),
-  timeout_seconds: z.number().positive().optional(),
-  judge_target: z.string().min(1).optional(),
-  healthcheck: z.looseObject({}).optional(),
-});
+export const targetSchema = z
+  .looseObject({
+    name: z.string().min(1).describe('Unique in the file; eval files choose targets by name'),
+    provider: z.string().min(1).describe('The provider kind, e.g. `cli` (run a command) or `mock`'),
+    workers: z.int().min(1).optional().describe('Cases run at once (default 4)'),
+    max_retries: z.int().min(0).optional().describe('Retries of a failed call (default 2)'),
+    provider_batching: z
+      .boolean()
+      .optional()
+      .describe('Answer many cases with one call (the cli provider writes JSONL)'),
+    batch_size: z.int().min(1).optional().describe('Cases per batch call'),
+    timeout_seconds: z.number().positive().optional().describe('Time limit of one call'),
+    judge_target: z.string().min(1).optional().describe('The target LLM judges use'),
+    healthcheck: z
+      .looseObject({})
+      .optional()
+      .describe('Checked once before the first case, e.g. `{type: http, url: ...}`'),
+  })
+  .describe(
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a targets-file placeholder, not a JS template
+    'A target; other keys are settings of its provider (for `cli`: command_template, cwd, env, files_format, ...). camelCase spellings are accepted. Any string may use `${{ ENV_VAR }}`.',
+  );
 
 /** A targets file as written (SPEC 2.2), after camelCase keys are converted. */
 export const targetsFileSchema = z.looseObject({

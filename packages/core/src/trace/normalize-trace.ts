@@ -1,23 +1,35 @@
 import type { ProviderResponse } from '../provider/provider-response.js';
 import type { OutputMessage } from './output-message.js';
 import type { TraceEvent } from './trace-event.js';
+import { parseTraceEvents } from './trace-schemas.js';
 
 /**
- * The trace graders see for a response: its own `trace` when it has one, else
- * `tool_call` / `tool_result` events derived from the tool calls in
- * `outputMessages`, in order. Undefined when neither gives a trace.
+ * The trace graders, result files and trace dumps see for a response — the one
+ * place traces are normalised:
+ * - the response's own `trace`, validated: elements that are not valid trace
+ *   events are dropped, the rest kept in order;
+ * - else, when that leaves no event, `tool_call` / `tool_result` events derived
+ *   from the tool calls in `outputMessages`, in order;
+ * - else `[]` when the provider sent a trace with no valid event, and
+ *   undefined when it sent neither a trace nor tool calls.
  */
 export function normalizeTrace(
   response: ProviderResponse,
   now = new Date(),
 ): TraceEvent[] | undefined {
-  if (response.trace) return response.trace;
-  if (!response.outputMessages) return undefined;
-  const derived = deriveTraceFromOutputMessages(response.outputMessages, now);
-  return derived.length > 0 ? derived : undefined;
+  const own = response.trace === undefined ? undefined : parseTraceEvents(response.trace);
+  if (own !== undefined && own.length > 0) return own;
+  const derived = response.outputMessages
+    ? deriveTraceFromOutputMessages(response.outputMessages, now)
+    : [];
+  return derived.length > 0 ? derived : own;
 }
 
-/** Derives `tool_call` and `tool_result` events from output messages' tool calls. */
+/**
+ * Derives events from output messages' tool calls: a `tool_call` per call
+ * (with its `id` and `input`), followed by a `tool_result` when the call has
+ * an `output`. Every event gets the timestamp `now`.
+ */
 export function deriveTraceFromOutputMessages(
   messages: readonly OutputMessage[],
   now = new Date(),

@@ -13,6 +13,8 @@ export interface UnknownKeysOptions {
   where?: string;
   caseId?: string;
   target?: string;
+  /** The key as the file spells it, when the value's keys were converted (camelCase → snake_case). */
+  displayKey?: (key: string) => string;
 }
 
 /**
@@ -29,7 +31,7 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
       severity: 'warning',
       file: options.file,
       ...options.source.locateKey(options.path, key),
-      message: `unknown key "${key}"${options.where ? ` ${options.where}` : ''} is ignored`,
+      message: `unknown key "${options.displayKey?.(key) ?? key}"${options.where ? ` ${options.where}` : ''} is ignored`,
       hint: suggestion
         ? `did you mean "${suggestion}"?`
         : `remove it, or use one of: ${options.known.filter((name) => !name.startsWith('$')).join(', ')}`,

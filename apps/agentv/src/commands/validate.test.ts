@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { UsageError } from '@agentv/core';
+import { runCommand } from 'citty';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import validate from './validate.js';
+
+const PROJECT = path.join(import.meta.dirname, '..', 'validate', '__fixtures__', 'project');
+const shown = (file: string) => path.relative(process.cwd(), path.join(PROJECT, file));
+
+/** Runs `agentv validate` in this process through citty and captures what it prints. */
+async function runValidate(rawArgs: string[]): Promise<{ result: unknown; stdout: string }> {
+  let stdout = '';
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  try {
+    const { result } = await runCommand(validate, { rawArgs });
+    return { result, stdout };
+  } finally {
+    write.mockRestore();
+  }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('agentv validate (in process)', () => {
+  it('checks a folder recursively, reports every problem at once and returns 1', async () => {
+    const { result, stdout } = await runValidate([PROJECT]);
+    expect(result).toBe(1);
+    expect(stdout.split('\n')).toEqual([
+      `error: ${shown('.agentv/targets.yaml')}:9:5: target "editor": unknown provider "vscode" (hint: use one of: cli, mock (used by ${shown('evals/nested/broken.yaml')}))`,
+      `error: ${shown('evals/nested/broken.yaml')}:6:5: case "typo": missing required key "input_messages" (hint: add \`input_messages:\` with at least one message, e.g. \`- {role: user, content: "..."}\`)`,
+      `warning: ${shown('evals/nested/broken.yaml')}:7:5: case "typo": unknown key "input_mesages" is ignored (hint: did you mean "input_messages"?)`,
+      '4 files checked: 2 with errors (2 errors, 1 warning)',
+      '',
+    ]);
+  });
+
+  it('accepts original-format files and leaves an unused unknown provider a warning', async () => {
+    const { result, stdout } = await runValidate([
+      path.join(PROJECT, 'evals', 'valid.yaml'),
+      path.join(PROJECT, '.agentv'),
+    ]);
+    expect(result).toBe(0);
+    expect(stdout.split('\n')).toEqual([
+      `warning: ${shown('.agentv/targets.yaml')}:9:5: target "editor": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: cli, mock, or leave it for runs that do not use it)`,
+      '3 files checked: no errors (1 warning)',
+      '',
+    ]);
+  });
+
+  it('checks cases against the target given with --target', async () => {
+    const { result, stdout } = await runValidate([
+      path.join(PROJECT, 'evals', 'valid.yaml'),
+      '--target',
+      'staging',
+    ]);
+    expect(result).toBe(1);
+    expect(stdout).toContain('error: --target: unknown target "staging" (hint: targets in ');
+  });
+
+  it('rejects a --targets file that does not exist and unknown flags as usage errors', async () => {
+    const missingTargets = runValidate([PROJECT, '--targets', 'nope.yaml']);
+    await expect(missingTargets).rejects.toBeInstanceOf(UsageError);
+    await expect(missingTargets).rejects.toThrow('targets file nope.yaml does not exist');
+    await expect(runValidate([PROJECT, '--taget', 'x'])).rejects.toThrow(
+      'unknown option --taget for "agentv validate"',
+    );
+    await expect(runValidate([path.join(PROJECT, 'missing')])).rejects.toThrow(
+      /^no eval, targets or config files match /,
+    );
+  });
+});

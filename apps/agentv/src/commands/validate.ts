@@ -1,0 +1,64 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createEvaluatorRegistry, defaultEvaluators, UsageError } from '@agentv/core';
+import { defineCommand } from 'citty';
+import { createAppProviderRegistry } from '../registry.js';
+import { collectInputFiles } from '../validate/collect-input-files.js';
+import { formatReport, paletteFor } from '../validate/format-report.js';
+import { validateInputs } from '../validate/validate-inputs.js';
+import { rejectUnknownFlags, targetArgs } from './_shared.js';
+
+/** Exit code when any file has errors (warnings alone exit 0; a bad command line exits 2). */
+const HAS_ERRORS = 1;
+
+const validateArgs = {
+  paths: {
+    type: 'positional',
+    description:
+      'Eval, targets and config files, directories (searched recursively) or globs (default: .)',
+    required: false,
+    valueHint: 'PATHS...',
+  },
+  targets: {
+    ...targetArgs.targets,
+    description: "Check eval files' targets against this targets file (default: found upwards)",
+  },
+  target: {
+    ...targetArgs.target,
+    description: 'Check every case as if run with --target NAME',
+  },
+} as const;
+
+export default defineCommand({
+  meta: {
+    name: 'validate',
+    description:
+      'Check eval, targets and config files without running anything; exits 1 when any has errors',
+  },
+  args: validateArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, validateArgs, 'validate');
+    const cwd = process.cwd();
+    const inputs = args._.length > 0 ? args._ : ['.'];
+    const files = await collectInputFiles(inputs, cwd);
+    const targetsFile = args.targets === undefined ? undefined : path.resolve(cwd, args.targets);
+    if (targetsFile !== undefined) {
+      if (!(await stat(targetsFile).catch(() => undefined))?.isFile()) {
+        throw new UsageError(`targets file ${args.targets} does not exist`, {
+          hint: 'check the --targets path; it is relative to the current directory',
+        });
+      }
+      if (!files.includes(targetsFile)) files.unshift(targetsFile);
+    }
+    const report = await validateInputs(files, {
+      cwd,
+      providerRegistry: createAppProviderRegistry(),
+      evaluatorRegistry: createEvaluatorRegistry(defaultEvaluators()),
+      targetsFile,
+      targetOverride: args.target,
+    });
+    const lines = formatReport(report, cwd, paletteFor(process.stdout));
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return report.issues.some((issue) => issue.severity === 'error') ? HAS_ERRORS : 0;
+  },
+});

@@ -1,0 +1,144 @@
+import path from 'node:path';
+import {
+  AgentvError,
+  type AttemptRecord,
+  type BuiltPrompt,
+  type EvalCase,
+  type EvaluationResult,
+  type ResolvedTarget,
+} from '@agentv/core';
+import {
+  createJsonlWriter,
+  createPromptDumpWriter,
+  createTraceDumpWriter,
+  createYamlWriter,
+  type ResultWriter,
+  writeHtmlReport,
+  writeJunitReport,
+} from '@agentv/results';
+import type { ReportFlags } from './report-flags.js';
+
+/** The files one run writes besides its summary, opened before the first case. */
+export interface RunArtifacts {
+  writer: ResultWriter;
+  /** Dumps a case's prompt when `--dump-prompts` is on. Never throws. */
+  onPrompt(evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget): Promise<void>;
+  /** Dumps an attempt's trace when `--dump-traces` is on. Never throws. */
+  onAttempt(record: AttemptRecord): Promise<void>;
+  /**
+   * Closes the result file and writes the JUnit and HTML reports from every
+   * finished case; returns the lines naming what was written (paths relative to cwd).
+   */
+  finish(results: readonly EvaluationResult[]): Promise<string[]>;
+  /** Closes the result file without writing reports (the run failed to start). */
+  close(): Promise<void>;
+}
+
+export interface RunArtifactsOptions {
+  flags: ReportFlags;
+  /** Absolute path of the result file. */
+  outPath: string;
+  includeTrace: boolean;
+  cwd: string;
+  /** Prints a warning without breaking the progress display. */
+  warn(message: string): void;
+}
+
+/**
+ * Opens the result file (JSONL or YAML) and the dump folders the flags ask
+ * for. A dump that cannot be written is a warning, printed once per kind: the
+ * results matter more than the debugging aids, and the run goes on.
+ */
+export async function openRunArtifacts(options: RunArtifactsOptions): Promise<RunArtifacts> {
+  const { flags, cwd } = options;
+  const createWriter = flags.outputFormat === 'yaml' ? createYamlWriter : createJsonlWriter;
+  const writer = await createWriter(options.outPath, { includeTrace: options.includeTrace });
+  const traces = flags.traceDir === undefined ? undefined : createTraceDumpWriter(flags.traceDir);
+  const prompts =
+    flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);
+  const written = { traces: 0, prompts: 0 };
+  const warned = new Set<string>();
+  const warnOnce = (kind: string, folder: string, error: unknown) => {
+    if (warned.has(kind)) return;
+    warned.add(kind);
+    options.warn(
+      `could not write ${kind} to ${relative(cwd, folder)}: ${error instanceof Error ? error.message : String(error)}; the run goes on without them`,
+    );
+  };
+
+  return {
+    writer,
+    async onPrompt(evalCase, prompt, target) {
+      if (!prompts) return;
+      try {
+        await prompts.write({
+          evalId: evalCase.id,
+          dataset: evalCase.dataset,
+          evalFile: evalCase.filePath,
+          target: target.name,
+          prompt,
+        });
+        written.prompts++;
+      } catch (error) {
+        warnOnce('prompt dumps', prompts.directory, error);
+      }
+    },
+    async onAttempt(record) {
+      if (!traces) return;
+      try {
+        await traces.write(record);
+        written.traces++;
+      } catch (error) {
+        warnOnce('trace dumps', traces.directory, error);
+      }
+    },
+    async finish(results) {
+      await writer.close();
+      const lines = [`Results: ${relative(cwd, options.outPath)}`];
+      if (traces) lines.push(`Traces: ${folderLine(cwd, traces.directory, written.traces)}`);
+      if (prompts) lines.push(`Prompts: ${folderLine(cwd, prompts.directory, written.prompts)}`);
+      if (flags.junitPath) {
+        await report('JUnit report', flags.junitPath, () =>
+          writeJunitReport(flags.junitPath!, results, { relativeTo: cwd }),
+        );
+        lines.push(`JUnit: ${relative(cwd, flags.junitPath)}`);
+      }
+      if (flags.htmlPath) {
+        await report('HTML report', flags.htmlPath, () =>
+          writeHtmlReport(flags.htmlPath!, results, {
+            relativeTo: cwd,
+            resultFile: relative(cwd, options.outPath),
+          }),
+        );
+        lines.push(`HTML report: ${relative(cwd, flags.htmlPath)}`);
+      }
+      return lines;
+    },
+    close: () => writer.close(),
+  };
+}
+
+async function report(kind: string, filePath: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    throw new AgentvError(
+      `could not write the ${kind} to ${filePath}: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        hint: 'choose a path in a folder you can write to; the result file was written',
+        cause: error,
+      },
+    );
+  }
+}
+
+function folderLine(cwd: string, folder: string, count: number): string {
+  return `${relative(cwd, folder)}${path.sep} (${count} ${count === 1 ? 'file' : 'files'})`;
+}
+
+function relative(cwd: string, file: string): string {
+  const relativePath = path.relative(cwd, file);
+  return relativePath === '' || relativePath.startsWith('..') || path.isAbsolute(relativePath)
+    ? file
+    : relativePath;
+}

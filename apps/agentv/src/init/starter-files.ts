@@ -1,0 +1,143 @@
+/** A file `agentv init` writes: its path relative to the project folder, with `/` separators. */
+export interface StarterFile {
+  path: string;
+  content: string;
+}
+
+/** Where the editor schema of each YAML starter file is (a relative path or URL). */
+export interface SchemaReferences {
+  targets: string;
+  config: string;
+  eval: string;
+}
+
+/** The agent the starter target runs; also named in the eval file's comments. */
+export const EXAMPLE_AGENT_PATH = 'agents/example-agent.mjs';
+export const EXAMPLE_EVAL_PATH = 'evals/example.yaml';
+
+/**
+ * The starter project: a targets file with a `cli` target named `default`
+ * (and a commented-out LLM target), a config file, an offline example agent
+ * and an eval file whose cases that agent passes.
+ */
+export function starterFiles(schemas: SchemaReferences): StarterFile[] {
+  return [
+    { path: '.agentv/targets.yaml', content: targetsYaml(schemas.targets) },
+    { path: '.agentv/config.yaml', content: configYaml(schemas.config) },
+    { path: '.agentv/.gitignore', content: GITIGNORE },
+    { path: EXAMPLE_AGENT_PATH, content: EXAMPLE_AGENT },
+    { path: EXAMPLE_EVAL_PATH, content: evalYaml(schemas.eval) },
+  ];
+}
+
+const targetsYaml = (schema: string) => `# yaml-language-server: $schema=${schema}
+# Targets: the agents and models your eval cases run against. \`agentv eval\`
+# finds this file by walking up from the eval file's folder.
+$schema: agentv-targets-v2.2
+targets:
+  # Runs a command per case. AgentV fills in each {PLACEHOLDER} and shell-quotes
+  # it (write no quotes yourself); the agent writes its answer to {OUTPUT_FILE}
+  # as plain text or as JSON {"text": "...", "trace": [...]}. Relative paths and
+  # the command's working folder are relative to the folder holding .agentv/.
+  - name: default
+    provider: cli
+    command_template: node ${EXAMPLE_AGENT_PATH} --prompt {PROMPT} --out {OUTPUT_FILE}
+    timeout_seconds: 30
+    max_retries: 0
+
+  # An LLM API target. Add its provider package, put OPENAI_API_KEY in your
+  # shell or in a .env file (\${{ NAME }} reads an environment variable), and
+  # uncomment it; then choose it with \`agentv eval --target gpt ...\`.
+  # - name: gpt
+  #   provider: openai
+  #   base_url: https://api.openai.com/v1
+  #   api_key: \${{ OPENAI_API_KEY }}
+  #   model: gpt-4o-mini
+`;
+
+const configYaml = (schema: string) => `# yaml-language-server: $schema=${schema}
+# Project settings for AgentV.
+$schema: agentv-config-v2
+# Files attached to a case that match these globs are guidelines: they go to
+# the agent as instructions ({GUIDELINES}) instead of as part of the question.
+guideline_patterns:
+  - "**/*.instructions.md"
+  - "**/instructions/**"
+  - "**/*.prompt.md"
+  - "**/prompts/**"
+`;
+
+const GITIGNORE = `# Written by agentv eval; keep them out of version control.
+results/
+traces/
+prompts/
+`;
+
+const EXAMPLE_AGENT = `#!/usr/bin/env node
+// An example agent for AgentV: it answers support questions offline and
+// reports the tools it "called" as a trace. Replace it with your own agent;
+// AgentV only needs a command that reads --prompt and writes --out.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { prompt: { type: 'string' }, out: { type: 'string' } } });
+const question = (values.prompt ?? '').toLowerCase();
+const trace = [];
+const now = () => new Date().toISOString();
+
+function lookupOrder(id) {
+  const order = { id, status: id === 42 ? 'shipped' : 'processing' };
+  trace.push({ type: 'tool_call', timestamp: now(), name: 'lookupOrder', input: { id } });
+  trace.push({ type: 'tool_result', timestamp: now(), name: 'lookupOrder', output: order });
+  return order;
+}
+
+let text = 'Sorry, I can help with opening hours and orders.';
+const orderId = /order\\s*#?(\\d+)/.exec(question)?.[1];
+if (orderId) {
+  const order = lookupOrder(Number(orderId));
+  text = \`Order \${order.id} is \${order.status}.\`;
+} else if (question.includes('open')) {
+  text = 'We are open Monday to Friday, 9am to 5pm.';
+}
+writeFileSync(values.out, JSON.stringify({ text, trace }));
+`;
+
+const evalYaml = (schema: string) => `# yaml-language-server: $schema=${schema}
+# An example eval. Check it with \`agentv validate\` and run it with
+# \`agentv eval ${EXAMPLE_EVAL_PATH}\`; results go to .agentv/results/.
+$schema: agentv-eval-v2
+description: Support questions for the example agent
+execution:
+  target: default # a target in .agentv/targets.yaml
+
+evalcases:
+  - id: opening-hours
+    expected_outcome: The agent states the opening hours.
+    input_messages:
+      - role: user
+        content: When are you open?
+    evaluators:
+      - { name: mentions-hours, type: contains, value: 9am }
+
+  - id: order-status
+    expected_outcome: The agent looks order 42 up and says it has shipped.
+    input_messages:
+      - role: system
+        content: You are a support agent for an online shop.
+      - role: user
+        content: Where is my order 42?
+    expected_messages:
+      - role: assistant
+        tool_calls:
+          - { tool: lookupOrder, input: { id: 42 } }
+        content: Order 42 is shipped.
+    evaluators:
+      # The trace must show the lookup, with these inputs.
+      - name: looked-up
+        type: tool_trajectory
+        mode: in_order
+        expected:
+          - { tool: lookupOrder, input: { id: 42 } }
+      - { name: says-shipped, type: regex, pattern: "\\\\bshipped\\\\b" }
+`;

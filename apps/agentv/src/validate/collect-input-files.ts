@@ -1,0 +1,55 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '@agentv/core';
+import { glob, isDynamicPattern } from 'tinyglobby';
+
+/** Hidden folders and dependencies hold no input files; `.agentv/` is searched separately. */
+const IGNORED = ['**/node_modules/**', '**/.*/**'];
+const YAML_FILES = '**/*.{yaml,yml}';
+/** Only these two files of `.agentv/` are inputs; it also holds results, which may be YAML. */
+const INPUTS_OF_AGENTV_FOLDER = '{targets,config}.{yaml,yml}';
+const AGENTV_FILES = [
+  `.agentv/${INPUTS_OF_AGENTV_FOLDER}`,
+  `**/.agentv/${INPUTS_OF_AGENTV_FOLDER}`,
+];
+
+/**
+ * Expands the command line's paths into absolute input file paths, sorted
+ * and without repeats: a file as given, a glob's matches, and for a
+ * directory every YAML file under it (outside hidden folders and
+ * node_modules) plus the targets and config files of its `.agentv/` folders
+ * (only those two when the directory is an `.agentv/` folder itself).
+ * A path that matches nothing is a usage error.
+ */
+export async function collectInputFiles(inputs: readonly string[], cwd: string): Promise<string[]> {
+  const found = new Set<string>();
+  for (const input of inputs) {
+    const matches = await expand(input, cwd);
+    if (matches.length === 0) {
+      throw new UsageError(`no eval, targets or config files match "${input}"`, {
+        hint: `check the path; it is relative to ${cwd}`,
+      });
+    }
+    for (const match of matches) found.add(match);
+  }
+  return [...found].sort();
+}
+
+async function expand(input: string, cwd: string): Promise<string[]> {
+  if (isDynamicPattern(input)) {
+    return glob(input, { cwd, absolute: true, onlyFiles: true, ignore: ['**/node_modules/**'] });
+  }
+  const absolute = path.resolve(cwd, input);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info) return [];
+  if (!info.isDirectory()) return [absolute];
+  if (path.basename(absolute) === '.agentv') {
+    return glob(INPUTS_OF_AGENTV_FOLDER, { cwd: absolute, absolute: true });
+  }
+  const [yamlFiles, agentvFiles] = await Promise.all([
+    glob(YAML_FILES, { cwd: absolute, absolute: true, ignore: IGNORED }),
+    // Without `dot`, `**` skips hidden folders (.git) while the literal `.agentv` still matches.
+    glob(AGENTV_FILES, { cwd: absolute, absolute: true, ignore: ['**/node_modules/**'] }),
+  ]);
+  return [...yamlFiles, ...agentvFiles].map((file) => path.normalize(file));
+}

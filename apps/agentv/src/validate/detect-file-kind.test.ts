@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { detectFileKind } from './detect-file-kind.js';
+
+describe('detectFileKind', () => {
+  it('uses the $schema values of the original format first', () => {
+    expect(detectFileKind('/p/anything.yaml', '$schema: agentv-eval-v2\n')).toBe('eval');
+    expect(detectFileKind('/p/evals/x.yaml', '# c\n$schema: agentv-targets-v2.2\n')).toBe(
+      'targets',
+    );
+    expect(detectFileKind('/p/settings.yml', "$schema: 'agentv-config-v2'\n")).toBe('config');
+    // Another version is still that kind of file; its loader reports the unsupported version.
+    expect(detectFileKind('/p/targets.yaml', '$schema: agentv-eval-v1\n')).toBe('eval');
+  });
+
+  it('reads the yaml-language-server comment that agentv init writes', () => {
+    const head =
+      '# yaml-language-server: $schema=../node_modules/@agentv/core/schemas/targets.schema.json\n';
+    expect(detectFileKind('/p/agents.yaml', head)).toBe('targets');
+  });
+
+  it('falls back to the name and place of the file', () => {
+    expect(detectFileKind('/p/targets.yaml', 'targets: []\n')).toBe('targets');
+    expect(detectFileKind('/p/.agentv/targets.yml', '')).toBe('targets');
+    expect(detectFileKind('/p/.agentv/config.yaml', '')).toBe('config');
+    expect(detectFileKind('/p/config.yaml', 'evalcases: []\n')).toBe('eval');
+    expect(detectFileKind('/p/evals/refunds.yml', 'evalcases: []\n')).toBe('eval');
+  });
+
+  it('ignores a nested $schema key', () => {
+    expect(detectFileKind('/p/a.yaml', 'evalcases:\n  - $schema: agentv-targets-v2.2\n')).toBe(
+      'eval',
+    );
+  });
+});

@@ -1,0 +1,52 @@
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The three kinds of input file `agentv validate` checks. */
+export type InputFileKind = 'eval' | 'targets' | 'config';
+
+/** How much of a file is read to find its `$schema` line. */
+const HEAD_BYTES = 64 * 1024;
+
+const SCHEMA_KEY = /^["']?\$schema["']?\s*:\s*["']?([^"'\s#,}]+)/m;
+const SCHEMA_MODELINE =
+  /^#\s*yaml-language-server:\s*\$schema=\S*?\b(eval|targets|config)\.schema\.json/m;
+
+/**
+ * What kind of input file `text` (the start of the file) is: by its top-level
+ * `$schema` value (`agentv-eval-v2`, `agentv-targets-v2.2`, `agentv-config-v2`,
+ * or another version of those), else by a `yaml-language-server` schema
+ * comment naming one of AgentV's schema files, else by name and place —
+ * `targets.yaml` / `targets.yml` anywhere are targets files,
+ * `.agentv/config.y*ml` is a config file, any other file is an eval file.
+ */
+export function detectFileKind(filePath: string, text: string): InputFileKind {
+  const schema = SCHEMA_KEY.exec(text)?.[1];
+  if (schema?.startsWith('agentv-eval')) return 'eval';
+  if (schema?.startsWith('agentv-targets')) return 'targets';
+  if (schema?.startsWith('agentv-config')) return 'config';
+  const modeline = SCHEMA_MODELINE.exec(text)?.[1];
+  if (modeline === 'eval' || modeline === 'targets' || modeline === 'config') return modeline;
+  const name = path.basename(filePath).toLowerCase();
+  if (name === 'targets.yaml' || name === 'targets.yml') return 'targets';
+  const inAgentvDir = path.basename(path.dirname(filePath)) === '.agentv';
+  if (inAgentvDir && (name === 'config.yaml' || name === 'config.yml')) return 'config';
+  return 'eval';
+}
+
+/** Reads the start of a file and detects its kind; an unreadable file is detected by name (its loader reports it). */
+export async function detectFileKindOf(filePath: string): Promise<InputFileKind> {
+  let head = '';
+  try {
+    const handle = await open(filePath, 'r');
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+      head = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Missing or unreadable: the loader for the kind its name suggests says why.
+  }
+  return detectFileKind(filePath, head);
+}

@@ -1,0 +1,199 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} are placeholders of targets files, not JS templates
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, type Project, runAgentv } from '../support/project.js';
+import { runInTerminal } from '../support/run-in-terminal.js';
+
+let project: Project | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  project = undefined;
+});
+
+/** An agent that echoes the question and reports one lookup call, written in the original style. */
+const AGENT = `
+import { writeFileSync } from 'node:fs';
+const [, , prompt, out] = process.argv;
+const now = new Date().toISOString();
+writeFileSync(out, JSON.stringify({
+  text: 'Refunded. ' + prompt,
+  trace: [{ type: 'tool_call', timestamp: now, name: 'lookupOrder', input: { id: 42 } }],
+}));
+`;
+
+/** Files written for AgentV's agentv-eval-v2 generation, using every spelling it allowed. */
+const ORIGINAL_FORMAT = {
+  'agent.mjs': AGENT,
+  '.agentv/targets.yaml': `$schema: agentv-targets-v2.2
+targets:
+  - name: legacy_agent
+    provider: cli
+    commandTemplate: node agent.mjs {PROMPT} {OUTPUT_FILE}
+    timeoutSeconds: 30
+    maxRetries: 0
+  - name: copilot
+    provider: vscode
+    workspaceTemplate: ./workspace.code-workspace
+  - name: codex
+    provider: codex
+  - name: azure
+    provider: cli
+    commandTemplate: node agent.mjs {PROMPT} {OUTPUT_FILE}
+    env: { AZURE_KEY: "\${{ AGENTV_TEST_UNSET_AZURE_KEY }}" }
+`,
+  '.agentv/config.yaml': `$schema: agentv-config-v2
+guideline_patterns: ["**/*.instructions.md"]
+`,
+  'evals/legacy.yaml': `$schema: agentv-eval-v2
+description: Written for agentv-eval-v2
+target: legacy_agent
+evalcases:
+  - id: refund
+    conversation_id: conv-1
+    outcome: The agent refunds order 42
+    input_messages:
+      - role: system
+        content: You are a support agent.
+      - role: user
+        content:
+          - { type: text, value: "Please refund order 42." }
+          - { type: file, value: ./order.json }
+      - role: assistant
+        content: Looking it up.
+        tool_calls:
+          - { tool: lookupOrder, input: { id: 42 }, output: { status: shipped } }
+      - role: tool
+        name: lookupOrder
+        content: { status: shipped }
+    expected_messages:
+      - role: assistant
+        tool_calls:
+          - { tool: lookupOrder, input: { id: 42 }, output: { status: shipped } }
+        content: Refunded.
+    evaluators:
+      - { name: refunded, type: contains, value: Refunded }
+      - { name: looked-up, type: tool_trajectory, mode: in_order, expected: [{ tool: lookupOrder }] }
+`,
+  'evals/order.json': '{"id": 42, "total": 59.9}\n',
+};
+
+describe('agentv validate', () => {
+  it('accepts agentv-eval-v2 files, which agentv eval then runs unchanged', async () => {
+    project = await createProject(ORIGINAL_FORMAT);
+    const env = { AGENTV_TEST_UNSET_AZURE_KEY: undefined };
+    const validate = await runAgentv(['validate'], project.dir, env);
+    expect(validate.code).toBe(0);
+    // Targets AgentV cannot run here are warnings; the run below does not use them.
+    expect(validate.stdout.split('\n')).toEqual([
+      'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: cli, mock, or leave it for runs that do not use it)',
+      'warning: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex"; this target cannot run with this AgentV (hint: use one of: cli, mock, or leave it for runs that do not use it)',
+      'warning: .agentv/targets.yaml:16:12: target "azure": needs environment variable(s) AGENTV_TEST_UNSET_AZURE_KEY, which are not set (hint: set AGENTV_TEST_UNSET_AZURE_KEY in your shell or in a .env file; a run that uses this target fails until then)',
+      '3 files checked: no errors (3 warnings)',
+      '',
+    ]);
+
+    const run = await runAgentv(['eval', 'evals/legacy.yaml'], project.dir, env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('1 case: 1 passed');
+
+    // Using a target that cannot run is an error for the run (and for validate with --target).
+    const codex = await runAgentv(['eval', 'evals/legacy.yaml', '--target', 'codex'], project.dir);
+    expect(codex.code).toBe(2);
+    expect(codex.stderr).toContain('target "codex": unknown provider "codex"');
+    const azure = await runAgentv(
+      ['eval', 'evals/legacy.yaml', '--target', 'azure'],
+      project.dir,
+      env,
+    );
+    expect(azure.code).toBe(2);
+    expect(azure.stderr).toContain(
+      'target "azure": uses environment variable(s) AGENTV_TEST_UNSET_AZURE_KEY, which are not set',
+    );
+    const validateCodex = await runAgentv(['validate', '--target', 'codex'], project.dir, env);
+    expect(validateCodex.code).toBe(1);
+    expect(validateCodex.stdout).toContain(
+      'error: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex" (hint: use one of: cli, mock (used by evals/legacy.yaml))',
+    );
+  });
+
+  it('detects file kinds by $schema and name, and skips dependencies, hidden folders and results', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      'suite/agents.yaml': `$schema: agentv-targets-v2.2
+targets:
+  - { name: default, provider: cli, command_template: "node ../agent.mjs {PROMPT} {OUTPUT_FILE}" }
+`,
+      'suite/cases.yml': `evalcases:
+  - { id: a, input_messages: [{ role: user, content: hi }], evaluators: [{ type: contains, value: hi }] }
+`,
+      'other/targets.yml': 'targets:\n  - { name: default, provider: mock }\n',
+      'other/cases.yaml': `evalcases:
+  - { id: b, input_messages: [{ role: user, content: hi }], evaluators: [{ type: equals, value: hi }] }
+`,
+      'node_modules/dep/broken.yaml': 'not: [yaml\n',
+      '.github/workflows/ci.yml': 'on: push\n',
+      '.agentv/results/eval.yaml': '- eval_id: a\n',
+    });
+    const run = await runAgentv(['validate', '.', '--targets', 'suite/agents.yaml'], project.dir);
+    expect(run.stdout).toBe('4 files checked: no errors\n');
+    expect(run.code).toBe(0);
+    const other = await runAgentv(['validate', 'other'], project.dir);
+    expect(other.stdout).toBe('2 files checked: no errors\n');
+  });
+
+  it('reports the same problems when large inputs are loaded on worker threads', async () => {
+    const cases = (file: number, count: number) =>
+      Array.from(
+        { length: count },
+        (_, index) =>
+          `  - id: c${index}\n    input_messages:\n      - role: ${file === 1 && index === 700 ? 'robot' : 'user'}\n        content: Please refund order ${index}, the item arrived broken.\n    evaluators: [{ type: contains, value: refund }]\n`,
+      ).join('');
+    const files: Record<string, string> = {
+      '.agentv/targets.yaml': 'targets:\n  - { name: default, provider: mock }\n',
+    };
+    // Over 512 KiB of YAML in all: enough for agentv validate to use worker threads.
+    for (const file of [0, 1, 2])
+      files[`evals/suite-${file}.yaml`] = `evalcases:\n${cases(file, 1500)}`;
+    project = await createProject(files);
+    const message =
+      'evals/suite-1.yaml:3504:15: case "c700": input_messages[0].role must be one of "system", "user", "assistant", "tool", not "robot"';
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(`error: ${message}`);
+    expect(validate.stdout).toContain('4 files checked: 1 with errors (1 error, 0 warnings)');
+    const run = await runAgentv(['eval', 'evals'], project.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`error: ${message}`);
+  });
+
+  it('colours its report on a terminal unless NO_COLOR is set', async () => {
+    project = await createProject({ 'evals/a.yaml': 'evalcases: []\n' });
+    const colored = await runInTerminal(['validate'], project.dir);
+    expect(colored.code).toBe(1);
+    expect(colored.stdout).toContain(
+      '\u001b[1;31merror\u001b[0m: \u001b[1mevals/a.yaml:1:12:\u001b[0m',
+    );
+    const plain = await runInTerminal(['validate'], project.dir, { env: { NO_COLOR: '1' } });
+    expect(plain.stdout).toContain(
+      'error: evals/a.yaml:1:12: evalcases must have at least 1 entry',
+    );
+    expect(plain.stdout).not.toContain('\u001b');
+  });
+
+  it('exits 2 for a path that does not exist', async () => {
+    project = await createProject({});
+    const run = await runAgentv(['validate', 'evals'], project.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('agentv: no eval, targets or config files match "evals"');
+    expect(run.stdout).toBe('');
+  });
+
+  it('lists validate and init in the help', async () => {
+    const run = await runAgentv(['--help'], process.cwd());
+    expect(run.stdout).toContain('validate');
+    expect(run.stdout).toContain('init');
+    const help = await runAgentv(['validate', '--help'], process.cwd());
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--targets');
+  });
+});

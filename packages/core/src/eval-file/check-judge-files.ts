@@ -1,0 +1,148 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { InputIssue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import type { SourceLocator } from '../util/yaml-source.js';
+
+/** Programs whose first argument is the script file they run (`node ./judge.mjs`). */
+const INTERPRETERS = new Set([
+  'bash',
+  'bun',
+  'deno',
+  'node',
+  'nodejs',
+  'perl',
+  'php',
+  'python',
+  'python3',
+  'ruby',
+  'sh',
+  'tsx',
+  'zsh',
+]);
+
+/** Characters that make a word depend on the shell (variables, globs, redirects): not checked. */
+const SHELL_SYNTAX = /[$`*?~{}<>|;&()[\]\\]/;
+
+/** Where an evaluator list is and what to attach to its issues. */
+export interface JudgeFilesContext {
+  file: string;
+  source: SourceLocator;
+  /** The eval file's directory: `cwd` and script paths resolve against it. */
+  evalDir: string;
+  caseId?: string;
+  issues: InputIssue[];
+  /** Memoised existence checks, shared by every list of the file. */
+  checked: Map<string, Promise<boolean>>;
+}
+
+/**
+ * Checks the files `code_judge` evaluators refer to before anything runs: a
+ * `cwd` must be an existing directory, and the script file must exist when
+ * the command's first word is a relative path (`./judge.sh`) or an
+ * interpreter's first argument (`node ./judge.mjs`, `python3 judges/x.py`).
+ * Words that depend on the shell (`$VAR`, globs) and commands found on PATH
+ * are not checked. Each missing file is an error issue on the key.
+ */
+export async function checkJudgeFiles(
+  evaluators: readonly EvaluatorConfig[],
+  listPath: readonly PropertyKey[],
+  context: JudgeFilesContext,
+): Promise<void> {
+  await Promise.all(
+    evaluators.map((config, index) => checkOne(config, [...listPath, index], context)),
+  );
+}
+
+async function checkOne(
+  config: EvaluatorConfig,
+  entryPath: readonly PropertyKey[],
+  context: JudgeFilesContext,
+): Promise<void> {
+  if (config.type !== 'code_judge') return;
+  const report = (keyPath: PropertyKey[], message: string, hint: string) => {
+    const issue: InputIssue = {
+      severity: 'error',
+      file: context.file,
+      ...context.source.locate([...entryPath, ...keyPath]),
+      message: `evaluator "${config.name}": ${message}`,
+      hint,
+    };
+    if (context.caseId !== undefined) issue.caseId = context.caseId;
+    context.issues.push(issue);
+  };
+  let workDir = context.evalDir;
+  if (typeof config.cwd === 'string' && config.cwd.trim() !== '') {
+    workDir = path.resolve(context.evalDir, config.cwd);
+    if (!(await cached(context.checked, `dir:${workDir}`, () => isDirectory(workDir)))) {
+      report(
+        ['cwd'],
+        `cwd directory ${config.cwd} does not exist (resolved to ${workDir})`,
+        "fix the path or create the directory; it is relative to the eval file's directory",
+      );
+      return;
+    }
+  }
+  const words = scriptWords(config.script);
+  if (words === undefined) return;
+  const found = scriptFileOf(words);
+  if (found === undefined) return;
+  const resolved = path.resolve(workDir, found.word);
+  if (await cached(context.checked, resolved, () => isFile(resolved))) return;
+  const relativeTo = workDir === context.evalDir ? "the eval file's directory" : 'its cwd';
+  report(
+    Array.isArray(config.script) ? ['script', found.index] : ['script'],
+    `script file ${found.word} not found (resolved to ${resolved})`,
+    `fix the path in "script"; it is relative to ${relativeTo}`,
+  );
+}
+
+/** The words of a script: a command line split like a shell would (quotes honoured), or an argv list. */
+function scriptWords(script: unknown): string[] | undefined {
+  if (Array.isArray(script)) {
+    return script.every((part) => typeof part === 'string') ? script : undefined;
+  }
+  if (typeof script !== 'string') return undefined;
+  const words: string[] = [];
+  for (const match of script.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) {
+    words.push(match[1] ?? match[2] ?? match[3]!);
+  }
+  return words;
+}
+
+/** The word naming a local script file, with its position; undefined when there is none to check. */
+function scriptFileOf(words: readonly string[]): { word: string; index: number } | undefined {
+  const [command, first] = words;
+  if (command === undefined || SHELL_SYNTAX.test(command)) return undefined;
+  if (isRelativePath(command) && command.includes('/')) return { word: command, index: 0 };
+  if (!INTERPRETERS.has(path.basename(command)) || first === undefined) return undefined;
+  if (first.startsWith('-') || SHELL_SYNTAX.test(first) || !isRelativePath(first)) return undefined;
+  return first.includes('/') || /\.[A-Za-z0-9]+$/.test(first)
+    ? { word: first, index: 1 }
+    : undefined;
+}
+
+function isRelativePath(word: string): boolean {
+  return word !== '' && !path.isAbsolute(word) && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(word);
+}
+
+function cached(
+  cache: Map<string, Promise<boolean>>,
+  key: string,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  let result = cache.get(key);
+  if (result === undefined) {
+    result = check();
+    cache.set(key, result);
+  }
+  return result;
+}
+
+async function isFile(filePath: string): Promise<boolean> {
+  return (await stat(filePath).catch(() => undefined))?.isFile() === true;
+}
+
+async function isDirectory(dirPath: string): Promise<boolean> {
+  return (await stat(dirPath).catch(() => undefined))?.isDirectory() === true;
+}

@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildJsonSchemas, JSON_SCHEMA_FILES } from './json-schemas.js';
+
+const schemasDir = path.join(import.meta.dirname, '..', '..', 'schemas');
+
+describe('shipped JSON Schemas', () => {
+  it.each(JSON_SCHEMA_FILES)('schemas/%s matches the zod schemas', async (name) => {
+    const committed = await readFile(path.join(schemasDir, name), 'utf8').catch(() => '');
+    // Stale: run `pnpm --filter @agentv/core build` (it runs scripts/generate-schemas.mjs).
+    expect(committed, `schemas/${name} is stale; rebuild @agentv/core`).toBe(
+      buildJsonSchemas()[name],
+    );
+  });
+
+  it('describes the eval file: cases required, messages with roles and tool calls', () => {
+    const schema = JSON.parse(buildJsonSchemas()['eval.schema.json']!);
+    expect(schema).toMatchObject({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      title: 'AgentV eval file',
+      required: ['evalcases'],
+      properties: { $schema: { const: 'agentv-eval-v2' } },
+    });
+    const evalCase = schema.properties.evalcases.items;
+    expect(evalCase.required).toEqual(['id', 'input_messages']);
+    const message = evalCase.properties.expected_messages.items;
+    expect(message.properties.role.enum).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(message.properties.tool_calls.items.required).toEqual(['tool']);
+  });
+
+  it('describes the targets and config files', () => {
+    const schemas = buildJsonSchemas();
+    const targets = JSON.parse(schemas['targets.schema.json']!);
+    expect(targets.properties.$schema.enum).toEqual(['agentv-targets-v2.2', 'agentv-targets-v2']);
+    expect(targets.properties.targets.items.required).toEqual(['name', 'provider']);
+    const config = JSON.parse(schemas['config.schema.json']!);
+    expect(config.properties.$schema.const).toBe('agentv-config-v2');
+    expect(config.properties.guideline_patterns.type).toBe('array');
+  });
+});

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+
+/** What identifies a case across a run: its id, and where it came from when known. */
+export interface CaseIdentity {
+  evalId: string;
+  dataset?: string;
+  /** Absolute path of the eval file; two files may hold cases with the same id. */
+  evalFile?: string;
+}
+
+const MAX_STEM_BYTES = 100;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+
+/**
+ * Turns a case id (or any text) into a string that is safe as part of a file
+ * name on every common file system: letters, digits, `.`, `_` and `-` are kept,
+ * every other run of characters becomes `_`, leading dots and trailing dots are
+ * replaced, and the result is at most 100 bytes of UTF-8. The result never
+ * contains a path separator and is never `.`, `..` or empty. When anything had
+ * to change, a short hash of the original text is appended so different ids stay
+ * different: `a/b` → `a_b-1c4d2e`, while `refund-001` stays `refund-001`.
+ */
+export function safeFileStem(text: string): string {
+  let stem = text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}._-]+/gu, '_')
+    .replace(/^\.+/, '_')
+    .replace(/\.+$/, '_');
+  while (Buffer.byteLength(stem, 'utf8') > MAX_STEM_BYTES) stem = [...stem].slice(0, -1).join('');
+  if (stem === '' || stem === '_' || WINDOWS_RESERVED.test(stem)) stem = `case${stem}`;
+  return stem === text ? stem : `${stem}-${shortHash(text)}`;
+}
+
+/**
+ * Gives every case of a run its own file stem, so artifacts of two cases never
+ * share a name, even when two eval files use the same id or two ids sanitise
+ * alike. A case keeps its stem for the whole run (every attempt uses it). The
+ * first case with an id gets `safeFileStem(id)`; another case with the same stem
+ * gets its dataset in front (`billing__refund-001`), then a counter (`-2`).
+ * Names are compared case-insensitively, as macOS and Windows do.
+ */
+export function createCaseFileNames(): { stemFor(identity: CaseIdentity): string } {
+  const stems = new Map<string, string>();
+  const taken = new Set<string>();
+  return {
+    stemFor(identity) {
+      const key = `${identity.evalFile ?? identity.dataset ?? ''}\u0000${identity.evalId}`;
+      const known = stems.get(key);
+      if (known !== undefined) return known;
+      const base = safeFileStem(identity.evalId);
+      const candidates = [base];
+      if (identity.dataset !== undefined) {
+        candidates.push(`${safeFileStem(identity.dataset)}__${base}`);
+      }
+      let stem = candidates.find((candidate) => !taken.has(candidate.toLowerCase()));
+      for (let counter = 2; stem === undefined; counter++) {
+        const numbered = `${candidates[candidates.length - 1]}-${counter}`;
+        if (!taken.has(numbered.toLowerCase())) stem = numbered;
+      }
+      taken.add(stem.toLowerCase());
+      stems.set(key, stem);
+      return stem;
+    },
+  };
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 6);
+}

@@ -1,0 +1,90 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type HtmlReportData, renderHtmlReport, writeHtmlReport } from './html-report.js';
+import { errored, scored } from './test-support/make-result.js';
+
+const hostile =
+  '</script><script>window.pwned = 1</script><!-- <img src=x onerror=alert(1)> &amp;\u2028';
+const trace = [
+  {
+    type: 'tool_call' as const,
+    timestamp: '2025-01-01T12:00:00.000Z',
+    name: 'search',
+    input: { q: hostile },
+  },
+  {
+    type: 'tool_result' as const,
+    timestamp: '2025-01-01T12:00:01.500Z',
+    name: 'search',
+    output: 'ok',
+  },
+];
+const results = [
+  scored('refund-001', 1, { trace, evalFile: '/repo/evals/support.yaml', dataset: 'support' }),
+  scored('refund-002', 0.4, { candidateAnswer: hostile, misses: [hostile], trace }),
+  errored('refund-003', 'agent exited with code 3'),
+];
+
+/** The JSON the page embeds, read back the way the page's script reads it. */
+function embeddedData(html: string): HtmlReportData {
+  const match = /<script type="application\/json" id="agentv-data">([^<]*)<\/script>/.exec(html);
+  expect(match).not.toBeNull();
+  return JSON.parse(match![1]!);
+}
+
+describe('renderHtmlReport', () => {
+  it('embeds every case with its status, answer, evaluators and trace', () => {
+    const html = renderHtmlReport(results, { relativeTo: '/repo', resultFile: 'out.jsonl' });
+    const data = embeddedData(html);
+    expect(data.statistics).toMatchObject({ total: 3, passed: 1, failed: 1, errored: 1 });
+    expect(data.statistics.histogram.map((bin) => bin.count)).toEqual([0, 0, 1, 0, 1]);
+    expect(data.resultFile).toBe('out.jsonl');
+    expect(data.cases.map((item) => [item.id, item.status])).toEqual([
+      ['refund-001', 'passed'],
+      ['refund-002', 'failed'],
+      ['refund-003', 'errored'],
+    ]);
+    expect(data.cases[0]).toMatchObject({
+      evalFile: path.join('evals', 'support.yaml'),
+      trace,
+      traceSummary: { eventCount: 2, toolNames: ['search'], toolCallsByName: { search: 1 } },
+    });
+    expect(data.cases[1]?.answer).toBe(hostile);
+    expect(data.cases[2]).toMatchObject({ error: 'agent exited with code 3', trace: null });
+  });
+
+  it('cannot be broken out of by answers or traces, and references nothing outside the file', () => {
+    const html = renderHtmlReport(results);
+    expect(html.match(/<\/script/g)).toHaveLength(2);
+    expect(html).not.toContain('<!--');
+    expect(html).not.toContain('\u2028');
+    expect(embeddedData(html).cases[1]?.misses).toEqual([hostile]);
+    // Outside the embedded data (where hostile text is inert JSON) nothing loads anything.
+    const page = html.replace(/(id="agentv-data">)[^<]*/, '$1');
+    expect(page).not.toMatch(/\b(src|href)\s*=/i);
+    expect(page).not.toMatch(/https?:\/\//);
+    expect(page).not.toMatch(/url\(|@import/);
+    expect(page).toContain("default-src 'none'");
+  });
+
+  it('escapes the title', () => {
+    expect(renderHtmlReport([], { title: '<b>Run</b>' })).toContain(
+      '<title>&lt;b&gt;Run&lt;/b&gt;</title>',
+    );
+  });
+});
+
+describe('writeHtmlReport', () => {
+  it('creates the parent folder and writes the page', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'agentv-html-'));
+    try {
+      const filePath = path.join(dir, 'reports', 'run.html');
+      await writeHtmlReport(filePath, results);
+      expect(embeddedData(await readFile(filePath, 'utf8')).cases).toHaveLength(3);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,156 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { EvaluationResult, TraceEvent, TraceSummary } from '@agentv/core';
+import { REPORT_SCRIPT, REPORT_STYLES } from './html-report-assets.js';
+import { computeRunStatistics, type RunStatistics } from './statistics.js';
+import { summarizeTrace } from './summarize-trace.js';
+
+export interface HtmlReportOptions {
+  /** Shown as the page title. Default `AgentV report`. */
+  title?: string;
+  /** Eval file paths are shown relative to this folder. */
+  relativeTo?: string;
+  /** When the report was made. Default now. */
+  generatedAt?: Date;
+  /** Path of the result file, shown in the header. */
+  resultFile?: string;
+}
+
+/** One case as the report's script receives it. */
+export interface HtmlReportCase {
+  id: string;
+  dataset: string;
+  evalFile: string;
+  target: string;
+  status: 'passed' | 'failed' | 'errored';
+  score: number;
+  durationMs: number;
+  attempts: number;
+  answer: string;
+  error: string | null;
+  hits: string[];
+  misses: string[];
+  reasoning: string;
+  evaluators: {
+    name: string;
+    type: string;
+    score: number;
+    weight: number;
+    verdict: string;
+    hits: string[];
+    misses: string[];
+    reasoning: string;
+    error: string | null;
+  }[];
+  traceSummary: TraceSummary | null;
+  trace: TraceEvent[] | null;
+}
+
+/** Everything the report shows, embedded in the page as JSON. */
+export interface HtmlReportData {
+  title: string;
+  generatedAt: string;
+  resultFile: string | null;
+  statistics: Omit<RunStatistics, 'lowest'>;
+  cases: HtmlReportCase[];
+}
+
+/**
+ * Renders a run as one self-contained HTML page: inline styles and script, no
+ * external URL, the data embedded as JSON in a `<script type="application/json">`
+ * (with `<`, `>`, `&` and line separators escaped, so no answer or trace can end
+ * the script or inject markup). The page shows the summary counts and score
+ * statistics, the score histogram, a table of cases that can be filtered to
+ * failed or errored ones and searched by id, and for each case its answer,
+ * evaluator results and trace as a timeline. A Content-Security-Policy forbids
+ * any network access.
+ */
+export function renderHtmlReport(
+  results: readonly EvaluationResult[],
+  options: HtmlReportOptions = {},
+): string {
+  const { lowest: _lowest, ...statistics } = computeRunStatistics(results, { lowestCount: 0 });
+  const data: HtmlReportData = {
+    title: options.title ?? 'AgentV report',
+    generatedAt: (options.generatedAt ?? new Date()).toISOString(),
+    resultFile: options.resultFile ?? null,
+    statistics,
+    cases: results.map((result) => toReportCase(result, options.relativeTo)),
+  };
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(data.title)}</title>`,
+    `<style>${REPORT_STYLES}</style>`,
+    '</head>',
+    '<body>',
+    '<noscript>This report needs JavaScript to show its results.</noscript>',
+    '<main id="app"></main>',
+    `<script type="application/json" id="agentv-data">${embedJson(data)}</script>`,
+    `<script>${REPORT_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** Writes `renderHtmlReport(results)` to `filePath`, creating its parent directories. */
+export async function writeHtmlReport(
+  filePath: string,
+  results: readonly EvaluationResult[],
+  options: HtmlReportOptions = {},
+): Promise<void> {
+  await mkdir(path.dirname(filePath), { recursive: true });
+  await writeFile(filePath, renderHtmlReport(results, options), 'utf8');
+}
+
+function toReportCase(result: EvaluationResult, relativeTo: string | undefined): HtmlReportCase {
+  const trace = result.trace ?? null;
+  return {
+    id: result.evalId,
+    dataset: result.dataset,
+    evalFile: relativeTo ? path.relative(relativeTo, result.evalFile) : result.evalFile,
+    target: result.target,
+    status: result.error !== undefined ? 'errored' : result.passed ? 'passed' : 'failed',
+    score: result.score,
+    durationMs: result.durationMs,
+    attempts: result.attempts,
+    answer: result.candidateAnswer,
+    error: result.error ?? null,
+    hits: result.hits,
+    misses: result.misses,
+    reasoning: result.reasoning,
+    evaluators: result.evaluatorResults.map((evaluator) => ({
+      name: evaluator.name,
+      type: evaluator.type,
+      score: evaluator.score,
+      weight: evaluator.weight,
+      verdict: evaluator.verdict,
+      hits: evaluator.hits,
+      misses: evaluator.misses,
+      reasoning: evaluator.reasoning ?? '',
+      error: evaluator.error ?? null,
+    })),
+    traceSummary: result.traceSummary ?? (trace ? summarizeTrace(trace) : null),
+    trace,
+  };
+}
+
+/** JSON that is safe inside a `<script>` element whatever strings it holds. */
+function embedJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => {
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}

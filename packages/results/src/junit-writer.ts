@@ -1,0 +1,126 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { EvaluationResult } from '@agentv/core';
+import { escapeXml } from './escape-xml.js';
+
+export interface JunitOptions {
+  /** Name of the `<testsuites>` element. Default `agentv`. */
+  name?: string;
+  /** Eval file paths in `file` attributes are written relative to this folder. */
+  relativeTo?: string;
+}
+
+const MESSAGE_LENGTH = 300;
+
+/**
+ * Renders results as JUnit XML: one `<testsuite>` per eval file (named after
+ * its dataset, in order of first result) with `tests`, `failures`, `errors`,
+ * `skipped` and `time` (seconds) attributes, one `<testcase>` per case
+ * (`classname` = dataset, `name` = case id) carrying `<failure>` for a case
+ * that failed (message: its first miss, body: every miss and the reasoning) or
+ * `<error>` for a case that errored (message and body: the error), and the
+ * answer in `<system-out>`. Every value is escaped, control characters included.
+ */
+export function formatJunitXml(
+  results: readonly EvaluationResult[],
+  options: JunitOptions = {},
+): string {
+  const suites = new Map<string, EvaluationResult[]>();
+  for (const result of results) {
+    const suite = suites.get(result.evalFile);
+    if (suite) suite.push(result);
+    else suites.set(result.evalFile, [result]);
+  }
+  const totals = countOf(results);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites ${attributes({ name: options.name ?? 'agentv', ...totals })}>`,
+  ];
+  for (const [evalFile, cases] of suites) {
+    const file = options.relativeTo ? path.relative(options.relativeTo, evalFile) : evalFile;
+    lines.push(
+      `  <testsuite ${attributes({
+        name: cases[0]!.dataset,
+        ...countOf(cases),
+        skipped: 0,
+        timestamp: earliestStart(cases),
+        file,
+      })}>`,
+    );
+    for (const result of cases) lines.push(...testcase(result, file));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>', '');
+  return lines.join('\n');
+}
+
+/** Writes `formatJunitXml(results)` to `filePath`, creating its parent directories. */
+export async function writeJunitReport(
+  filePath: string,
+  results: readonly EvaluationResult[],
+  options: JunitOptions = {},
+): Promise<void> {
+  await mkdir(path.dirname(filePath), { recursive: true });
+  await writeFile(filePath, formatJunitXml(results, options), 'utf8');
+}
+
+function testcase(result: EvaluationResult, file: string): string[] {
+  const open = `    <testcase ${attributes({
+    name: result.evalId,
+    classname: result.dataset,
+    time: seconds(result.durationMs),
+    file,
+  })}>`;
+  const body: string[] = [];
+  if (result.error !== undefined) {
+    body.push(
+      `      <error ${attributes({ message: shorten(result.error), type: 'error' })}>${escapeXml(result.error)}</error>`,
+    );
+  } else if (!result.passed) {
+    const details = [
+      `score ${result.score.toFixed(3)} (target ${result.target})`,
+      ...result.misses.map((miss) => `miss: ${miss}`),
+      ...(result.reasoning ? [`reasoning: ${result.reasoning}`] : []),
+    ].join('\n');
+    const message = result.misses[0] ?? `score ${result.score.toFixed(3)} did not pass`;
+    body.push(
+      `      <failure ${attributes({ message: shorten(message), type: 'failed' })}>${escapeXml(details)}</failure>`,
+    );
+  }
+  if (result.candidateAnswer !== '') {
+    body.push(`      <system-out>${escapeXml(result.candidateAnswer)}</system-out>`);
+  }
+  if (body.length === 0) return [open.replace(/>$/, ' />')];
+  return [open, ...body, '    </testcase>'];
+}
+
+function countOf(results: readonly EvaluationResult[]) {
+  const errors = results.filter((result) => result.error !== undefined).length;
+  const failures = results.filter((result) => result.error === undefined && !result.passed).length;
+  const time = results.reduce((sum, result) => sum + result.durationMs, 0);
+  return { tests: results.length, failures, errors, time: seconds(time) };
+}
+
+/** When the first case of the suite started, as JUnit's zone-less `xs:dateTime`. */
+function earliestStart(results: readonly EvaluationResult[]): string {
+  const starts = results
+    .map((result) => Date.parse(result.timestamp) - result.durationMs)
+    .filter((value) => Number.isFinite(value));
+  const start = starts.length > 0 ? new Date(Math.min(...starts)) : new Date();
+  return start.toISOString().slice(0, 19);
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function shorten(text: string): string {
+  const first = text.trim().split(/\r?\n/)[0] ?? '';
+  return first.length > MESSAGE_LENGTH ? `${first.slice(0, MESSAGE_LENGTH - 3)}...` : first;
+}
+
+function attributes(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([key, value]) => `${key}="${escapeXml(String(value), true)}"`)
+    .join(' ');
+}

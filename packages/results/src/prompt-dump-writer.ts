@@ -1,0 +1,71 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BuiltPrompt, ChatMessage } from '@agentv/core';
+import { createCaseFileNames } from './case-file-names.js';
+
+/** One case's prompt to dump. */
+export interface PromptDumpRecord {
+  evalId: string;
+  dataset: string;
+  /** Absolute path of the eval file. */
+  evalFile: string;
+  target: string;
+  prompt: BuiltPrompt;
+}
+
+/** The content of one prompt dump file: exactly what the provider is given. */
+export interface PromptDumpFile {
+  eval_id: string;
+  dataset: string;
+  eval_file: string;
+  target: string;
+  question: string;
+  chat_prompt: ChatMessage[];
+  guidelines: string;
+  guideline_files: string[];
+  input_files: string[];
+}
+
+export interface PromptDumpWriter {
+  /** Absolute path of the folder the files go to. */
+  readonly directory: string;
+  /** Writes one case's file and resolves to its absolute path. */
+  write(record: PromptDumpRecord): Promise<string>;
+}
+
+/**
+ * Writes one pretty-printed JSON file per case into `directory` (created on
+ * the first write), named `<case>.json` after the sanitised case id: no id can
+ * place a file outside the folder, and two cases with the same id (from two
+ * eval files) get different names.
+ */
+export function createPromptDumpWriter(directory: string): PromptDumpWriter {
+  const folder = path.resolve(directory);
+  const names = createCaseFileNames();
+  let created: Promise<unknown> | undefined;
+  return {
+    directory: folder,
+    async write(record) {
+      const filePath = path.join(folder, `${names.stemFor(record)}.json`);
+      created ??= mkdir(folder, { recursive: true });
+      await created;
+      await writeFile(filePath, `${JSON.stringify(toPromptDumpFile(record), null, 2)}\n`, 'utf8');
+      return filePath;
+    },
+  };
+}
+
+function toPromptDumpFile({ evalId, dataset, evalFile, target, prompt }: PromptDumpRecord) {
+  const file: PromptDumpFile = {
+    eval_id: evalId,
+    dataset,
+    eval_file: evalFile,
+    target,
+    question: prompt.question,
+    chat_prompt: prompt.chatPrompt,
+    guidelines: prompt.guidelines,
+    guideline_files: prompt.guidelineFiles,
+    input_files: prompt.inputFiles,
+  };
+  return file;
+}

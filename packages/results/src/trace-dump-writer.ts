@@ -1,0 +1,78 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AttemptRecord, TraceEvent, TraceSummary } from '@agentv/core';
+import { type CaseIdentity, createCaseFileNames } from './case-file-names.js';
+
+/** One provider call to dump, with where its case came from when known. */
+export type TraceDumpRecord = AttemptRecord & Pick<CaseIdentity, 'dataset' | 'evalFile'>;
+
+/** The content of one trace dump file (SPEC 6.2). */
+export interface TraceDumpFile {
+  eval_id: string;
+  dataset?: string;
+  /** 1-based. */
+  attempt: number;
+  target: string;
+  duration_ms: number;
+  /** Why the call failed, for a failed attempt. */
+  error?: string;
+  /** Null when the provider gave no trace. */
+  trace_summary: TraceSummary | null;
+  /** The normalised trace; null when the provider gave none. */
+  trace: TraceEvent[] | null;
+}
+
+export interface TraceDumpWriter {
+  /** Absolute path of the folder the files go to. */
+  readonly directory: string;
+  /** Writes one attempt's file and resolves to its absolute path. */
+  write(record: TraceDumpRecord): Promise<string>;
+}
+
+/**
+ * Writes one pretty-printed JSON file per case attempt into `directory`
+ * (created on the first write), named `<case>_attempt-<n>.json` where `<case>`
+ * is the sanitised case id (see `createCaseFileNames`): no id can place a file
+ * outside the folder, and two cases never share a file, even with the same id.
+ * A file left from an earlier run with the same name is replaced.
+ */
+export function createTraceDumpWriter(directory: string): TraceDumpWriter {
+  const folder = path.resolve(directory);
+  const names = createCaseFileNames();
+  const used = new Set<string>();
+  let created: Promise<unknown> | undefined;
+
+  return {
+    directory: folder,
+    async write(record) {
+      const stem = names.stemFor(record);
+      let name = `${stem}_attempt-${record.attempt}.json`;
+      // Only reached when a record lacks the dataset and file that tell two same-id cases apart.
+      for (let counter = 2; used.has(name.toLowerCase()); counter++) {
+        name = `${stem}_attempt-${record.attempt}-${counter}.json`;
+      }
+      used.add(name.toLowerCase());
+      const filePath = path.join(folder, name);
+      if (path.dirname(filePath) !== folder) {
+        throw new Error(`refusing to write trace dump "${name}" outside ${folder}`);
+      }
+      created ??= mkdir(folder, { recursive: true });
+      await created;
+      await writeFile(filePath, `${JSON.stringify(toTraceDumpFile(record), null, 2)}\n`, 'utf8');
+      return filePath;
+    },
+  };
+}
+
+function toTraceDumpFile(record: TraceDumpRecord): TraceDumpFile {
+  return {
+    eval_id: record.evalId,
+    ...(record.dataset === undefined ? {} : { dataset: record.dataset }),
+    attempt: record.attempt,
+    target: record.target,
+    duration_ms: record.durationMs,
+    ...(record.error === undefined ? {} : { error: record.error }),
+    trace_summary: record.traceSummary,
+    trace: record.trace,
+  };
+}
