@@ -112,7 +112,8 @@ export default defineCommand({
       targetOverride: args.target,
       providerRegistry,
       evaluatorRegistry,
-      dryRun,
+      // A targets file with errors is already reported; "unknown target" on top would mislead.
+      dryRun: dryRun || !inputs.targetsUsable,
     });
     reportIssues([...inputs.issues, ...issues], cwd);
     if (idPatterns.length > 0 && selected.length === 0 && inputs.cases.length > 0) {

@@ -25,6 +25,8 @@ export interface RunInputs {
   cases: EvalCase[];
   targets: ResolvedTarget[];
   targetsFile?: string;
+  /** False when the targets file has errors: its targets cannot be resolved until it is fixed. */
+  targetsUsable: boolean;
   /** Every problem found in every file, errors and warnings. */
   issues: InputIssue[];
 }
@@ -66,6 +68,7 @@ export async function loadRunInputs(
 
   const targetsFile = await chooseTargetsFile(evalPaths, options, repoRoot, issues);
   let targets: ResolvedTarget[] = [];
+  let targetsUsable = true;
   if (targetsFile) {
     const loaded = await loadTargetsFile(targetsFile, {
       env: process.env,
@@ -73,8 +76,9 @@ export async function loadRunInputs(
     });
     issues.push(...loaded.issues);
     targets = loaded.value ?? [];
+    targetsUsable = loaded.value !== undefined;
   }
-  return { cases, targets, targetsFile, issues };
+  return { cases, targets, targetsFile, targetsUsable, issues };
 }
 
 /** The settings keys of every registered provider kind, for the targets loader's unknown-key warnings. */

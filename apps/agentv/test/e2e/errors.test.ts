@@ -66,6 +66,19 @@ targets:
     expectUserError(run, 'evals/a.yaml:', 'case "only"', 'unknown target "staging"');
   });
 
+  it('reports a broken targets file once, without a misleading "unknown target" for every case', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS.replace('max_retries: 0', 'max_retries: lots'),
+      'evals/a.yaml': CASE,
+    });
+    const run = await runAgentv(['eval', 'evals/a.yaml'], project.dir);
+    expectUserError(run, '.agentv/targets.yaml:', 'target "default"', 'max_retries');
+    expect(run.stderr).not.toContain('unknown target');
+    expect(run.stderr).not.toContain('no target named');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('reports an eval file that does not exist', async () => {
     project = await createProject({ '.agentv/targets.yaml': ECHO_TARGETS });
     const run = await runAgentv(['eval', 'evals/missing.yaml'], project.dir);
