@@ -4,6 +4,7 @@ import {
   createMockProvider,
   defaultEvaluators,
   formatInputIssue,
+  type EvaluationResult,
   type InputIssue,
   InvalidInputError,
   planRun,
@@ -146,6 +147,10 @@ export default defineCommand({
     process.on('SIGINT', stopOnSignal);
     process.on('SIGTERM', stopOnSignal);
 
+    // Only the HTML and JUnit reports need whole results after the run; the summary needs
+    // little of each, so large runs keep just that instead of every answer and trace.
+    const reportsNeedResults = Boolean(reportFlags.junitPath || reportFlags.htmlPath);
+    const summaries: EvaluationResult[] = [];
     let outcome: Awaited<ReturnType<typeof runEvaluation>>;
     try {
       outcome = await runEvaluation({
@@ -173,7 +178,9 @@ export default defineCommand({
         onResult: async (result) => {
           await artifacts.writer.write(result);
           progress.onResult(result);
+          if (!reportsNeedResults) summaries.push(summaryOf(result));
         },
+        retainResults: reportsNeedResults,
       });
     } finally {
       progress.stop();
@@ -182,12 +189,13 @@ export default defineCommand({
       await artifacts.close();
     }
 
-    const statistics = computeRunStatistics(outcome.results);
+    const finished = reportsNeedResults ? outcome.results : summaries;
+    const statistics = computeRunStatistics(finished);
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
-    for (const line of await artifacts.finish(outcome.results)) process.stdout.write(`${line}\n`);
+    for (const line of await artifacts.finish(finished)) process.stdout.write(`${line}\n`);
     if (outcome.interrupted) {
       process.stderr.write(
-        `agentv: interrupted; ${outcome.results.length} of ${plan.cases.length} cases finished and were written\n`,
+        `agentv: interrupted; ${outcome.finished} of ${plan.cases.length} cases finished and were written\n`,
       );
       return ExitCode.Interrupted;
     }
@@ -196,6 +204,20 @@ export default defineCommand({
     return ExitCode.Passed;
   },
 });
+
+/** What the end-of-run summary reads of a result, without its answer, trace and evaluator details. */
+function summaryOf(result: EvaluationResult): EvaluationResult {
+  return {
+    ...result,
+    candidateAnswer: '',
+    hits: [],
+    misses: result.misses.slice(0, 1),
+    reasoning: result.passed ? '' : result.reasoning,
+    evaluatorResults: [],
+    trace: undefined,
+    outputMessages: undefined,
+  };
+}
 
 /** Prints warnings, and throws when any issue is an error so the run never starts. */
 function reportIssues(issues: InputIssue[], cwd: string): void {

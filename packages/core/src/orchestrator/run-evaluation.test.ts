@@ -105,6 +105,16 @@ describe('runEvaluation', () => {
     expect(byId.b?.error).toBeUndefined();
   });
 
+  it('streams results without keeping them when retainResults is false', async () => {
+    const provider = scriptedProvider(() => 'ok');
+    const { results, streamed, finished } = await run([evalCase('a'), evalCase('b')], provider, {
+      retainResults: false,
+    });
+    expect(results).toEqual([]);
+    expect(finished).toBe(2);
+    expect(streamed.map((result) => result.evalId).sort()).toEqual(['a', 'b']);
+  });
+
   it('keeps running other cases when one provider call fails', async () => {
     const provider = scriptedProvider((request) => {
       if (request.evalCaseId === 'broken')

@@ -47,11 +47,18 @@ export interface RunEvaluationOptions {
   onAttempt?: (record: AttemptRecord) => void | Promise<void>;
   /** Called once per finished case, as it finishes; awaited before the case's slot is freed. */
   onResult?: (result: EvaluationResult) => void | Promise<void>;
+  /**
+   * Keep every result for `RunOutcome.results` (default true). Large runs that
+   * consume results through `onResult` turn it off so memory does not grow with them.
+   */
+  retainResults?: boolean;
 }
 
 export interface RunOutcome {
-  /** Results of every finished case, in the order they finished. */
+  /** Results of every finished case, in the order they finished; empty when `retainResults` is false. */
   results: EvaluationResult[];
+  /** How many cases finished. */
+  finished: number;
   /** True when the signal stopped the run before every case finished. */
   interrupted: boolean;
 }
@@ -69,10 +76,12 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   const size = poolSize(options);
   const pool = createWorkerPool(size, perTargetLimits(options));
   const results: EvaluationResult[] = [];
+  let finished = 0;
   const emit = async (result: EvaluationResult) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
     if (options.signal?.aborted && result.error !== undefined) return;
-    results.push(result);
+    finished++;
+    if (options.retainResults !== false) results.push(result);
     await options.onResult?.(result);
   };
 
@@ -104,7 +113,8 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   await Promise.all(tasks);
   return {
     results,
-    interrupted: options.signal?.aborted === true && results.length < options.plan.cases.length,
+    finished,
+    interrupted: options.signal?.aborted === true && finished < options.plan.cases.length,
   };
 }
 
