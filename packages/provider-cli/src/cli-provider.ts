@@ -34,6 +34,8 @@ export interface CliProviderOptions extends ProviderContext {
   targetName: string;
   /** Time between SIGTERM and SIGKILL when a command is stopped. Default 2000 ms. */
   killGraceMs?: number;
+  /** Values to mask besides `env`'s: the target's `${{ VAR }}` substitutions. */
+  secretValues?: readonly string[];
 }
 
 /**
@@ -58,7 +60,7 @@ export function createCliProvider(
   const { targetName } = options;
   const log = options.log ?? ((line: string) => console.error(line));
   const verbose = options.verbose === true || settings.verbose;
-  const redact = createRedactor(settings.env);
+  const redact = createRedactor(settings.env, options.secretValues);
   const used = new Set(findPlaceholders(settings.commandTemplate));
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
@@ -195,7 +197,11 @@ export const cliProviderFactory: ProviderFactory = {
     return validateCliSettings(target);
   },
   create(target: ResolvedTarget, context: ProviderContext): Provider {
-    return createCliProvider(parseCliSettings(target), { ...context, targetName: target.name });
+    return createCliProvider(parseCliSettings(target), {
+      ...context,
+      targetName: target.name,
+      ...(target.secretValues === undefined ? {} : { secretValues: target.secretValues }),
+    });
   },
 };
 

@@ -7,12 +7,16 @@ export type Redactor = (text: string) => string;
 export const MIN_SECRET_LENGTH = 4;
 
 /**
- * Builds a redactor for the values of a target's `env`, which may hold API keys.
- * Each value is masked as written and in its shell-quoted form.
+ * Builds a redactor for the values of a target's `env` and for the values its
+ * `${{ VAR }}` placeholders were replaced with, which may hold API keys. Each
+ * value is masked as written and in its shell-quoted form.
  */
-export function createRedactor(env: Record<string, string>): Redactor {
+export function createRedactor(
+  env: Record<string, string>,
+  secretValues: readonly string[] = [],
+): Redactor {
   const secrets = new Set<string>();
-  for (const value of Object.values(env)) {
+  for (const value of [...Object.values(env), ...secretValues]) {
     if (value.length < MIN_SECRET_LENGTH) continue;
     secrets.add(value);
     secrets.add(shellQuote(value).slice(1, -1));

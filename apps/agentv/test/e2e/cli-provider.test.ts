@@ -171,6 +171,37 @@ max_retries: 0
   });
 });
 
+describe('secrets from ${{ VAR }}', () => {
+  it('masks a value interpolated straight into command_template in logs, errors and results', async () => {
+    const secret = 'sk-direct-55e1b7c9a0';
+    project = await createProject({
+      'agent.mjs': `
+process.stderr.write('using key ' + process.argv[3] + '\\n');
+process.exit(5);
+`,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT} \${{ DIRECT_KEY }}
+max_retries: 0
+`),
+      'evals/v.yaml': evalFile(evalCase('leaky', 'hello')),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/v.yaml', '--verbose', '--out', 'out.jsonl'],
+      project.dir,
+      {
+        DIRECT_KEY: secret,
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("node agent.mjs 'hello' ***");
+    const resultFile = await readFile(project.file('out.jsonl'), 'utf8');
+    expect(parseJsonl(resultFile)[0]!.error).toContain('using key ***');
+    for (const output of [run.stdout, run.stderr, resultFile]) {
+      expect(output).not.toContain(secret);
+    }
+  });
+});
+
 describe('seed 003: Timeout and retries', () => {
   it('--agent-timeout sends SIGTERM, then SIGKILL to an agent that ignores it and to its grandchild; no process survives', async () => {
     project = await createProject({

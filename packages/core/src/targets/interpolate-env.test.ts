@@ -21,6 +21,8 @@ describe('interpolateEnv', () => {
         count: 3,
       },
       missing: [],
+      // What was put in, each once, so providers can mask it as a possible secret.
+      substituted: ['example.test', '8443', 'secret'],
     });
   });
 

@@ -2,10 +2,12 @@ import type { ResolvedTarget } from './resolved-target.js';
 
 const PLACEHOLDER = /\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
-/** A value with its `${{ NAME }}` placeholders replaced, and the names that were unset. */
+/** A value with its `${{ NAME }}` placeholders replaced, the names that were unset, and the values put in. */
 export interface Interpolated<T> {
   value: T;
   missing: string[];
+  /** The values substituted for placeholders, each once; they may be secrets. */
+  substituted: string[];
 }
 
 /**
@@ -19,6 +21,7 @@ export function interpolateEnv<T>(
   env: Record<string, string | undefined>,
 ): Interpolated<T> {
   const missing = new Set<string>();
+  const substituted = new Set<string>();
   const visit = (node: unknown): unknown => {
     if (typeof node === 'string') {
       return node.replace(PLACEHOLDER, (placeholder, name: string) => {
@@ -27,6 +30,7 @@ export function interpolateEnv<T>(
           missing.add(name);
           return placeholder;
         }
+        if (replacement !== '') substituted.add(replacement);
         return replacement;
       });
     }
@@ -36,7 +40,7 @@ export function interpolateEnv<T>(
     }
     return node;
   };
-  return { value: visit(value) as T, missing: [...missing].sort() };
+  return { value: visit(value) as T, missing: [...missing].sort(), substituted: [...substituted] };
 }
 
 /**

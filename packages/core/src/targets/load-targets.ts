@@ -162,6 +162,8 @@ interface PreparedTarget {
   /** `settings` with placeholder-filled numbers and booleans converted, unresolved ones left out. */
   checked: unknown;
   missing: string[];
+  /** Values put in for `${{ VAR }}` placeholders. */
+  substituted: string[];
   /** snake_case key → the key as written in the file. */
   writtenKeys: Map<string, string>;
 }
@@ -175,7 +177,7 @@ function prepareTarget(
   issues: InputIssue[],
 ): PreparedTarget {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { settings: {}, checked: raw, missing: [], writtenKeys: new Map() };
+    return { settings: {}, checked: raw, missing: [], substituted: [], writtenKeys: new Map() };
   }
   const name =
     typeof (raw as { name?: unknown }).name === 'string'
@@ -208,7 +210,7 @@ function prepareTarget(
     if (name !== undefined) issue.target = name;
     issues.push(issue);
   }
-  const { value: settings, missing } = interpolateEnv(converted.value, env);
+  const { value: settings, missing, substituted } = interpolateEnv(converted.value, env);
   const checked: Record<string, unknown> = { ...settings };
   for (const key of [...NUMERIC_FIELDS, 'provider_batching']) {
     const written = converted.value[key];
@@ -226,7 +228,7 @@ function prepareTarget(
     const key = toSnakeCase(written);
     if (!writtenKeys.has(key) || written === key) writtenKeys.set(key, written);
   }
-  return { settings, checked, missing, writtenKeys };
+  return { settings, checked, missing, substituted, writtenKeys };
 }
 
 function toResolvedTarget(
@@ -250,6 +252,7 @@ function toResolvedTarget(
   if (input.timeout_seconds !== undefined) target.timeoutSeconds = input.timeout_seconds;
   if (input.judge_target !== undefined) target.judgeTarget = input.judge_target;
   if (prepared.missing.length > 0) target.missingVariables = prepared.missing;
+  if (prepared.substituted.length > 0) target.secretValues = prepared.substituted;
   if (line !== undefined) target.line = line;
   return target;
 }

@@ -20,6 +20,11 @@ export interface ResolvedTarget {
    * until a run uses this target.
    */
   missingVariables?: string[];
+  /**
+   * The values `${{ VAR }}` placeholders were replaced with. They often hold
+   * API keys, so providers mask them in logs, errors and results.
+   */
+  secretValues?: string[];
   /** 1-based line of the target in its file. */
   line?: number;
   /** Absolute path of the targets file that defined it. */
