@@ -25,6 +25,7 @@ describe('loadTargetsFile', () => {
       timeoutSeconds: 60,
       judgeTarget: 'judge',
       line: 3,
+      secretValues: ['http://localhost:9000'],
       filePath: fixture('spec-example.yaml'),
       baseDir: fixturesDir,
       settings: {
