@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import yaml from 'yaml';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +18,6 @@ import {
   runAgentv,
 } from '../support/project.js';
 import { terminalScreen } from '../support/terminal-screen.js';
-import { requireFromWorkspacePackage } from '../support/workspace-require.js';
 
 let project: Project | undefined;
 afterEach(async () => {
@@ -71,10 +71,6 @@ async function setup(files: Record<string, string>): Promise<Project> {
   project = await createProject({ 'agent.mjs': AGENT, '.agentv/targets.yaml': TARGETS, ...files });
   return project;
 }
-
-const yaml = requireFromWorkspacePackage<{
-  parseAllDocuments(source: string): { errors: unknown[]; toJS(): Record<string, unknown> }[];
-}>('@agentv/core', 'yaml');
 
 describe('agentv eval --output-format yaml', () => {
   it('writes one YAML document per result with multiline answers as blocks, to a .yaml file by default', async () => {

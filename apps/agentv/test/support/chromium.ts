@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { requireFromWorkspacePackage } from './workspace-require.js';
+import { chromium } from 'playwright-core';
 
 /** Debian's `chromium` package; `.ci/run` installs it. */
 export const CHROMIUM_PATH = process.env.AGENTV_CHROMIUM ?? '/usr/bin/chromium';
@@ -53,9 +53,6 @@ export interface Browser {
 
 /** Launches headless Chromium through playwright-core, with nothing that reaches the network. */
 export function launchChromium(): Promise<Browser> {
-  const { chromium } = requireFromWorkspacePackage<{
-    chromium: { launch(options: Record<string, unknown>): Promise<Browser> };
-  }>('@agentv/results', 'playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
