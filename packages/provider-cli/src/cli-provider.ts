@@ -66,6 +66,41 @@ export function createCliProvider(
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
   const prefix = `[cli:${targetName}]`;
 
+  /**
+   * Runs a rendered command with the target's cwd, env and timeout, logging it
+   * when verbose; throws for a failed run. Returns the outcome, the redacted
+   * stderr excerpt and the diagnostics every response carries in `raw`.
+   */
+  const execute = async (command: string, label: string, signal: AbortSignal | undefined) => {
+    if (verbose) {
+      log(`${prefix} ${label}: ${redact(command)}`);
+      log(`${prefix} cwd: ${settings.cwd}`);
+    }
+    const outcome = await runCommand({
+      command,
+      cwd: settings.cwd,
+      env: settings.env,
+      ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+      ...(signal === undefined ? {} : { signal }),
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    });
+    const stderr = redact(outcome.stderr);
+    if (verbose) {
+      log(`${prefix} ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
+      if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
+    }
+    const excerpt = stderrExcerpt(stderr);
+    throwIfFailed(outcome, excerpt, timeoutSeconds);
+    const raw = {
+      command: redact(command),
+      cwd: settings.cwd,
+      exitCode: outcome.exitCode,
+      stderr: excerpt,
+      wallTimeMs: outcome.durationMs,
+    };
+    return { outcome, raw };
+  };
+
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
     const tempDir = needsTempDir ? await mkdtemp(join(tmpdir(), 'agentv-cli-')) : undefined;
@@ -77,37 +112,14 @@ export function createCliProvider(
         tempDir,
       );
       const command = renderCommandTemplate(settings.commandTemplate, values);
-      if (verbose) {
-        log(`${prefix} ${request.evalCaseId} attempt ${request.attempt}: ${redact(command)}`);
-        log(`${prefix} cwd: ${settings.cwd}`);
-      }
-      const outcome = await runCommand({
+      const { outcome, raw } = await execute(
         command,
-        cwd: settings.cwd,
-        env: settings.env,
-        ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      });
-      const stderr = redact(outcome.stderr);
-      if (verbose) {
-        log(`${prefix} ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
-        if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
-      }
-      throwIfFailed(outcome, stderrExcerpt(stderr), timeoutSeconds);
+        `${request.evalCaseId} attempt ${request.attempt}`,
+        request.signal,
+      );
       const content = outputFile === undefined ? outcome.stdout : await readOutputFile(outputFile);
       const response = parseCliOutput(content);
-      return {
-        ...response,
-        durationMs: response.durationMs ?? outcome.durationMs,
-        raw: {
-          command: redact(command),
-          cwd: settings.cwd,
-          exitCode: outcome.exitCode,
-          stderr: stderrExcerpt(stderr),
-          wallTimeMs: outcome.durationMs,
-        },
-      };
+      return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
       if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
     }
@@ -132,36 +144,14 @@ export function createCliProvider(
         INPUT_FILE: inputFile,
         OUTPUT_FILE: outputFile,
       });
-      if (verbose) {
-        log(`${prefix} batch of ${requests.length} attempt ${first.attempt}: ${redact(command)}`);
-        log(`${prefix} cwd: ${settings.cwd}`);
-      }
-      const outcome = await runCommand({
+      const { raw } = await execute(
         command,
-        cwd: settings.cwd,
-        env: settings.env,
-        ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
-        ...(first.signal === undefined ? {} : { signal: first.signal }),
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      });
-      const stderr = redact(outcome.stderr);
-      if (verbose) {
-        log(
-          `${prefix} batch ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`,
-        );
-        if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
-      }
-      throwIfFailed(outcome, stderrExcerpt(stderr), timeoutSeconds);
+        `batch of ${requests.length} attempt ${first.attempt}`,
+        first.signal,
+      );
       const byId = await parseBatchOutput(outputFile, ids);
-      const raw = {
-        command: redact(command),
-        cwd: settings.cwd,
-        exitCode: outcome.exitCode,
-        stderr: stderrExcerpt(stderr),
-        wallTimeMs: outcome.durationMs,
-        batchSize: requests.length,
-      };
-      return ids.map((id) => ({ ...byId.get(id)!, raw }));
+      const batchRaw = { ...raw, batchSize: requests.length };
+      return ids.map((id) => ({ ...byId.get(id)!, raw: batchRaw }));
     } finally {
       await rm(tempDir, { recursive: true, force: true });
     }

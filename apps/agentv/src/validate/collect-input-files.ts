@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '@agentv/core';
-import { glob, isDynamicPattern } from 'tinyglobby';
+import { glob } from 'tinyglobby';
+import { expandPaths } from '../expand-paths.js';
 
 /** Hidden folders and dependencies hold no input files; `.agentv/` is searched separately. */
 const IGNORED = ['**/node_modules/**', '**/.*/**'];
@@ -21,28 +20,14 @@ const AGENTV_FILES = [
  * (only those two when the directory is an `.agentv/` folder itself).
  * A path that matches nothing is a usage error.
  */
-export async function collectInputFiles(inputs: readonly string[], cwd: string): Promise<string[]> {
-  const found = new Set<string>();
-  for (const input of inputs) {
-    const matches = await expand(input, cwd);
-    if (matches.length === 0) {
-      throw new UsageError(`no eval, targets or config files match "${input}"`, {
-        hint: `check the path; it is relative to ${cwd}`,
-      });
-    }
-    for (const match of matches) found.add(match);
-  }
-  return [...found].sort();
+export function collectInputFiles(inputs: readonly string[], cwd: string): Promise<string[]> {
+  return expandPaths(inputs, cwd, {
+    directory: inputFilesIn,
+    noun: 'eval, targets or config files',
+  });
 }
 
-async function expand(input: string, cwd: string): Promise<string[]> {
-  if (isDynamicPattern(input)) {
-    return glob(input, { cwd, absolute: true, onlyFiles: true, ignore: ['**/node_modules/**'] });
-  }
-  const absolute = path.resolve(cwd, input);
-  const info = await stat(absolute).catch(() => undefined);
-  if (!info) return [];
-  if (!info.isDirectory()) return [absolute];
+async function inputFilesIn(absolute: string): Promise<string[]> {
   if (path.basename(absolute) === '.agentv') {
     return glob(INPUTS_OF_AGENTV_FOLDER, { cwd: absolute, absolute: true });
   }
@@ -51,5 +36,5 @@ async function expand(input: string, cwd: string): Promise<string[]> {
     // Without `dot`, `**` skips hidden folders (.git) while the literal `.agentv` still matches.
     glob(AGENTV_FILES, { cwd: absolute, absolute: true, ignore: ['**/node_modules/**'] }),
   ]);
-  return [...yamlFiles, ...agentvFiles].map((file) => path.normalize(file));
+  return [...yamlFiles, ...agentvFiles];
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import yaml from 'yaml';
@@ -9,14 +8,8 @@ import {
   parseXml,
 } from '../../../../packages/results/src/test-support/parse-xml.js';
 import { type Browser, chromiumAvailable, launchChromium } from '../support/chromium.js';
-import {
-  BIN,
-  type CliRun,
-  createProject,
-  type Project,
-  parseJsonl,
-  runAgentv,
-} from '../support/project.js';
+import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
+import { runInTerminal } from '../support/run-in-terminal.js';
 import { terminalScreen } from '../support/terminal-screen.js';
 
 let project: Project | undefined;
@@ -281,31 +274,6 @@ ${[0, 1, 2, 3, 4, 5].map((passing) => fiveChecks(`score-${passing}`, passing)).j
   });
 });
 
-/** Runs the built CLI under a pseudo-terminal (util-linux `script`), so stdout is a TTY. */
-function runInTerminal(args: string[], cwd: string, env: Record<string, string>): Promise<CliRun> {
-  const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  return new Promise((resolve, reject) => {
-    const base = { ...process.env };
-    delete base.CI;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd,
-      env: { ...base, TERM: 'xterm', NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('agentv eval progress', () => {
   const cases = evalFile([
     ['slow-1', 'slow one', 'one'],
@@ -316,7 +284,9 @@ describe('agentv eval progress', () => {
 
   it('redraws a live status in place on a terminal and leaves only results and the summary', async () => {
     const dir = await setup({ 'evals/slow.yaml': cases });
-    const run = await runInTerminal(['eval', 'evals/slow.yaml', '--workers', '2'], dir.dir, {});
+    const run = await runInTerminal(['eval', 'evals/slow.yaml', '--workers', '2'], dir.dir, {
+      env: { NO_COLOR: '1' },
+    });
     expect(run.code).toBe(2);
     expect(run.stdout).toContain('\u001b[2K');
     expect(run.stdout).toContain('\u001b[1A');
@@ -350,7 +320,7 @@ describe('agentv eval progress', () => {
   it('prints plain lines without escape sequences when CI is set, even on a terminal', async () => {
     const dir = await setup({ 'evals/slow.yaml': cases });
     const run = await runInTerminal(['eval', 'evals/slow.yaml', '--workers', '2'], dir.dir, {
-      CI: '1',
+      env: { NO_COLOR: '1', CI: '1' },
     });
     expect(run.code).toBe(2);
     expect(run.stdout).not.toContain('\u001b');

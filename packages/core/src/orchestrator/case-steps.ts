@@ -5,7 +5,8 @@ import { type BuiltPrompt, referenceAnswer } from '../prompt/index.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import type { TraceEvent } from '../trace/trace-event.js';
-import type { EvaluationResult } from './evaluation-result.js';
+import type { TraceSummary } from '../trace/trace-summary.js';
+import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-evaluation.js';
@@ -67,12 +68,12 @@ export async function gradeAnswer(
   prompt: BuiltPrompt,
   response: ProviderResponse,
   trace: TraceEvent[] | undefined,
+  traceSummary: TraceSummary | null,
   attempts: number,
   started: number,
   options: RunEvaluationOptions,
 ): Promise<EvaluationResult> {
   const { evalCase } = planned;
-  const traceSummary = trace ? options.summarizeTrace(trace) : null;
   const grade = await gradeCase(
     evalCase.evaluators,
     {
@@ -110,6 +111,28 @@ export async function gradeAnswer(
     ...(trace === undefined ? {} : { trace }),
     ...(response.outputMessages === undefined ? {} : { outputMessages: response.outputMessages }),
   };
+}
+
+/** The record of one provider call of a case: its trace, or the error it ended with. */
+export function attemptRecord(
+  { evalCase, target }: PlannedCase,
+  attempt: number,
+  durationMs: number,
+  outcome:
+    | { trace: TraceEvent[] | undefined; traceSummary: TraceSummary | null }
+    | { error: string },
+): AttemptRecord {
+  const base = {
+    evalId: evalCase.id,
+    dataset: evalCase.dataset,
+    evalFile: evalCase.filePath,
+    attempt,
+    target: target.name,
+    durationMs,
+  };
+  return 'error' in outcome
+    ? { ...base, trace: null, traceSummary: null, error: outcome.error }
+    : { ...base, trace: outcome.trace ?? null, traceSummary: outcome.traceSummary };
 }
 
 export function errorResult(

@@ -4,6 +4,7 @@ import type { Provider } from '../provider/provider.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import { normalizeTrace } from '../trace/normalize-trace.js';
 import {
+  attemptRecord,
   buildRequest,
   errorResult,
   gradeAnswer,
@@ -71,17 +72,9 @@ export async function evaluateBatch(
     } catch (error) {
       lastError = messageOf(error);
       for (const { planned } of prepared) {
-        await options.onAttempt?.({
-          evalId: planned.evalCase.id,
-          dataset: planned.evalCase.dataset,
-          evalFile: planned.evalCase.filePath,
-          attempt: attempts,
-          target: planned.target.name,
-          durationMs: Date.now() - callStarted,
-          trace: null,
-          traceSummary: null,
-          error: lastError,
-        });
+        await options.onAttempt?.(
+          attemptRecord(planned, attempts, Date.now() - callStarted, { error: lastError }),
+        );
       }
       if (!isRetryable(error)) break;
       continue;
@@ -93,18 +86,21 @@ export async function evaluateBatch(
         pool.run(async () => {
           const response = responses[index]!;
           const trace = normalizeTrace(response);
-          await options.onAttempt?.({
-            evalId: planned.evalCase.id,
-            dataset: planned.evalCase.dataset,
-            evalFile: planned.evalCase.filePath,
-            attempt: attempts,
-            target: planned.target.name,
-            durationMs,
-            trace: trace ?? null,
-            traceSummary: trace ? options.summarizeTrace(trace) : null,
-          });
+          const traceSummary = trace ? options.summarizeTrace(trace) : null;
+          await options.onAttempt?.(
+            attemptRecord(planned, attempts, durationMs, { trace, traceSummary }),
+          );
           await emit(
-            await gradeAnswer(planned, prompt, response, trace, attempts, started, options),
+            await gradeAnswer(
+              planned,
+              prompt,
+              response,
+              trace,
+              traceSummary,
+              attempts,
+              started,
+              options,
+            ),
           );
         }),
       ),

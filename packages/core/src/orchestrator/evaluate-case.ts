@@ -3,6 +3,7 @@ import type { Provider } from '../provider/provider.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import { buildPrompt } from '../prompt/index.js';
 import {
+  attemptRecord,
   buildRequest,
   errorResult,
   gradeAnswer,
@@ -54,32 +55,18 @@ export async function evaluateCase(
       response = await provider.invoke(buildRequest(evalCase, prompt, attempt, options.signal));
     } catch (error) {
       lastError = messageOf(error);
-      await options.onAttempt?.({
-        evalId: evalCase.id,
-        dataset: evalCase.dataset,
-        evalFile: evalCase.filePath,
-        attempt: attempts,
-        target: target.name,
-        durationMs: Date.now() - callStarted,
-        trace: null,
-        traceSummary: null,
-        error: lastError,
-      });
+      await options.onAttempt?.(
+        attemptRecord(planned, attempts, Date.now() - callStarted, { error: lastError }),
+      );
       if (!isRetryable(error)) break;
       continue;
     }
     const trace = normalizeTrace(response);
-    await options.onAttempt?.({
-      evalId: evalCase.id,
-      dataset: evalCase.dataset,
-      evalFile: evalCase.filePath,
-      attempt: attempts,
-      target: target.name,
-      durationMs: Date.now() - callStarted,
-      trace: trace ?? null,
-      traceSummary: trace ? options.summarizeTrace(trace) : null,
-    });
-    return gradeAnswer(planned, prompt, response, trace, attempts, started, options);
+    const traceSummary = trace ? options.summarizeTrace(trace) : null;
+    await options.onAttempt?.(
+      attemptRecord(planned, attempts, Date.now() - callStarted, { trace, traceSummary }),
+    );
+    return gradeAnswer(planned, prompt, response, trace, traceSummary, attempts, started, options);
   }
   return errorResult(resultBase(planned), started, attempts, lastError);
 }

@@ -1,0 +1,45 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '@agentv/core';
+import { glob, isDynamicPattern } from 'tinyglobby';
+
+export interface ExpandPathsOptions {
+  /** The files a directory stands for (absolute paths). */
+  directory(absolute: string): Promise<string[]>;
+  /** What the files are, for the error when an input matches nothing: `eval files`. */
+  noun: string;
+}
+
+/**
+ * Expands the command line's paths into absolute file paths, sorted and
+ * without repeats: a file as given (the loader reports it when it is not the
+ * right kind), a glob's matches, and for a directory what `directory` returns.
+ * An input that matches nothing is a usage error.
+ */
+export async function expandPaths(
+  inputs: readonly string[],
+  cwd: string,
+  options: ExpandPathsOptions,
+): Promise<string[]> {
+  const found = new Set<string>();
+  for (const input of inputs) {
+    const matches = await expand(input, cwd, options);
+    if (matches.length === 0) {
+      throw new UsageError(`no ${options.noun} match "${input}"`, {
+        hint: `check the path; it is relative to ${cwd}`,
+      });
+    }
+    for (const match of matches) found.add(path.normalize(match));
+  }
+  return [...found].sort();
+}
+
+async function expand(input: string, cwd: string, options: ExpandPathsOptions): Promise<string[]> {
+  if (isDynamicPattern(input)) {
+    return glob(input, { cwd, absolute: true, onlyFiles: true, ignore: ['**/node_modules/**'] });
+  }
+  const absolute = path.resolve(cwd, input);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info) return [];
+  return info.isDirectory() ? options.directory(absolute) : [absolute];
+}
