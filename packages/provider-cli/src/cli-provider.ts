@@ -25,7 +25,7 @@ import { findPlaceholders, renderCommandTemplate } from './render-command-templa
 import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js';
 import { parseBatchOutput } from './parse-batch-output.js';
 import { writeRequestBundle } from './request-bundle.js';
-import { runCommand } from './run-command.js';
+import { runCommand, snapshotEnvironment } from './run-command.js';
 import { stderrExcerpt } from './stderr-excerpt.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -65,6 +65,8 @@ export function createCliProvider(
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
   const prefix = `[cli:${targetName}]`;
+  // Taken when the provider is created, after the app has loaded `.env` into process.env.
+  const baseEnv = snapshotEnvironment();
 
   /**
    * Runs a rendered command with the target's cwd, env and timeout, logging it
@@ -80,6 +82,7 @@ export function createCliProvider(
       command,
       cwd: settings.cwd,
       env: settings.env,
+      baseEnv,
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
       ...(signal === undefined ? {} : { signal }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),

@@ -12,6 +12,11 @@ export interface RunCommandOptions {
   cwd: string;
   /** Added to the process environment. */
   env?: Record<string, string>;
+  /**
+   * A plain copy of the process environment to start from (see
+   * `snapshotEnvironment`); default: the live `process.env`.
+   */
+  baseEnv?: NodeJS.ProcessEnv;
   /** Stop the command after this many ms; undefined means no limit. */
   timeoutMs?: number;
   /** Stop the command when this fires. */
@@ -123,8 +128,22 @@ function openCapture(captures: CaptureFile[], cwd: string): CaptureFile {
   }
 }
 
+/**
+ * A plain-object copy of `process.env`. Reading the real `process.env` goes to
+ * the C environment for every variable, and tinyexec copies all of it for every
+ * command; a provider takes one snapshot and starts every command from it.
+ */
+export function snapshotEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env };
+}
+
 function start(options: RunCommandOptions, stdout: number, stderr: number): ReturnType<typeof x> {
+  const liveEnv = process.env;
   try {
+    // tinyexec merges `env` over `process.env`; pointing that at the snapshot for
+    // this synchronous call makes the merge a plain object copy. Restored below,
+    // before anything else can run.
+    if (options.baseEnv) process.env = options.baseEnv;
     return x('/bin/sh', ['-c', options.command], {
       nodePath: false,
       throwOnError: false,
@@ -140,6 +159,8 @@ function start(options: RunCommandOptions, stdout: number, stderr: number): Retu
   } catch (error) {
     // spawn() throws synchronously for arguments it rejects, e.g. NUL bytes in env values.
     throw startError(error, options.cwd);
+  } finally {
+    process.env = liveEnv;
   }
 }
 
