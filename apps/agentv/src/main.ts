@@ -26,6 +26,7 @@ export const main = defineCommand({
  * code. User errors are printed as one line plus a hint; nothing is thrown.
  */
 export async function runCli(argv: string[]): Promise<number> {
+  ignoreClosedOutput();
   const commandIndex = argv.findIndex((arg) => !arg.startsWith('-'));
   const commandName = commandIndex === -1 ? undefined : argv[commandIndex];
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
@@ -56,5 +57,19 @@ export async function runCli(argv: string[]): Promise<number> {
     // Loaded only on failure: it pulls in @agentv/core, which `--version` and `--help` never need.
     const { printError } = await import('./print-error.js');
     return printError(error, commandName);
+  }
+}
+
+/**
+ * `agentv eval … | head` closes our stdout early. The run must still finish and
+ * write its result file, so writes to a closed stdout or stderr are dropped
+ * instead of crashing the process with EPIPE.
+ */
+function ignoreClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+      throw error;
+    });
   }
 }

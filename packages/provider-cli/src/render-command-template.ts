@@ -59,22 +59,22 @@ export function findPlaceholders(template: string): string[] {
  * turns each `{{NAME}}` into a literal `{NAME}`. Text outside placeholders is
  * kept as written: it is the user's shell command.
  *
+ * Quoting follows where the placeholder stands, so no value can escape it:
+ * bare, a value becomes one single-quoted word; inside the template's own
+ * `"..."` it is escaped for double quotes (`\ $ \` "`); inside `'...'` each `'`
+ * becomes `'\''`. Templates written for agentv-eval-v2 with `"{PROMPT}"` keep working.
+ *
  * Throws a non-retryable `ProviderError` when a placeholder is unknown or has no
  * value, when a value contains a NUL byte (argv cannot carry one), or when the
  * rendered command exceeds `MAX_ARGUMENT_BYTES`.
  */
 export function renderCommandTemplate(template: string, values: PlaceholderValues): string {
   const sizes = new Map<string, number>();
-  const rendered = template.replace(
-    TOKEN_PATTERN,
-    (_token, escaped: string | undefined, name: string | undefined) => {
-      if (escaped !== undefined) return `{${escaped}}`;
-      const placeholder = name as string;
-      const word = renderValue(placeholder, values);
-      sizes.set(placeholder, (sizes.get(placeholder) ?? 0) + Buffer.byteLength(word));
-      return word;
-    },
-  );
+  const rendered = substituteInContext(template, (name, context) => {
+    const word = renderValue(name, values, context);
+    sizes.set(name, (sizes.get(name) ?? 0) + Buffer.byteLength(word));
+    return word;
+  });
   const bytes = Buffer.byteLength(rendered) + 1;
   if (bytes > MAX_ARGUMENT_BYTES) {
     const largest = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0];
@@ -90,7 +90,53 @@ export function renderCommandTemplate(template: string, values: PlaceholderValue
   return rendered;
 }
 
-function renderValue(name: string, values: PlaceholderValues): string {
+/** Where a placeholder stands in the shell command: bare, or inside the template's quotes. */
+type QuoteContext = 'bare' | 'single' | 'double';
+
+const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, 'y');
+
+/**
+ * Walks `template` as `sh` would read its quotes and replaces each placeholder
+ * with `render(name, context)`; `{{NAME}}` becomes a literal `{NAME}`.
+ */
+function substituteInContext(
+  template: string,
+  render: (name: string, context: QuoteContext) => string,
+): string {
+  let output = '';
+  let context: QuoteContext = 'bare';
+  let index = 0;
+  while (index < template.length) {
+    TOKEN_AT.lastIndex = index;
+    const token = TOKEN_AT.exec(template);
+    if (token) {
+      output += token[1] !== undefined ? `{${token[1]}}` : render(token[2]!, context);
+      index += token[0].length;
+      continue;
+    }
+    const char = template[index]!;
+    if (char === '\\' && context !== 'single') {
+      // An escaped character never opens or closes a quote.
+      output += template.slice(index, index + 2);
+      index += 2;
+      continue;
+    }
+    if (char === "'" && context !== 'double') context = context === 'single' ? 'bare' : 'single';
+    else if (char === '"' && context !== 'single')
+      context = context === 'double' ? 'bare' : 'double';
+    output += char;
+    index++;
+  }
+  return output;
+}
+
+function quoteFor(context: QuoteContext, value: string): string {
+  if (context === 'single') return value.replaceAll("'", "'\\''");
+  if (context === 'double') return value.replace(/[\\$`"]/g, '\\$&');
+  return shellQuote(value);
+}
+
+function renderValue(name: string, values: PlaceholderValues, context: QuoteContext): string {
   if (!isSupportedPlaceholder(name)) {
     throw new ProviderError(`unknown placeholder {${name}} in command_template`, {
       retryable: false,
@@ -113,7 +159,7 @@ function renderValue(name: string, values: PlaceholderValues): string {
       );
     }
   }
-  return items.map(shellQuote).join(' ');
+  return items.map((item) => quoteFor(context, item)).join(' ');
 }
 
 function fileAlternative(name: string): string {

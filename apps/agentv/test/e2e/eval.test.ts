@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  BIN,
   createProject,
   ECHO_AGENT,
   ECHO_TARGETS,
@@ -179,6 +181,36 @@ writeFileSync(args[args.indexOf('--out') + 1], JSON.stringify({ text: JSON.strin
       passed: true,
     });
     expect(run.code).toBe(0);
+  });
+
+  it('finishes the run and writes every result when stdout is closed early (agentv eval | head)', async () => {
+    const cases = Array.from({ length: 20 }, (_, index) =>
+      echoCase(`c${index}`, `p${index}`, `p${index}`),
+    ).join('');
+    project = await createProject({
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/echo.yaml': evalFile(cases),
+    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'eval', 'evals/echo.yaml', '--out', 'out.jsonl', '--workers', '1'],
+      {
+        cwd: project.dir,
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // Like `head -1`: read the first line, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
+    expect(parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'))).toHaveLength(20);
   });
 
   it('runs cases on the --workers pool', async () => {
