@@ -27,16 +27,15 @@ export async function parseBatchOutput(
   const requested = new Set(requestedIds);
   const responses = new Map<string, ProviderResponse>();
   const firstLineOfId = new Map<string, number>();
-  const lines = createInterface({
-    input: createReadStream(filePath, { encoding: 'utf8' }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
+  const input = createReadStream(filePath, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let lineNumber = 0;
   try {
     for await (const line of lines) {
       lineNumber++;
       if (line.trim() === '') continue;
-      const record = parseLine(line, lineNumber);
+      // Some tools (PowerShell among them) start files with a byte-order mark.
+      const record = parseLine(lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line, lineNumber);
       const id = record.id;
       if (typeof id !== 'string' || id === '') {
         throw batchError(`line ${lineNumber} has no string "id": ${excerpt(line)}`);
@@ -52,12 +51,14 @@ export async function parseBatchOutput(
       if (requested.has(id)) responses.set(id, parseOutputRecord(record));
     }
   } finally {
+    // Closing the reader does not close the file; a failed parse must not leak it.
     lines.close();
+    input.destroy();
   }
   const missing = requestedIds.filter((id) => !responses.has(id));
   if (missing.length > 0) {
     throw batchError(
-      `the output has no line for ${missing.length} of ${requestedIds.length} requested case(s): ${missing.join(', ')}`,
+      `no line for ${missing.length} of ${requestedIds.length} requested case(s): ${missing.join(', ')}`,
       'write one JSONL line {"id": "<case id>", "text": "..."} per case in the request bundle ({INPUT_FILE})',
     );
   }
@@ -94,7 +95,7 @@ function excerpt(line: string): string {
 }
 
 function batchError(message: string, hint?: string): ProviderError {
-  return new ProviderError(`batch output ${message}`, {
+  return new ProviderError(`batch output: ${message}`, {
     retryable: true,
     ...(hint === undefined ? {} : { hint }),
   });

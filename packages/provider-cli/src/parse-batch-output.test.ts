@@ -1,0 +1,48 @@
+import { readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseBatchOutput } from './parse-batch-output.js';
+import { catchError } from './test-support/catch-error.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentv-batch-parse-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function output(content: string): Promise<string> {
+  const file = join(dir, 'output.jsonl');
+  await writeFile(file, content);
+  return file;
+}
+
+describe('parseBatchOutput', () => {
+  it('accepts a byte-order mark at the start of the file', async () => {
+    const file = await output('\uFEFF{"id":"a","text":"x"}\n{"id":"b","text":"y"}\r\n');
+    const responses = await parseBatchOutput(file, ['a', 'b']);
+    expect(responses.get('a')?.text).toBe('x');
+    expect(responses.get('b')?.text).toBe('y');
+  });
+
+  it('says what is wrong with the output in plain words', async () => {
+    const file = await output('{"id":"a","text":"x"}\n');
+    const error = (await catchError(() => parseBatchOutput(file, ['a', 'b', 'c']))) as Error;
+    expect(error.message).toBe('batch output: no line for 2 of 3 requested case(s): b, c');
+  });
+
+  it('closes the output file when parsing fails', async () => {
+    const file = await output('{"id":"a","text":"x"}\nnot json\n');
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await catchError(() => parseBatchOutput(file, ['a']));
+    }
+    // Let the destroyed streams finish closing.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(openFiles()).toBeLessThanOrEqual(before);
+  });
+});
