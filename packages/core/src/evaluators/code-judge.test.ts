@@ -1,3 +1,5 @@
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EvaluatorConfig } from './evaluator-config.js';
@@ -216,6 +218,22 @@ describe('code_judge', () => {
     );
   });
 
+  it('takes the score of a script that exits, and stops what it left running in the background', async () => {
+    const pidFile = path.join(os.tmpdir(), `agentv-judge-bg-${process.pid}-${Date.now()}.pid`);
+    const started = Date.now();
+    const score = await codeJudgeEvaluator.evaluate(
+      judge(`sleep 30 & echo $! > ${pidFile}; echo '{"score": 1}'`, { timeout_seconds: 5 }),
+      context,
+    );
+    expect(score.score).toBe(1);
+    expect(Date.now() - started).toBeLessThan(4000);
+    const leftover = Number(readFileSync(pidFile, 'utf8'));
+    rmSync(pidFile, { force: true });
+    // Give the SIGKILL a moment to land before looking.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runningNotZombie(leftover)).toBe(false);
+  });
+
   it('stops the script when the run is interrupted', async () => {
     const controller = new AbortController();
     const pending = codeJudgeEvaluator.evaluate(
@@ -244,3 +262,13 @@ describe('code_judge', () => {
     );
   });
 });
+
+/** True while `pid` runs; an exited process nobody reaped yet (a zombie) counts as gone. */
+function runningNotZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

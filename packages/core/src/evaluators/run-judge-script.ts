@@ -23,6 +23,8 @@ export interface JudgeScriptOutput {
 const MAX_STDOUT_BYTES = 8 * 1024 * 1024;
 const MAX_STDERR_CHARS = 4000;
 const KILL_GRACE_MS = 2000;
+/** How long to keep reading a script's output after it exited. */
+const DRAIN_MS = 200;
 
 /** How a script is named in messages. */
 export function describeScript(script: string | readonly string[]): string {
@@ -56,7 +58,12 @@ export async function runJudgeScript(options: RunJudgeScriptOptions): Promise<Ju
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
 
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+
     const stop = (reason: 'timeout' | 'abort') => {
+      // A script that already exited is only waiting for its output to drain.
+      if (exit) return;
       stopReason ??= reason;
       killTree(child, 'SIGTERM');
       killTimer = setTimeout(() => killTree(child, 'SIGKILL'), KILL_GRACE_MS);
@@ -71,6 +78,9 @@ export async function runJudgeScript(options: RunJudgeScriptOptions): Promise<Ju
       settled = true;
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
+      if (drainTimer) clearTimeout(drainTimer);
+      // Whatever the script left running in its group (`cmd &`) goes with it.
+      killTree(child, 'SIGKILL');
       options.signal?.removeEventListener('abort', onAbort);
       if (error) reject(error);
       else resolve({ stdout: Buffer.concat(stdout).toString('utf8'), stderr });
@@ -92,7 +102,20 @@ export async function runJudgeScript(options: RunJudgeScriptOptions): Promise<Ju
     child.on('error', (error) => {
       finish(new EvaluatorError(`${label} could not start: ${error.message}`));
     });
-    child.on('close', (code, signal) => {
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // A background process the script started may hold its stdout open; do not
+      // wait for it past a short drain of what the script itself printed.
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        conclude();
+      }, DRAIN_MS);
+    });
+    child.on('close', () => conclude());
+    const conclude = () => {
+      const code = exit?.code ?? null;
+      const signal = exit?.signal ?? null;
       if (stopReason === 'timeout') {
         finish(
           new EvaluatorError(
@@ -107,7 +130,7 @@ export async function runJudgeScript(options: RunJudgeScriptOptions): Promise<Ju
       } else {
         finish(undefined);
       }
-    });
+    };
   });
 }
 
@@ -127,13 +150,13 @@ function start(options: RunJudgeScriptOptions): ChildProcess {
   return spawn(command, args, common);
 }
 
+/** Signals the script's whole process group, which outlives the script when it started children. */
 function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.exitCode !== null || child.signalCode !== null) return;
   try {
     if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
-    else child.kill(signal);
+    else if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   } catch {
-    child.kill(signal);
+    // ESRCH: the group is already gone.
   }
 }
 
