@@ -42,9 +42,7 @@ export async function evaluateBatch(
   const prepared: Prepared[] = [];
   for (const planned of chunk) {
     try {
-      const prompt = await buildPrompt(planned.evalCase);
-      await options.onPrompt?.(planned.evalCase, prompt, planned.target);
-      prepared.push({ planned, prompt });
+      prepared.push({ planned, prompt: await buildPrompt(planned.evalCase) });
     } catch (error) {
       await emit(
         errorResult(
@@ -57,6 +55,10 @@ export async function evaluateBatch(
     }
   }
   if (prepared.length === 0) return;
+  // Outside the try above: a failing hook is the caller's bug, not a case's prompt.
+  for (const { planned, prompt } of prepared) {
+    await options.onPrompt?.(planned.evalCase, prompt, planned.target);
+  }
 
   const policy = retryPolicyFor(prepared[0]!.planned, options);
   let lastError = 'the run was interrupted before the agent was called';

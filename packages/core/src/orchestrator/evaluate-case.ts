@@ -32,7 +32,6 @@ export async function evaluateCase(
   let prompt: Awaited<ReturnType<typeof buildPrompt>>;
   try {
     prompt = await buildPrompt(evalCase);
-    await options.onPrompt?.(evalCase, prompt, target);
   } catch (error) {
     return errorResult(
       resultBase(planned),
@@ -42,6 +41,8 @@ export async function evaluateCase(
     );
   }
 
+  // Outside the try: a failing hook is the caller's bug, not this case's prompt.
+  await options.onPrompt?.(evalCase, prompt, target);
   const policy = retryPolicyFor(planned, options);
   let lastError = 'the run was interrupted before the agent was called';
   let attempts = 0;

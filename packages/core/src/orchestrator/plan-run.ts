@@ -176,19 +176,37 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
   }
 }
 
-/** Collects issues, dropping repeats (file-level evaluator problems would repeat for every case). */
+/**
+ * Collects issues. The same problem in several cases (typically from the
+ * file's `execution.evaluators`) is one issue that names every case it is in.
+ */
 class IssueList {
-  private readonly seen = new Set<string>();
-  private readonly issues: InputIssue[] = [];
+  private readonly byKey = new Map<string, { issue: InputIssue; otherCases: string[] }>();
 
   add(issue: InputIssue): void {
     const key = `${issue.file}\u0000${issue.target ?? ''}\u0000${issue.message}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.issues.push(issue);
+    const seen = this.byKey.get(key);
+    if (!seen) {
+      this.byKey.set(key, { issue, otherCases: [] });
+    } else if (issue.caseId !== undefined && issue.caseId !== seen.issue.caseId) {
+      seen.otherCases.push(issue.caseId);
+    }
   }
 
   list(): InputIssue[] {
-    return this.issues;
+    return [...this.byKey.values()].map(({ issue, otherCases }) =>
+      otherCases.length === 0
+        ? issue
+        : { ...issue, message: `${issue.message} ${alsoIn(otherCases)}` },
+    );
   }
+}
+
+function alsoIn(caseIds: string[]): string {
+  const shown = caseIds
+    .slice(0, 10)
+    .map((id) => `"${id}"`)
+    .join(', ');
+  const more = caseIds.length > 10 ? ` and ${caseIds.length - 10} more` : '';
+  return `(also in case${caseIds.length === 1 ? '' : 's'} ${shown}${more})`;
 }

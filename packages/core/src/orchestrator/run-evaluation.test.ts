@@ -115,6 +115,22 @@ describe('runEvaluation', () => {
     expect(streamed.map((result) => result.evalId).sort()).toEqual(['a', 'b']);
   });
 
+  it('fails the run when a hook throws, but only after every other case has settled', async () => {
+    let finished = 0;
+    const provider = scriptedProvider(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, request.evalCaseId === 'slow' ? 50 : 1));
+      finished++;
+      return 'ok';
+    });
+    const failing = run([evalCase('fast'), evalCase('slow')], provider, {
+      onResult: (result) => {
+        if (result.evalId === 'fast') throw new Error('ENOSPC: no space left on device');
+      },
+    });
+    await expect(failing).rejects.toThrow('ENOSPC');
+    expect(finished).toBe(2);
+  });
+
   it('keeps running other cases when one provider call fails', async () => {
     const provider = scriptedProvider((request) => {
       if (request.evalCaseId === 'broken')
@@ -360,6 +376,18 @@ describe('planRun', () => {
       'c: evaluator "x" has unknown type "nonsense"',
       'd: has no evaluators',
       expect.stringMatching(/^e: evaluator "c": .*value/),
+    ]);
+  });
+
+  it('reports a problem shared by several cases once, naming every case', () => {
+    const { issues } = planRun({
+      cases: ['a', 'b', 'c'].map((id) => evalCase(id, { evaluators: [] })),
+      targets,
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    expect(issues.map((issue) => [issue.caseId, issue.message])).toEqual([
+      ['a', 'has no evaluators (also in cases "b", "c")'],
     ]);
   });
 

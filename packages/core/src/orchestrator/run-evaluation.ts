@@ -110,7 +110,12 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
       }
     }
   }
-  await Promise.all(tasks);
+  // Cases never throw; a hook that does (e.g. the result writer on a full disk) ends
+  // the run, but only after every other task has settled, so none is left running.
+  const failure = (await Promise.allSettled(tasks)).find(
+    (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+  );
+  if (failure) throw failure.reason;
   return {
     results,
     finished,
