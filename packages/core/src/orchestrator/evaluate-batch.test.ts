@@ -177,6 +177,25 @@ describe('runEvaluation with provider_batching', () => {
     }
   });
 
+  it('prints a very long batch error once and gives each case a cut copy', async () => {
+    const ids = Array.from({ length: 300 }, (_, index) => `case-${index}`).join(', ');
+    const { provider } = batchProvider(() => {
+      throw new ProviderError(`batch output: no line for 300 of 300 requested case(s): ${ids}`, {
+        retryable: false,
+      });
+    });
+    const warnings: string[] = [];
+    const { results } = await run(cases(300), batchTarget(), provider, {
+      onWarning: (message) => warnings.push(message),
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('case-299');
+    for (const result of results) {
+      expect(result.error!.length).toBeLessThan(1200);
+      expect(result.error).toContain('the whole batch error was printed once as a warning');
+    }
+  });
+
   it('grades batch traces and output messages like single answers', async () => {
     const now = new Date().toISOString();
     const { provider } = batchProvider((requests) =>

@@ -19,6 +19,9 @@ import { isRetryable, retryDelayMs } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-evaluation.js';
 import { createWorkerPool } from './worker-pool.js';
 
+/** Longest batch error copied into each case's result. */
+const CASE_ERROR_CHARS = 1000;
+
 interface Prepared {
   planned: PlannedCase;
   prompt: BuiltPrompt;
@@ -109,8 +112,14 @@ export async function evaluateBatch(
     );
     return;
   }
-  const error =
+  let error =
     prepared.length === 1 ? lastError : `batch of ${prepared.length} cases failed: ${lastError}`;
+  if (error.length > CASE_ERROR_CHARS) {
+    // Every case carries the error; a long one (thousands of missing ids) would make the
+    // result file grow with the square of the batch. The whole text is printed once.
+    options.onWarning?.(error);
+    error = `${error.slice(0, CASE_ERROR_CHARS)}… (cut here; the whole batch error was printed once as a warning)`;
+  }
   for (const { planned } of prepared) {
     await emit(errorResult(resultBase(planned), started, attempts, error));
   }
