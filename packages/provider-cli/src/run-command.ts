@@ -72,10 +72,12 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     let aborted = false;
     let group: ProcessGroupTerminator | undefined;
     let settled: Promise<void> = Promise.resolve();
-    if (child?.pid !== undefined) {
-      const terminator = createProcessGroupTerminator(child.pid, graceMs);
+    const pid = child?.pid;
+    if (pid !== undefined) {
+      trackGroup(pid);
+      const terminator = createProcessGroupTerminator(pid, graceMs);
       group = terminator;
-      child.once('exit', () => {
+      child?.once('exit', () => {
         settled = terminator.settle();
       });
     }
@@ -112,10 +114,33 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      if (pid !== undefined) liveGroups.delete(pid);
     }
   } finally {
     for (const capture of captures) capture.close();
   }
+}
+
+/** Process groups of commands still running, so none outlives AgentV. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // `process.exit` (a second Ctrl-C, a fatal error) skips the orderly SIGTERM/SIGKILL
+  // of running commands; an exit handler may only do synchronous work, and
+  // process.kill is synchronous, so their groups are killed here instead.
+  process.once('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
 }
 
 function openCapture(captures: CaptureFile[], cwd: string): CaptureFile {
