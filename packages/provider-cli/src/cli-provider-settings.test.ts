@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidInputError } from '@agentv/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { workingDirectory } from './cli-provider.js';
 import { parseCliSettings, validateCliSettings } from './cli-provider-settings.js';
 import { catchError } from './test-support/catch-error.js';
 import { makeTarget } from './test-support/make-target.js';
@@ -73,13 +74,14 @@ describe('validateCliSettings', () => {
     );
   });
 
-  it('says when cwd does not exist or is not a directory', () => {
-    const missing = issuesOf({ command_template: 'a', cwd: 'no-such-dir' });
+  it('says when an absolute cwd does not exist or is not a directory', () => {
+    const missingPath = join(baseDir, 'no-such-dir');
+    const missing = issuesOf({ command_template: 'a', cwd: missingPath });
     expect(missing).toHaveLength(1);
     expect(missing[0]?.field).toBe('cwd');
-    expect(missing[0]?.message).toBe(
-      `directory no-such-dir (resolved to ${join(baseDir, 'no-such-dir')}) does not exist`,
-    );
+    expect(missing[0]?.message).toBe(`directory ${missingPath} does not exist`);
+    // A relative cwd depends on each case's eval file, so it is checked when the command runs.
+    expect(issuesOf({ command_template: 'a', cwd: 'no-such-dir' })).toEqual([]);
     const file = join(baseDir, 'a-file');
     writeFileSync(file, '');
     expect(issuesOf({ command_template: 'a', cwd: file })[0]?.message).toBe(
@@ -182,18 +184,36 @@ describe('parseCliSettings', () => {
       commandTemplate: 'agent {PROMPT}',
       filesFormat: '{path}',
       attachmentsFormat: '{path}',
-      cwd: baseDir,
+      cwd: '.',
+      baseDir,
       env: { A: 'x', N: '3', B: 'false' },
       healthcheck: { type: 'command', commandTemplate: 'true', cwd: baseDir },
       verbose: false,
     });
   });
 
-  it('defaults cwd to the target base directory and prefers the lifted timeout', () => {
+  it("defaults cwd to the eval file's directory and prefers the lifted timeout", () => {
     const settings = parseCliSettings(
       makeTarget({ command_template: 'a', timeout_seconds: 5 }, { baseDir, timeoutSeconds: 7 }),
     );
-    expect(settings.cwd).toBe(baseDir);
+    expect(settings.cwd).toBe('.');
+    expect(workingDirectory(settings, { metadata: { evalFile: '/repo/evals/refunds.yaml' } })).toBe(
+      '/repo/evals',
+    );
+    expect(
+      workingDirectory(
+        { ...settings, cwd: '../agents' },
+        { metadata: { evalFile: '/repo/evals/a.yaml' } },
+      ),
+    ).toBe('/repo/agents');
+    expect(
+      workingDirectory(
+        { ...settings, cwd: '/opt/agent' },
+        { metadata: { evalFile: '/repo/evals/a.yaml' } },
+      ),
+    ).toBe('/opt/agent');
+    // Without an eval file (a health check) it falls back to the targets' base folder.
+    expect(workingDirectory(settings, {})).toBe(baseDir);
     expect(settings.timeoutSeconds).toBe(7);
   });
 

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative as relativePath, resolve } from 'node:path';
 import {
   type InputIssue,
   InvalidInputError,
@@ -41,8 +41,14 @@ export interface CliProviderSettings {
   filesFormat: string;
   /** How `{ATTACHMENTS}` renders one file. Default `{path}`. */
   attachmentsFormat: string;
-  /** Absolute working directory of the command. */
+  /**
+   * Working directory of the command. A relative one (the default is `.`)
+   * resolves against the directory of the eval file of the case being run
+   * (SPEC 2.2), or `baseDir` when there is none (health checks).
+   */
   cwd: string;
+  /** Where a relative `cwd` resolves when no eval file is known: the targets' base folder. */
+  baseDir?: string;
   /** Added to the process environment of the command. Values are treated as secrets in logs. */
   env: Record<string, string>;
   /** Per-call time limit; undefined means the run's default, else none. */
@@ -138,7 +144,7 @@ const HINTS: Record<string, string> = {
     'set command_template to the command that runs your agent, e.g. "node ./agent.mjs --prompt {PROMPT}"',
   files_format: 'e.g. files_format: "--file {path}"',
   attachments_format: 'e.g. attachments_format: "--attach {path}"',
-  cwd: 'give a directory; relative paths resolve against the targets file directory',
+  cwd: "give a directory; a relative cwd resolves against each eval file's directory",
   env: 'write env as a mapping, e.g. env: { API_BASE: "http://127.0.0.1:8080" }',
   timeout_seconds: 'e.g. timeout_seconds: 60',
   verbose: 'use verbose: true or verbose: false',
@@ -159,7 +165,8 @@ export function validateCliSettings(target: ResolvedTarget): SettingsIssue[] {
     issues.push(...placeholderIssues(settings.command_template));
     if (target.providerBatching) issues.push(...batchTemplateIssues(settings.command_template));
   }
-  if (typeof settings.cwd === 'string' && settings.cwd.trim().length > 0) {
+  // A relative cwd depends on the eval file of each case, so only an absolute one is checked here.
+  if (typeof settings.cwd === 'string' && isAbsolute(settings.cwd.trim())) {
     const issue = directoryIssue('cwd', settings.cwd, target.baseDir);
     if (issue) issues.push(issue);
   }
@@ -167,6 +174,30 @@ export function validateCliSettings(target: ResolvedTarget): SettingsIssue[] {
     issues.push(...healthcheckIssues(settings.healthcheck, target.baseDir));
   }
   return issues;
+}
+
+/**
+ * Problems of running a `cli` target for the cases of `evalFile`: a relative
+ * `cwd` resolves against that file's directory and must exist there.
+ */
+export function checkCliUse(target: ResolvedTarget, evalFile: string): SettingsIssue[] {
+  const cwd = target.settings.cwd;
+  const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
+  if (isAbsolute(relative)) return [];
+  const issue = directoryIssue('cwd', relative, dirname(evalFile));
+  if (!issue) return [];
+  return [
+    {
+      ...issue,
+      message: `${issue.message} for the cases of ${shortPath(target.baseDir, evalFile)}`,
+    },
+  ];
+}
+
+/** `path` relative to `base` when it lies inside it, else as given. */
+function shortPath(base: string, path: string): string {
+  const inside = relativePath(base, path);
+  return inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }
 
 /**
@@ -187,7 +218,8 @@ export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
     commandTemplate: raw.command_template,
     filesFormat: raw.files_format ?? DEFAULT_FILE_FORMAT,
     attachmentsFormat: raw.attachments_format ?? DEFAULT_FILE_FORMAT,
-    cwd: raw.cwd === undefined ? target.baseDir : resolve(target.baseDir, raw.cwd),
+    cwd: raw.cwd ?? '.',
+    baseDir: target.baseDir,
     env: Object.fromEntries(
       Object.entries(raw.env ?? {}).map(([key, value]) => [key, String(value)]),
     ),
@@ -217,7 +249,7 @@ function directoryIssue(field: string, path: string, baseDir: string): SettingsI
     return {
       field,
       message: `directory ${shown} does not exist`,
-      hint: 'create it or fix the path; relative paths resolve against the targets file directory',
+      hint: HINTS.cwd,
     };
   }
   if (isDirectory) return undefined;

@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import {
   type Provider,
   type ProviderContext,
@@ -13,6 +13,7 @@ import {
 } from '@agentv/core';
 import {
   CLI_SETTINGS_KEYS,
+  checkCliUse,
   type CliProviderSettings,
   parseCliSettings,
   validateCliSettings,
@@ -73,14 +74,20 @@ export function createCliProvider(
    * when verbose; throws for a failed run. Returns the outcome, the redacted
    * stderr excerpt and the diagnostics every response carries in `raw`.
    */
-  const execute = async (command: string, label: string, signal: AbortSignal | undefined) => {
+  const execute = async (
+    command: string,
+    label: string,
+    request: Pick<ProviderRequest, 'signal' | 'metadata'>,
+  ) => {
+    const signal = request.signal;
+    const cwd = workingDirectory(settings, request);
     if (verbose) {
       log(`${prefix} ${label}: ${redact(command)}`);
-      log(`${prefix} cwd: ${settings.cwd}`);
+      log(`${prefix} cwd: ${cwd}`);
     }
     const outcome = await runCommand({
       command,
-      cwd: settings.cwd,
+      cwd,
       env: settings.env,
       baseEnv,
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
@@ -96,7 +103,7 @@ export function createCliProvider(
     throwIfFailed(outcome, excerpt, timeoutSeconds);
     const raw = {
       command: redact(command),
-      cwd: settings.cwd,
+      cwd,
       exitCode: outcome.exitCode,
       stderr: excerpt,
       wallTimeMs: outcome.durationMs,
@@ -118,7 +125,7 @@ export function createCliProvider(
       const { outcome, raw } = await execute(
         command,
         `${request.evalCaseId} attempt ${request.attempt}`,
-        request.signal,
+        request,
       );
       const content = outputFile === undefined ? outcome.stdout : await readOutputFile(outputFile);
       const response = parseCliOutput(content);
@@ -150,7 +157,7 @@ export function createCliProvider(
       const { raw } = await execute(
         command,
         `batch of ${requests.length} attempt ${first.attempt}`,
-        first.signal,
+        first,
       );
       const byId = await parseBatchOutput(outputFile, ids);
       const batchRaw = { ...raw, batchSize: requests.length };
@@ -174,7 +181,9 @@ export function createCliProvider(
     ...provider,
     healthcheck: () =>
       runHealthcheck(healthcheck, {
-        cwd: settings.cwd,
+        // A probe runs before any case, so no eval file is known: the target's cwd counts
+        // only when absolute; else the targets' base folder (a probe's own cwd wins).
+        cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
         env: settings.env,
         redact,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
@@ -189,6 +198,7 @@ export const cliProviderFactory: ProviderFactory = {
   validate(target: ResolvedTarget): SettingsIssue[] {
     return validateCliSettings(target);
   },
+  checkUse: checkCliUse,
   create(target: ResolvedTarget, context: ProviderContext): Provider {
     return createCliProvider(parseCliSettings(target), {
       ...context,
@@ -231,4 +241,20 @@ function assertUniqueIds(ids: readonly string[]): void {
     }
     seen.add(id);
   }
+}
+
+/**
+ * The directory a command runs in: `settings.cwd` when absolute, else resolved
+ * against the directory of the case's eval file (SPEC 2.2: default that
+ * directory), or against the targets' base folder when the request names no file.
+ */
+export function workingDirectory(
+  settings: Pick<CliProviderSettings, 'cwd' | 'baseDir'>,
+  request: Pick<ProviderRequest, 'metadata'>,
+): string {
+  if (isAbsolute(settings.cwd)) return settings.cwd;
+  const evalFile = request.metadata?.evalFile;
+  const base =
+    typeof evalFile === 'string' ? dirname(evalFile) : (settings.baseDir ?? process.cwd());
+  return resolve(base, settings.cwd);
 }

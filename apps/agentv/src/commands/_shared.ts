@@ -77,9 +77,23 @@ export function repeatedFlag(rawArgs: readonly string[], name: string): string[]
   return values;
 }
 
+/**
+ * A string flag's value; undefined when the flag is absent. citty reads a flag
+ * given without a value (`--out` at the end of the line) as `''`, which would
+ * otherwise pass for "not given" or for an empty path.
+ */
+export function stringFlag(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  // `--workers --verbose`: citty took the next flag as the value.
+  if (typeof value !== 'string' || value.trim() === '' || value.startsWith('--')) {
+    throw new UsageError(`--${flag} needs a value`, { hint: `write --${flag} VALUE` });
+  }
+  return value;
+}
+
 /** Parses an integer flag value, or throws a usage error naming the flag. */
 export function integerFlag(value: unknown, flag: string, minimum: number): number | undefined {
-  if (value === undefined || value === '') return undefined;
+  if (stringFlag(value, flag) === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < minimum) {
     throw new UsageError(`--${flag} must be an integer >= ${minimum}, got "${String(value)}"`);
@@ -94,7 +108,7 @@ export function numberFlag(
   minimum: number,
   maximum = Number.POSITIVE_INFINITY,
 ): number | undefined {
-  if (value === undefined || value === '') return undefined;
+  if (stringFlag(value, flag) === undefined) return undefined;
   const number = Number(value);
   if (!Number.isFinite(number) || number < minimum || number > maximum) {
     const range = Number.isFinite(maximum) ? `between ${minimum} and ${maximum}` : `>= ${minimum}`;

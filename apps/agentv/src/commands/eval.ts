@@ -26,6 +26,7 @@ import {
   numberFlag,
   rejectUnknownFlags,
   repeatedFlag,
+  stringFlag,
   targetArgs,
   verboseArg,
 } from './_shared.js';
@@ -93,6 +94,9 @@ export default defineCommand({
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
     const dryRun = args['dry-run'] === true;
     const verbose = args.verbose === true;
+    const targetsPath = stringFlag(args.targets, 'targets');
+    const targetOverride = stringFlag(args.target, 'target');
+    const out = stringFlag(args.out, 'out');
 
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
     const evalPaths = await resolveEvalPaths(reportFlags.evalInputs, cwd);
@@ -100,7 +104,7 @@ export default defineCommand({
     const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
     const inputs = await loadRunInputs(evalPaths, {
       cwd,
-      targetsPath: args.targets,
+      targetsPath,
       registry: providerRegistry,
     });
 
@@ -110,7 +114,7 @@ export default defineCommand({
       cases: selected,
       targets: inputs.targets,
       targetsFile: inputs.targetsFile && relative(cwd, inputs.targetsFile),
-      targetOverride: args.target,
+      targetOverride,
       providerRegistry,
       evaluatorRegistry,
       // A targets file with errors is already reported; "unknown target" on top would mislead.
@@ -129,7 +133,7 @@ export default defineCommand({
       throw new UsageError('the eval files contain no cases to run');
     }
 
-    const outPath = path.resolve(cwd, args.out ?? defaultResultPath(reportFlags.outputFormat));
+    const outPath = path.resolve(cwd, out ?? defaultResultPath(reportFlags.outputFormat));
     const progress = createProgressDisplay({ total: plan.cases.length, stream: process.stdout });
     const artifacts = await openRunArtifacts({
       flags: reportFlags,

@@ -6,6 +6,7 @@ import {
   type EvalCase,
   type EvaluationResult,
   type ResolvedTarget,
+  UsageError,
 } from '@agentv/core';
 import {
   createJsonlWriter,
@@ -52,7 +53,14 @@ export interface RunArtifactsOptions {
 export async function openRunArtifacts(options: RunArtifactsOptions): Promise<RunArtifacts> {
   const { flags, cwd } = options;
   const createWriter = flags.outputFormat === 'yaml' ? createYamlWriter : createJsonlWriter;
-  const writer = await createWriter(options.outPath, { includeTrace: options.includeTrace });
+  const writer = await createWriter(options.outPath, { includeTrace: options.includeTrace }).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw new UsageError(
+        `cannot write results to ${relative(cwd, options.outPath)}: ${error.code ?? error.message}`,
+        { hint: 'pass --out a file path in a folder you can write to' },
+      );
+    },
+  );
   const traces = flags.traceDir === undefined ? undefined : createTraceDumpWriter(flags.traceDir);
   const prompts =
     flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);

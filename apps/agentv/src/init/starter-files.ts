@@ -37,10 +37,12 @@ $schema: agentv-targets-v2.2
 targets:
   # Runs a command per case. AgentV fills in each {PLACEHOLDER} and shell-quotes
   # it (write no quotes yourself); the agent writes its answer to {OUTPUT_FILE}
-  # as plain text or as JSON {"text": "...", "trace": [...]}. Relative paths and
-  # the command's working folder are relative to the folder holding .agentv/.
+  # as plain text or as JSON {"text": "...", "trace": [...]}. The command runs in
+  # cwd, which is relative to the folder of the eval file being run (evals/), so
+  # \`..\` is this project's folder.
   - name: default
     provider: cli
+    cwd: ..
     command_template: node ${EXAMPLE_AGENT_PATH} --prompt {PROMPT} --out {OUTPUT_FILE}
     timeout_seconds: 30
     max_retries: 0

@@ -51,10 +51,11 @@ const CASES: Record<string, BadInput> = {
     'error: evals/cases.yaml:5:50: case "greet": evaluator "tools": script file ../judges/check-tools.mjs not found (resolved to ',
     `(hint: fix the path in "script"; it is relative to the eval file's directory)`,
   ),
-  'missing-target-cwd': {
-    eval: ['error: .agentv/targets.yaml:2: target "default": cwd: directory ./agent-home ('],
-    validate: ['error: .agentv/targets.yaml:5:5: target "default": cwd: directory ./agent-home ('],
-  },
+  // A relative cwd resolves against the eval file's directory, so it is checked per eval file.
+  'missing-target-cwd': both(
+    'error: .agentv/targets.yaml:2: target "default": cwd: directory ./agent-home (resolved to',
+    'does not exist for the cases of evals/cases.yaml',
+  ),
   'duplicate-case-ids': both(
     'error: evals/cases.yaml:5:9: case "greet": duplicate case id "greet" on lines 2 and 5 (hint: case ids must be unique within a file; rename one of them)',
   ),

@@ -35,6 +35,7 @@ const TARGETS = `
 targets:
   - name: default
     provider: cli
+    cwd: ..
     provider_batching: true
     max_retries: 1
     command_template: node runner.mjs {INPUT_FILE} {OUTPUT_FILE}

@@ -31,10 +31,12 @@ const evalCase = (id: string, content: string, expected = 'unlikely to appear') 
       - { name: answered, type: contains, value: ${JSON.stringify(expected)} }
 `;
 
+// The agent lives at the project root and the eval files in evals/; a relative cwd
+// resolves against the eval file's directory (SPEC 2.2).
 const targets = (settings: string) => `targets:
   - name: default
     provider: cli
-${settings
+${/^cwd:/m.test(settings.trim()) ? '' : '    cwd: ..\n'}${settings
   .trim()
   .split('\n')
   .map((line) => `    ${line}`)
@@ -92,7 +94,7 @@ process.stdout.write(JSON.stringify({
 command_template: node agent.mjs --prompt {PROMPT} --id {EVAL_ID} --attempt {ATTEMPT} --guidelines {GUIDELINES} --prompt-file {PROMPT_FILE} --input-file {INPUT_FILE} --files {FILES} --attachments {ATTACHMENTS}
 files_format: "--file={path}"
 attachments_format: "{basename}"
-cwd: ./agents
+cwd: ../agents
 env: { AGENT_MODE: e2e }
 max_retries: 0
 `),
@@ -473,7 +475,7 @@ describe('seed 003: Required template fields', () => {
 command_template: node agent.mjs {PROMPT}
 files_format: "--file"
 attachments_format: 42
-cwd: ./no-such-dir
+cwd: /no-such-dir-of-agentv
 env: [ "A=1" ]
 verbose: "yes"
 healthcheck: { type: http, url: "ftp://example.test/health", timeout_seconds: 0 }
@@ -482,7 +484,7 @@ healthcheck: { type: http, url: "ftp://example.test/health", timeout_seconds: 0 
     for (const expected of [
       'target "default": files_format: must contain {path} or {basename}',
       'target "default": attachments_format: must be a string',
-      'target "default": cwd: directory ./no-such-dir (resolved to',
+      'target "default": cwd: directory /no-such-dir-of-agentv does not exist',
       'target "default": env: must be a mapping of variable names to values',
       'target "default": verbose: must be true or false',
       'target "default": healthcheck.url: must be an http:// or https:// URL',
@@ -526,13 +528,13 @@ targets:
     commandTemplate: node agent.mjs {FILES} / {ATTACHMENTS}
     filesFormat: "--file={basename}"
     attachmentsFormat: "@{basename}"
-    cwd: ./agents
+    cwd: ../agents
     timeoutSeconds: 10
     providerBatching: false
     maxRetries: 0
     workers: 2
     verbose: false
-    healthcheck: { type: command, commandTemplate: "test -f probe.txt", timeoutSeconds: 5 }
+    healthcheck: { type: command, commandTemplate: "test -f probe.txt", cwd: ./agents, timeoutSeconds: 5 }
 `,
       'evals/c.yaml': evalFile(`
   - id: camel
@@ -611,9 +613,11 @@ process.stdout.write('received ' + Buffer.byteLength(prompt) + ' bytes');
 targets:
   - name: argv
     provider: cli
+    cwd: ..
     command_template: node agent.mjs argv {PROMPT}
   - name: file
     provider: cli
+    cwd: ..
     command_template: node agent.mjs file {PROMPT_FILE}
 `,
       'evals/long.yaml': `
@@ -659,18 +663,22 @@ describe('seed 003: Health check schema', () => {
 targets:
   - name: tcp_check
     provider: cli
+    cwd: ..
     command_template: node agent.mjs {PROMPT}
     healthcheck: { type: tcp, port: 8080 }
   - name: http_no_url
     provider: cli
+    cwd: ..
     command_template: node agent.mjs {PROMPT}
     healthcheck: { type: http, timeout_seconds: 5 }
   - name: command_no_template
     provider: cli
+    cwd: ..
     command_template: node agent.mjs {PROMPT}
     healthcheck: { type: command, cwd: . }
   - name: no_type
     provider: cli
+    cwd: ..
     command_template: node agent.mjs {PROMPT}
     healthcheck: { url: "http://127.0.0.1:8080/health" }
 `,

@@ -36,6 +36,7 @@ describe('agentv eval: user errors', () => {
 targets:
   - name: default
     provider: cli
+    cwd: ..
     command_template: node agent.mjs --prompt {PROMTP}
 `,
       'evals/a.yaml': CASE,
@@ -120,6 +121,22 @@ targets:
     project = await createProject({ 'evals/a.yaml': CASE });
     const run = await runAgentv(['eval', 'evals/a.yaml', '--workers', 'many'], project.dir);
     expectUserError(run, '--workers must be an integer >= 1, got "many"');
+  });
+
+  it.each([
+    [['--out'], '--out needs a value'],
+    [['--threshold'], '--threshold needs a value'],
+    [['--workers', '--verbose'], '--workers needs a value'],
+    [['--target'], '--target needs a value'],
+    [['--out', 'evals'], 'cannot write results to evals: EISDIR'],
+  ])('reports a flag without a usable value: %j', async (flags, message) => {
+    project = await createProject({
+      'evals/a.yaml': CASE,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'agent.mjs': ECHO_AGENT,
+    });
+    const run = await runAgentv(['eval', 'evals/a.yaml', ...flags], project.dir);
+    expectUserError(run, message);
   });
 
   it('reports an unknown command', async () => {

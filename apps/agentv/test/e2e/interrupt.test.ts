@@ -39,6 +39,7 @@ describe('interrupting agentv eval', () => {
       '.agentv/targets.yaml': `targets:
   - name: default
     provider: cli
+    cwd: ..
     command_template: node agent.mjs {PROMPT}
     max_retries: 0
 `,

@@ -44,6 +44,7 @@ const TARGETS = `
 targets:
   - name: default
     provider: cli
+    cwd: ..
     command_template: node agent.mjs --prompt {PROMPT} --out {OUTPUT_FILE}
     max_retries: 0
 `;

@@ -60,6 +60,7 @@ const TARGETS = `
 targets:
   - name: agent
     provider: cli
+    cwd: ..
     command_template: node agent.mjs --prompt {PROMPT} --attempt {ATTEMPT} --out {OUTPUT_FILE}
     max_retries: 2
 `;
@@ -334,6 +335,7 @@ writeFileSync(output, requests.map((request) => JSON.stringify({
 targets:
   - name: agent
     provider: cli
+    cwd: ..
     provider_batching: true
     command_template: node runner.mjs {INPUT_FILE} {OUTPUT_FILE}
 `,

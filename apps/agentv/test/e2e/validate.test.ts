@@ -27,7 +27,7 @@ const ORIGINAL_FORMAT = {
 targets:
   - name: legacy_agent
     provider: cli
-    commandTemplate: node agent.mjs {PROMPT} {OUTPUT_FILE}
+    commandTemplate: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
     timeoutSeconds: 30
     maxRetries: 0
   - name: copilot
@@ -37,7 +37,7 @@ targets:
     provider: codex
   - name: azure
     provider: cli
-    commandTemplate: node agent.mjs {PROMPT} {OUTPUT_FILE}
+    commandTemplate: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
     env: { AZURE_KEY: "\${{ AGENTV_TEST_UNSET_AZURE_KEY }}" }
 `,
   '.agentv/config.yaml': `$schema: agentv-config-v2

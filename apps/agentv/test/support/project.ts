@@ -89,6 +89,7 @@ export const ECHO_TARGETS = `
 targets:
   - name: default
     provider: cli
+    cwd: ..
     command_template: node agent.mjs --prompt {PROMPT} --out {OUTPUT_FILE}
     max_retries: 0
 `;

@@ -44,6 +44,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
   const byName = new Map(options.targets.map((target) => [target.name, target]));
   const available = [...byName.keys()];
   const used = new Map<string, ResolvedTarget>();
+  const checkedUses = new Set<string>();
   const cases: PlannedCase[] = [];
 
   for (const evalCase of options.cases) {
@@ -61,6 +62,20 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
         continue;
       }
       used.set(name, target);
+    }
+    const use = `${target.name}\u0000${evalCase.filePath}`;
+    if (!options.dryRun && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
+      checkedUses.add(use);
+      for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath)) {
+        issues.add({
+          severity: 'error',
+          file: target.filePath,
+          line: target.line,
+          target: target.name,
+          message: `${problem.field}: ${problem.message}`,
+          hint: problem.hint,
+        });
+      }
     }
     checkEvaluators(evalCase, options.evaluatorRegistry, issues);
     cases.push({ evalCase, target });

@@ -31,6 +31,11 @@ export interface ProviderFactory {
   readonly settingsKeys?: readonly string[];
   /** Check a target's settings before the run starts; return every problem found. */
   validate?(target: ResolvedTarget): SettingsIssue[];
+  /**
+   * Check what depends on where the target is used, e.g. a `cwd` relative to
+   * the eval file; called once per target and eval file before the run.
+   */
+  checkUse?(target: ResolvedTarget, evalFile: string): SettingsIssue[];
   /** Create the provider for a target whose settings passed `validate`. */
   create(target: ResolvedTarget, context: ProviderContext): Provider;
 }

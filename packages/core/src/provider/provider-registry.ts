@@ -11,6 +11,8 @@ export interface ProviderRegistry {
   kinds(): string[];
   /** Validate a target's settings with its factory; unknown kinds throw `UnknownProviderError`. */
   validate(target: ResolvedTarget): SettingsIssue[];
+  /** Problems of using a target for the cases of one eval file (see `ProviderFactory.checkUse`). */
+  checkUse(target: ResolvedTarget, evalFile: string): SettingsIssue[];
   create(target: ResolvedTarget, context?: ProviderContext): Provider;
 }
 
@@ -35,6 +37,10 @@ export function createProviderRegistry(
     kinds: () => [...byKind.keys()].sort(),
     validate(target) {
       return registry.get(target.provider, target.name).validate?.(target) ?? [];
+    },
+    checkUse(target, evalFile) {
+      // An unknown kind is reported by `validate`; there is nothing more to say about its use.
+      return byKind.get(target.provider)?.checkUse?.(target, evalFile) ?? [];
     },
     create(target, context = {}) {
       return registry.get(target.provider, target.name).create(target, context);
