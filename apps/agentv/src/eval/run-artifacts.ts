@@ -1,3 +1,5 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   AgentvError,
@@ -52,6 +54,13 @@ export interface RunArtifactsOptions {
  */
 export async function openRunArtifacts(options: RunArtifactsOptions): Promise<RunArtifacts> {
   const { flags, cwd } = options;
+  // Find out now, not after a long run, that a report cannot be written.
+  for (const [flag, reportPath] of [
+    ['junit', flags.junitPath],
+    ['html', flags.htmlPath],
+  ] as const) {
+    if (reportPath !== undefined) await assertWritableFolder(flag, reportPath, cwd);
+  }
   const createWriter = flags.outputFormat === 'yaml' ? createYamlWriter : createJsonlWriter;
   const writer = await createWriter(options.outPath, { includeTrace: options.includeTrace }).catch(
     (error: NodeJS.ErrnoException) => {
@@ -149,4 +158,34 @@ function relative(cwd: string, file: string): string {
   return relativePath === '' || relativePath.startsWith('..') || path.isAbsolute(relativePath)
     ? file
     : relativePath;
+}
+
+async function assertWritableFolder(flag: string, reportPath: string, cwd: string): Promise<void> {
+  // The nearest folder that exists must be writable (the report creates the rest). Nothing
+  // is created here: that would leave empty folders behind when the run fails to start.
+  let folder = path.dirname(reportPath);
+  let problem: string | undefined;
+  for (;;) {
+    const info = await stat(folder).catch(() => undefined);
+    if (info) {
+      if (!info.isDirectory()) problem = `${relative(cwd, folder)} is not a folder`;
+      else if (
+        !(await access(folder, constants.W_OK).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        problem = `${relative(cwd, folder)} is not writable`;
+      }
+      break;
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
+  if (problem) {
+    throw new UsageError(`cannot write --${flag} ${relative(cwd, reportPath)}: ${problem}`, {
+      hint: `pass --${flag} a file path in a folder you can write to`,
+    });
+  }
 }

@@ -129,11 +129,13 @@ targets:
     [['--workers', '--verbose'], '--workers needs a value'],
     [['--target'], '--target needs a value'],
     [['--out', 'evals'], 'cannot write results to evals: EISDIR'],
+    [['--html', 'afile/r.html'], 'cannot write --html afile/r.html: afile is not a folder'],
   ])('reports a flag without a usable value: %j', async (flags, message) => {
     project = await createProject({
       'evals/a.yaml': CASE,
       '.agentv/targets.yaml': ECHO_TARGETS,
       'agent.mjs': ECHO_AGENT,
+      afile: '',
     });
     const run = await runAgentv(['eval', 'evals/a.yaml', ...flags], project.dir);
     expectUserError(run, message);
