@@ -16,6 +16,7 @@ writeFileSync('runner-ms.txt', String(performance.now() - started));
 const TARGETS = `targets:
   - name: default
     provider: cli
+    cwd: ..
     provider_batching: true
     command_template: node runner.mjs {INPUT_FILE} {OUTPUT_FILE}
 `;
