@@ -162,17 +162,3 @@ export function messageOf(error: unknown): string {
   if (error instanceof AgentvError && error.hint) return `${error.message} (hint: ${error.hint})`;
   return error instanceof Error ? error.message : String(error);
 }
-
-/** Waits `ms`, or less when the signal aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}

@@ -10,11 +10,11 @@ import {
   messageOf,
   resultBase,
   retryPolicyFor,
-  sleep,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
+import { sleep } from '../util/sleep.js';
 import type { RunEvaluationOptions } from './run-evaluation.js';
 
 /**

@@ -1,3 +1,4 @@
+import { sleep } from '../util/sleep.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { Provider } from './provider.js';
@@ -26,6 +27,7 @@ export function createMockProvider(
     const started = Date.now();
     if (settings.delayMs && settings.delayMs > 0) {
       await sleep(settings.delayMs, request.signal);
+      if (request.signal?.aborted) throw request.signal.reason;
     }
     return {
       text: settings.response ?? DEFAULT_MOCK_RESPONSE,
@@ -41,21 +43,6 @@ export function createMockProvider(
     invoke: respond,
     invokeBatch: (requests) => Promise.all(requests.map(respond)),
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }
 
 /** The `mock` provider factory: `provider: mock` with `response`, `trace`, `delay_ms`. */
