@@ -6,7 +6,7 @@ import { createAppProviderRegistry } from '../registry.js';
 import { collectInputFiles } from '../validate/collect-input-files.js';
 import { formatReport, paletteFor } from '../validate/format-report.js';
 import { validateInputs } from '../validate/validate-inputs.js';
-import { rejectUnknownFlags, targetArgs } from './_shared.js';
+import { rejectUnknownFlags, stringFlag, targetArgs } from './_shared.js';
 
 /** Exit code when any file has errors (warnings alone exit 0; a bad command line exits 2). */
 const HAS_ERRORS = 1;
@@ -41,10 +41,11 @@ export default defineCommand({
     const cwd = process.cwd();
     const inputs = args._.length > 0 ? args._ : ['.'];
     const files = await collectInputFiles(inputs, cwd);
-    const targetsFile = args.targets === undefined ? undefined : path.resolve(cwd, args.targets);
+    const targetsPath = stringFlag(args.targets, 'targets');
+    const targetsFile = targetsPath === undefined ? undefined : path.resolve(cwd, targetsPath);
     if (targetsFile !== undefined) {
       if (!(await stat(targetsFile).catch(() => undefined))?.isFile()) {
-        throw new UsageError(`targets file ${args.targets} does not exist`, {
+        throw new UsageError(`targets file ${targetsPath} does not exist`, {
           hint: 'check the --targets path; it is relative to the current directory',
         });
       }
@@ -55,7 +56,7 @@ export default defineCommand({
       providerRegistry: createAppProviderRegistry(),
       evaluatorRegistry: createEvaluatorRegistry(defaultEvaluators()),
       targetsFile,
-      targetOverride: args.target,
+      targetOverride: stringFlag(args.target, 'target'),
     });
     const lines = formatReport(report, cwd, paletteFor(process.stdout));
     process.stdout.write(`${lines.join('\n')}\n`);
