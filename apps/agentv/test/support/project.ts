@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,18 +40,23 @@ export function runAgentv(
   cwd: string,
   env: Record<string, string | undefined> = {},
 ): Promise<CliRun> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collectRun(child);
+}
+
+/** Collects a spawned process's stdout, stderr and exit code. */
+export function collectRun(child: ChildProcess): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => {
+    child.stdout?.on('data', (chunk) => {
       stdout += chunk;
     });
-    child.stderr.on('data', (chunk) => {
+    child.stderr?.on('data', (chunk) => {
       stderr += chunk;
     });
     child.on('error', reject);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { BIN, type CliRun } from './project.js';
+import { BIN, type CliRun, collectRun } from './project.js';
 
 /**
  * Runs the built CLI under a pseudo-terminal (util-linux `script`), so its
@@ -13,25 +13,15 @@ export function runInTerminal(
 ): Promise<CliRun> {
   const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm' };
-    delete env.CI;
-    delete env.NO_COLOR;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd,
-      env: { ...env, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    if (options.input !== undefined) child.stdin.write(options.input);
+  const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm' };
+  delete env.CI;
+  delete env.NO_COLOR;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd,
+    env: { ...env, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  const run = collectRun(child);
+  if (options.input !== undefined) child.stdin.write(options.input);
+  return run;
 }

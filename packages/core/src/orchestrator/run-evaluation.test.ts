@@ -59,9 +59,10 @@ async function run(
   cases: EvalCase[],
   provider: Provider,
   extra: Partial<Parameters<typeof runEvaluation>[0]> = {},
+  extraEvaluators: Evaluator[] = [],
 ) {
   const providerRegistry = createProviderRegistry([mockProviderFactory]);
-  const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
+  const evaluatorRegistry = createEvaluatorRegistry([...defaultEvaluators(), ...extraEvaluators]);
   const { plan, issues } = planRun({
     cases,
     targets: [target('default'), target('other')],
@@ -214,21 +215,12 @@ describe('runEvaluation', () => {
       type: 'crashes',
       evaluate: () => Promise.reject(new Error('judge script not found')),
     };
-    const providerRegistry = createProviderRegistry([mockProviderFactory]);
-    const evaluatorRegistry = createEvaluatorRegistry([...defaultEvaluators(), crashing]);
-    const { plan } = planRun({
-      cases: [evalCase('graded', { evaluators: [{ name: 'judge', type: 'crashes' }] })],
-      targets: [target('default')],
-      providerRegistry,
-      evaluatorRegistry,
-    });
-    const { results } = await runEvaluation({
-      plan,
-      providerRegistry,
-      evaluatorRegistry,
-      summarizeTrace,
-      createProvider: () => createMockProvider('default', { response: 'ok' }),
-    });
+    const { results } = await run(
+      [evalCase('graded', { evaluators: [{ name: 'judge', type: 'crashes' }] })],
+      createMockProvider('default', { response: 'ok' }),
+      {},
+      [crashing],
+    );
     expect(results[0]?.passed).toBe(false);
     expect(results[0]?.error).toContain('judge script not found');
   });
@@ -253,21 +245,12 @@ describe('runEvaluation', () => {
         ],
       }),
     };
-    const providerRegistry = createProviderRegistry([mockProviderFactory]);
-    const evaluatorRegistry = createEvaluatorRegistry([spy]);
-    const { plan } = planRun({
-      cases: [evalCase('traced', { evaluators: [{ name: 'spy', type: 'spy' }] })],
-      targets: [target('default')],
-      providerRegistry,
-      evaluatorRegistry,
-    });
-    const { results } = await runEvaluation({
-      plan,
-      providerRegistry,
-      evaluatorRegistry,
-      summarizeTrace,
-      createProvider: () => provider,
-    });
+    const { results } = await run(
+      [evalCase('traced', { evaluators: [{ name: 'spy', type: 'spy' }] })],
+      provider,
+      {},
+      [spy],
+    );
     expect(seen?.trace?.map((event) => [event.type, event.name])).toEqual([
       ['tool_call', 'search'],
       ['tool_result', 'search'],
