@@ -34,7 +34,8 @@ export {
   DEFAULT_MOCK_RESPONSE,
   mockProviderFactory,
 } from './provider/mock-provider.js';
-export type { Provider } from './provider/provider.js';
+export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
+export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
 export type {
   ProviderContext,
   ProviderFactory,
@@ -54,7 +55,8 @@ export {
   parseTraceEvents,
   traceEventSchema,
 } from './trace/trace-schemas.js';
-export type { TraceSummarizer, TraceSummary } from './trace/trace-summary.js';
+export { summarizeTrace } from './trace/summarize-trace.js';
+export type { TraceSummary } from './trace/trace-summary.js';
 export { stringifyYaml } from './util/stringify-yaml.js';
 export * from './config/index.js';
 export * from './eval-file/index.js';
@@ -63,9 +65,19 @@ export * from './prompt/index.js';
 export * from './targets/index.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
 export { DEFAULT_TARGET_NAME, planRun } from './orchestrator/plan-run.js';
-export type { RetryPolicy } from './orchestrator/retry-policy.js';
-export { DEFAULT_RETRY_POLICY, retryDelayMs } from './orchestrator/retry-policy.js';
-export type { RunEvaluationOptions, RunOutcome } from './orchestrator/run-evaluation.js';
+export type {
+  RetryOutcome,
+  RetryPolicy,
+  WithRetriesOptions,
+} from './orchestrator/retry-policy.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  MAX_RETRY_AFTER_MS,
+  retryDelayMs,
+  withRetries,
+} from './orchestrator/retry-policy.js';
+export type { RunOutcome } from './orchestrator/run-evaluation.js';
+export type { RunEvaluationOptions } from './orchestrator/run-options.js';
 export { DEFAULT_WORKERS, runEvaluation } from './orchestrator/run-evaluation.js';
 export type { WorkerPool } from './orchestrator/worker-pool.js';
 export { createWorkerPool } from './orchestrator/worker-pool.js';

@@ -1,18 +1,9 @@
 import type { EvaluationResult } from '@agentv/core';
 import { createProgressLines } from './progress-lines.js';
+import type { ProgressDisplay } from './progress-display-type.js';
 import { createProgressLive } from './progress-live.js';
 
-/** How a run reports its progress while cases finish. */
-export interface ProgressDisplay {
-  /** A case was handed to its provider. */
-  onCaseStart(evalId: string): void;
-  /** A case finished. */
-  onResult(result: EvaluationResult): void;
-  /** Prints a line to `stream` (stderr by default) without breaking the display. */
-  log(line: string, stream?: NodeJS.WritableStream): void;
-  /** Stops redrawing and removes the live status lines; idempotent. */
-  stop(): void;
-}
+export type { ProgressDisplay } from './progress-display-type.js';
 
 export interface ProgressDisplayOptions {
   total: number;

@@ -1,5 +1,5 @@
 import type { EvaluationResult } from '@agentv/core';
-import type { ProgressDisplay } from './progress-display.js';
+import type { ProgressDisplay } from './progress-display-type.js';
 import { createProgressLines } from './progress-lines.js';
 
 export interface ProgressLiveOptions {

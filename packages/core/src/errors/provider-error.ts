@@ -8,6 +8,12 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
   stderr?: string;
   /** Diagnostics to keep on the result. */
   details?: Record<string, unknown>;
+  /**
+   * How long the service asked to be left alone before the next attempt, in ms
+   * (e.g. from an HTTP `Retry-After` header). The retry waits at least this long
+   * (capped at a minute) instead of its backoff.
+   */
+  retryAfterMs?: number;
 }
 
 /** A provider could not answer a case. Becomes that case's `error` after retries. */
@@ -16,6 +22,7 @@ export class ProviderError extends AgentvError {
   readonly exitCode?: number;
   readonly stderr?: string;
   readonly details?: Record<string, unknown>;
+  readonly retryAfterMs?: number;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
     super(message, options);
@@ -23,5 +30,6 @@ export class ProviderError extends AgentvError {
     this.exitCode = options.exitCode;
     this.stderr = options.stderr;
     this.details = options.details;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -1,15 +1,34 @@
+import path from 'node:path';
 import { AgentvError } from '../errors/agentv-error.js';
-import type { EvalCase } from '../eval-file/eval-case.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import { type BuiltPrompt, referenceAnswer } from '../prompt/index.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
+import { normalizeTrace } from '../trace/normalize-trace.js';
+import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import type { RunEvaluationOptions } from './run-evaluation.js';
+import type { RunEvaluationOptions } from './run-options.js';
+
+/** What every step of one case needs: the case, the run's options and when the case started. */
+export interface CaseContext {
+  planned: PlannedCase;
+  options: RunEvaluationOptions;
+  /** `Date.now()` when the case started; results report the time since. */
+  started: number;
+}
+
+/** A provider's answer with its trace, normalised and summarised once for the attempt. */
+export interface Answer {
+  response: ProviderResponse;
+  trace: TraceEvent[] | undefined;
+  traceSummary: TraceSummary | null;
+  /** Provider calls made for the case, this one included. */
+  attempts: number;
+}
 
 /** The identifying fields every result of a case carries. */
 export type ResultBase = Pick<
@@ -28,7 +47,7 @@ export function resultBase({ evalCase, target }: PlannedCase): ResultBase {
 }
 
 /** The retry policy for a target: its `max_retries`, else `--max-retries`, else the default. */
-export function retryPolicyFor(planned: PlannedCase, options: RunEvaluationOptions): RetryPolicy {
+export function retryPolicyFor({ planned, options }: CaseContext): RetryPolicy {
   return {
     ...DEFAULT_RETRY_POLICY,
     ...options.retryPolicy,
@@ -37,11 +56,11 @@ export function retryPolicyFor(planned: PlannedCase, options: RunEvaluationOptio
 }
 
 export function buildRequest(
-  evalCase: EvalCase,
+  { planned, options }: CaseContext,
   prompt: BuiltPrompt,
   attempt: number,
-  signal: AbortSignal | undefined,
 ): ProviderRequest {
+  const { evalCase } = planned;
   return {
     evalCaseId: evalCase.id,
     attempt,
@@ -50,29 +69,31 @@ export function buildRequest(
     guidelines: prompt.guidelines,
     guidelineFiles: prompt.guidelineFiles,
     inputFiles: prompt.inputFiles,
+    evalDir: path.dirname(evalCase.filePath),
     ...(evalCase.expectedOutcome === undefined
       ? {}
       : { expectedOutcome: evalCase.expectedOutcome }),
-    ...(signal === undefined ? {} : { signal }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
     metadata: {
       dataset: evalCase.dataset,
-      evalFile: evalCase.filePath,
       ...(evalCase.conversationId === undefined ? {} : { conversationId: evalCase.conversationId }),
     },
   };
 }
 
+/** Normalises a response's trace and summarises it: once per attempt, for the attempt record and the result. */
+export function answerOf(response: ProviderResponse, attempts: number): Answer {
+  const trace = normalizeTrace(response);
+  return { response, trace, traceSummary: trace ? summarizeTrace(trace) : null, attempts };
+}
+
 /** Grades an answer and builds the case's result. */
 export async function gradeAnswer(
-  planned: PlannedCase,
+  context: CaseContext,
   prompt: BuiltPrompt,
-  response: ProviderResponse,
-  trace: TraceEvent[] | undefined,
-  traceSummary: TraceSummary | null,
-  attempts: number,
-  started: number,
-  options: RunEvaluationOptions,
+  { response, trace, traceSummary, attempts }: Answer,
 ): Promise<EvaluationResult> {
+  const { planned, options } = context;
   const { evalCase } = planned;
   const grade = await gradeCase(
     evalCase.evaluators,
@@ -103,7 +124,7 @@ export async function gradeAnswer(
     candidateAnswer: response.text,
     evaluatorResults: grade.evaluatorResults,
     attempts,
-    durationMs: Date.now() - started,
+    durationMs: Date.now() - context.started,
     ...(response.usage === undefined ? {} : { usage: response.usage }),
     ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
     ...(grade.error === undefined ? {} : { error: grade.error }),
@@ -118,9 +139,7 @@ export function attemptRecord(
   { evalCase, target }: PlannedCase,
   attempt: number,
   durationMs: number,
-  outcome:
-    | { trace: TraceEvent[] | undefined; traceSummary: TraceSummary | null }
-    | { error: string },
+  outcome: Pick<Answer, 'trace' | 'traceSummary'> | { error: string },
 ): AttemptRecord {
   const base = {
     evalId: evalCase.id,
@@ -136,14 +155,13 @@ export function attemptRecord(
 }
 
 export function errorResult(
-  base: ResultBase,
-  started: number,
+  { planned, started }: CaseContext,
   attempts: number,
   error: string,
 ): EvaluationResult {
   return {
     timestamp: new Date().toISOString(),
-    ...base,
+    ...resultBase(planned),
     score: 0,
     passed: false,
     hits: [],
@@ -156,6 +174,13 @@ export function errorResult(
     error,
     traceSummary: null,
   };
+}
+
+/** The error of a case whose provider calls all failed (or that an interrupt stopped first). */
+export function failureMessage(error: unknown, attempts: number): string {
+  return attempts === 0 && error === undefined
+    ? 'the run was interrupted before the agent was called'
+    : messageOf(error);
 }
 
 export function messageOf(error: unknown): string {

@@ -14,13 +14,6 @@ import { runEvaluation } from './run-evaluation.js';
 
 const providerRegistry = createProviderRegistry([mockProviderFactory]);
 const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
-const summarizeTrace = (trace: readonly unknown[]) => ({
-  eventCount: trace.length,
-  toolNames: [],
-  toolCallsByName: {},
-  errorCount: 0,
-});
-
 function cases(count: number, evaluators?: EvalCase['evaluators']): EvalCase[] {
   return Array.from({ length: count }, (_, index) => ({
     id: `case-${index}`,
@@ -51,6 +44,7 @@ function batchProvider(answer: (requests: ProviderRequest[], call: number) => Pr
   const batches: ProviderRequest[][] = [];
   const singles: ProviderRequest[] = [];
   const provider: Provider = {
+    specificationVersion: 'v1',
     id: 'batcher',
     kind: 'batcher',
     targetName: 'default',
@@ -87,7 +81,6 @@ async function run(
     plan,
     providerRegistry,
     evaluatorRegistry,
-    summarizeTrace,
     createProvider: () => provider,
     retryPolicy: { baseDelayMs: 1, maxDelayMs: 2 },
     ...extra,

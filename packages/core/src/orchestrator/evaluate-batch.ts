@@ -2,28 +2,28 @@ import { ProviderError } from '../errors/provider-error.js';
 import { type BuiltPrompt, buildPrompt } from '../prompt/index.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
-import { normalizeTrace } from '../trace/normalize-trace.js';
 import {
+  answerOf,
   attemptRecord,
   buildRequest,
+  type CaseContext,
   errorResult,
+  failureMessage,
   gradeAnswer,
   messageOf,
-  resultBase,
   retryPolicyFor,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
-import { isRetryable, retryDelayMs } from './retry-policy.js';
-import { sleep } from '../util/sleep.js';
-import type { RunEvaluationOptions } from './run-evaluation.js';
+import { withRetries } from './retry-policy.js';
+import type { RunEvaluationOptions } from './run-options.js';
 import { createWorkerPool } from './worker-pool.js';
 
 /** Longest batch error copied into each case's result. */
 const CASE_ERROR_CHARS = 1000;
 
 interface Prepared {
-  planned: PlannedCase;
+  context: CaseContext;
   prompt: BuiltPrompt;
 }
 
@@ -44,74 +44,56 @@ export async function evaluateBatch(
   const started = Date.now();
   const prepared: Prepared[] = [];
   for (const planned of chunk) {
+    const context: CaseContext = { planned, options, started };
     try {
-      prepared.push({ planned, prompt: await buildPrompt(planned.evalCase) });
+      prepared.push({ context, prompt: await buildPrompt(planned.evalCase) });
     } catch (error) {
-      await emit(
-        errorResult(
-          resultBase(planned),
-          started,
-          0,
-          `could not build the prompt: ${messageOf(error)}`,
-        ),
-      );
+      await emit(errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`));
     }
   }
   if (prepared.length === 0) return;
   // Outside the try above: a failing hook is the caller's bug, not a case's prompt.
-  for (const { planned, prompt } of prepared) {
-    await options.onPrompt?.(planned.evalCase, prompt, planned.target);
+  for (const { context, prompt } of prepared) {
+    await options.onPrompt?.(context.planned.evalCase, prompt, context.planned.target);
   }
 
-  const policy = retryPolicyFor(prepared[0]!.planned, options);
-  let lastError = 'the run was interrupted before the agent was called';
-  let attempts = 0;
-  for (let attempt = 0; attempt <= policy.maxRetries; attempt++) {
-    if (attempt > 0) await sleep(retryDelayMs(attempt, policy), options.signal);
-    if (options.signal?.aborted) break;
-    attempts = attempt + 1;
-    const callStarted = Date.now();
-    let responses: ProviderResponse[];
-    try {
-      responses = await callBatch(provider, prepared, attempt, options.signal);
-    } catch (error) {
-      lastError = messageOf(error);
-      for (const { planned } of prepared) {
-        await options.onAttempt?.(
-          attemptRecord(planned, attempts, Date.now() - callStarted, { error: lastError }),
-        );
-      }
-      if (!isRetryable(error)) break;
-      continue;
-    }
+  let callStarted = 0;
+  const outcome = await withRetries(
+    (attempt) => {
+      callStarted = Date.now();
+      return callBatch(provider, prepared, attempt);
+    },
+    retryPolicyFor(prepared[0]!.context),
+    {
+      signal: options.signal,
+      onFailure: async (error, attempt) => {
+        const durationMs = Date.now() - callStarted;
+        for (const { context } of prepared) {
+          await options.onAttempt?.(
+            attemptRecord(context.planned, attempt, durationMs, { error: messageOf(error) }),
+          );
+        }
+      },
+    },
+  );
+  if (outcome.ok) {
     const durationMs = Date.now() - callStarted;
+    const responses = outcome.value;
     const pool = createWorkerPool(gradeConcurrency);
     await Promise.all(
-      prepared.map(({ planned, prompt }, index) =>
+      prepared.map(({ context, prompt }, index) =>
         pool.run(async () => {
-          const response = responses[index]!;
-          const trace = normalizeTrace(response);
-          const traceSummary = trace ? options.summarizeTrace(trace) : null;
+          const answer = answerOf(responses[index]!, outcome.attempts);
           await options.onAttempt?.(
-            attemptRecord(planned, attempts, durationMs, { trace, traceSummary }),
+            attemptRecord(context.planned, answer.attempts, durationMs, answer),
           );
-          await emit(
-            await gradeAnswer(
-              planned,
-              prompt,
-              response,
-              trace,
-              traceSummary,
-              attempts,
-              started,
-              options,
-            ),
-          );
+          await emit(await gradeAnswer(context, prompt, answer));
         }),
       ),
     );
     return;
   }
+  const lastError = failureMessage(outcome.error, outcome.attempts);
   let error =
     prepared.length === 1 ? lastError : `batch of ${prepared.length} cases failed: ${lastError}`;
   if (error.length > CASE_ERROR_CHARS) {
@@ -120,8 +102,8 @@ export async function evaluateBatch(
     options.onWarning?.(error);
     error = `${error.slice(0, CASE_ERROR_CHARS)}… (cut here; the whole batch error was printed once as a warning)`;
   }
-  for (const { planned } of prepared) {
-    await emit(errorResult(resultBase(planned), started, attempts, error));
+  for (const { context } of prepared) {
+    await emit(errorResult(context, outcome.attempts, error));
   }
 }
 
@@ -129,11 +111,8 @@ async function callBatch(
   provider: Provider,
   prepared: readonly Prepared[],
   attempt: number,
-  signal: AbortSignal | undefined,
 ): Promise<ProviderResponse[]> {
-  const requests = prepared.map(({ planned, prompt }) =>
-    buildRequest(planned.evalCase, prompt, attempt, signal),
-  );
+  const requests = prepared.map(({ context, prompt }) => buildRequest(context, prompt, attempt));
   const responses = await provider.invokeBatch!(requests);
   if (responses.length !== requests.length) {
     // A provider bug, not something a retry fixes.

@@ -1,21 +1,20 @@
-import { normalizeTrace } from '../trace/normalize-trace.js';
-import type { Provider } from '../provider/provider.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
 import { buildPrompt } from '../prompt/index.js';
+import type { Provider } from '../provider/provider.js';
 import {
+  answerOf,
   attemptRecord,
   buildRequest,
+  type CaseContext,
   errorResult,
+  failureMessage,
   gradeAnswer,
   messageOf,
-  resultBase,
   retryPolicyFor,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
-import { isRetryable, retryDelayMs } from './retry-policy.js';
-import { sleep } from '../util/sleep.js';
-import type { RunEvaluationOptions } from './run-evaluation.js';
+import { withRetries } from './retry-policy.js';
+import type { RunEvaluationOptions } from './run-options.js';
 
 /**
  * Answers one case with `provider.invoke`, retrying failed calls per the
@@ -27,47 +26,37 @@ export async function evaluateCase(
   provider: Provider,
   options: RunEvaluationOptions,
 ): Promise<EvaluationResult> {
-  const { evalCase, target } = planned;
-  const started = Date.now();
+  const context: CaseContext = { planned, options, started: Date.now() };
   let prompt: Awaited<ReturnType<typeof buildPrompt>>;
   try {
-    prompt = await buildPrompt(evalCase);
+    prompt = await buildPrompt(planned.evalCase);
   } catch (error) {
-    return errorResult(
-      resultBase(planned),
-      started,
-      0,
-      `could not build the prompt: ${messageOf(error)}`,
-    );
+    return errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`);
   }
 
   // Outside the try: a failing hook is the caller's bug, not this case's prompt.
-  await options.onPrompt?.(evalCase, prompt, target);
-  const policy = retryPolicyFor(planned, options);
-  let lastError = 'the run was interrupted before the agent was called';
-  let attempts = 0;
-  for (let attempt = 0; attempt <= policy.maxRetries; attempt++) {
-    if (attempt > 0) await sleep(retryDelayMs(attempt, policy), options.signal);
-    if (options.signal?.aborted) break;
-    const callStarted = Date.now();
-    attempts = attempt + 1;
-    let response: ProviderResponse;
-    try {
-      response = await provider.invoke(buildRequest(evalCase, prompt, attempt, options.signal));
-    } catch (error) {
-      lastError = messageOf(error);
-      await options.onAttempt?.(
-        attemptRecord(planned, attempts, Date.now() - callStarted, { error: lastError }),
-      );
-      if (!isRetryable(error)) break;
-      continue;
-    }
-    const trace = normalizeTrace(response);
-    const traceSummary = trace ? options.summarizeTrace(trace) : null;
-    await options.onAttempt?.(
-      attemptRecord(planned, attempts, Date.now() - callStarted, { trace, traceSummary }),
-    );
-    return gradeAnswer(planned, prompt, response, trace, traceSummary, attempts, started, options);
+  await options.onPrompt?.(planned.evalCase, prompt, planned.target);
+  let callStarted = 0;
+  const outcome = await withRetries(
+    (attempt) => {
+      callStarted = Date.now();
+      return provider.invoke(buildRequest(context, prompt, attempt));
+    },
+    retryPolicyFor(context),
+    {
+      signal: options.signal,
+      onFailure: (error, attempt) =>
+        options.onAttempt?.(
+          attemptRecord(planned, attempt, Date.now() - callStarted, { error: messageOf(error) }),
+        ),
+    },
+  );
+  if (!outcome.ok) {
+    return errorResult(context, outcome.attempts, failureMessage(outcome.error, outcome.attempts));
   }
-  return errorResult(resultBase(planned), started, attempts, lastError);
+  const answer = answerOf(outcome.value, outcome.attempts);
+  await options.onAttempt?.(
+    attemptRecord(planned, answer.attempts, Date.now() - callStarted, answer),
+  );
+  return gradeAnswer(context, prompt, answer);
 }

@@ -8,7 +8,6 @@ import type { Provider } from '../provider/provider.js';
 import { createProviderRegistry } from '../provider/provider-registry.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
-import type { TraceEvent } from '../trace/trace-event.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import { planRun } from './plan-run.js';
 import { runEvaluation } from './run-evaluation.js';
@@ -29,13 +28,6 @@ function target(name: string, overrides: Partial<ResolvedTarget> = {}): Resolved
   return { name, provider: 'mock', settings: {}, filePath: '/t.yaml', baseDir: '/', ...overrides };
 }
 
-const summarizeTrace = (trace: readonly TraceEvent[]) => ({
-  eventCount: trace.length,
-  toolNames: [],
-  toolCallsByName: {},
-  errorCount: 0,
-});
-
 /** A provider whose answers are computed by `answer`, with its calls recorded. */
 function scriptedProvider(
   answer: (request: ProviderRequest) => Promise<string> | string,
@@ -44,6 +36,7 @@ function scriptedProvider(
 } {
   const requests: ProviderRequest[] = [];
   return {
+    specificationVersion: 'v1',
     id: 'scripted',
     kind: 'scripted',
     targetName: 'default',
@@ -75,7 +68,6 @@ async function run(
     plan,
     providerRegistry,
     evaluatorRegistry,
-    summarizeTrace,
     createProvider: () => provider,
     retryPolicy: { baseDelayMs: 1, maxDelayMs: 2 },
     onResult: (result) => {
@@ -104,6 +96,13 @@ describe('runEvaluation', () => {
     });
     expect(byId.b).toMatchObject({ passed: false, score: 0, candidateAnswer: 'no' });
     expect(byId.b?.error).toBeUndefined();
+  });
+
+  it("tells the provider the eval file's folder as evalDir", async () => {
+    const provider = scriptedProvider(() => 'ok');
+    await run([evalCase('a', { filePath: '/repo/evals/refunds.yaml' })], provider);
+    expect(provider.requests[0]?.evalDir).toBe('/repo/evals');
+    expect(provider.requests[0]?.metadata).toEqual({ dataset: 'suite' });
   });
 
   it('streams results without keeping them when retainResults is false', async () => {
@@ -235,6 +234,7 @@ describe('runEvaluation', () => {
       },
     };
     const provider: Provider = {
+      specificationVersion: 'v1',
       id: 'p',
       kind: 'p',
       targetName: 'default',
@@ -255,7 +255,14 @@ describe('runEvaluation', () => {
       ['tool_call', 'search'],
       ['tool_result', 'search'],
     ]);
-    expect(results[0]?.traceSummary).toMatchObject({ eventCount: 2 });
+    // Summarised by the orchestrator itself, once, for the evaluators and the result alike.
+    expect(results[0]?.traceSummary).toEqual({
+      eventCount: 2,
+      toolNames: ['search'],
+      toolCallsByName: { search: 1 },
+      errorCount: 0,
+    });
+    expect(seen?.traceSummary).toBe(results[0]?.traceSummary);
   });
 
   it('aborts the run before any case when a health check fails', async () => {

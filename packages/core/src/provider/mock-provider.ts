@@ -1,7 +1,7 @@
 import { sleep } from '../util/sleep.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { TraceEvent } from '../trace/trace-event.js';
-import type { Provider } from './provider.js';
+import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
 import type { ProviderFactory, SettingsIssue } from './provider-factory.js';
 import type { ProviderRequest } from './provider-request.js';
 import type { ProviderResponse } from './provider-response.js';
@@ -36,6 +36,7 @@ export function createMockProvider(
     };
   };
   return {
+    specificationVersion: PROVIDER_SPECIFICATION_VERSION,
     id: `mock:${targetName}`,
     kind: 'mock',
     targetName,

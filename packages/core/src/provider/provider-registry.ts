@@ -1,6 +1,7 @@
+import { AgentvError } from '../errors/agentv-error.js';
 import { UnknownProviderError } from '../errors/unknown-provider-error.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
-import type { Provider } from './provider.js';
+import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
 import type { ProviderContext, ProviderFactory, SettingsIssue } from './provider-factory.js';
 
 /** Resolves a target's `provider:` value to the factory that creates its provider. */
@@ -13,6 +14,7 @@ export interface ProviderRegistry {
   validate(target: ResolvedTarget): SettingsIssue[];
   /** Problems of using a target for the cases of one eval file (see `ProviderFactory.checkUse`). */
   checkUse(target: ResolvedTarget, evalFile: string): SettingsIssue[];
+  /** Create a target's provider; throws when it implements another contract version. */
   create(target: ResolvedTarget, context?: ProviderContext): Provider;
 }
 
@@ -43,7 +45,18 @@ export function createProviderRegistry(
       return byKind.get(target.provider)?.checkUse?.(target, evalFile) ?? [];
     },
     create(target, context = {}) {
-      return registry.get(target.provider, target.name).create(target, context);
+      const provider = registry.get(target.provider, target.name).create(target, context);
+      const version: unknown = provider.specificationVersion;
+      if (version !== PROVIDER_SPECIFICATION_VERSION) {
+        const implemented = version === undefined ? 'no version' : `version "${String(version)}"`;
+        throw new AgentvError(
+          `provider "${target.provider}" (target "${target.name}") implements ${implemented} of the provider contract; this AgentV needs "${PROVIDER_SPECIFICATION_VERSION}"`,
+          {
+            hint: `install a release of the "${target.provider}" provider package built for provider contract ${PROVIDER_SPECIFICATION_VERSION} (the same @agentv/core version as AgentV)`,
+          },
+        );
+      }
+      return provider;
     },
   };
   for (const factory of factories) registry.register(factory);

@@ -16,10 +16,17 @@ export interface ProviderRequest {
   guidelineFiles: string[];
   /** Absolute paths of the non-guideline files attached to the input messages. */
   inputFiles: string[];
+  /**
+   * Absolute path of the folder of the case's eval file. Providers resolve
+   * paths the user wrote relative to the eval file against it (the `cli`
+   * provider's `cwd`). Set by the orchestrator for every case; absent only for
+   * requests made outside a run.
+   */
+  evalDir?: string;
   /** The case's reference outcome, for batch runners that grade or log it. */
   expectedOutcome?: string;
   /** Aborted when the run is interrupted; providers stop their work when it fires. */
   signal?: AbortSignal;
-  /** Free-form data about the case (dataset, conversation id, eval file). */
+  /** Free-form data about the case (dataset, conversation id); providers must not depend on it. */
   metadata?: Record<string, unknown>;
 }

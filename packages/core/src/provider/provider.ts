@@ -1,12 +1,23 @@
 import type { ProviderRequest } from './provider-request.js';
 import type { ProviderResponse } from './provider-response.js';
 
+/** The provider contract version this build of `@agentv/core` implements. */
+export const PROVIDER_SPECIFICATION_VERSION = 'v1';
+
+export type ProviderSpecificationVersion = typeof PROVIDER_SPECIFICATION_VERSION;
+
 /**
  * The contract every provider implements. A provider answers eval cases for one
  * target. Failures are thrown (preferably as `ProviderError`); the orchestrator
  * turns them into that case's error result and applies the retry policy.
  */
 export interface Provider {
+  /**
+   * The version of this contract the provider implements. Bumped when the
+   * contract changes incompatibly; the registry refuses a provider written for
+   * another version instead of running it against a contract it does not know.
+   */
+  readonly specificationVersion: ProviderSpecificationVersion;
   /** Unique id of this instance, e.g. `cli:my_agent`. */
   readonly id: string;
   /** The provider kind, as written in `provider:` of the target (`cli`, `mock`, ...). */

@@ -1,6 +1,6 @@
 /**
- * A compact view of a trace, computed once per result (by `@agentv/results`)
- * and given to evaluators as `candidate_trace_summary`.
+ * A compact view of a trace (see `summarizeTrace`), computed once per provider
+ * call by the orchestrator and given to evaluators as `candidate_trace_summary`.
  */
 export interface TraceSummary {
   eventCount: number;
@@ -11,8 +11,3 @@ export interface TraceSummary {
   /** Number of `error` events. */
   errorCount: number;
 }
-
-/** Computes a trace summary; injected into the orchestrator by the app. */
-export type TraceSummarizer = (
-  trace: readonly import('./trace-event.js').TraceEvent[],
-) => TraceSummary;

@@ -1,9 +1,11 @@
-import type { TraceEvent, TraceSummary } from '@agentv/core';
+import type { TraceEvent } from './trace-event.js';
+import type { TraceSummary } from './trace-summary.js';
 
 /**
  * Summarises a trace: its event count, the distinct names of tools called
  * (sorted), the number of `tool_call` events per tool name and the number of
- * `error` events. A `TraceSummarizer` for the orchestrator.
+ * `error` events. The orchestrator computes it once per provider call; result
+ * writers copy it from the result.
  */
 export function summarizeTrace(trace: readonly TraceEvent[]): TraceSummary {
   const toolCallsByName: Record<string, number> = {};

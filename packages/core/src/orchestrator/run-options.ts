@@ -1,0 +1,47 @@
+import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluatorRegistry } from '../evaluators/evaluator-registry.js';
+import type { BuiltPrompt } from '../prompt/index.js';
+import type { Provider } from '../provider/provider.js';
+import type { ProviderContext } from '../provider/provider-factory.js';
+import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
+import type { RunPlan } from './plan-run.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+/** What `runEvaluation` is given; every step of a case reads it through its `CaseContext`. */
+export interface RunEvaluationOptions {
+  plan: RunPlan;
+  providerRegistry: ProviderRegistry;
+  evaluatorRegistry: EvaluatorRegistry;
+  /** `--workers`; else the largest `workers` of the used targets; else 4. */
+  workers?: number;
+  /** `--max-retries`; a target's `max_retries` wins; default 2. */
+  maxRetries?: number;
+  /** Backoff timing; tests shorten it. */
+  retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** `--threshold`; overrides the eval file's `execution.threshold`. */
+  threshold?: number;
+  providerContext?: ProviderContext;
+  /** Creates the provider for a target instead of the registry (`--dry-run` uses the mock). */
+  createProvider?: (target: ResolvedTarget) => Provider;
+  /** Stops scheduling cases and aborts running ones. */
+  signal?: AbortSignal;
+  /** Something the user should know that does not stop the run. */
+  onWarning?: (message: string) => void;
+  /** Called with each case's prompt once it is built, before the provider sees it. */
+  onPrompt?: (
+    evalCase: EvalCase,
+    prompt: BuiltPrompt,
+    target: ResolvedTarget,
+  ) => void | Promise<void>;
+  /** Called once per provider call of a case, as it ends. */
+  onAttempt?: (record: AttemptRecord) => void | Promise<void>;
+  /** Called once per finished case, as it finishes; awaited before the case's slot is freed. */
+  onResult?: (result: EvaluationResult) => void | Promise<void>;
+  /**
+   * Keep every result for `RunOutcome.results` (default true). Large runs that
+   * consume results through `onResult` turn it off so memory does not grow with them.
+   */
+  retainResults?: boolean;
+}
