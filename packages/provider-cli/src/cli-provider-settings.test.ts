@@ -197,21 +197,13 @@ describe('parseCliSettings', () => {
       makeTarget({ command_template: 'a', timeout_seconds: 5 }, { baseDir, timeoutSeconds: 7 }),
     );
     expect(settings.cwd).toBe('.');
-    expect(workingDirectory(settings, { metadata: { evalFile: '/repo/evals/refunds.yaml' } })).toBe(
-      '/repo/evals',
+    expect(workingDirectory(settings, { evalDir: '/repo/evals' })).toBe('/repo/evals');
+    expect(workingDirectory({ ...settings, cwd: '../agents' }, { evalDir: '/repo/evals' })).toBe(
+      '/repo/agents',
     );
-    expect(
-      workingDirectory(
-        { ...settings, cwd: '../agents' },
-        { metadata: { evalFile: '/repo/evals/a.yaml' } },
-      ),
-    ).toBe('/repo/agents');
-    expect(
-      workingDirectory(
-        { ...settings, cwd: '/opt/agent' },
-        { metadata: { evalFile: '/repo/evals/a.yaml' } },
-      ),
-    ).toBe('/opt/agent');
+    expect(workingDirectory({ ...settings, cwd: '/opt/agent' }, { evalDir: '/repo/evals' })).toBe(
+      '/opt/agent',
+    );
     // Without an eval file (a health check) it falls back to the targets' base folder.
     expect(workingDirectory(settings, {})).toBe(baseDir);
     expect(settings.timeoutSeconds).toBe(7);

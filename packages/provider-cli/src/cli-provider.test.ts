@@ -375,7 +375,12 @@ describe('cliProviderFactory', () => {
     expect(cliProviderFactory.settingsKeys).toContain('command_template');
     expect(cliProviderFactory.validate?.(target)).toEqual([]);
     const created = cliProviderFactory.create(target, {});
-    expect(created).toMatchObject({ id: 'cli:my_agent', kind: 'cli', targetName: 'my_agent' });
+    expect(created).toMatchObject({
+      specificationVersion: 'v1',
+      id: 'cli:my_agent',
+      kind: 'cli',
+      targetName: 'my_agent',
+    });
     expect(created.healthcheck).toBeUndefined();
     const response = await created.invoke(makeRequest({ evalCaseId: 'x-1' }));
     expect(echoed(response.text)).toMatchObject({ argv: ['x-1'], cwd: scratch });

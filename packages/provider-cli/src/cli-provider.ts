@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   type Provider,
   type ProviderContext,
@@ -77,7 +77,7 @@ export function createCliProvider(
   const execute = async (
     command: string,
     label: string,
-    request: Pick<ProviderRequest, 'signal' | 'metadata'>,
+    request: Pick<ProviderRequest, 'signal' | 'evalDir'>,
   ) => {
     const signal = request.signal;
     const cwd = workingDirectory(settings, request);
@@ -168,6 +168,7 @@ export function createCliProvider(
   };
 
   const provider: Provider = {
+    specificationVersion: 'v1',
     id: `cli:${targetName}`,
     kind: 'cli',
     targetName,
@@ -245,16 +246,13 @@ function assertUniqueIds(ids: readonly string[]): void {
 
 /**
  * The directory a command runs in: `settings.cwd` when absolute, else resolved
- * against the directory of the case's eval file (SPEC 2.2: default that
- * directory), or against the targets' base folder when the request names no file.
+ * against the directory of the case's eval file (`request.evalDir`; SPEC 2.2:
+ * default that directory), or against the targets' base folder when the request names none.
  */
 export function workingDirectory(
   settings: Pick<CliProviderSettings, 'cwd' | 'baseDir'>,
-  request: Pick<ProviderRequest, 'metadata'>,
+  request: Pick<ProviderRequest, 'evalDir'>,
 ): string {
   if (isAbsolute(settings.cwd)) return settings.cwd;
-  const evalFile = request.metadata?.evalFile;
-  const base =
-    typeof evalFile === 'string' ? dirname(evalFile) : (settings.baseDir ?? process.cwd());
-  return resolve(base, settings.cwd);
+  return resolve(request.evalDir ?? settings.baseDir ?? process.cwd(), settings.cwd);
 }

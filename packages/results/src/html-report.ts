@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { EvaluationResult, TraceEvent, TraceSummary } from '@agentv/core';
 import { REPORT_SCRIPT, REPORT_STYLES } from './html-report-assets.js';
 import { computeRunStatistics, type RunStatistics } from './statistics.js';
-import { summarizeTrace } from './summarize-trace.js';
 
 export interface HtmlReportOptions {
   /** Shown as the page title. Default `AgentV report`. */
@@ -135,7 +134,7 @@ function toReportCase(result: EvaluationResult, relativeTo: string | undefined):
       reasoning: evaluator.reasoning ?? '',
       error: evaluator.error ?? null,
     })),
-    traceSummary: result.traceSummary ?? (trace ? summarizeTrace(trace) : null),
+    traceSummary: result.traceSummary,
     trace,
   };
 }

@@ -13,7 +13,6 @@ export type { ResultWriter } from './result-file-writer.js';
 export { createResultFileWriter } from './result-file-writer.js';
 export type { HistogramBin, RunStatistics, RunStatisticsOptions } from './statistics.js';
 export { computeRunStatistics } from './statistics.js';
-export { summarizeTrace } from './summarize-trace.js';
 export type {
   EvaluatorResultRecord,
   OutputMessageRecord,

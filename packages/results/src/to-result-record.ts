@@ -8,7 +8,6 @@ import type {
   TraceSummary,
   Verdict,
 } from '@agentv/core';
-import { summarizeTrace } from './summarize-trace.js';
 
 /** One evaluator's outcome in a result line. */
 export interface EvaluatorResultRecord {
@@ -91,7 +90,7 @@ export function toResultRecord(
     ...(result.usage === undefined ? {} : { usage: toSnakeCaseUsage(result.usage) }),
     ...(result.costUsd === undefined ? {} : { cost_usd: result.costUsd }),
     ...(result.error === undefined ? {} : { error: result.error }),
-    trace_summary: result.traceSummary ?? (result.trace ? summarizeTrace(result.trace) : null),
+    trace_summary: result.traceSummary,
   };
   if (options.includeTrace) {
     record.trace = result.trace ?? null;

@@ -11,7 +11,7 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
-import { computeRunStatistics, formatSummary, summarizeTrace } from '@agentv/results';
+import { computeRunStatistics, formatSummary } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById } from '../eval/case-filter.js';
 import { loadRunInputs } from '../eval/load-run-inputs.js';
@@ -161,7 +161,6 @@ export default defineCommand({
         plan,
         providerRegistry,
         evaluatorRegistry,
-        summarizeTrace,
         workers,
         maxRetries,
         threshold,

@@ -1,4 +1,3 @@
-import type { EvaluationResult } from '@agentv/core';
 import { createProgressLines } from './progress-lines.js';
 import type { ProgressDisplay } from './progress-display-type.js';
 import { createProgressLive } from './progress-live.js';

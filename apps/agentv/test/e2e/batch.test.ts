@@ -16,9 +16,10 @@ appendFileSync('runs.log', process.pid + '\\n');
 const requests = readFileSync(input, 'utf8').split('\\n').filter(Boolean).map((line) => JSON.parse(line));
 const now = new Date().toISOString();
 const mode = process.env.BATCH_MODE ?? 'ok';
-const lines = requests.map((request) => JSON.stringify({
+const lines = requests.map((request, index) => JSON.stringify({
   id: request.id,
-  text: 'answer: ' + request.question,
+  // 'swap' is a runner bug: each pair of neighbours gets each other's answer.
+  text: 'answer: ' + (mode === 'swap' ? (requests[index ^ 1] ?? request) : request).question,
   trace: [
     { type: 'tool_call', timestamp: now, name: 'lookup', input: { q: request.question } },
     { type: 'bogus', timestamp: now },
@@ -28,6 +29,8 @@ const lines = requests.map((request) => JSON.stringify({
 }));
 if (mode === 'bad-line-7') lines[6] = '{"id": "c6", "text": oops';
 if (mode === 'missing') lines.splice(1, 2);
+// A huge unparseable line: 20,000 characters of output ending in a marker.
+if (mode === 'huge-bad-line') lines[2] = '{"id": "c2", "text": ' + 'x'.repeat(20000) + ' END-OF-HUGE-LINE';
 writeFileSync(output, lines.join('\\n') + '\\n');
 `;
 
@@ -41,20 +44,21 @@ targets:
     command_template: node runner.mjs {INPUT_FILE} {OUTPUT_FILE}
 `;
 
+/** Cases c0..c<count-1>; each passes only with its own answer, `answer: q<n>`. */
 function evalFile(count: number): string {
   const cases = Array.from(
     { length: count },
-    (_, index) => `  - id: c${index}\n    input_messages: [{ role: user, content: "q${index}" }]\n`,
+    (_, index) =>
+      `  - id: c${index}\n    input_messages: [{ role: user, content: "q${index}" }]\n` +
+      `    evaluators:\n      - { name: own-answer, type: equals, value: "answer: q${index}" }\n` +
+      '      - { name: called-lookup, type: tool_trajectory, mode: any_order, minimums: { lookup: 1 } }\n',
   ).join('');
-  return `execution:
-  evaluators:
-    - { name: echoed, type: contains, value: "answer:" }
-    - name: called-lookup
-      type: tool_trajectory
-      mode: any_order
-      minimums: { lookup: 1 }
-evalcases:
-${cases}`;
+  return `evalcases:\n${cases}`;
+}
+
+/** The answer case `c<n>` must get: its own question echoed. */
+function ownAnswer(evalId: string): string {
+  return `answer: q${evalId.slice(1)}`;
 }
 
 async function setup(count: number) {
@@ -80,6 +84,8 @@ describe('agentv eval with provider_batching', () => {
     const lines = parseJsonl(await readFile(dir.file('out.jsonl'), 'utf8'));
     expect(lines).toHaveLength(10_000);
     expect(new Set(lines.map((line) => line.eval_id)).size).toBe(10_000);
+    // Each case got its own answer, not a neighbour's.
+    expect(lines.filter((line) => line.candidate_answer !== ownAnswer(line.eval_id))).toEqual([]);
     expect(lines.every((line) => line.passed)).toBe(true);
     expect(run.stdout).toContain('10000 cases: 10000 passed, 0 failed, 0 errored');
   }, 120_000);
@@ -110,6 +116,22 @@ describe('agentv eval with provider_batching', () => {
     ]);
   });
 
+  it("fails the cases of a runner that gives each case its neighbour's answer", async () => {
+    const dir = await setup(4);
+    const run = await runAgentv(['eval', 'evals/batch.yaml', '--out', 'out.jsonl'], dir.dir, {
+      BATCH_MODE: 'swap',
+    });
+    const lines = parseJsonl(await readFile(dir.file('out.jsonl'), 'utf8'));
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      const neighbour = `c${Number(line.eval_id.slice(1)) ^ 1}`;
+      expect(line.candidate_answer).toBe(ownAnswer(neighbour));
+      expect(line.passed).toBe(false);
+      expect(line.error).toBeUndefined();
+    }
+    expect(run.stdout).toContain('4 cases: 0 passed, 4 failed, 0 errored');
+  });
+
   it('fails the batch on malformed line 7: every case errors with "line 7", after the retry', async () => {
     const dir = await setup(10);
     const run = await runAgentv(['eval', 'evals/batch.yaml', '--out', 'out.jsonl'], dir.dir, {
@@ -125,6 +147,26 @@ describe('agentv eval with provider_batching', () => {
       expect(line.error).toContain('line 7 is not valid JSON');
       expect(line.error).toContain('{"id": "c6", "text": oops');
     }
+  });
+
+  it('puts a truncated excerpt of a huge bad line in the error, never the whole output (seed 004)', async () => {
+    const dir = await setup(5);
+    const run = await runAgentv(
+      ['eval', 'evals/batch.yaml', '--out', 'out.jsonl', '--max-retries', '0'],
+      dir.dir,
+      { BATCH_MODE: 'huge-bad-line' },
+    );
+    expect(run.code).toBe(2);
+    const lines = parseJsonl(await readFile(dir.file('out.jsonl'), 'utf8'));
+    expect(lines).toHaveLength(5);
+    for (const line of lines) {
+      expect(line.error).toContain('line 3 is not valid JSON: {"id": "c2", "text": xxx');
+      expect(line.error).not.toContain('END-OF-HUGE-LINE');
+      expect(line.error.length).toBeLessThan(1_000);
+    }
+    // Nor is the whole line printed anywhere.
+    expect(run.stdout + run.stderr).not.toContain('END-OF-HUGE-LINE');
+    expect(run.stdout + run.stderr).not.toContain('x'.repeat(1_000));
   });
 
   it('fails the batch listing the ids missing from the output', async () => {

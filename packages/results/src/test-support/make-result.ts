@@ -1,6 +1,9 @@
-import type { EvaluationResult } from '@agentv/core';
+import { type EvaluationResult, summarizeTrace } from '@agentv/core';
 
-/** An evaluation result for tests: a passing case unless overridden. */
+/**
+ * An evaluation result for tests: a passing case unless overridden. Like the
+ * orchestrator's, its `traceSummary` is the summary of its `trace` unless given.
+ */
 export function makeResult(overrides: Partial<EvaluationResult> = {}): EvaluationResult {
   return {
     timestamp: '2025-01-01T12:00:00.000Z',
@@ -27,7 +30,7 @@ export function makeResult(overrides: Partial<EvaluationResult> = {}): Evaluatio
     ],
     attempts: 1,
     durationMs: 120,
-    traceSummary: null,
+    traceSummary: overrides.trace ? summarizeTrace(overrides.trace) : null,
     ...overrides,
   };
 }
