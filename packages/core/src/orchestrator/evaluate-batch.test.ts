@@ -154,6 +154,23 @@ describe('runEvaluation with provider_batching', () => {
     ]);
   });
 
+  it('waits the Retry-After a failed batch asks for before retrying it', async () => {
+    const calledAt: number[] = [];
+    const { provider } = batchProvider((requests) => {
+      calledAt.push(performance.now());
+      if (calledAt.length === 1) throw new ProviderError('429', { retryAfterMs: 40 });
+      return echo(requests);
+    });
+    const { results } = await run(cases(3), batchTarget(), provider);
+    expect(results.map((result) => [result.passed, result.attempts])).toEqual([
+      [true, 2],
+      [true, 2],
+      [true, 2],
+    ]);
+    // The backoff of this run is 1-2 ms; only the asked-for wait explains the gap.
+    expect(calledAt[1]! - calledAt[0]!).toBeGreaterThanOrEqual(39);
+  });
+
   it('gives every case of a batch that keeps failing an error carrying the batch error', async () => {
     const { provider, batches } = batchProvider(() => {
       throw new ProviderError('output is missing ids: case-1, case-2');

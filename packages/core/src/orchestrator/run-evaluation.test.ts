@@ -179,6 +179,19 @@ describe('runEvaluation', () => {
     ]);
   });
 
+  it('waits the Retry-After a provider error asks for before retrying', async () => {
+    const calledAt: number[] = [];
+    const provider = scriptedProvider(() => {
+      calledAt.push(performance.now());
+      if (calledAt.length === 1) throw new ProviderError('429', { retryAfterMs: 40 });
+      return 'ok';
+    });
+    const { results } = await run([evalCase('limited')], provider);
+    expect(results[0]).toMatchObject({ passed: true, attempts: 2 });
+    // The backoff of this run is 1-2 ms; only the asked-for wait explains the gap.
+    expect(calledAt[1]! - calledAt[0]!).toBeGreaterThanOrEqual(39);
+  });
+
   it('gives up after max retries with the last error', async () => {
     let calls = 0;
     const provider = scriptedProvider(() => {
