@@ -60,6 +60,7 @@ describe('runProcess output', () => {
   });
 
   it('does not wait for a process that left the group and still holds the output open', async () => {
+    // Waiting for the daemon would run into the test's timeout.
     const outcome = await runProcess({ command: 'setsid sleep 30 & echo $!', cwd: tmpdir() });
     const daemon = Number(outcome.stdout);
     try {
