@@ -58,6 +58,9 @@ export {
 export { summarizeTrace } from './trace/summarize-trace.js';
 export type { TraceSummary } from './trace/trace-summary.js';
 export { stringifyYaml } from './util/stringify-yaml.js';
+export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
+export { DEFAULT_KILL_GRACE_MS, runProcess } from './process/run-process.js';
+export { STDERR_EXCERPT_CHARS, stderrExcerpt } from './process/stderr-excerpt.js';
 export * from './config/index.js';
 export * from './eval-file/index.js';
 export * from './evaluators/index.js';

@@ -213,9 +213,9 @@ describe('cli provider: environment', () => {
 
   it('closes stdin, so an agent reading it gets end-of-file at once', async () => {
     const response = await provider(`${fakeAgentCommand('stdin')}`).invoke(makeRequest());
-    const { bytes, ms } = JSON.parse(response.text) as { bytes: number; ms: number };
+    // With stdin left open the agent would wait for input until the test times out.
+    const { bytes } = JSON.parse(response.text) as { bytes: number };
     expect(bytes).toBe(0);
-    expect(ms).toBeLessThan(500);
   });
 
   it('fails with a clear message when cwd does not exist', async () => {
@@ -297,13 +297,11 @@ describe('cli provider: failures', () => {
 
   it('on timeout stops the whole process group, SIGKILL after SIGTERM is ignored', async () => {
     const pidFile = join(scratch, `pids-${randomUUID()}.json`);
-    const started = Date.now();
     const error = (await catchError(() =>
       provider(`${fakeAgentCommand('stubborn')} ${pidFile} {PROMPT_FILE}`, {
         timeoutSeconds: 0.5,
       }).invoke(makeRequest()),
     )) as ProviderError;
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toBe('timed out after 0.5s; stderr: working...');
     expect(error.retryable).toBe(true);

@@ -10,6 +10,7 @@ import {
   type ProviderResponse,
   type ResolvedTarget,
   type SettingsIssue,
+  stderrExcerpt,
 } from '@agentv/core';
 import {
   CLI_SETTINGS_KEYS,
@@ -26,8 +27,7 @@ import { findPlaceholders, renderCommandTemplate } from './render-command-templa
 import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js';
 import { parseBatchOutput } from './parse-batch-output.js';
 import { writeRequestBundle } from './request-bundle.js';
-import { runCommand, snapshotEnvironment } from './run-command.js';
-import { stderrExcerpt } from './stderr-excerpt.js';
+import { runCommand } from './run-command.js';
 
 /** What `createCliProvider` needs besides the settings. */
 export interface CliProviderOptions extends ProviderContext {
@@ -66,8 +66,9 @@ export function createCliProvider(
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
   const prefix = `[cli:${targetName}]`;
-  // Taken when the provider is created, after the app has loaded `.env` into process.env.
-  const baseEnv = snapshotEnvironment();
+  // Built once, when the provider is created (after the app has loaded `.env` into
+  // process.env), and handed to every command as its whole environment.
+  const env = { ...process.env, ...settings.env };
 
   /**
    * Runs a rendered command with the target's cwd, env and timeout, logging it
@@ -88,8 +89,7 @@ export function createCliProvider(
     const outcome = await runCommand({
       command,
       cwd,
-      env: settings.env,
-      baseEnv,
+      env,
       ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
       ...(signal === undefined ? {} : { signal }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),

@@ -1,9 +1,8 @@
-import { ProviderError } from '@agentv/core';
+import { ProviderError, stderrExcerpt } from '@agentv/core';
 import type { CliHealthcheck } from './cli-provider-settings.js';
 import type { Redactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
 import { runCommand } from './run-command.js';
-import { stderrExcerpt } from './stderr-excerpt.js';
 
 export const DEFAULT_HTTP_HEALTHCHECK_SECONDS = 10;
 export const DEFAULT_COMMAND_HEALTHCHECK_SECONDS = 30;
@@ -12,6 +11,7 @@ export const DEFAULT_COMMAND_HEALTHCHECK_SECONDS = 30;
 export interface HealthcheckContext {
   /** Working directory of a command check without its own `cwd`. */
   cwd: string;
+  /** Added to the process environment. */
   env: Record<string, string>;
   redact: Redactor;
   killGraceMs?: number;
@@ -73,7 +73,7 @@ async function checkCommand(
   const outcome = await runCommand({
     command,
     cwd: healthcheck.cwd ?? context.cwd,
-    env: context.env,
+    env: { ...process.env, ...context.env },
     timeoutMs: timeoutSeconds * 1000,
     ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
   });

@@ -49,6 +49,28 @@ export function createProcessGroupTerminator(
   return { terminate, settle };
 }
 
+/** Process groups of processes still running, so none outlives AgentV. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Registers the group led by `pgid` to be killed with SIGKILL if AgentV exits
+ * while it runs; returns the function that unregisters it.
+ */
+export function trackProcessGroup(pgid: number): () => void {
+  liveGroups.add(pgid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // `process.exit` (a second Ctrl-C, a fatal error) skips the orderly SIGTERM/SIGKILL
+    // of running processes; an exit handler may only do synchronous work, and
+    // process.kill is synchronous, so their groups are killed here instead.
+    process.once('exit', () => {
+      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+    });
+  }
+  return () => liveGroups.delete(pgid);
+}
+
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);

@@ -17,10 +17,19 @@ import { join } from 'node:path';
 export interface CaptureFile {
   /** The descriptor to hand to the child as its stdout or stderr. */
   readonly fd: number;
-  /** Everything written so far, decoded as UTF-8. */
-  read(): string;
+  /**
+   * What was written so far, decoded as UTF-8: all of it, or at most `limit`
+   * bytes from its start (`keep: 'head'`) or its end (`keep: 'tail'`).
+   */
+  read(limit?: CaptureLimit): string;
   /** Closes the descriptor; the file's space is freed once the child closes it too. */
   close(): void;
+}
+
+/** How much of a capture to read. */
+export interface CaptureLimit {
+  maxBytes: number;
+  keep: 'head' | 'tail';
 }
 
 /** Opens a new, already unlinked capture file in the system temp directory. */
@@ -35,21 +44,27 @@ export function openCaptureFile(): CaptureFile {
   }
   return {
     fd,
-    read: () => readWhole(fd),
+    read: (limit) => readCapture(fd, limit),
     close: () => closeSync(fd),
   };
 }
 
 // Reads at explicit positions: the child shares this descriptor's file offset,
 // which sits at the end of what it wrote.
-function readWhole(fd: number): string {
+function readCapture(fd: number, limit: CaptureLimit | undefined): string {
   const size = fstatSync(fd).size;
-  const buffer = Buffer.allocUnsafe(size);
+  if (size === 0) return '';
+  const length = limit === undefined ? size : Math.min(size, limit.maxBytes);
+  const start = limit?.keep === 'tail' ? size - length : 0;
+  const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
-  while (filled < size) {
-    const count = readSync(fd, buffer, filled, size - filled, filled);
+  while (filled < length) {
+    const count = readSync(fd, buffer, filled, length - filled, start + filled);
     if (count === 0) break;
     filled += count;
   }
-  return buffer.toString('utf8', 0, filled);
+  let from = 0;
+  // A tail cut may start inside a multi-byte character: skip its continuation bytes.
+  if (start > 0) while (from < filled && from < 3 && (buffer[from]! & 0xc0) === 0x80) from++;
+  return buffer.toString('utf8', from, filled);
 }

@@ -2,8 +2,8 @@
 export const STDERR_EXCERPT_CHARS = 2048;
 
 /**
- * The last `STDERR_EXCERPT_CHARS` characters of `stderr`, trimmed; prefixed
- * with `…` when cut. The end is kept because that is where errors are printed.
+ * The last `limit` characters of `stderr`, trimmed; prefixed with `…` when
+ * cut. The end is kept because that is where errors are printed.
  */
 export function stderrExcerpt(stderr: string, limit = STDERR_EXCERPT_CHARS): string {
   const trimmed = stderr.trim();

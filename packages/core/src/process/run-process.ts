@@ -1,0 +1,170 @@
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { type CaptureFile, openCaptureFile } from './capture-file.js';
+import { createProcessGroupTerminator, trackProcessGroup } from './process-group.js';
+
+/** How to run one process. */
+export interface RunProcessOptions {
+  /** A shell command line, run as `/bin/sh -c command`, or an argv list run without a shell. */
+  command: string | readonly string[];
+  /** Absolute working directory. */
+  cwd: string;
+  /**
+   * The process's whole environment, used as given (nothing is merged into
+   * it). Default: `process.env` as it is when the process starts.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Written to the process's stdin, which is then closed. Default: stdin is closed from the start. */
+  stdin?: string;
+  /** Stop the process after this many ms; undefined means no limit. */
+  timeoutMs?: number;
+  /** Stop the process when this fires. */
+  signal?: AbortSignal;
+  /** Time between SIGTERM and SIGKILL when stopping. Default `DEFAULT_KILL_GRACE_MS`. */
+  killGraceMs?: number;
+  /** Keep only the first this many bytes of stdout. Default: all of it. */
+  maxStdoutBytes?: number;
+  /** Keep only the last this many bytes of stderr. Default: all of it. */
+  maxStderrBytes?: number;
+}
+
+/** What a finished (or stopped) process did. */
+export interface ProcessOutcome {
+  stdout: string;
+  stderr: string;
+  /** Undefined when the process was ended by a signal. */
+  exitCode?: number;
+  /** The signal that ended the process, e.g. `SIGKILL`. */
+  signalName?: string;
+  /** True when `timeoutMs` elapsed and the process was stopped. */
+  timedOut: boolean;
+  /** True when `signal` fired and the process was stopped. */
+  aborted: boolean;
+  durationMs: number;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 2000;
+
+/**
+ * Runs a process in its own process group and waits for it: stdin closed (after
+ * `stdin` was written, if given), stdout and stderr captured as UTF-8 through
+ * unlinked temp files (see `CaptureFile`), so output written just before
+ * `exit()` is never lost.
+ *
+ * On timeout or abort the whole group gets SIGTERM, then SIGKILL after the
+ * grace period. When the process exits by itself, processes it left running in
+ * its group are stopped the same way, so nothing outlives the call; if AgentV
+ * exits first, running groups are killed on the way out. A process that has
+ * already exited is never reported as timed out.
+ *
+ * The process is spawned before the returned promise first waits. Never
+ * rejects for a process that ran; rejects with the error of the failed
+ * `spawn` (an `ErrnoException` such as `spawn /bin/sh EMFILE`, or the
+ * `TypeError` for an argument the OS cannot take) when it could not start.
+ * An already aborted `signal` resolves as aborted without starting anything.
+ */
+export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  const started = performance.now();
+  if (options.signal?.aborted) {
+    return { stdout: '', stderr: '', timedOut: false, aborted: true, durationMs: 0 };
+  }
+  const captures: CaptureFile[] = [];
+  try {
+    const stdout = openCapture(captures);
+    const stderr = openCapture(captures);
+    const child = start(options, stdout.fd, stderr.fd);
+    const pid = child.pid;
+    const group =
+      pid === undefined
+        ? undefined
+        : createProcessGroupTerminator(pid, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    const untrack = pid === undefined ? undefined : trackProcessGroup(pid);
+
+    let timedOut = false;
+    let aborted = false;
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            // A process that already exited finished in time; leftovers are settle()'s job.
+            if (child.exitCode !== null || child.signalCode !== null || aborted) return;
+            timedOut = true;
+            group?.terminate();
+          }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      group?.terminate();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    try {
+      const end = await waitForExit(child);
+      clearTimeout(timer);
+      await group?.settle();
+      return {
+        stdout: stdout.read(limit(options.maxStdoutBytes, 'head')),
+        stderr: stderr.read(limit(options.maxStderrBytes, 'tail')),
+        ...(end.code === null ? {} : { exitCode: end.code }),
+        ...(end.signal === null ? {} : { signalName: end.signal }),
+        timedOut,
+        aborted,
+        durationMs: Math.round(performance.now() - started),
+      };
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      untrack?.();
+    }
+  } finally {
+    for (const capture of captures) capture.close();
+  }
+}
+
+function openCapture(captures: CaptureFile[]): CaptureFile {
+  const capture = openCaptureFile();
+  captures.push(capture);
+  return capture;
+}
+
+function start(options: RunProcessOptions, stdout: number, stderr: number): ChildProcess {
+  const spawnOptions: SpawnOptions = {
+    cwd: options.cwd,
+    // Passed as is: Node copies it into the child's environment once, at spawn.
+    env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+    // A new process group (and session), so the whole tree can be signalled at once.
+    detached: true,
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', stdout, stderr],
+    windowsHide: true,
+  };
+  let child: ChildProcess;
+  if (typeof options.command === 'string') {
+    child = spawn('/bin/sh', ['-c', options.command], spawnOptions);
+  } else {
+    const [file, ...args] = options.command;
+    if (file === undefined) throw new TypeError('the command list is empty');
+    child = spawn(file, args, spawnOptions);
+  }
+  if (options.stdin !== undefined && child.stdin) {
+    // A process may exit without reading its input; the write then fails with EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.stdin);
+  }
+  return child;
+}
+
+/** Resolves with how the process ended; rejects when it could not be started. */
+function waitForExit(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    // Stays attached: an 'error' without a listener would be thrown.
+    child.on('error', reject);
+    child.once('exit', (code, signal) => {
+      child.stdin?.destroy();
+      resolve({ code, signal });
+    });
+  });
+}
+
+function limit(maxBytes: number | undefined, keep: 'head' | 'tail') {
+  return maxBytes === undefined ? undefined : { maxBytes, keep };
+}
