@@ -1,8 +1,8 @@
 export type { AgentvErrorOptions } from './errors/agentv-error.js';
 export { AgentvError, isAgentvError } from './errors/agentv-error.js';
 export { EvaluatorError } from './errors/evaluator-error.js';
-export type { InputIssue } from './errors/input-issue.js';
-export { formatInputIssue } from './errors/input-issue.js';
+export type { InputIssue, Issue } from './errors/input-issue.js';
+export { formatInputIssue, formatIssue, formatIssuePath } from './errors/input-issue.js';
 export { InvalidInputError } from './errors/invalid-input-error.js';
 export type { ProviderErrorOptions } from './errors/provider-error.js';
 export { ProviderError } from './errors/provider-error.js';
@@ -35,11 +35,7 @@ export {
   mockProviderFactory,
 } from './provider/mock-provider.js';
 export type { Provider } from './provider/provider.js';
-export type {
-  ProviderContext,
-  ProviderFactory,
-  SettingsIssue,
-} from './provider/provider-factory.js';
+export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
 export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRequest } from './provider/provider-request.js';
@@ -62,10 +58,11 @@ export * from './evaluators/index.js';
 export * from './prompt/index.js';
 export * from './targets/index.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
-export { DEFAULT_TARGET_NAME, planRun } from './orchestrator/plan-run.js';
+export { DEFAULT_TARGET_NAME, planRun, targetNameOf } from './orchestrator/plan-run.js';
 export type { RetryPolicy } from './orchestrator/retry-policy.js';
 export { DEFAULT_RETRY_POLICY, retryDelayMs } from './orchestrator/retry-policy.js';
 export type { RunEvaluationOptions, RunOutcome } from './orchestrator/run-evaluation.js';
 export { DEFAULT_WORKERS, runEvaluation } from './orchestrator/run-evaluation.js';
 export type { WorkerPool } from './orchestrator/worker-pool.js';
 export { createWorkerPool } from './orchestrator/worker-pool.js';
+export * from './project/index.js';

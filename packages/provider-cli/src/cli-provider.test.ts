@@ -397,7 +397,7 @@ describe('cliProviderFactory', () => {
   it('reports invalid settings through validate', () => {
     const target = makeTarget({ command_template: 'agent {NOPE}' });
     expect(cliProviderFactory.validate?.(target)).toEqual([
-      expect.objectContaining({ field: 'command_template' }),
+      expect.objectContaining({ path: ['command_template'] }),
     ]);
   });
 });

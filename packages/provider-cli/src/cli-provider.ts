@@ -9,7 +9,7 @@ import {
   type ProviderRequest,
   type ProviderResponse,
   type ResolvedTarget,
-  type SettingsIssue,
+  type Issue,
 } from '@agentv/core';
 import {
   CLI_SETTINGS_KEYS,
@@ -66,8 +66,8 @@ export function createCliProvider(
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
   const prefix = `[cli:${targetName}]`;
-  // Taken when the provider is created, after the app has loaded `.env` into process.env.
-  const baseEnv = snapshotEnvironment();
+  // The project's environment (shell over `.env`) when the app passes it; a plain copy either way.
+  const baseEnv = options.env === undefined ? snapshotEnvironment() : definedOnly(options.env);
 
   /**
    * Runs a rendered command with the target's cwd, env and timeout, logging it
@@ -185,6 +185,7 @@ export function createCliProvider(
         // only when absolute; else the targets' base folder (a probe's own cwd wins).
         cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
         env: settings.env,
+        baseEnv,
         redact,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       }),
@@ -195,7 +196,7 @@ export function createCliProvider(
 export const cliProviderFactory: ProviderFactory = {
   kind: 'cli',
   settingsKeys: CLI_SETTINGS_KEYS,
-  validate(target: ResolvedTarget): SettingsIssue[] {
+  validate(target: ResolvedTarget): Issue[] {
     return validateCliSettings(target);
   },
   checkUse: checkCliUse,
@@ -207,6 +208,13 @@ export const cliProviderFactory: ProviderFactory = {
     });
   },
 };
+
+/** `env` without its unset entries, as a child process's environment. */
+function definedOnly(env: Readonly<Record<string, string | undefined>>): NodeJS.ProcessEnv {
+  const copy: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) copy[name] = value;
+  return copy;
+}
 
 async function readOutputFile(path: string): Promise<string> {
   try {

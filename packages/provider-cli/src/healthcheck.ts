@@ -13,6 +13,8 @@ export interface HealthcheckContext {
   /** Working directory of a command check without its own `cwd`. */
   cwd: string;
   env: Record<string, string>;
+  /** The environment the command starts from (see `RunCommandOptions.baseEnv`); default `process.env`. */
+  baseEnv?: NodeJS.ProcessEnv;
   redact: Redactor;
   killGraceMs?: number;
 }
@@ -74,6 +76,7 @@ async function checkCommand(
     command,
     cwd: healthcheck.cwd ?? context.cwd,
     env: context.env,
+    ...(context.baseEnv === undefined ? {} : { baseEnv: context.baseEnv }),
     timeoutMs: timeoutSeconds * 1000,
     ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
   });

@@ -6,6 +6,10 @@ import type { EvaluatorConfig } from './evaluator-config.js';
 import { codeJudgeEvaluator } from './code-judge.js';
 import { FIXTURES_DIR, makeConfig, makeContext, toolCall } from './test-support/make-context.js';
 
+/** The messages of the issues `validate` returned. */
+const messagesOf = (issues: { message: string }[] | undefined) =>
+  issues?.map((issue) => issue.message);
+
 const JUDGES = path.join(FIXTURES_DIR, 'code-judge');
 
 function judge(script: string | string[], options: Record<string, unknown> = {}): EvaluatorConfig {
@@ -245,21 +249,23 @@ describe('code_judge', () => {
   });
 
   it('reports missing or malformed options', () => {
-    expect(codeJudgeEvaluator.validate?.(makeConfig('code_judge'))).toEqual([
+    expect(messagesOf(codeJudgeEvaluator.validate?.(makeConfig('code_judge')))).toEqual([
       expect.stringContaining('"script" is missing'),
     ]);
-    expect(codeJudgeEvaluator.validate?.(judge([] as string[]))).toEqual([
+    expect(messagesOf(codeJudgeEvaluator.validate?.(judge([] as string[])))).toEqual([
       expect.stringContaining('"script" must be a string or a non-empty list of strings'),
     ]);
     expect(
-      codeJudgeEvaluator.validate?.(judge('node x.mjs', { timeout_seconds: 0, cwd: 3 })),
+      messagesOf(
+        codeJudgeEvaluator.validate?.(judge('node x.mjs', { timeout_seconds: 0, cwd: 3 })),
+      ),
     ).toEqual([
       '"cwd" must be a directory path, got 3',
       '"timeout_seconds" must be a number of seconds > 0, got 0',
     ]);
-    expect(codeJudgeEvaluator.validate?.(judge(['node', 'x.mjs'], { timeout_seconds: 5 }))).toEqual(
-      [],
-    );
+    expect(
+      messagesOf(codeJudgeEvaluator.validate?.(judge(['node', 'x.mjs'], { timeout_seconds: 5 }))),
+    ).toEqual([]);
   });
 });
 

@@ -12,6 +12,8 @@ export interface RunJudgeScriptOptions {
   input: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The environment the script starts from; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** What a judge script printed. */
@@ -138,6 +140,7 @@ function start(options: RunJudgeScriptOptions): ChildProcess {
   // Its own process group (POSIX) so a timeout also stops what a shell started.
   const common = {
     cwd: options.cwd,
+    env: options.env ?? process.env,
     stdio: 'pipe' as const,
     detached: process.platform !== 'win32',
     windowsHide: true,

@@ -1,7 +1,8 @@
+import type { Issue } from '../errors/input-issue.js';
 import { UnknownProviderError } from '../errors/unknown-provider-error.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { Provider } from './provider.js';
-import type { ProviderContext, ProviderFactory, SettingsIssue } from './provider-factory.js';
+import type { ProviderContext, ProviderFactory } from './provider-factory.js';
 
 /** Resolves a target's `provider:` value to the factory that creates its provider. */
 export interface ProviderRegistry {
@@ -10,9 +11,9 @@ export interface ProviderRegistry {
   get(kind: string, targetName: string): ProviderFactory;
   kinds(): string[];
   /** Validate a target's settings with its factory; unknown kinds throw `UnknownProviderError`. */
-  validate(target: ResolvedTarget): SettingsIssue[];
+  validate(target: ResolvedTarget): Issue[];
   /** Problems of using a target for the cases of one eval file (see `ProviderFactory.checkUse`). */
-  checkUse(target: ResolvedTarget, evalFile: string): SettingsIssue[];
+  checkUse(target: ResolvedTarget, evalFile: string): Issue[];
   create(target: ResolvedTarget, context?: ProviderContext): Provider;
 }
 
