@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { codeJudgeEvaluator } from './code-judge.js';
+import { codeJudgeEvaluator, createCodeJudgeEvaluator } from './code-judge.js';
 import { FIXTURES_DIR, makeConfig, makeContext, toolCall } from './test-support/make-context.js';
 
 /** The messages of the issues `validate` returned. */
@@ -142,6 +142,23 @@ describe('code_judge', () => {
       context,
     );
     expect(inCwd.hits).toEqual([JUDGES]);
+  });
+
+  it('starts scripts from the environment it was created with, not process.env', async () => {
+    const script =
+      'node -e "console.log(JSON.stringify({score: 1, hits: [String(process.env.AGENTV_TEST_JUDGE_ENV)]}))"';
+    const withEnv = createCodeJudgeEvaluator({
+      env: { ...process.env, AGENTV_TEST_JUDGE_ENV: 'given' },
+    });
+    expect((await withEnv.evaluate(judge(script), context)).hits).toEqual(['given']);
+    expect(process.env.AGENTV_TEST_JUDGE_ENV).toBeUndefined();
+    expect((await codeJudgeEvaluator.evaluate(judge(script), context)).hits).toEqual(['undefined']);
+  });
+
+  it('names the option each problem is about', () => {
+    expect(codeJudgeEvaluator.validate?.(judge('node x.mjs', { cwd: 3 }))).toEqual([
+      expect.objectContaining({ severity: 'error', path: ['cwd'] }),
+    ]);
   });
 
   it('uses the last line that is a JSON object when the script logs first', async () => {
