@@ -1,4 +1,4 @@
-import { formatInputIssue, InvalidInputError, isAgentvError } from '@agentv/core';
+import { formatIssue, InvalidInputError, isAgentvError } from '@agentv/core';
 import { ExitCode } from './exit-code.js';
 
 /**
@@ -9,7 +9,7 @@ export function printError(error: unknown, commandName?: string): number {
   const write = (line: string) => process.stderr.write(`${line}\n`);
   if (error instanceof InvalidInputError) {
     for (const issue of error.issues) {
-      write(`${issue.severity}: ${formatInputIssue(issue)}`);
+      write(`${issue.severity}: ${formatIssue(issue)}`);
     }
     return ExitCode.Error;
   }

@@ -1,8 +1,8 @@
 export type { AgentvErrorOptions } from './errors/agentv-error.js';
 export { AgentvError, isAgentvError } from './errors/agentv-error.js';
 export { EvaluatorError } from './errors/evaluator-error.js';
-export type { InputIssue } from './errors/input-issue.js';
-export { formatInputIssue } from './errors/input-issue.js';
+export type { InputIssue, Issue } from './errors/input-issue.js';
+export { formatInputIssue, formatIssue, formatIssuePath } from './errors/input-issue.js';
 export { InvalidInputError } from './errors/invalid-input-error.js';
 export type { ProviderErrorOptions } from './errors/provider-error.js';
 export { ProviderError } from './errors/provider-error.js';
@@ -39,7 +39,6 @@ export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
 export type {
   ProviderContext,
   ProviderFactory,
-  SettingsIssue,
 } from './provider/provider-factory.js';
 export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
@@ -67,7 +66,7 @@ export * from './evaluators/index.js';
 export * from './prompt/index.js';
 export * from './targets/index.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
-export { DEFAULT_TARGET_NAME, planRun } from './orchestrator/plan-run.js';
+export { DEFAULT_TARGET_NAME, planRun, targetNameOf } from './orchestrator/plan-run.js';
 export type {
   RetryOutcome,
   RetryPolicy,
@@ -84,3 +83,4 @@ export type { RunEvaluationOptions } from './orchestrator/run-options.js';
 export { DEFAULT_WORKERS, runEvaluation } from './orchestrator/run-evaluation.js';
 export type { WorkerPool } from './orchestrator/worker-pool.js';
 export { createWorkerPool } from './orchestrator/worker-pool.js';
+export * from './project/index.js';

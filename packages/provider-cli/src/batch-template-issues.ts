@@ -1,4 +1,4 @@
-import type { SettingsIssue } from '@agentv/core';
+import type { Issue } from '@agentv/core';
 import { findPlaceholders } from './render-command-template.js';
 
 /** Placeholders that describe one case, and so have no value when one run answers many. */
@@ -9,12 +9,13 @@ const PER_CASE_PLACEHOLDERS = ['PROMPT', 'PROMPT_FILE', 'GUIDELINES', 'FILES', '
  * answers must come back as JSONL in `{OUTPUT_FILE}`, and per-case
  * placeholders cannot be filled (the cases are in the `{INPUT_FILE}` bundle).
  */
-export function batchTemplateIssues(commandTemplate: string): SettingsIssue[] {
+export function batchTemplateIssues(commandTemplate: string): Issue[] {
   const used = new Set(findPlaceholders(commandTemplate));
-  const issues: SettingsIssue[] = [];
+  const issues: Issue[] = [];
   if (!used.has('OUTPUT_FILE')) {
     issues.push({
-      field: 'command_template',
+      severity: 'error',
+      path: ['command_template'],
       message: 'with provider_batching: true the command must write its answers to {OUTPUT_FILE}',
       hint: 'add {OUTPUT_FILE} to command_template and write one JSONL line {"id", "text", "trace"?} per case there',
     });
@@ -22,7 +23,8 @@ export function batchTemplateIssues(commandTemplate: string): SettingsIssue[] {
   const perCase = PER_CASE_PLACEHOLDERS.filter((name) => used.has(name));
   if (perCase.length > 0) {
     issues.push({
-      field: 'command_template',
+      severity: 'error',
+      path: ['command_template'],
       message: `${perCase.map((name) => `{${name}}`).join(', ')} cannot be used with provider_batching: true, because one run answers many cases`,
       hint: 'read each case (id, question, guidelines, input_files, input_messages) from the JSONL bundle at {INPUT_FILE}',
     });

@@ -36,10 +36,10 @@ describe('validateCliSettings', () => {
 
   it('requires command_template', () => {
     expect(issuesOf({})).toEqual([
-      expect.objectContaining({ field: 'command_template', message: 'is required' }),
+      expect.objectContaining({ path: ['command_template'], message: 'is required' }),
     ]);
     expect(issuesOf({ command_template: '  ' })).toEqual([
-      expect.objectContaining({ field: 'command_template', message: 'must not be empty' }),
+      expect.objectContaining({ path: ['command_template'], message: 'must not be empty' }),
     ]);
     expect(issuesOf({ command_template: ['agent'] })[0]?.message).toMatch(/must be a string/);
     expect(issuesOf({})[0]?.hint).toContain('command_template');
@@ -47,7 +47,10 @@ describe('validateCliSettings', () => {
 
   it('names an unknown placeholder and lists the supported ones', () => {
     const issues = issuesOf({ command_template: 'agent {QUESTION} {PROMPT} {OUT_FILE}' });
-    expect(issues.map((issue) => issue.field)).toEqual(['command_template', 'command_template']);
+    expect(issues.map((issue) => issue.path?.join('.'))).toEqual([
+      'command_template',
+      'command_template',
+    ]);
     expect(issues[0]?.message).toBe(
       'unknown placeholder {QUESTION}; supported placeholders are {PROMPT}, {PROMPT_FILE}, ' +
         '{GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}',
@@ -65,11 +68,11 @@ describe('validateCliSettings', () => {
   it('checks files_format and attachments_format', () => {
     expect(issuesOf({ command_template: 'a', files_format: '--file' })).toEqual([
       expect.objectContaining({
-        field: 'files_format',
+        path: ['files_format'],
         message: 'must contain {path} or {basename}',
       }),
     ]);
-    expect(issuesOf({ command_template: 'a', attachments_format: 3 })[0]?.field).toBe(
+    expect(issuesOf({ command_template: 'a', attachments_format: 3 })[0]?.path?.join('.')).toBe(
       'attachments_format',
     );
   });
@@ -78,7 +81,7 @@ describe('validateCliSettings', () => {
     const missingPath = join(baseDir, 'no-such-dir');
     const missing = issuesOf({ command_template: 'a', cwd: missingPath });
     expect(missing).toHaveLength(1);
-    expect(missing[0]?.field).toBe('cwd');
+    expect(missing[0]?.path?.join('.')).toBe('cwd');
     expect(missing[0]?.message).toBe(`directory ${missingPath} does not exist`);
     // A relative cwd depends on each case's eval file, so it is checked when the command runs.
     expect(issuesOf({ command_template: 'a', cwd: 'no-such-dir' })).toEqual([]);
@@ -89,25 +92,17 @@ describe('validateCliSettings', () => {
     );
   });
 
-  it('checks env values and timeout_seconds', () => {
+  it('checks env values, and leaves timeout_seconds (common to all targets) to the loader', () => {
     const issues = issuesOf({
       command_template: 'a',
       env: { OK: 'x', BAD: { nested: true }, NULL: null },
       timeout_seconds: 0,
     });
-    expect(issues.map((issue) => issue.field).sort()).toEqual([
-      'env.BAD',
-      'env.NULL',
-      'timeout_seconds',
-    ]);
-    expect(issues.find((issue) => issue.field === 'env.BAD')?.message).toMatch(/must be a string/);
-    expect(issues.find((issue) => issue.field === 'timeout_seconds')?.message).toBe(
-      'must be greater than 0',
+    expect(issues.map((issue) => issue.path?.join('.')).sort()).toEqual(['env.BAD', 'env.NULL']);
+    expect(issues.find((issue) => issue.path?.join('.') === 'env.BAD')?.message).toMatch(
+      /must be a string/,
     );
-    expect(issuesOf({ command_template: 'a', env: ['A=1'] })[0]?.field).toBe('env');
-    expect(issuesOf({ command_template: 'a', timeout_seconds: '60' })[0]?.message).toBe(
-      'must be a number of seconds',
-    );
+    expect(issuesOf({ command_template: 'a', env: ['A=1'] })[0]?.path).toEqual(['env']);
   });
 
   describe('healthcheck', () => {
@@ -117,13 +112,13 @@ describe('validateCliSettings', () => {
     it('says when type is missing or unsupported', () => {
       expect(healthcheckIssues({ url: 'http://127.0.0.1/' })).toEqual([
         expect.objectContaining({
-          field: 'healthcheck.type',
+          path: ['healthcheck', 'type'],
           message: 'is missing; the supported types are http and command',
         }),
       ]);
       expect(healthcheckIssues({ type: 'tcp', port: 80 })).toEqual([
         expect.objectContaining({
-          field: 'healthcheck.type',
+          path: ['healthcheck', 'type'],
           message: 'unsupported type "tcp"; the supported types are http and command',
         }),
       ]);
@@ -133,7 +128,7 @@ describe('validateCliSettings', () => {
     it('requires url for http and command_template for command', () => {
       expect(healthcheckIssues({ type: 'http' })).toEqual([
         expect.objectContaining({
-          field: 'healthcheck.url',
+          path: ['healthcheck', 'url'],
           message: 'is required for type: http',
         }),
       ]);
@@ -142,7 +137,7 @@ describe('validateCliSettings', () => {
       );
       expect(healthcheckIssues({ type: 'command' })).toEqual([
         expect.objectContaining({
-          field: 'healthcheck.command_template',
+          path: ['healthcheck', 'command_template'],
           message: 'is required for type: command',
         }),
       ]);
@@ -155,7 +150,7 @@ describe('validateCliSettings', () => {
         cwd: 'missing-dir',
         timeout_seconds: -1,
       });
-      expect(issues.map((issue) => issue.field).sort()).toEqual([
+      expect(issues.map((issue) => issue.path?.join('.')).sort()).toEqual([
         'healthcheck.command_template',
         'healthcheck.cwd',
         'healthcheck.timeout_seconds',
@@ -211,7 +206,7 @@ describe('parseCliSettings', () => {
 
   it('throws an error naming the targets file, the target and each problem', async () => {
     const error = await catchError(() =>
-      parseCliSettings(target({ command_template: 'agent {NOPE}', timeout_seconds: -2 })),
+      parseCliSettings(target({ command_template: 'agent {NOPE}', cwd: 42 })),
     );
     expect(error).toBeInstanceOf(InvalidInputError);
     const issues = (error as InvalidInputError).issues;
@@ -222,7 +217,7 @@ describe('parseCliSettings', () => {
       severity: 'error',
     });
     expect(issues.map((issue) => issue.message)).toEqual([
-      'timeout_seconds: must be greater than 0',
+      'cwd: must be a directory path',
       expect.stringMatching(/^command_template: unknown placeholder \{NOPE\}/),
     ]);
   });

@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative as relativePath, resolve } from 'node:path';
 import {
-  type InputIssue,
+  type Issue,
   InvalidInputError,
   isRecord,
   type ResolvedTarget,
-  type SettingsIssue,
+  targetSettingsIssue,
 } from '@agentv/core';
 import { batchTemplateIssues } from './batch-template-issues.js';
 import { z } from 'zod';
@@ -51,28 +51,26 @@ export interface CliProviderSettings {
   baseDir?: string;
   /** Added to the process environment of the command. Values are treated as secrets in logs. */
   env: Record<string, string>;
-  /** Per-call time limit; undefined means the run's default, else none. */
+  /** Per-call time limit (the target's `timeout_seconds`); undefined means the run's default, else none. */
   timeoutSeconds?: number;
   healthcheck?: CliHealthcheck;
   /** Log the rendered command, cwd, duration and stderr of every call. */
   verbose: boolean;
 }
 
-/** Every key a `cli` target understands, for the loader's unknown-key warnings. */
+/**
+ * The keys a `cli` target has besides those every target shares
+ * (`timeout_seconds`, `provider_batching`, ..., checked by core and read from
+ * `ResolvedTarget`'s typed fields), for the loader's unknown-key warnings.
+ */
 export const CLI_SETTINGS_KEYS = [
   'command_template',
   'files_format',
   'attachments_format',
   'cwd',
   'env',
-  'timeout_seconds',
   'healthcheck',
   'verbose',
-  'provider_batching',
-  'workers',
-  'max_retries',
-  'batch_size',
-  'judge_target',
 ] as const;
 
 const DEFAULT_FILE_FORMAT = '{path}';
@@ -108,7 +106,6 @@ const cliSettingsSchema = z.object({
       { error: 'must be a mapping of variable names to values' },
     )
     .optional(),
-  timeout_seconds: seconds.optional(),
   verbose: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
@@ -146,7 +143,6 @@ const HINTS: Record<string, string> = {
   attachments_format: 'e.g. attachments_format: "--attach {path}"',
   cwd: "give a directory; a relative cwd resolves against each eval file's directory",
   env: 'write env as a mapping, e.g. env: { API_BASE: "http://127.0.0.1:8080" }',
-  timeout_seconds: 'e.g. timeout_seconds: 60',
   verbose: 'use verbose: true or verbose: false',
   healthcheck: HEALTHCHECK_HINT,
 };
@@ -156,9 +152,9 @@ const HINTS: Record<string, string> = {
  * errors, unknown `{PLACEHOLDER}`s in `command_template`, a `cwd` that does
  * not exist, and malformed `healthcheck` entries.
  */
-export function validateCliSettings(target: ResolvedTarget): SettingsIssue[] {
+export function validateCliSettings(target: ResolvedTarget): Issue[] {
   const settings = target.settings;
-  const issues: SettingsIssue[] = [];
+  const issues: Issue[] = [];
   const parsed = cliSettingsSchema.safeParse(settings);
   if (!parsed.success) issues.push(...toSettingsIssues(parsed.error.issues));
   if (typeof settings.command_template === 'string') {
@@ -167,7 +163,7 @@ export function validateCliSettings(target: ResolvedTarget): SettingsIssue[] {
   }
   // A relative cwd depends on the eval file of each case, so only an absolute one is checked here.
   if (typeof settings.cwd === 'string' && isAbsolute(settings.cwd.trim())) {
-    const issue = directoryIssue('cwd', settings.cwd, target.baseDir);
+    const issue = directoryIssue(['cwd'], settings.cwd, target.baseDir);
     if (issue) issues.push(issue);
   }
   if (settings.healthcheck !== undefined) {
@@ -180,11 +176,11 @@ export function validateCliSettings(target: ResolvedTarget): SettingsIssue[] {
  * Problems of running a `cli` target for the cases of `evalFile`: a relative
  * `cwd` resolves against that file's directory and must exist there.
  */
-export function checkCliUse(target: ResolvedTarget, evalFile: string): SettingsIssue[] {
+export function checkCliUse(target: ResolvedTarget, evalFile: string): Issue[] {
   const cwd = target.settings.cwd;
   const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
   if (isAbsolute(relative)) return [];
-  const issue = directoryIssue('cwd', relative, dirname(evalFile));
+  const issue = directoryIssue(['cwd'], relative, dirname(evalFile));
   if (!issue) return [];
   return [
     {
@@ -209,10 +205,16 @@ function shortPath(base: string, path: string): string {
 export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
   const problems = validateCliSettings(target);
   if (problems.length > 0) {
-    throw new InvalidInputError(problems.map((problem) => toInputIssue(problem, target)));
+    throw new InvalidInputError(
+      problems.map((problem) => ({
+        ...targetSettingsIssue(problem, target),
+        file: target.filePath,
+        ...(target.line === undefined ? {} : { line: target.line }),
+      })),
+    );
   }
   const raw = cliSettingsSchema.parse(target.settings);
-  const timeoutSeconds = target.timeoutSeconds ?? raw.timeout_seconds;
+  const timeoutSeconds = target.timeoutSeconds;
   const healthcheck = parseHealthcheck(target.settings.healthcheck, target.baseDir);
   return {
     commandTemplate: raw.command_template,
@@ -229,17 +231,22 @@ export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
   };
 }
 
-function placeholderIssues(template: string): SettingsIssue[] {
+function placeholderIssues(template: string): Issue[] {
   return findPlaceholders(template)
     .filter((name) => !isSupportedPlaceholder(name))
     .map((name) => ({
-      field: 'command_template',
+      severity: 'error' as const,
+      path: ['command_template'],
       message: `unknown placeholder {${name}}; supported placeholders are ${formatSupportedPlaceholders()}`,
       hint: `fix the name, or write {{${name}}} for a literal {${name}}`,
     }));
 }
 
-function directoryIssue(field: string, path: string, baseDir: string): SettingsIssue | undefined {
+function directoryIssue(
+  field: readonly string[],
+  path: string,
+  baseDir: string,
+): Issue | undefined {
   const absolute = resolve(baseDir, path);
   const shown = isAbsolute(path) ? path : `${path} (resolved to ${absolute})`;
   let isDirectory = false;
@@ -247,24 +254,40 @@ function directoryIssue(field: string, path: string, baseDir: string): SettingsI
     isDirectory = statSync(absolute).isDirectory();
   } catch {
     return {
-      field,
+      severity: 'error',
+      path: [...field],
       message: `directory ${shown} does not exist`,
       hint: HINTS.cwd,
     };
   }
   if (isDirectory) return undefined;
-  return { field, message: `${shown} is not a directory`, hint: HINTS.cwd };
+  return {
+    severity: 'error',
+    path: [...field],
+    message: `${shown} is not a directory`,
+    hint: HINTS.cwd,
+  };
 }
 
-function healthcheckIssues(value: unknown, baseDir: string): SettingsIssue[] {
+function healthcheckIssues(value: unknown, baseDir: string): Issue[] {
   if (!isRecord(value)) {
-    return [{ field: 'healthcheck', message: 'must be a mapping', hint: HEALTHCHECK_HINT }];
-  }
-  const healthcheck = normalizeHealthcheckKeys(value);
-  if (healthcheck.type === undefined) {
     return [
       {
-        field: 'healthcheck.type',
+        severity: 'error',
+        path: ['healthcheck'],
+        message: 'must be a mapping',
+        hint: HEALTHCHECK_HINT,
+      },
+    ];
+  }
+  const healthcheck = normalizeHealthcheckKeys(value);
+  const conflicts = spellingConflicts(value);
+  if (healthcheck.type === undefined) {
+    return [
+      ...conflicts,
+      {
+        severity: 'error',
+        path: ['healthcheck', 'type'],
         message: 'is missing; the supported types are http and command',
         hint: HEALTHCHECK_HINT,
       },
@@ -272,8 +295,10 @@ function healthcheckIssues(value: unknown, baseDir: string): SettingsIssue[] {
   }
   if (healthcheck.type !== 'http' && healthcheck.type !== 'command') {
     return [
+      ...conflicts,
       {
-        field: 'healthcheck.type',
+        severity: 'error',
+        path: ['healthcheck', 'type'],
         message: `unsupported type ${JSON.stringify(healthcheck.type)}; the supported types are http and command`,
         hint: HEALTHCHECK_HINT,
       },
@@ -281,19 +306,23 @@ function healthcheckIssues(value: unknown, baseDir: string): SettingsIssue[] {
   }
   const schema = healthcheck.type === 'http' ? httpHealthcheckSchema : commandHealthcheckSchema;
   const parsed = schema.safeParse(healthcheck);
-  const issues = parsed.success ? [] : toSettingsIssues(parsed.error.issues, 'healthcheck');
+  const issues = [
+    ...conflicts,
+    ...(parsed.success ? [] : toSettingsIssues(parsed.error.issues, 'healthcheck')),
+  ];
   if (healthcheck.type === 'command') {
     if (typeof healthcheck.command_template === 'string') {
       for (const name of findPlaceholders(healthcheck.command_template)) {
         issues.push({
-          field: 'healthcheck.command_template',
+          severity: 'error',
+          path: ['healthcheck', 'command_template'],
           message: `placeholder {${name}} has no value in a health check, which runs before any case`,
           hint: `remove it, or write {{${name}}} for a literal {${name}}`,
         });
       }
     }
     if (typeof healthcheck.cwd === 'string' && healthcheck.cwd.trim().length > 0) {
-      const issue = directoryIssue('healthcheck.cwd', healthcheck.cwd, baseDir);
+      const issue = directoryIssue(['healthcheck', 'cwd'], healthcheck.cwd, baseDir);
       if (issue) issues.push(issue);
     }
   }
@@ -320,14 +349,17 @@ function parseHealthcheck(value: unknown, baseDir: string): CliHealthcheck | und
   };
 }
 
-// The loader converts top-level camelCase keys; nested ones written in the
-// original format (`commandTemplate`, `timeoutSeconds`) are accepted here too.
+/** The camelCase spellings of the health-check keys (the loader converts only a target's own keys). */
+const HEALTHCHECK_CAMEL_KEYS = [
+  ['commandTemplate', 'command_template'],
+  ['timeoutSeconds', 'timeout_seconds'],
+] as const;
+
+// Keys of `healthcheck` may be written in camelCase (`commandTemplate`,
+// `timeoutSeconds`), as in the original format; the snake_case one wins.
 function normalizeHealthcheckKeys(value: Record<string, unknown>): Record<string, unknown> {
   const normalized: Record<string, unknown> = { ...value };
-  for (const [camel, snake] of [
-    ['commandTemplate', 'command_template'],
-    ['timeoutSeconds', 'timeout_seconds'],
-  ] as const) {
+  for (const [camel, snake] of HEALTHCHECK_CAMEL_KEYS) {
     if (normalized[snake] === undefined && normalized[camel] !== undefined) {
       normalized[snake] = normalized[camel];
     }
@@ -336,32 +368,28 @@ function normalizeHealthcheckKeys(value: Record<string, unknown>): Record<string
   return normalized;
 }
 
-function toSettingsIssues(issues: readonly z.core.$ZodIssue[], prefix?: string): SettingsIssue[] {
+/** Both spellings of a health-check key: the camelCase one is ignored. */
+function spellingConflicts(value: Record<string, unknown>): Issue[] {
+  return HEALTHCHECK_CAMEL_KEYS.filter(
+    ([camel, snake]) => value[camel] !== undefined && value[snake] !== undefined,
+  ).map(([camel, snake]) => ({
+    severity: 'warning',
+    path: ['healthcheck', camel],
+    message: `"${camel}" and "${snake}" are the same setting; "${camel}" is ignored`,
+    hint: `keep only \`${snake}\``,
+  }));
+}
+
+function toSettingsIssues(issues: readonly z.core.$ZodIssue[], prefix?: string): Issue[] {
   return issues.map((issue) => {
     const path = issue.path.map(String);
-    const field = [...(prefix ? [prefix] : []), ...path].join('.');
+    const fieldPath = [...(prefix ? [prefix] : []), ...path];
     const top = prefix ?? path[0] ?? '';
     return {
-      field: field || (prefix ?? 'settings'),
+      severity: 'error',
+      path: fieldPath.length > 0 ? fieldPath : ['settings'],
       message: issue.message,
       ...(HINTS[top] ? { hint: HINTS[top] } : {}),
     };
   });
-}
-
-function toInputIssue(problem: SettingsIssue, target: ResolvedTarget): InputIssue {
-  return {
-    severity: 'error',
-    file: target.filePath,
-    ...lineOf(target),
-    target: target.name,
-    message: `${problem.field}: ${problem.message}`,
-    ...(problem.hint === undefined ? {} : { hint: problem.hint }),
-  };
-}
-
-// `line` is a recent addition to `ResolvedTarget`; read it without depending on it.
-function lineOf(target: ResolvedTarget): { line?: number } {
-  const line: unknown = (target as { line?: unknown }).line;
-  return typeof line === 'number' ? { line } : {};
 }

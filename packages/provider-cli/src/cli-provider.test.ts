@@ -211,6 +211,19 @@ describe('cli provider: environment', () => {
     }
   });
 
+  it("starts from the context's env (the project's, with .env) instead of process.env", async () => {
+    const response = await provider(
+      `${fakeAgentCommand('echo')}`,
+      { env: { AGENTV_TEST_ADDED: 'from target' } },
+      { env: { ...process.env, AGENTV_TEST_FROM_PROJECT: 'from .env' } },
+    ).invoke(makeRequest());
+    expect(echoed(response.text).env).toEqual({
+      AGENTV_TEST_ADDED: 'from target',
+      AGENTV_TEST_FROM_PROJECT: 'from .env',
+    });
+    expect(process.env.AGENTV_TEST_FROM_PROJECT).toBeUndefined();
+  });
+
   it('closes stdin, so an agent reading it gets end-of-file at once', async () => {
     const response = await provider(`${fakeAgentCommand('stdin')}`).invoke(makeRequest());
     // With stdin left open the agent would wait for input until the test times out.
@@ -400,7 +413,7 @@ describe('cliProviderFactory', () => {
   it('reports invalid settings through validate', () => {
     const target = makeTarget({ command_template: 'agent {NOPE}' });
     expect(cliProviderFactory.validate?.(target)).toEqual([
-      expect.objectContaining({ field: 'command_template' }),
+      expect.objectContaining({ path: ['command_template'] }),
     ]);
   });
 });

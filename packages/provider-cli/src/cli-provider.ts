@@ -9,7 +9,7 @@ import {
   type ProviderRequest,
   type ProviderResponse,
   type ResolvedTarget,
-  type SettingsIssue,
+  type Issue,
   stderrExcerpt,
 } from '@agentv/core';
 import {
@@ -66,9 +66,9 @@ export function createCliProvider(
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
   const prefix = `[cli:${targetName}]`;
-  // Built once, when the provider is created (after the app has loaded `.env` into
-  // process.env), and handed to every command as its whole environment.
-  const env = { ...process.env, ...settings.env };
+  // The project's environment (shell over `.env`) when the app passes it, else the process's;
+  // built once and handed to every command as its whole environment.
+  const env = { ...(options.env ?? process.env), ...settings.env };
 
   /**
    * Runs a rendered command with the target's cwd, env and timeout, logging it
@@ -186,6 +186,7 @@ export function createCliProvider(
         // only when absolute; else the targets' base folder (a probe's own cwd wins).
         cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
         env: settings.env,
+        ...(options.env === undefined ? {} : { baseEnv: options.env }),
         redact,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       }),
@@ -196,7 +197,7 @@ export function createCliProvider(
 export const cliProviderFactory: ProviderFactory = {
   kind: 'cli',
   settingsKeys: CLI_SETTINGS_KEYS,
-  validate(target: ResolvedTarget): SettingsIssue[] {
+  validate(target: ResolvedTarget): Issue[] {
     return validateCliSettings(target);
   },
   checkUse: checkCliUse,

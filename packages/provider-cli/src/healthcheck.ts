@@ -11,8 +11,10 @@ export const DEFAULT_COMMAND_HEALTHCHECK_SECONDS = 30;
 export interface HealthcheckContext {
   /** Working directory of a command check without its own `cwd`. */
   cwd: string;
-  /** Added to the process environment. */
+  /** Added to the base environment. */
   env: Record<string, string>;
+  /** The environment the command starts from (the project's); default `process.env`. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
   redact: Redactor;
   killGraceMs?: number;
 }
@@ -73,7 +75,7 @@ async function checkCommand(
   const outcome = await runCommand({
     command,
     cwd: healthcheck.cwd ?? context.cwd,
-    env: { ...process.env, ...context.env },
+    env: { ...(context.baseEnv ?? process.env), ...context.env },
     timeoutMs: timeoutSeconds * 1000,
     ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
   });

@@ -3,10 +3,11 @@ import {
   createEvaluatorRegistry,
   createMockProvider,
   defaultEvaluators,
-  formatInputIssue,
+  formatIssue,
   type EvaluationResult,
-  type InputIssue,
+  type Issue,
   InvalidInputError,
+  loadProject,
   planRun,
   runEvaluation,
   UsageError,
@@ -14,7 +15,7 @@ import {
 import { computeRunStatistics, formatSummary } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById } from '../eval/case-filter.js';
-import { loadRunInputs } from '../eval/load-run-inputs.js';
+import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
@@ -101,29 +102,36 @@ export default defineCommand({
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
     const evalPaths = await resolveEvalPaths(reportFlags.evalInputs, cwd);
     const providerRegistry = createAppProviderRegistry();
-    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
-    const inputs = await loadRunInputs(evalPaths, {
+    const project = await loadProject({
       cwd,
-      targetsPath,
-      registry: providerRegistry,
+      providerRegistry,
+      evalFiles: evalPaths,
+      ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
+      mode: 'run',
+      loadEvalFiles: (requests) => loadEvalFiles(requests),
     });
+    // `.env` reaches agents and judge scripts through these, not through process.env.
+    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators({ env: project.env }));
+    const targetsFile = project.evalFiles[0]?.targetsFile;
+    const targets = targetsFile === undefined ? [] : project.targets.get(targetsFile);
 
     const idPatterns = repeatedFlag(rawArgs, 'eval-id');
-    const selected = filterCasesById(inputs.cases, idPatterns);
+    const selected = filterCasesById(project.cases, idPatterns);
     const { plan, issues } = planRun({
       cases: selected,
-      targets: inputs.targets,
-      targetsFile: inputs.targetsFile && relative(cwd, inputs.targetsFile),
+      targets: targets ?? [],
+      targetsFile: targetsFile && relative(cwd, targetsFile),
       targetOverride,
       providerRegistry,
       evaluatorRegistry,
+      dryRun,
       // A targets file with errors is already reported; "unknown target" on top would mislead.
-      dryRun: dryRun || !inputs.targetsUsable,
+      checkTargets: targets !== undefined,
     });
-    reportIssues([...inputs.issues, ...issues], cwd);
-    if (idPatterns.length > 0 && selected.length === 0 && inputs.cases.length > 0) {
+    reportIssues([...project.issues, ...issues], cwd);
+    if (idPatterns.length > 0 && selected.length === 0 && project.cases.length > 0) {
       throw new UsageError(`no case id matches --eval-id ${idPatterns.join(', ')}`, {
-        hint: `ids in these files include: ${inputs.cases
+        hint: `ids in these files include: ${project.cases
           .slice(0, 5)
           .map((c) => c.id)
           .join(', ')}`,
@@ -165,6 +173,7 @@ export default defineCommand({
         maxRetries,
         threshold,
         providerContext: {
+          env: project.env,
           verbose,
           defaultTimeoutSeconds: agentTimeout,
           log: (line) => progress.log(line),
@@ -223,10 +232,12 @@ function summaryOf(result: EvaluationResult): EvaluationResult {
 }
 
 /** Prints warnings, and throws when any issue is an error so the run never starts. */
-function reportIssues(issues: InputIssue[], cwd: string): void {
-  const shown = issues.map((issue) => ({ ...issue, file: relative(cwd, issue.file) }));
+function reportIssues(issues: Issue[], cwd: string): void {
+  const shown = issues.map((issue) =>
+    issue.file === undefined ? issue : { ...issue, file: relative(cwd, issue.file) },
+  );
   for (const warning of shown.filter((issue) => issue.severity === 'warning')) {
-    process.stderr.write(`warning: ${formatInputIssue(warning)}\n`);
+    process.stderr.write(`warning: ${formatIssue(warning)}\n`);
   }
   const errors = shown.filter((issue) => issue.severity === 'error');
   if (errors.length > 0) throw new InvalidInputError(errors);

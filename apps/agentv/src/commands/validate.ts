@@ -1,6 +1,5 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createEvaluatorRegistry, defaultEvaluators, UsageError } from '@agentv/core';
+import { createEvaluatorRegistry, defaultEvaluators } from '@agentv/core';
 import { defineCommand } from 'citty';
 import { createAppProviderRegistry } from '../registry.js';
 import { collectInputFiles } from '../validate/collect-input-files.js';
@@ -42,20 +41,14 @@ export default defineCommand({
     const inputs = args._.length > 0 ? args._ : ['.'];
     const files = await collectInputFiles(inputs, cwd);
     const targetsPath = stringFlag(args.targets, 'targets');
+    // The --targets file is checked first; `loadProject` throws when it does not exist.
     const targetsFile = targetsPath === undefined ? undefined : path.resolve(cwd, targetsPath);
-    if (targetsFile !== undefined) {
-      if (!(await stat(targetsFile).catch(() => undefined))?.isFile()) {
-        throw new UsageError(`targets file ${targetsPath} does not exist`, {
-          hint: 'check the --targets path; it is relative to the current directory',
-        });
-      }
-      if (!files.includes(targetsFile)) files.unshift(targetsFile);
-    }
+    if (targetsFile !== undefined && !files.includes(targetsFile)) files.unshift(targetsFile);
     const report = await validateInputs(files, {
       cwd,
       providerRegistry: createAppProviderRegistry(),
       evaluatorRegistry: createEvaluatorRegistry(defaultEvaluators()),
-      targetsFile,
+      targetsFile: targetsPath,
       targetOverride: stringFlag(args.target, 'target'),
     });
     const lines = formatReport(report, cwd, paletteFor(process.stdout));

@@ -1,4 +1,4 @@
-import { formatInputIssue, type InputIssue } from '@agentv/core';
+import { formatIssue, type Issue } from '@agentv/core';
 import { displayPath, type ValidationReport } from './validate-inputs.js';
 
 /** ANSI styles, or none. */
@@ -36,20 +36,22 @@ export function paletteFor(stream: { isTTY?: boolean }, env = process.env): Pale
  */
 export function formatReport(report: ValidationReport, cwd: string, palette = plain): string[] {
   const order = new Map(report.files.map((file, index) => [file, index]));
-  const rank = (issue: InputIssue) => order.get(issue.file) ?? -1;
+  const rank = (issue: Issue) => order.get(issue.file ?? '') ?? -1;
   const sorted = report.issues
     .map((issue, index) => ({ issue, index }))
     .sort(
       (a, b) =>
         rank(a.issue) - rank(b.issue) ||
-        a.issue.file.localeCompare(b.issue.file) ||
+        (a.issue.file ?? '').localeCompare(b.issue.file ?? '') ||
         (a.issue.line ?? 0) - (b.issue.line ?? 0) ||
         (a.issue.column ?? 0) - (b.issue.column ?? 0) ||
         a.index - b.index,
     )
     .map(({ issue }) => issue);
   const lines = sorted.map((issue) => {
-    const text = formatInputIssue({ ...issue, file: displayPath(cwd, issue.file) });
+    const text = formatIssue(
+      issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
+    );
     const colon = text.indexOf(': ');
     const styled =
       colon === -1 ? text : palette.location(text.slice(0, colon + 1)) + text.slice(colon + 1);

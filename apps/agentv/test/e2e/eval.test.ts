@@ -44,6 +44,36 @@ async function resultLines(dir: string): Promise<Record<string, any>[]> {
 }
 
 describe('agentv eval', () => {
+  it(".env variables reach the agent and code_judge scripts; the shell's own win", async () => {
+    project = await createProject({
+      '.env': 'AGENTV_E2E_GREETING=from-dotenv\nAGENTV_E2E_SHELL=from-dotenv\n',
+      'agent.mjs':
+        "process.stdout.write(process.env.AGENTV_E2E_GREETING + ' ' + process.env.AGENTV_E2E_SHELL);",
+      'judge.mjs': [
+        'const ok = process.env.AGENTV_E2E_GREETING === "from-dotenv";',
+        'console.log(JSON.stringify({ score: ok ? 1 : 0, reasoning: String(process.env.AGENTV_E2E_GREETING) }));',
+      ].join('\n'),
+      '.agentv/targets.yaml':
+        'targets:\n  - name: default\n    provider: cli\n    cwd: ..\n    command_template: node agent.mjs\n',
+      'evals/env.yaml': evalFile(`
+  - id: env
+    input_messages: [{ role: user, content: hi }]
+    evaluators:
+      - { name: greeting, type: contains, value: "from-dotenv from-shell" }
+      - { name: judge, type: code_judge, script: [node, ../judge.mjs] }
+`),
+    });
+    const run = await runAgentv(['eval', 'evals/env.yaml'], project.dir, {
+      AGENTV_E2E_SHELL: 'from-shell',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const [line] = await resultLines(project.dir);
+    expect(line!.evaluator_results.map((result: { score: number }) => result.score)).toEqual([
+      1, 1,
+    ]);
+  });
+
   it('runs every case, writes one result line per case and exits 0 when all pass', async () => {
     project = await createProject({
       'agent.mjs': ECHO_AGENT,

@@ -1,8 +1,21 @@
-/** One problem found in an input file (eval, targets or config). */
-export interface InputIssue {
+/**
+ * One problem found in the input: an eval, targets or config file, a target's
+ * provider settings, or an evaluator's options. Checks that know only the
+ * value they inspect (providers, evaluators) set `path`, the field path inside
+ * it; the loader that read the file fills in `file`, `line` and `column`.
+ */
+export interface Issue {
   severity: 'error' | 'warning';
-  /** Path of the file, as given or discovered. */
-  file: string;
+  message: string;
+  /** How to fix it. */
+  hint?: string;
+  /**
+   * The field the problem is about, relative to what was checked: a target's
+   * setting (`['healthcheck', 'url']`) or an evaluator's option (`['script']`).
+   */
+  path?: (string | number)[];
+  /** Path of the file, as given or discovered (`--target` for the flag). */
+  file?: string;
   /** 1-based line, when known. */
   line?: number;
   /** 1-based column, when known. */
@@ -11,13 +24,17 @@ export interface InputIssue {
   caseId?: string;
   /** The target the problem is in. */
   target?: string;
-  message: string;
-  hint?: string;
 }
 
+/**
+ * The former name of `Issue`.
+ * @deprecated use `Issue`.
+ */
+export type InputIssue = Issue;
+
 /** Formats an issue as one line: `file:line:col: case "x": message (hint: ...)`. */
-export function formatInputIssue(issue: InputIssue): string {
-  let location = issue.file;
+export function formatIssue(issue: Issue): string {
+  let location = issue.file ?? '';
   if (issue.line !== undefined) {
     location += `:${issue.line}`;
     if (issue.column !== undefined) location += `:${issue.column}`;
@@ -29,4 +46,15 @@ export function formatInputIssue(issue: InputIssue): string {
       : '';
   const hint = issue.hint ? ` (hint: ${issue.hint})` : '';
   return `${location}:${subject} ${issue.message}${hint}`;
+}
+
+/**
+ * The former name of `formatIssue`.
+ * @deprecated use `formatIssue`.
+ */
+export const formatInputIssue = formatIssue;
+
+/** `path` as written in messages: `healthcheck.url`, `env.API_KEY`. */
+export function formatIssuePath(path: readonly (string | number)[]): string {
+  return path.map(String).join('.');
 }

@@ -1,4 +1,4 @@
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { SourceLocator } from '../util/yaml-source.js';
 import type { ContentBlock, EvalMessage, ExpectedToolCall } from './eval-case.js';
 import type { MessageInput } from './eval-file-schema.js';
@@ -12,7 +12,7 @@ export interface MessageListContext {
   path: readonly PropertyKey[];
   caseId?: string;
   lookup: FileLookup;
-  issues: InputIssue[];
+  issues: Issue[];
 }
 
 /**
@@ -73,7 +73,7 @@ async function resolveFileBlock(
   context: MessageListContext,
 ): Promise<ContentBlock | undefined> {
   const fail = (message: string, hint: string): undefined => {
-    const issue: InputIssue = {
+    const issue: Issue = {
       severity: 'error',
       file: context.file,
       ...context.source.locate(valuePath),

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { SourceLocator } from '../util/yaml-source.js';
 
@@ -31,7 +31,7 @@ export interface JudgeFilesContext {
   /** The eval file's directory: `cwd` and script paths resolve against it. */
   evalDir: string;
   caseId?: string;
-  issues: InputIssue[];
+  issues: Issue[];
   /** Memoised existence checks, shared by every list of the file. */
   checked: Map<string, Promise<boolean>>;
 }
@@ -61,7 +61,7 @@ async function checkOne(
 ): Promise<void> {
   if (config.type !== 'code_judge') return;
   const report = (keyPath: PropertyKey[], message: string, hint: string) => {
-    const issue: InputIssue = {
+    const issue: Issue = {
       severity: 'error',
       file: context.file,
       ...context.source.locate([...entryPath, ...keyPath]),

@@ -1,4 +1,4 @@
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import { formatPath } from '../util/describe-zod-issues.js';
 import { unknownKeyWarnings } from '../util/unknown-keys.js';
 import type { SourceLocator } from '../util/yaml-source.js';
@@ -24,7 +24,7 @@ export function evalFileUnknownKeyWarnings(
   data: Record<string, unknown>,
   file: string,
   source: SourceLocator,
-): InputIssue[] {
+): Issue[] {
   const issues = [
     ...unknownKeyWarnings(data, {
       file,

@@ -1,7 +1,7 @@
 export { findRepoRoot } from '../util/find-repo-root.js';
 export { matchesAnyGlob, matchesGlob } from '../util/glob-match.js';
 export type { LoadResult } from '../util/load-result.js';
-export { hasErrors } from '../util/load-result.js';
+export { hasErrors, uniqueIssues } from '../util/load-result.js';
 export type { RubricItem } from './eval-case.js';
 export type {
   EvalCaseInput,

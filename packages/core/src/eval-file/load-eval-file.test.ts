@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import { loadEvalFile } from './load-eval-file.js';
 
 const fixtures = path.join(import.meta.dirname, '__fixtures__');
@@ -10,7 +10,7 @@ const valid = (name: string) => path.join(fixtures, 'valid', name);
 const invalid = (name: string) => path.join(fixtures, 'invalid', name);
 
 /** The parts of an issue a user reads, without the (long) file path. */
-function brief(issue: InputIssue) {
+function brief(issue: Issue) {
   return {
     severity: issue.severity,
     line: issue.line,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { z } from 'zod';
 import { describeZodIssues, type IssueScope, valueAt } from '../util/describe-zod-issues.js';
@@ -53,7 +53,7 @@ interface FileDefaults {
   evaluators: EvaluatorConfig[];
   lookup: FileLookup;
   /** Turns schema issues of the value at `prefix` into input issues. */
-  describe(zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): InputIssue[];
+  describe(zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[];
 }
 
 /**
@@ -73,7 +73,7 @@ export async function loadEvalFile(
   const parsed = parseYamlMapping(read.value, filePath, 'eval file', { splitKey: 'evalcases' });
   if (parsed.value === undefined) return { issues: parsed.issues };
   const { source, data } = parsed.value;
-  const issues: InputIssue[] = [...parsed.issues];
+  const issues: Issue[] = [...parsed.issues];
 
   const describe = (zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) =>
     describeZodIssues(
@@ -159,7 +159,7 @@ async function buildCase(
   rawCase: unknown,
   index: number,
   defaults: FileDefaults,
-  issues: InputIssue[],
+  issues: Issue[],
 ): Promise<EvalCase | undefined> {
   const parsed = evalCaseSchema.safeParse(rawCase);
   if (!parsed.success) {
@@ -250,7 +250,7 @@ async function checkFilesOfInvalidCase(
   rawCase: unknown,
   index: number,
   defaults: FileDefaults,
-  issues: InputIssue[],
+  issues: Issue[],
 ): Promise<void> {
   const record = asRecord(rawCase);
   if (record === undefined) return;
@@ -295,13 +295,13 @@ function evaluatorsOf(
   file: string,
   source: SourceLocator,
   caseId: string | undefined,
-  issues: InputIssue[],
+  issues: Issue[],
 ): EvaluatorConfig[] {
   if (!Array.isArray(value) || !value.every(isEvaluatorEntry)) return [];
   const { evaluators, duplicates } = normalizeEvaluators(value);
   for (const duplicate of duplicates) {
     const lines = duplicate.indexes.map((index) => source.locate([...listPath, index])?.line);
-    const issue: InputIssue = {
+    const issue: Issue = {
       severity: 'error',
       file,
       ...source.locate([...listPath, duplicate.indexes[1]!]),
@@ -329,10 +329,10 @@ function duplicateIdIssues(
   data: Record<string, unknown>,
   file: string,
   source: SourceLocator,
-): InputIssue[] {
+): Issue[] {
   if (!Array.isArray(data.evalcases)) return [];
   const firstIndex = new Map<string, number>();
-  const issues: InputIssue[] = [];
+  const issues: Issue[] = [];
   data.evalcases.forEach((rawCase, index) => {
     const id = asRecord(rawCase)?.id;
     if (typeof id !== 'string' || id === '') return;

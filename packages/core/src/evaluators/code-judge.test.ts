@@ -3,8 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { codeJudgeEvaluator } from './code-judge.js';
+import { codeJudgeEvaluator, createCodeJudgeEvaluator } from './code-judge.js';
 import { FIXTURES_DIR, makeConfig, makeContext, toolCall } from './test-support/make-context.js';
+
+/** The messages of the issues `validate` returned. */
+const messagesOf = (issues: { message: string }[] | undefined) =>
+  issues?.map((issue) => issue.message);
 
 const JUDGES = path.join(FIXTURES_DIR, 'code-judge');
 
@@ -140,6 +144,23 @@ describe('code_judge', () => {
     expect(inCwd.hits).toEqual([JUDGES]);
   });
 
+  it('starts scripts from the environment it was created with, not process.env', async () => {
+    const script =
+      'node -e "console.log(JSON.stringify({score: 1, hits: [String(process.env.AGENTV_TEST_JUDGE_ENV)]}))"';
+    const withEnv = createCodeJudgeEvaluator({
+      env: { ...process.env, AGENTV_TEST_JUDGE_ENV: 'given' },
+    });
+    expect((await withEnv.evaluate(judge(script), context)).hits).toEqual(['given']);
+    expect(process.env.AGENTV_TEST_JUDGE_ENV).toBeUndefined();
+    expect((await codeJudgeEvaluator.evaluate(judge(script), context)).hits).toEqual(['undefined']);
+  });
+
+  it('names the option each problem is about', () => {
+    expect(codeJudgeEvaluator.validate?.(judge('node x.mjs', { cwd: 3 }))).toEqual([
+      expect.objectContaining({ severity: 'error', path: ['cwd'] }),
+    ]);
+  });
+
   it('uses the last line that is a JSON object when the script logs first', async () => {
     const result = await codeJudgeEvaluator.evaluate(
       judge('node code-judge/judge-chatty.mjs'),
@@ -243,21 +264,23 @@ describe('code_judge', () => {
   });
 
   it('reports missing or malformed options', () => {
-    expect(codeJudgeEvaluator.validate?.(makeConfig('code_judge'))).toEqual([
+    expect(messagesOf(codeJudgeEvaluator.validate?.(makeConfig('code_judge')))).toEqual([
       expect.stringContaining('"script" is missing'),
     ]);
-    expect(codeJudgeEvaluator.validate?.(judge([] as string[]))).toEqual([
+    expect(messagesOf(codeJudgeEvaluator.validate?.(judge([] as string[])))).toEqual([
       expect.stringContaining('"script" must be a string or a non-empty list of strings'),
     ]);
     expect(
-      codeJudgeEvaluator.validate?.(judge('node x.mjs', { timeout_seconds: 0, cwd: 3 })),
+      messagesOf(
+        codeJudgeEvaluator.validate?.(judge('node x.mjs', { timeout_seconds: 0, cwd: 3 })),
+      ),
     ).toEqual([
       '"cwd" must be a directory path, got 3',
       '"timeout_seconds" must be a number of seconds > 0, got 0',
     ]);
-    expect(codeJudgeEvaluator.validate?.(judge(['node', 'x.mjs'], { timeout_seconds: 5 }))).toEqual(
-      [],
-    );
+    expect(
+      messagesOf(codeJudgeEvaluator.validate?.(judge(['node', 'x.mjs'], { timeout_seconds: 5 }))),
+    ).toEqual([]);
   });
 });
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import { buildCodeJudgePayload } from './code-judge-payload.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { describe } from './evaluator-options.js';
+import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';
 
@@ -16,6 +16,15 @@ interface CodeJudgeOptions {
   timeoutSeconds: number;
 }
 
+/** What a `code_judge` evaluator is created with. */
+export interface CodeJudgeEvaluatorOptions {
+  /**
+   * The environment scripts start from: the project's (shell over `.env`,
+   * see `LoadedProject.env`). Default `process.env`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
 /**
  * `code_judge`: runs `script` (a shell command line, or an argv list run
  * without a shell) in `cwd` (relative to the eval file's directory, which is
@@ -24,32 +33,38 @@ interface CodeJudgeOptions {
  * stdout. `timeout_seconds` defaults to 60. A script that cannot start, exits
  * non-zero, times out or prints anything else throws `EvaluatorError`.
  */
-export const codeJudgeEvaluator: Evaluator = {
-  type: 'code_judge',
-  validate: (config) => validateOptions(config),
-  async evaluate(config, context) {
-    const options = readOptions(config);
-    const evalDirectory = path.dirname(context.evalCase.filePath);
-    const { stdout } = await runJudgeScript({
-      script: options.script,
-      cwd: path.resolve(evalDirectory, options.cwd ?? '.'),
-      input: JSON.stringify(buildCodeJudgePayload(context)),
-      timeoutMs: options.timeoutSeconds * 1000,
-      signal: context.signal,
-    });
-    return parseJudgeOutput(stdout, describeScript(options.script));
-  },
-};
+export function createCodeJudgeEvaluator(created: CodeJudgeEvaluatorOptions = {}): Evaluator {
+  return {
+    type: 'code_judge',
+    validate: (config) => validateOptions(config),
+    async evaluate(config, context) {
+      const options = readOptions(config);
+      const evalDirectory = path.dirname(context.evalCase.filePath);
+      const { stdout } = await runJudgeScript({
+        script: options.script,
+        cwd: path.resolve(evalDirectory, options.cwd ?? '.'),
+        input: JSON.stringify(buildCodeJudgePayload(context)),
+        timeoutMs: options.timeoutSeconds * 1000,
+        signal: context.signal,
+        ...(created.env === undefined ? {} : { env: created.env }),
+      });
+      return parseJudgeOutput(stdout, describeScript(options.script));
+    },
+  };
+}
 
-function validateOptions(config: EvaluatorConfig): string[] {
-  const problems: string[] = [];
+/** `code_judge` with scripts started from `process.env`. */
+export const codeJudgeEvaluator: Evaluator = createCodeJudgeEvaluator();
+
+function validateOptions(config: EvaluatorConfig): Issue[] {
+  const problems: Issue[] = [];
   const { script, cwd, timeout_seconds: timeoutSeconds } = config;
   const usage =
     'give "script" as a command line such as "node ./judge.mjs" or a list such as [node, ./judge.mjs]';
   if (script === undefined) {
-    problems.push(`"script" is missing; ${usage}`);
+    problems.push(optionIssue('script', `"script" is missing; ${usage}`));
   } else if (typeof script === 'string') {
-    if (script.trim() === '') problems.push(`"script" is empty; ${usage}`);
+    if (script.trim() === '') problems.push(optionIssue('script', `"script" is empty; ${usage}`));
   } else if (
     !Array.isArray(script) ||
     script.length === 0 ||
@@ -57,18 +72,24 @@ function validateOptions(config: EvaluatorConfig): string[] {
     script[0] === ''
   ) {
     problems.push(
-      `"script" must be a string or a non-empty list of strings, got ${describe(script)}; ${usage}`,
+      optionIssue(
+        'script',
+        `"script" must be a string or a non-empty list of strings, got ${describe(script)}; ${usage}`,
+      ),
     );
   }
   if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) {
-    problems.push(`"cwd" must be a directory path, got ${describe(cwd)}`);
+    problems.push(optionIssue('cwd', `"cwd" must be a directory path, got ${describe(cwd)}`));
   }
   if (
     timeoutSeconds !== undefined &&
     (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
   ) {
     problems.push(
-      `"timeout_seconds" must be a number of seconds > 0, got ${describe(timeoutSeconds)}`,
+      optionIssue(
+        'timeout_seconds',
+        `"timeout_seconds" must be a number of seconds > 0, got ${describe(timeoutSeconds)}`,
+      ),
     );
   }
   return problems;
@@ -76,7 +97,7 @@ function validateOptions(config: EvaluatorConfig): string[] {
 
 function readOptions(config: EvaluatorConfig): CodeJudgeOptions {
   const problems = validateOptions(config);
-  if (problems.length > 0) throw new EvaluatorError(problems.join('; '));
+  throwIfInvalid(problems);
   return {
     script: config.script as string | string[],
     cwd: config.cwd as string | undefined,

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { containsEvaluator } from './contains.js';
 import { makeConfig, makeContext } from './test-support/make-context.js';
 
+/** The messages of the issues `validate` returned. */
+const messagesOf = (issues: { message: string }[] | undefined) =>
+  issues?.map((issue) => issue.message);
+
 const context = makeContext({ candidateAnswer: 'Your refund of $20 for order 42 is on its way.' });
 
 describe('contains', () => {
@@ -35,16 +39,20 @@ describe('contains', () => {
   });
 
   it('reports a missing or malformed value', () => {
-    expect(containsEvaluator.validate?.(makeConfig('contains'))).toEqual([
+    expect(messagesOf(containsEvaluator.validate?.(makeConfig('contains')))).toEqual([
       expect.stringContaining('"value" is missing'),
     ]);
-    expect(containsEvaluator.validate?.(makeConfig('contains', { value: [1] }))).toEqual([
-      expect.stringContaining('only non-empty strings'),
-    ]);
     expect(
-      containsEvaluator.validate?.(makeConfig('contains', { value: 'x', case_sensitive: 'no' })),
+      messagesOf(containsEvaluator.validate?.(makeConfig('contains', { value: [1] }))),
+    ).toEqual([expect.stringContaining('only non-empty strings')]);
+    expect(
+      messagesOf(
+        containsEvaluator.validate?.(makeConfig('contains', { value: 'x', case_sensitive: 'no' })),
+      ),
     ).toEqual(['"case_sensitive" must be true or false, got "no"']);
-    expect(containsEvaluator.validate?.(makeConfig('contains', { value: ['a', 'b'] }))).toEqual([]);
+    expect(
+      messagesOf(containsEvaluator.validate?.(makeConfig('contains', { value: ['a', 'b'] }))),
+    ).toEqual([]);
   });
 
   it('throws an evaluator error when run with an invalid config', async () => {

@@ -1,7 +1,13 @@
-import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { describe, isCaseSensitive, validateCaseSensitive } from './evaluator-options.js';
+import {
+  describe,
+  isCaseSensitive,
+  optionIssue,
+  throwIfInvalid,
+  validateCaseSensitive,
+} from './evaluator-options.js';
 
 /**
  * `contains`: the answer must contain `value` (a string, or a list of strings
@@ -28,20 +34,25 @@ export const containsEvaluator: Evaluator = {
   },
 };
 
-function validateValues(value: unknown): string[] {
+function validateValues(value: unknown): Issue[] {
   const usage = 'give "value" as a string or a list of strings the answer must contain';
-  if (value === undefined) return [`"value" is missing; ${usage}`];
-  if (typeof value === 'string') return value === '' ? [`"value" is empty; ${usage}`] : [];
+  if (value === undefined) return [optionIssue('value', `"value" is missing; ${usage}`)];
+  if (typeof value === 'string')
+    return value === '' ? [optionIssue('value', `"value" is empty; ${usage}`)] : [];
   if (Array.isArray(value)) {
-    if (value.length === 0) return [`"value" is an empty list; ${usage}`];
+    if (value.length === 0) return [optionIssue('value', `"value" is an empty list; ${usage}`)];
     if (value.every((item) => typeof item === 'string' && item !== '')) return [];
-    return [`"value" must list only non-empty strings, got ${describe(value)}`];
+    return [
+      optionIssue('value', `"value" must list only non-empty strings, got ${describe(value)}`),
+    ];
   }
-  return [`"value" must be a string or a list of strings, got ${describe(value)}`];
+  return [
+    optionIssue('value', `"value" must be a string or a list of strings, got ${describe(value)}`),
+  ];
 }
 
 function readValues(config: EvaluatorConfig): string[] {
   const problems = validateValues(config.value);
-  if (problems.length > 0) throw new EvaluatorError(problems.join('; '));
+  throwIfInvalid(problems);
   return typeof config.value === 'string' ? [config.value] : (config.value as string[]);
 }

@@ -1,7 +1,14 @@
-import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { describe, excerpt, isCaseSensitive, validateCaseSensitive } from './evaluator-options.js';
+import {
+  describe,
+  excerpt,
+  isCaseSensitive,
+  optionIssue,
+  throwIfInvalid,
+  validateCaseSensitive,
+} from './evaluator-options.js';
 
 /**
  * `equals`: the answer, trimmed, must equal `value`, trimmed. A number or
@@ -30,16 +37,19 @@ export const equalsEvaluator: Evaluator = {
   },
 };
 
-function validateValue(value: unknown): string[] {
-  if (value === undefined) return ['"value" is missing; give the text the answer must equal'];
+function validateValue(value: unknown): Issue[] {
+  if (value === undefined)
+    return [optionIssue('value', '"value" is missing; give the text the answer must equal')];
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     return [];
   }
-  return [`"value" must be a string, number or boolean, got ${describe(value)}`];
+  return [
+    optionIssue('value', `"value" must be a string, number or boolean, got ${describe(value)}`),
+  ];
 }
 
 function readValue(config: EvaluatorConfig): string {
   const problems = validateValue(config.value);
-  if (problems.length > 0) throw new EvaluatorError(problems.join('; '));
+  throwIfInvalid(problems);
   return String(config.value);
 }

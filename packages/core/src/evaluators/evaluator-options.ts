@@ -1,10 +1,26 @@
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 
+/** A problem with one option of an evaluator config, e.g. `optionIssue('value', '"value" is missing')`. */
+export function optionIssue(option: string, message: string): Issue {
+  return { severity: 'error', path: [option], message };
+}
+
+/** Throws `EvaluatorError` with every problem's message when there are any (for `evaluate`). */
+export function throwIfInvalid(problems: readonly Issue[]): void {
+  if (problems.length > 0) {
+    throw new EvaluatorError(problems.map((problem) => problem.message).join('; '));
+  }
+}
+
 /** Problems with `case_sensitive`: it must be a boolean when given. */
-export function validateCaseSensitive(config: EvaluatorConfig): string[] {
+export function validateCaseSensitive(config: EvaluatorConfig): Issue[] {
   const value = config.case_sensitive;
   if (value === undefined || typeof value === 'boolean') return [];
-  return [`"case_sensitive" must be true or false, got ${describe(value)}`];
+  return [
+    optionIssue('case_sensitive', `"case_sensitive" must be true or false, got ${describe(value)}`),
+  ];
 }
 
 /** `case_sensitive`, default true. */

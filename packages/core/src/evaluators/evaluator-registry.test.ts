@@ -3,6 +3,10 @@ import type { Evaluator } from './evaluator.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 import { makeConfig } from './test-support/make-context.js';
 
+/** The messages of the issues `validate` returned. */
+const messagesOf = (issues: { message: string }[] | undefined) =>
+  issues?.map((issue) => issue.message);
+
 describe('createEvaluatorRegistry', () => {
   it('holds the built-in evaluators', () => {
     const registry = createEvaluatorRegistry(defaultEvaluators());
@@ -44,11 +48,11 @@ describe('createEvaluatorRegistry', () => {
 
   it('validates configs, including their type', () => {
     const registry = createEvaluatorRegistry(defaultEvaluators());
-    expect(registry.validate(makeConfig('contains', { value: 'x' }))).toEqual([]);
-    expect(registry.validate(makeConfig('contains'))).toEqual([
+    expect(messagesOf(registry.validate(makeConfig('contains', { value: 'x' })))).toEqual([]);
+    expect(messagesOf(registry.validate(makeConfig('contains')))).toEqual([
       expect.stringContaining('"value" is missing'),
     ]);
-    expect(registry.validate(makeConfig('nope'))).toEqual([
+    expect(messagesOf(registry.validate(makeConfig('nope')))).toEqual([
       'unknown evaluator type "nope"; use one of: code_judge, contains, equals, is_json, regex, tool_trajectory',
     ]);
   });

@@ -1,5 +1,10 @@
 import { AgentvError } from '../errors/agentv-error.js';
-import { codeJudgeEvaluator } from './code-judge.js';
+import type { Issue } from '../errors/input-issue.js';
+import {
+  type CodeJudgeEvaluatorOptions,
+  codeJudgeEvaluator,
+  createCodeJudgeEvaluator,
+} from './code-judge.js';
 import { containsEvaluator } from './contains.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator } from './evaluator.js';
@@ -21,7 +26,7 @@ export interface EvaluatorRegistry {
    * Problems with a config before the run: an unknown type, or whatever the
    * evaluator's own `validate` reports. Empty when the config is valid.
    */
-  validate(config: EvaluatorConfig): string[];
+  validate(config: EvaluatorConfig): Issue[];
 }
 
 /** Creates a registry holding `evaluators` (none by default; see `defaultEvaluators`). */
@@ -54,7 +59,11 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
       const evaluator = byType.get(config.type);
       if (!evaluator) {
         return [
-          `unknown evaluator type "${config.type}"; use one of: ${registry.types().join(', ')}`,
+          {
+            severity: 'error',
+            path: ['type'],
+            message: `unknown evaluator type "${config.type}"; use one of: ${registry.types().join(', ')}`,
+          },
         ];
       }
       return evaluator.validate?.(config) ?? [];
@@ -65,9 +74,9 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
 }
 
 /** Every built-in evaluator that needs no judge target. */
-export function defaultEvaluators(): Evaluator[] {
+export function defaultEvaluators(options: CodeJudgeEvaluatorOptions = {}): Evaluator[] {
   return [
-    codeJudgeEvaluator,
+    options.env === undefined ? codeJudgeEvaluator : createCodeJudgeEvaluator(options),
     containsEvaluator,
     equalsEvaluator,
     isJsonEvaluator,

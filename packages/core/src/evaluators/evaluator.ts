@@ -1,3 +1,4 @@
+import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
@@ -50,8 +51,11 @@ export interface EvaluatorResult {
 /** An evaluator implementation for one `type`. */
 export interface Evaluator {
   readonly type: string;
-  /** Check an evaluator config before the run; return problem messages (empty when valid). */
-  validate?(config: EvaluatorConfig): string[];
+  /**
+   * Check an evaluator config before the run; return every problem (empty
+   * when valid), each with `path` set to the option it is about (`['script']`).
+   */
+  validate?(config: EvaluatorConfig): Issue[];
   /** Grade one answer. Throw `EvaluatorError` when the evaluator cannot run. */
   evaluate(config: EvaluatorConfig, context: EvaluationContext): Promise<EvaluationScore>;
 }

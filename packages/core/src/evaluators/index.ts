@@ -1,4 +1,9 @@
-export { codeJudgeEvaluator, DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS } from './code-judge.js';
+export type { CodeJudgeEvaluatorOptions } from './code-judge.js';
+export {
+  codeJudgeEvaluator,
+  createCodeJudgeEvaluator,
+  DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS,
+} from './code-judge.js';
 export type { CodeJudgeMessage, CodeJudgePayload } from './code-judge-payload.js';
 export { buildCodeJudgePayload } from './code-judge-payload.js';
 export { containsEvaluator } from './contains.js';

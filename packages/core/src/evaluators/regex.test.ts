@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { regexEvaluator } from './regex.js';
 import { makeConfig, makeContext } from './test-support/make-context.js';
 
+/** The messages of the issues `validate` returned. */
+const messagesOf = (issues: { message: string }[] | undefined) =>
+  issues?.map((issue) => issue.message);
+
 const context = makeContext({ candidateAnswer: 'Order #4521 was refunded.' });
 
 describe('regex', () => {
@@ -32,20 +36,22 @@ describe('regex', () => {
   });
 
   it('reports an invalid pattern or flags before the run', () => {
-    expect(regexEvaluator.validate?.(makeConfig('regex', { pattern: '(unclosed' }))).toEqual([
+    expect(
+      messagesOf(regexEvaluator.validate?.(makeConfig('regex', { pattern: '(unclosed' }))),
+    ).toEqual([
       expect.stringMatching(
         /^"pattern" "\(unclosed" with flags "" is not a valid regular expression: /,
       ),
     ]);
-    expect(regexEvaluator.validate?.(makeConfig('regex', { pattern: 'a', flags: 'q' }))).toEqual([
-      expect.stringContaining('is not a valid regular expression'),
-    ]);
-    expect(regexEvaluator.validate?.(makeConfig('regex'))).toEqual([
+    expect(
+      messagesOf(regexEvaluator.validate?.(makeConfig('regex', { pattern: 'a', flags: 'q' }))),
+    ).toEqual([expect.stringContaining('is not a valid regular expression')]);
+    expect(messagesOf(regexEvaluator.validate?.(makeConfig('regex')))).toEqual([
       expect.stringContaining('"pattern" is missing'),
     ]);
-    expect(regexEvaluator.validate?.(makeConfig('regex', { pattern: 'a', flags: 'm' }))).toEqual(
-      [],
-    );
+    expect(
+      messagesOf(regexEvaluator.validate?.(makeConfig('regex', { pattern: 'a', flags: 'm' }))),
+    ).toEqual([]);
   });
 
   it('throws an evaluator error when run with an invalid pattern', async () => {

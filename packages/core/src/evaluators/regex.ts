@@ -1,7 +1,14 @@
 import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { describe, excerpt, isCaseSensitive, validateCaseSensitive } from './evaluator-options.js';
+import {
+  describe,
+  excerpt,
+  isCaseSensitive,
+  optionIssue,
+  validateCaseSensitive,
+} from './evaluator-options.js';
 
 /**
  * `regex`: the answer must match `pattern` (JavaScript syntax) with optional
@@ -12,12 +19,12 @@ export const regexEvaluator: Evaluator = {
   validate(config) {
     const problems = validateCaseSensitive(config);
     const built = buildRegex(config);
-    if (typeof built === 'string') problems.unshift(built);
+    if (!(built instanceof RegExp)) problems.unshift(built);
     return problems;
   },
   async evaluate(config, context) {
     const regex = buildRegex(config);
-    if (typeof regex === 'string') throw new EvaluatorError(regex);
+    if (!(regex instanceof RegExp)) throw new EvaluatorError(regex.message);
     const match = regex.exec(context.candidateAnswer);
     if (match) {
       return {
@@ -36,22 +43,31 @@ export const regexEvaluator: Evaluator = {
   },
 };
 
-/** The compiled pattern, or a message saying what is wrong with the options. */
-function buildRegex(config: EvaluatorConfig): RegExp | string {
+/** The compiled pattern, or what is wrong with the options. */
+function buildRegex(config: EvaluatorConfig): RegExp | Issue {
   const { pattern, flags } = config;
   if (pattern === undefined)
-    return '"pattern" is missing; give a regular expression the answer must match';
+    return optionIssue(
+      'pattern',
+      '"pattern" is missing; give a regular expression the answer must match',
+    );
   if (typeof pattern !== 'string' || pattern === '') {
-    return `"pattern" must be a non-empty string, got ${describe(pattern)}`;
+    return optionIssue('pattern', `"pattern" must be a non-empty string, got ${describe(pattern)}`);
   }
   if (flags !== undefined && typeof flags !== 'string') {
-    return `"flags" must be a string of regular expression flags such as "im", got ${describe(flags)}`;
+    return optionIssue(
+      'flags',
+      `"flags" must be a string of regular expression flags such as "im", got ${describe(flags)}`,
+    );
   }
   let allFlags = flags ?? '';
   if (!isCaseSensitive(config) && !allFlags.includes('i')) allFlags += 'i';
   try {
     return new RegExp(pattern, allFlags);
   } catch (error) {
-    return `"pattern" ${JSON.stringify(pattern)} with flags "${allFlags}" is not a valid regular expression: ${(error as Error).message}`;
+    return optionIssue(
+      'pattern',
+      `"pattern" ${JSON.stringify(pattern)} with flags "${allFlags}" is not a valid regular expression: ${(error as Error).message}`,
+    );
   }
 }

@@ -123,7 +123,9 @@ describe('tool_trajectory', () => {
 
   describe('validate', () => {
     const validate = (options: Record<string, unknown>) =>
-      toolTrajectoryEvaluator.validate?.(makeConfig('tool_trajectory', options));
+      toolTrajectoryEvaluator
+        .validate?.(makeConfig('tool_trajectory', options))
+        .map((issue) => issue.message);
 
     it('accepts well-formed configs', () => {
       expect(validate({ mode: 'any_order', minimums: { search: 1 } })).toEqual([]);

@@ -1,9 +1,10 @@
 import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { isRecord } from '../trace/trace-schemas.js';
 import type { EvaluationScore, Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { describe } from './evaluator-options.js';
+import { describe, optionIssue } from './evaluator-options.js';
 import { matchesSubset } from './matches-subset.js';
 
 /** One expected tool call of `in_order` / `exact`. */
@@ -41,7 +42,7 @@ export const toolTrajectoryEvaluator: Evaluator = {
   validate: (config) => parseOptions(config).problems,
   async evaluate(config, context) {
     const { options, problems } = parseOptions(config);
-    if (!options) throw new EvaluatorError(problems.join('; '));
+    if (!options) throw new EvaluatorError(problems.map((problem) => problem.message).join('; '));
     if (!context.trace) return { score: 0, hits: [], misses: [NO_TRACE] };
     const calls = toolCalls(context.trace);
     if (options.mode === 'any_order') return gradeMinimums(options.minimums, calls);
@@ -169,12 +170,14 @@ function times(count: number): string {
 
 function parseOptions(config: EvaluatorConfig): {
   options?: TrajectoryOptions;
-  problems: string[];
+  problems: Issue[];
 } {
   const { mode } = config;
   if (typeof mode !== 'string' || !MODES.includes(mode)) {
     return {
-      problems: [`"mode" must be one of ${MODES.join(', ')}, got ${describe(mode)}`],
+      problems: [
+        optionIssue('mode', `"mode" must be one of ${MODES.join(', ')}, got ${describe(mode)}`),
+      ],
     };
   }
   if (mode === 'any_order') {
@@ -190,38 +193,53 @@ function parseOptions(config: EvaluatorConfig): {
   };
 }
 
-function validateMinimums(minimums: unknown): string[] {
+function validateMinimums(minimums: unknown): Issue[] {
   const usage =
     'give "minimums" as a map of tool name to the least number of calls, e.g. {search: 1}';
-  if (minimums === undefined) return [`mode any_order needs "minimums"; ${usage}`];
+  if (minimums === undefined)
+    return [optionIssue('minimums', `mode any_order needs "minimums"; ${usage}`)];
   if (!isRecord(minimums) || Object.keys(minimums).length === 0) {
-    return [`"minimums" must be a non-empty map; ${usage}`];
+    return [optionIssue('minimums', `"minimums" must be a non-empty map; ${usage}`)];
   }
   return Object.entries(minimums)
     .filter(([, count]) => !(Number.isInteger(count) && (count as number) >= 0))
-    .map(
-      ([tool, count]) => `"minimums.${tool}" must be a whole number >= 0, got ${describe(count)}`,
-    );
+    .map(([tool, count]) => ({
+      severity: 'error' as const,
+      path: ['minimums', tool],
+      message: `"minimums.${tool}" must be a whole number >= 0, got ${describe(count)}`,
+    }));
 }
 
-function validateExpected(expected: unknown, mode: string): string[] {
+function validateExpected(expected: unknown, mode: string): Issue[] {
   const usage = 'give "expected" as a list of {tool, input?}';
-  if (expected === undefined) return [`mode ${mode} needs "expected"; ${usage}`];
+  if (expected === undefined)
+    return [optionIssue('expected', `mode ${mode} needs "expected"; ${usage}`)];
   if (!Array.isArray(expected) || expected.length === 0) {
-    return [`"expected" must be a non-empty list; ${usage}`];
+    return [optionIssue('expected', `"expected" must be a non-empty list; ${usage}`)];
   }
-  const problems: string[] = [];
+  const problems: Issue[] = [];
+  const at = (index: number, message: string): Issue => ({
+    severity: 'error',
+    path: ['expected', index],
+    message,
+  });
   expected.forEach((item, index) => {
     if (!isRecord(item) || typeof item.tool !== 'string' || item.tool === '') {
       problems.push(
-        `"expected[${index}]" must be {tool, input?} with a tool name, got ${describe(item)}`,
+        at(
+          index,
+          `"expected[${index}]" must be {tool, input?} with a tool name, got ${describe(item)}`,
+        ),
       );
       return;
     }
     for (const key of Object.keys(item)) {
       if (key !== 'tool' && key !== 'input') {
         problems.push(
-          `"expected[${index}]" has unknown key "${key}"; only "tool" and "input" are read`,
+          at(
+            index,
+            `"expected[${index}]" has unknown key "${key}"; only "tool" and "input" are read`,
+          ),
         );
       }
     }

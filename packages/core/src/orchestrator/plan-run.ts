@@ -1,6 +1,7 @@
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator-registry.js';
+import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 
@@ -19,6 +20,18 @@ export interface PlanRunOptions {
   evaluatorRegistry: EvaluatorRegistry;
   /** `--dry-run`: every target is answered by the mock provider, so none needs to exist. */
   dryRun?: boolean;
+  /**
+   * False when the targets cannot be known (no usable targets file): target
+   * names are not resolved and nothing about targets is checked, only the
+   * evaluators. The plan then holds placeholder targets and must not run.
+   * Default true.
+   */
+  checkTargets?: boolean;
+  /**
+   * The targets were already checked with `checkTarget` when their file was
+   * loaded (`loadProject` for validate); names and per-file uses are still checked.
+   */
+  targetsChecked?: boolean;
 }
 
 export interface PlannedCase {
@@ -39,7 +52,7 @@ export interface RunPlan {
  * case has evaluators that exist and are configured correctly. Returns every
  * problem found; the plan is only usable when no issue is an error.
  */
-export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: InputIssue[] } {
+export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue[] } {
   const issues = new IssueList();
   const byName = new Map(options.targets.map((target) => [target.name, target]));
   const available = [...byName.keys()];
@@ -47,16 +60,21 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
   const checkedUses = new Set<string>();
   const cases: PlannedCase[] = [];
 
+  const checkTargets = options.checkTargets !== false && !options.dryRun;
   for (const evalCase of options.cases) {
-    const name = options.targetOverride ?? evalCase.target ?? DEFAULT_TARGET_NAME;
+    const name = targetNameOf(evalCase, options.targetOverride);
     let target = used.get(name);
     if (!target) {
       const defined = byName.get(name);
-      if (options.dryRun) {
-        target = dryRunTarget(name, defined, evalCase);
+      if (options.dryRun || options.checkTargets === false) {
+        target = mockTarget(name, defined, evalCase);
       } else if (defined) {
         target = defined;
-        checkTarget(defined, options, issues);
+        const where = { file: target.filePath, line: target.line };
+        const checked = options.targetsChecked
+          ? []
+          : checkTarget(defined, options.providerRegistry, RUN_TARGET_POLICY);
+        for (const issue of checked) issues.add({ ...issue, ...where });
       } else {
         issues.add(unknownTargetIssue(name, evalCase, options, available));
         continue;
@@ -64,16 +82,13 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
       used.set(name, target);
     }
     const use = `${target.name}\u0000${evalCase.filePath}`;
-    if (!options.dryRun && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
+    if (checkTargets && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
       checkedUses.add(use);
       for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath)) {
         issues.add({
-          severity: 'error',
+          ...targetSettingsIssue(problem, target),
           file: target.filePath,
           line: target.line,
-          target: target.name,
-          message: `${problem.field}: ${problem.message}`,
-          hint: problem.hint,
         });
       }
     }
@@ -83,7 +98,13 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
   return { plan: { cases, targets: [...used.values()] }, issues: issues.list() };
 }
 
-function dryRunTarget(
+/** The name of the target a case runs against: `--target`, else the case's, else `default`. */
+export function targetNameOf(evalCase: EvalCase, targetOverride?: string): string {
+  return targetOverride ?? evalCase.target ?? DEFAULT_TARGET_NAME;
+}
+
+/** Stands in for a target under `--dry-run`, or when targets are not checked. */
+function mockTarget(
   name: string,
   defined: ResolvedTarget | undefined,
   evalCase: EvalCase,
@@ -98,42 +119,12 @@ function dryRunTarget(
   };
 }
 
-function checkTarget(target: ResolvedTarget, options: PlanRunOptions, issues: IssueList): void {
-  const where = { file: target.filePath, line: target.line, target: target.name };
-  if (target.missingVariables && target.missingVariables.length > 0) {
-    const names = target.missingVariables.join(', ');
-    issues.add({
-      ...where,
-      severity: 'error',
-      message: `uses environment variable(s) ${names}, which are not set`,
-      hint: `set ${names} in your shell or in a .env file next to the eval file`,
-    });
-  }
-  if (!options.providerRegistry.has(target.provider)) {
-    issues.add({
-      ...where,
-      severity: 'error',
-      message: `unknown provider "${target.provider}"`,
-      hint: `use one of: ${options.providerRegistry.kinds().join(', ')}`,
-    });
-    return;
-  }
-  for (const problem of options.providerRegistry.validate(target)) {
-    issues.add({
-      ...where,
-      severity: 'error',
-      message: `${problem.field}: ${problem.message}`,
-      hint: problem.hint,
-    });
-  }
-}
-
 function unknownTargetIssue(
   name: string,
   evalCase: EvalCase,
   options: PlanRunOptions,
   available: string[],
-): InputIssue {
+): Issue {
   const fromFlag = options.targetOverride !== undefined;
   const hint =
     available.length === 0
@@ -181,11 +172,11 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       });
       continue;
     }
-    for (const message of registry.get(config.type).validate?.(config) ?? []) {
+    for (const problem of registry.get(config.type).validate?.(config) ?? []) {
       issues.add({
+        ...problem,
         ...where,
-        severity: 'error',
-        message: `evaluator "${config.name}": ${message}`,
+        message: `evaluator "${config.name}": ${problem.message}`,
       });
     }
   }
@@ -196,9 +187,9 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
  * file's `execution.evaluators`) is one issue that names every case it is in.
  */
 class IssueList {
-  private readonly byKey = new Map<string, { issue: InputIssue; otherCases: string[] }>();
+  private readonly byKey = new Map<string, { issue: Issue; otherCases: string[] }>();
 
-  add(issue: InputIssue): void {
+  add(issue: Issue): void {
     const key = `${issue.file}\u0000${issue.target ?? ''}\u0000${issue.message}`;
     const seen = this.byKey.get(key);
     if (!seen) {
@@ -208,7 +199,7 @@ class IssueList {
     }
   }
 
-  list(): InputIssue[] {
+  list(): Issue[] {
     return [...this.byKey.values()].map(({ issue, otherCases }) =>
       otherCases.length === 0
         ? issue

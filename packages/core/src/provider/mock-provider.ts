@@ -1,8 +1,9 @@
+import type { Issue } from '../errors/input-issue.js';
 import { sleep } from '../util/sleep.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
-import type { ProviderFactory, SettingsIssue } from './provider-factory.js';
+import type { ProviderFactory } from './provider-factory.js';
 import type { ProviderRequest } from './provider-request.js';
 import type { ProviderResponse } from './provider-response.js';
 
@@ -50,17 +51,25 @@ export function createMockProvider(
 export const mockProviderFactory: ProviderFactory = {
   kind: 'mock',
   settingsKeys: ['response', 'trace', 'delay_ms'],
-  validate(target: ResolvedTarget): SettingsIssue[] {
-    const issues: SettingsIssue[] = [];
+  validate(target: ResolvedTarget): Issue[] {
+    const issues: Issue[] = [];
     const { response, trace, delay_ms: delayMs } = target.settings;
     if (response !== undefined && typeof response !== 'string') {
-      issues.push({ field: 'response', message: 'must be a string' });
+      issues.push({ severity: 'error', path: ['response'], message: 'must be a string' });
     }
     if (trace !== undefined && !Array.isArray(trace)) {
-      issues.push({ field: 'trace', message: 'must be a list of trace events' });
+      issues.push({
+        severity: 'error',
+        path: ['trace'],
+        message: 'must be a list of trace events',
+      });
     }
     if (delayMs !== undefined && (typeof delayMs !== 'number' || delayMs < 0)) {
-      issues.push({ field: 'delay_ms', message: 'must be a number of milliseconds >= 0' });
+      issues.push({
+        severity: 'error',
+        path: ['delay_ms'],
+        message: 'must be a number of milliseconds >= 0',
+      });
     }
     return issues;
   },

@@ -1,14 +1,6 @@
+import type { Issue } from '../errors/input-issue.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { Provider } from './provider.js';
-
-/** A problem found in a target's provider-specific settings. */
-export interface SettingsIssue {
-  /** The settings key, e.g. `command_template` or `healthcheck.url`. */
-  field: string;
-  message: string;
-  /** How to fix it. */
-  hint?: string;
-}
 
 /** What the app gives a provider factory besides the target. */
 export interface ProviderContext {
@@ -18,6 +10,11 @@ export interface ProviderContext {
   verbose?: boolean;
   /** Diagnostic sink; defaults to stderr. */
   log?: (line: string) => void;
+  /**
+   * The environment the agent's processes start from: the shell's variables
+   * merged over the project's `.env` (see `LoadedProject.env`). Default `process.env`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -29,13 +26,18 @@ export interface ProviderFactory {
   readonly kind: string;
   /** Keys this provider understands in a target (snake_case), for unknown-key warnings. */
   readonly settingsKeys?: readonly string[];
-  /** Check a target's settings before the run starts; return every problem found. */
-  validate?(target: ResolvedTarget): SettingsIssue[];
+  /**
+   * Check a target's settings before the run starts; return every problem
+   * found, each with `path` set to the setting it is about
+   * (`['command_template']`, `['healthcheck', 'url']`). Core adds the file
+   * location and the target's name.
+   */
+  validate?(target: ResolvedTarget): Issue[];
   /**
    * Check what depends on where the target is used, e.g. a `cwd` relative to
    * the eval file; called once per target and eval file before the run.
    */
-  checkUse?(target: ResolvedTarget, evalFile: string): SettingsIssue[];
+  checkUse?(target: ResolvedTarget, evalFile: string): Issue[];
   /** Create the provider for a target whose settings passed `validate`. */
   create(target: ResolvedTarget, context: ProviderContext): Provider;
 }

@@ -1,8 +1,9 @@
+import type { Issue } from '../errors/input-issue.js';
 import { AgentvError } from '../errors/agentv-error.js';
 import { UnknownProviderError } from '../errors/unknown-provider-error.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
-import type { ProviderContext, ProviderFactory, SettingsIssue } from './provider-factory.js';
+import type { ProviderContext, ProviderFactory } from './provider-factory.js';
 
 /** Resolves a target's `provider:` value to the factory that creates its provider. */
 export interface ProviderRegistry {
@@ -11,9 +12,9 @@ export interface ProviderRegistry {
   get(kind: string, targetName: string): ProviderFactory;
   kinds(): string[];
   /** Validate a target's settings with its factory; unknown kinds throw `UnknownProviderError`. */
-  validate(target: ResolvedTarget): SettingsIssue[];
+  validate(target: ResolvedTarget): Issue[];
   /** Problems of using a target for the cases of one eval file (see `ProviderFactory.checkUse`). */
-  checkUse(target: ResolvedTarget, evalFile: string): SettingsIssue[];
+  checkUse(target: ResolvedTarget, evalFile: string): Issue[];
   /** Create a target's provider; throws when it implements another contract version. */
   create(target: ResolvedTarget, context?: ProviderContext): Provider;
 }

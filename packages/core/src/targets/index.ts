@@ -6,7 +6,6 @@ export type { LoadTargetsOptions } from './load-targets.js';
 export { findTargetsFile, loadTargetsFile } from './load-targets.js';
 export { parseDotEnv } from './parse-dotenv.js';
 export { toSnakeCase } from './snake-case-keys.js';
-export type { TargetFinding } from './target-finding.js';
 export type { TargetInput } from './targets-schema.js';
 export {
   COMMON_TARGET_KEYS,

@@ -59,7 +59,7 @@ describe('loadTargetsFile', () => {
     expect(result.value![1]!.missingVariables).toBeUndefined();
   });
 
-  it('converts camelCase keys to snake_case, except inside env', async () => {
+  it("converts a target's own camelCase keys to snake_case, not those inside its settings", async () => {
     const result = await loadTargetsFile(fixture('camel-case.yaml'), { env: {} });
     expect(result.issues).toEqual([]);
     const [target] = result.value!;
@@ -73,7 +73,8 @@ describe('loadTargetsFile', () => {
     expect(target!.settings).toMatchObject({
       command_template: 'node ./batch.mjs --in {INPUT_FILE} --out {OUTPUT_FILE}',
       files_format: '--file {path}',
-      healthcheck: { type: 'command', command_template: 'node ./ready.mjs', timeout_seconds: 2 },
+      // Keys inside provider settings are the provider's to read (the cli provider accepts both spellings).
+      healthcheck: { type: 'command', commandTemplate: 'node ./ready.mjs', timeoutSeconds: 2 },
       env: { apiBase: 'keep-this-key' },
     });
     expect(Object.keys(target!.settings)).not.toContain('commandTemplate');
@@ -82,7 +83,7 @@ describe('loadTargetsFile', () => {
   it('places unknown-key warnings on the camelCase key as written', async () => {
     const result = await loadTargetsFile(fixture('camel-case.yaml'), {
       env: {},
-      knownKeys: { cli: ['command_template', 'env'] },
+      knownKeys: { cli: ['command_template', 'env', 'healthcheck'] },
     });
     expect(
       result.issues.map(({ line, column, target, message }) => ({ line, column, target, message })),
@@ -120,12 +121,17 @@ describe('loadTargetsFile', () => {
     expect(result.issues.every((issue) => issue.severity === 'error' && issue.hint)).toBe(true);
   });
 
-  it('places the findings of inspectTarget on the key they name, keeping the targets', async () => {
+  it('places the issues of inspectTarget on the key their path names, keeping the targets', async () => {
     const result = await loadTargetsFile(fixture('camel-case.yaml'), {
       env: {},
       inspectTarget: (target) => [
-        { severity: 'error', field: 'command_template', message: `${target.name}: bad template` },
-        { severity: 'warning', field: 'healthcheck.timeout_seconds', message: 'slow', hint: 'h' },
+        { severity: 'error', path: ['command_template'], message: `${target.name}: bad template` },
+        {
+          severity: 'warning',
+          path: ['healthcheck', 'timeout_seconds'],
+          message: 'slow',
+          hint: 'h',
+        },
         { severity: 'warning', message: 'whole target' },
       ],
     });

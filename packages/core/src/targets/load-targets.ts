@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import { describeZodIssues, type IssueScope, valueAt } from '../util/describe-zod-issues.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { parseYamlMapping } from '../util/parse-yaml-mapping.js';
@@ -13,7 +13,6 @@ import { unknownKeyWarnings } from '../util/unknown-keys.js';
 import type { SourceLocator } from '../util/yaml-source.js';
 import { interpolateEnv } from './interpolate-env.js';
 import type { ResolvedTarget } from './resolved-target.js';
-import { type TargetFinding, targetFindingIssue } from './target-finding.js';
 import { snakeCaseKeys, toSnakeCase } from './snake-case-keys.js';
 import {
   COMMON_TARGET_KEYS,
@@ -41,12 +40,12 @@ export interface LoadTargetsOptions {
   /** Provider kind → the setting keys it accepts; other keys of its targets are warnings. */
   knownKeys?: Record<string, readonly string[]>;
   /**
-   * Extra checks of each target whose common fields are valid (e.g. its
-   * provider's settings). Findings become issues placed on the key they name;
-   * they never withhold the loaded targets, so a caller can still resolve
-   * names against a file that has them.
+   * Extra checks of each target whose common fields are valid (e.g.
+   * `checkTarget`). Each issue is placed on the setting its `path` names
+   * (relative to the target), else on the target; they never withhold the
+   * loaded targets, so a caller can still resolve names against a file that has them.
    */
-  inspectTarget?: (target: ResolvedTarget) => TargetFinding[];
+  inspectTarget?: (target: ResolvedTarget) => Issue[];
 }
 
 /**
@@ -79,7 +78,7 @@ export async function loadTargetsFile(
   });
   if (parsed.value === undefined) return { issues: parsed.issues };
   const { source, data } = parsed.value;
-  const issues: InputIssue[] = [...parsed.issues];
+  const issues: Issue[] = [...parsed.issues];
   issues.push(
     ...unknownKeyWarnings(data, {
       file: filePath,
@@ -147,13 +146,33 @@ export async function loadTargetsFile(
   if (options.inspectTarget) {
     for (const target of targets) {
       const index = targetIndex.get(target)!;
-      for (const finding of options.inspectTarget(target)) {
-        issues.push(targetFindingIssue(finding, target.name, ['targets', index], filePath, source));
+      for (const issue of options.inspectTarget(target)) {
+        issues.push(locateTargetIssue(issue, target.name, ['targets', index], filePath, source));
       }
     }
   }
   if (!usable) return { issues: sortIssues(issues) };
   return { value: targets, issues: sortIssues(issues) };
+}
+
+/**
+ * Places an issue found in one target on the setting its `path` names
+ * (written in either spelling), else on the value's nearest existing parent,
+ * else on the target.
+ */
+function locateTargetIssue(
+  issue: Issue,
+  targetName: string,
+  targetPath: readonly PropertyKey[],
+  file: string,
+  source: SourceLocator,
+): Issue {
+  const segments = (issue.path ?? []).map(String);
+  const position =
+    segments.length === 0
+      ? source.locate(targetPath)
+      : source.locateKey([...targetPath, ...segments.slice(0, -1)], segments.at(-1)!);
+  return { ...issue, file, ...position, target: targetName };
 }
 
 /** A target's settings (snake_case, interpolated) and the copy its common fields are checked on. */
@@ -174,7 +193,7 @@ function prepareTarget(
   env: Record<string, string | undefined>,
   file: string,
   source: SourceLocator,
-  issues: InputIssue[],
+  issues: Issue[],
 ): PreparedTarget {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { settings: {}, checked: raw, missing: [], substituted: [], writtenKeys: new Map() };
@@ -188,19 +207,8 @@ function prepareTarget(
     ...conflict,
     mapPath: ['targets', index],
   }));
-  const healthcheck = converted.value.healthcheck;
-  if (typeof healthcheck === 'object' && healthcheck !== null && !Array.isArray(healthcheck)) {
-    const convertedCheck = snakeCaseKeys(healthcheck as Record<string, unknown>);
-    converted.value.healthcheck = convertedCheck.value;
-    conflicts.push(
-      ...convertedCheck.conflicts.map((conflict) => ({
-        ...conflict,
-        mapPath: ['targets', index, 'healthcheck'],
-      })),
-    );
-  }
   for (const conflict of conflicts) {
-    const issue: InputIssue = {
+    const issue: Issue = {
       severity: 'warning',
       file,
       ...source.locateKey(conflict.mapPath, conflict.written),
@@ -268,10 +276,10 @@ function targetsBaseDir(filePath: string): string {
   }
 }
 
-function duplicateNameIssues(targets: unknown, file: string, source: SourceLocator): InputIssue[] {
+function duplicateNameIssues(targets: unknown, file: string, source: SourceLocator): Issue[] {
   if (!Array.isArray(targets)) return [];
   const firstIndex = new Map<string, number>();
-  const issues: InputIssue[] = [];
+  const issues: Issue[] = [];
   targets.forEach((target: unknown, index) => {
     const name = valueAt(target, ['name']);
     if (typeof name !== 'string' || name === '') return;

@@ -1,4 +1,4 @@
-/** `commandTemplate` → `command_template`, `baseURL` → `base_url`; snake_case keys are unchanged. */
+/** `batchSize` → `batch_size`, `baseURL` → `base_url`; snake_case keys are unchanged. */
 export function toSnakeCase(key: string): string {
   return key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')

@@ -6,7 +6,9 @@ export const TARGETS_SCHEMA_VERSIONS = ['agentv-targets-v2.2', 'agentv-targets-v
 
 /**
  * One target, keys in snake_case. Only the keys every provider shares are
- * typed here; provider-specific keys pass through to `settings`.
+ * typed here (and lifted onto `ResolvedTarget`'s typed fields, which
+ * providers read); provider-specific keys pass through to `settings` and are
+ * known only to their provider (`ProviderFactory.settingsKeys`, `validate`).
  */
 export const targetSchema = z
   .looseObject({
@@ -21,14 +23,10 @@ export const targetSchema = z
     batch_size: z.int().min(1).optional().describe('Cases per batch call'),
     timeout_seconds: z.number().positive().optional().describe('Time limit of one call'),
     judge_target: z.string().min(1).optional().describe('The target LLM judges use'),
-    healthcheck: z
-      .looseObject({})
-      .optional()
-      .describe('Checked once before the first case, e.g. `{type: http, url: ...}`'),
   })
   .describe(
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a targets-file placeholder, not a JS template
-    'A target; other keys are settings of its provider (for `cli`: command_template, cwd, env, files_format, ...). camelCase spellings are accepted. Any string may use `${{ ENV_VAR }}`.',
+    'A target; other keys are settings of its provider (see its documentation). camelCase spellings are accepted. Any string may use `${{ ENV_VAR }}`.',
   );
 
 /** A targets file as written (SPEC 2.2), after camelCase keys are converted. */
@@ -54,8 +52,6 @@ const FIELD_HINTS: Record<string, string> = {
   batch_size: 'batch_size is a whole number >= 1, e.g. `batch_size: 100`',
   timeout_seconds: 'timeout_seconds is a number of seconds > 0, e.g. `timeout_seconds: 60`',
   judge_target: 'judge_target is the name of another target, e.g. `judge_target: judge`',
-  healthcheck:
-    'write healthcheck as a mapping, e.g. `{type: http, url: "http://127.0.0.1:8080/health"}`',
 };
 
 /** How to fix a schema problem at `path` of a targets file. */

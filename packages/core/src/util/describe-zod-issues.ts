@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import { describeValue } from './parse-yaml-mapping.js';
 import type { SourceLocator } from './yaml-source.js';
 
@@ -48,7 +48,7 @@ interface FlatIssue {
 export function describeZodIssues(
   issues: readonly z.core.$ZodIssue[],
   context: DescribeIssuesContext,
-): InputIssue[] {
+): Issue[] {
   const flat = issues.flatMap((issue) => flatten(issue, []));
   return flat.map((issue) => toInputIssue(issue, context));
 }
@@ -84,7 +84,7 @@ function isRootTypeMismatch(issue: z.core.$ZodIssue): boolean {
   return issue.code === 'invalid_type' && issue.path.length === 0;
 }
 
-function toInputIssue(issue: FlatIssue, context: DescribeIssuesContext): InputIssue {
+function toInputIssue(issue: FlatIssue, context: DescribeIssuesContext): Issue {
   const found = valueAt(context.data, issue.path);
   const showValues =
     typeof context.showValues === 'function' ? context.showValues(issue.path) : context.showValues;
@@ -119,7 +119,7 @@ function toInputIssue(issue: FlatIssue, context: DescribeIssuesContext): InputIs
     kind = 'other';
     message = `${subject}: ${issue.message}`;
   }
-  const result: InputIssue = { severity: 'error', file: context.file, ...position, message };
+  const result: Issue = { severity: 'error', file: context.file, ...position, message };
   if (scope.caseId !== undefined) result.caseId = scope.caseId;
   if (scope.target !== undefined) result.target = scope.target;
   const hint = context.hint(issue.path, kind);

@@ -1,5 +1,5 @@
 import { isMap, isSeq } from 'yaml';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import { hasErrors, type LoadResult } from './load-result.js';
 import { emptyHint } from './read-input-file.js';
 import { splitTopLevelSequence } from './split-top-level-sequence.js';
@@ -43,7 +43,7 @@ export function parseYamlMapping(
     if (split) return split;
   }
   const source = new YamlSource(text, options.matchKey);
-  const issues: InputIssue[] = source.syntaxIssues(file);
+  const issues: Issue[] = source.syntaxIssues(file);
   if (hasErrors(issues)) return { issues };
   if (source.root === undefined) {
     issues.push({ severity: 'error', file, message: `${kind} is empty`, hint: emptyHint(kind) });

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { LoadResult } from './load-result.js';
 
 /** Input files larger than this are refused before reading (50 MB). */
@@ -18,7 +18,7 @@ export async function readInputFile(
   options: { allowEmpty?: boolean } = {},
 ): Promise<LoadResult<string>> {
   const fail = (message: string, hint: string): LoadResult<string> => ({
-    issues: [{ severity: 'error', file: displayPath, message, hint } satisfies InputIssue],
+    issues: [{ severity: 'error', file: displayPath, message, hint } satisfies Issue],
   });
   let size: number;
   try {

@@ -1,4 +1,4 @@
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { SourceLocator } from './yaml-source.js';
 
 /** Where a mapping is, and what to attach to warnings about its keys. */
@@ -21,13 +21,13 @@ export interface UnknownKeysOptions {
  * One warning per key of `value` that is not in `known`, placed on the key,
  * with a "did you mean" hint when a known key is close.
  */
-export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions): InputIssue[] {
+export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions): Issue[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  const issues: InputIssue[] = [];
+  const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
     const suggestion = closestMatch(key, options.known);
-    const issue: InputIssue = {
+    const issue: Issue = {
       severity: 'warning',
       file: options.file,
       ...options.source.locateKey(options.path, key),

@@ -10,7 +10,7 @@ import {
   parseDocument,
   type YAMLError,
 } from 'yaml';
-import type { InputIssue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 
 /** A 1-based position in a source file. */
 export interface SourcePosition {
@@ -46,8 +46,8 @@ export class YamlSource implements SourceLocator {
   }
 
   /** Syntax errors and warnings of the document, one issue each. */
-  syntaxIssues(file: string): InputIssue[] {
-    const toIssue = (error: YAMLError, severity: InputIssue['severity']): InputIssue => ({
+  syntaxIssues(file: string): Issue[] {
+    const toIssue = (error: YAMLError, severity: Issue['severity']): Issue => ({
       severity,
       file,
       line: error.linePos === undefined ? undefined : error.linePos[0].line + this.lineOffset,

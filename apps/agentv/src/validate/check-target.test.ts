@@ -1,11 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} are placeholders of targets files, not JS templates
 import { tmpdir } from 'node:os';
-import type { ResolvedTarget } from '@agentv/core';
+import { checkTarget, type ResolvedTarget, RUN_TARGET_POLICY } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
 import { createAppProviderRegistry } from '../registry.js';
-import { createTargetInspector } from './target-inspector.js';
 
-const inspect = createTargetInspector(createAppProviderRegistry());
+const registry = createAppProviderRegistry();
+/** How `agentv validate` checks a target no checked eval file uses. */
+const inspect = (target: ResolvedTarget) =>
+  checkTarget(target, registry, { unknownProvider: 'warning', missingVariables: 'warning' });
 
 function target(provider: string, settings: Record<string, unknown>, missing?: string[]) {
   const resolved: ResolvedTarget = {
@@ -19,12 +21,13 @@ function target(provider: string, settings: Record<string, unknown>, missing?: s
   return resolved;
 }
 
-describe('createTargetInspector', () => {
+describe('checkTarget', () => {
   it('reports settings problems of a known provider as errors, on their field', () => {
     expect(inspect(target('cli', { command_template: 'run {PROMTP}' }))).toEqual([
       expect.objectContaining({
         severity: 'error',
-        field: 'command_template',
+        path: ['command_template'],
+        target: 't',
         message: expect.stringMatching(/^command_template: unknown placeholder \{PROMTP\}/),
       }),
     ]);
@@ -34,7 +37,8 @@ describe('createTargetInspector', () => {
     expect(inspect(target('vscode', { workspace_template: 42 }))).toEqual([
       {
         severity: 'warning',
-        field: 'provider',
+        path: ['provider'],
+        target: 't',
         message: 'unknown provider "vscode"; this target cannot run with this AgentV',
         hint: 'use one of: cli, mock, or leave it for runs that do not use it',
       },
@@ -52,9 +56,45 @@ describe('createTargetInspector', () => {
     expect(findings).toEqual([
       {
         severity: 'warning',
-        field: 'cwd',
+        path: ['cwd'],
+        target: 't',
         message: 'needs environment variable(s) AGENT_HOME, which are not set',
         hint: 'set AGENT_HOME in your shell or in a .env file; a run that uses this target fails until then',
+      },
+    ]);
+  });
+
+  it('reports an unknown provider as an error when the target is used, naming its users', () => {
+    expect(
+      checkTarget(target('vscode', {}), registry, {
+        unknownProvider: 'error',
+        missingVariables: 'warning',
+        usedBy: ['evals/a.yaml'],
+      }),
+    ).toEqual([
+      {
+        severity: 'error',
+        path: ['provider'],
+        target: 't',
+        message: 'unknown provider "vscode"',
+        hint: 'use one of: cli, mock (used by evals/a.yaml)',
+      },
+    ]);
+  });
+
+  it('reports unset variables as errors for a run', () => {
+    const issues = checkTarget(
+      target('cli', { command_template: 'node a.mjs {PROMPT}', cwd: '${{ HOME_X }}' }, ['HOME_X']),
+      registry,
+      RUN_TARGET_POLICY,
+    );
+    expect(issues).toEqual([
+      {
+        severity: 'error',
+        path: ['cwd'],
+        target: 't',
+        message: 'uses environment variable(s) HOME_X, which are not set',
+        hint: 'set HOME_X in your shell or in a .env file next to the eval file',
       },
     ]);
   });

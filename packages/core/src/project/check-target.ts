@@ -1,0 +1,118 @@
+import { formatIssuePath, type Issue } from '../errors/input-issue.js';
+import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+
+/** How severe each kind of target problem is, decided by the caller before checking. */
+export interface TargetPolicy {
+  /**
+   * A `provider:` this AgentV does not have: an error for a target a run (or a
+   * checked eval file) uses, a warning for one a file merely defines.
+   */
+  unknownProvider: Issue['severity'];
+  /** Unset `${{ VAR }}` values: an error for a target a run uses, a warning in validate. */
+  missingVariables: Issue['severity'];
+  /** The eval files that use the target, named in the unknown-provider hint. */
+  usedBy?: readonly string[];
+}
+
+/** What `agentv eval` requires of the targets it runs. */
+export const RUN_TARGET_POLICY: TargetPolicy = {
+  unknownProvider: 'error',
+  missingVariables: 'error',
+};
+
+const UNRESOLVED = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
+
+/**
+ * Checks one target: its `${{ VAR }}` values are set, its provider exists and
+ * accepts its settings (`ProviderFactory.validate`; settings still holding an
+ * unset placeholder are not checked, the unset variable is the problem).
+ * Issues name the target and carry the `path` of the setting they are about
+ * (relative to the target); the caller adds the file location.
+ */
+export function checkTarget(
+  target: ResolvedTarget,
+  registry: ProviderRegistry,
+  policy: TargetPolicy,
+): Issue[] {
+  const issues: Issue[] = [];
+  const missing = target.missingVariables ?? [];
+  if (missing.length > 0) {
+    const names = missing.join(', ');
+    const path = pathHolding(target.settings, missing[0]!);
+    issues.push({
+      severity: policy.missingVariables,
+      ...(path === undefined ? {} : { path }),
+      target: target.name,
+      ...(policy.missingVariables === 'error'
+        ? {
+            message: `uses environment variable(s) ${names}, which are not set`,
+            hint: `set ${names} in your shell or in a .env file next to the eval file`,
+          }
+        : {
+            message: `needs environment variable(s) ${names}, which are not set`,
+            hint: `set ${names} in your shell or in a .env file; a run that uses this target fails until then`,
+          }),
+    });
+  }
+  if (!registry.has(target.provider)) {
+    const kinds = registry.kinds().join(', ');
+    const error = policy.unknownProvider === 'error';
+    const usedBy = policy.usedBy?.length ? ` (used by ${policy.usedBy.join(', ')})` : '';
+    issues.push({
+      severity: policy.unknownProvider,
+      path: ['provider'],
+      target: target.name,
+      message: `unknown provider "${target.provider}"${error ? '' : '; this target cannot run with this AgentV'}`,
+      hint: error
+        ? `use one of: ${kinds}${usedBy}`
+        : `use one of: ${kinds}, or leave it for runs that do not use it`,
+    });
+    return issues;
+  }
+  for (const problem of registry.validate(target)) {
+    const path = problem.path ?? [];
+    const value = valueAt(target.settings, path);
+    if (typeof value === 'string' && UNRESOLVED.test(value)) continue;
+    issues.push(targetSettingsIssue(problem, target));
+  }
+  return issues;
+}
+
+/**
+ * A provider's issue about a target's settings, as reported: named after the
+ * target, the setting's path leading the message (`cwd: directory ... does not exist`).
+ */
+export function targetSettingsIssue(problem: Issue, target: ResolvedTarget): Issue {
+  const path = problem.path ?? [];
+  return {
+    ...problem,
+    target: target.name,
+    message: path.length > 0 ? `${formatIssuePath(path)}: ${problem.message}` : problem.message,
+  };
+}
+
+function valueAt(settings: Record<string, unknown>, path: readonly (string | number)[]): unknown {
+  let current: unknown = settings;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** The path of the first string in `settings` that uses `${{ name }}`. */
+function pathHolding(settings: Record<string, unknown>, name: string): string[] | undefined {
+  const placeholder = new RegExp(`\\$\\{\\{\\s*${name}\\s*\\}\\}`);
+  const search = (value: unknown, prefix: string[]): string[] | undefined => {
+    if (typeof value === 'string') return placeholder.test(value) ? prefix : undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    for (const [key, entry] of Object.entries(value)) {
+      const found = search(entry, [...prefix, key]);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  const found = search(settings, []);
+  return found === undefined || found.length === 0 ? undefined : found;
+}

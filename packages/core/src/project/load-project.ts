@@ -1,0 +1,315 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { AgentvConfig } from '../config/config-schema.js';
+import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
+import { findConfigFile, loadConfigFile } from '../config/load-config.js';
+import type { Issue } from '../errors/input-issue.js';
+import { UsageError } from '../errors/usage-error.js';
+import type { EvalCase, EvalFile } from '../eval-file/eval-case.js';
+import { type LoadEvalFileOptions, loadEvalFile } from '../eval-file/load-eval-file.js';
+import { targetNameOf } from '../orchestrator/plan-run.js';
+import type { ProviderRegistry } from '../provider/provider-registry.js';
+import { loadDotEnv } from '../targets/load-dotenv.js';
+import { findTargetsFile, loadTargetsFile } from '../targets/load-targets.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { findRepoRoot } from '../util/find-repo-root.js';
+import { type LoadResult, uniqueIssues } from '../util/load-result.js';
+import { checkTarget, type TargetPolicy } from './check-target.js';
+
+/** Loads eval files in order, e.g. on worker threads (the app's); default: one after another here. */
+export type EvalFilesLoader = (
+  requests: readonly { path: string; options: LoadEvalFileOptions }[],
+) => Promise<LoadResult<EvalFile>[]>;
+
+/** What to load, and for which command. */
+export interface LoadProjectOptions {
+  /** Resolves relative paths; the last place input files are looked up. */
+  cwd: string;
+  providerRegistry: ProviderRegistry;
+  /** Eval files (absolute), in order. */
+  evalFiles: readonly string[];
+  /** Targets files to load and check besides those the eval files use (validate's arguments). */
+  targetsFiles?: readonly string[];
+  /** Config files to load and check besides those governing the eval files. */
+  configFiles?: readonly string[];
+  /** `--targets`: the targets file every eval file uses, relative to `cwd`; it must exist. */
+  targetsFile?: string;
+  /** `--target`: every case uses this target. */
+  targetOverride?: string;
+  /**
+   * `run` (`agentv eval`): the eval files run together, so they must use one
+   * targets file; the `.env` of the first eval file's directory fills every
+   * `${{ VAR }}`; targets are checked when the run is planned (`planRun`), for
+   * the cases selected.
+   *
+   * `validate`: each eval file uses the targets file found for it, each
+   * targets file is filled from its own directory's `.env`, and every target
+   * is checked here (`checkTarget`): an unknown provider is an error when a
+   * loaded eval file uses the target, else a warning; unset variables are warnings.
+   */
+  mode: 'run' | 'validate';
+  loadEvalFiles?: EvalFilesLoader;
+}
+
+/** An eval file as loaded, and the files that govern it. */
+export interface ProjectEvalFile {
+  path: string;
+  /**
+   * Undefined only when the file could not be read or parsed. When it has
+   * errors this still holds its valid cases, so later checks (targets,
+   * evaluators) report every problem at once; never run them then.
+   */
+  value?: EvalFile;
+  configFile?: string;
+  /** The targets file its cases resolve against; undefined when none was found. */
+  targetsFile?: string;
+}
+
+/** Everything a command reads before it does anything. */
+export interface LoadedProject {
+  evalFiles: ProjectEvalFile[];
+  /** The valid cases of every eval file, in order (see `ProjectEvalFile.value`). */
+  cases: EvalCase[];
+  /** Targets file → its targets; undefined when the file has errors and its targets cannot be used. */
+  targets: Map<string, ResolvedTarget[] | undefined>;
+  /**
+   * The environment agents and judge scripts start from: the shell's
+   * variables merged over `.env` (the shell wins). `process.env` is never changed.
+   */
+  env: Record<string, string | undefined>;
+  /** Every file loaded: those given first, in order, then those found for them. */
+  files: string[];
+  /** Every problem found in every file, errors and warnings, each once. */
+  issues: Issue[];
+}
+
+/**
+ * Loads a project the one way `agentv eval` and `agentv validate` share:
+ * `.env`, config files, eval files (with their config's guideline patterns)
+ * and targets files (with every provider's settings keys, for unknown-key
+ * warnings). Problems are collected, not thrown, so all are reported at once;
+ * only a missing `--targets` file throws `UsageError`.
+ */
+export async function loadProject(options: LoadProjectOptions): Promise<LoadedProject> {
+  return new ProjectLoader(options).load();
+}
+
+/** The settings keys of every registered provider kind, for the targets loader's unknown-key warnings. */
+export function knownSettingsKeys(registry: ProviderRegistry): Record<string, readonly string[]> {
+  return Object.fromEntries(
+    registry.kinds().map((kind) => [kind, registry.get(kind, '').settingsKeys ?? []] as const),
+  );
+}
+
+class ProjectLoader {
+  private readonly files = new Set<string>();
+  private readonly issues: Issue[] = [];
+  private readonly repoRoots = new Map<string, Promise<string | undefined>>();
+  private readonly configs = new Map<string, Promise<LoadResult<AgentvConfig>>>();
+  private readonly envs = new Map<string, Promise<Record<string, string | undefined>>>();
+
+  constructor(private readonly options: LoadProjectOptions) {
+    for (const file of [...(options.targetsFiles ?? []), ...(options.configFiles ?? [])]) {
+      this.files.add(file);
+    }
+    for (const file of options.evalFiles) this.files.add(file);
+  }
+
+  async load(): Promise<LoadedProject> {
+    const { options } = this;
+    const explicit = await this.explicitTargetsFile();
+    if (explicit !== undefined) this.files.add(explicit);
+    const firstDir = path.dirname(options.evalFiles[0] ?? options.targetsFiles?.[0] ?? options.cwd);
+    const env = await this.envOf(firstDir);
+    for (const file of options.configFiles ?? []) this.add((await this.config(file)).issues);
+
+    const evalFiles = await this.loadEvalFiles();
+    const cases = evalFiles.flatMap((file) => file.value?.cases ?? []);
+    if (options.mode === 'run') {
+      const chosen = explicit ?? (await this.sharedTargetsFile(evalFiles));
+      for (const file of evalFiles) if (chosen) file.targetsFile = chosen;
+    } else {
+      for (const file of evalFiles) {
+        file.targetsFile = explicit ?? (await this.targetsFileFor(path.dirname(file.path)));
+      }
+    }
+
+    const targetsFiles = [...(options.targetsFiles ?? [])];
+    for (const file of evalFiles) {
+      if (file.targetsFile && !targetsFiles.includes(file.targetsFile)) {
+        targetsFiles.push(file.targetsFile);
+      }
+    }
+    const targets = new Map<string, ResolvedTarget[] | undefined>();
+    const usedBy = this.targetUsers(evalFiles);
+    for (const file of targetsFiles) {
+      this.files.add(file);
+      const loaded = await loadTargetsFile(file, {
+        env: options.mode === 'run' ? env : await this.envOf(path.dirname(file)),
+        knownKeys: knownSettingsKeys(options.providerRegistry),
+        ...(options.mode === 'validate'
+          ? {
+              inspectTarget: (target: ResolvedTarget) =>
+                checkTarget(
+                  target,
+                  options.providerRegistry,
+                  this.validatePolicy(usedBy.get(`${file}\0${target.name}`)),
+                ),
+            }
+          : {}),
+      });
+      this.add(loaded.issues);
+      targets.set(file, loaded.value);
+    }
+    return {
+      evalFiles,
+      cases,
+      targets,
+      env,
+      files: [...this.files],
+      issues: uniqueIssues(this.issues),
+    };
+  }
+
+  private validatePolicy(users: Set<string> | undefined): TargetPolicy {
+    if (users === undefined) return { unknownProvider: 'warning', missingVariables: 'warning' };
+    const shown = [...users].map((file) => displayPath(this.options.cwd, file));
+    return { unknownProvider: 'error', missingVariables: 'warning', usedBy: shown };
+  }
+
+  /** `targetsFile \0 target` → the eval files whose cases use that target. */
+  private targetUsers(evalFiles: readonly ProjectEvalFile[]): Map<string, Set<string>> {
+    const users = new Map<string, Set<string>>();
+    for (const file of evalFiles) {
+      if (!file.targetsFile || !file.value) continue;
+      for (const evalCase of file.value.cases) {
+        const key = `${file.targetsFile}\0${targetNameOf(evalCase, this.options.targetOverride)}`;
+        const set = users.get(key) ?? new Set<string>();
+        set.add(file.path);
+        users.set(key, set);
+      }
+    }
+    return users;
+  }
+
+  private add(issues: readonly Issue[]): void {
+    this.issues.push(...issues);
+  }
+
+  /** Loads eval files, in order, each with the guideline patterns of the config file governing its directory. */
+  private async loadEvalFiles(): Promise<ProjectEvalFile[]> {
+    const { cwd, evalFiles } = this.options;
+    const requests: { path: string; options: LoadEvalFileOptions }[] = [];
+    const loaded: ProjectEvalFile[] = [];
+    for (const evalPath of evalFiles) {
+      const dir = path.dirname(evalPath);
+      const repoRoot = await this.repoRoot(dir);
+      let guidelinePatterns = [...DEFAULT_GUIDELINE_PATTERNS];
+      const configFile = await findConfigFile(dir, { repoRoot, cwd });
+      const file: ProjectEvalFile = { path: evalPath };
+      if (configFile) {
+        this.files.add(configFile);
+        const result = await this.config(configFile);
+        this.add(result.issues);
+        guidelinePatterns = result.value?.guidelinePatterns ?? guidelinePatterns;
+        file.configFile = configFile;
+      }
+      loaded.push(file);
+      requests.push({
+        path: evalPath,
+        options: { cwd, repoRoot, guidelinePatterns, partial: true },
+      });
+    }
+    const load =
+      this.options.loadEvalFiles ??
+      ((all) => Promise.all(all.map((request) => loadEvalFile(request.path, request.options))));
+    const results = await load(requests);
+    results.forEach((result, index) => {
+      this.add(result.issues);
+      if (result.value) loaded[index]!.value = result.value;
+    });
+    return loaded;
+  }
+
+  /** Loads a config file once. */
+  private config(file: string): Promise<LoadResult<AgentvConfig>> {
+    let loading = this.configs.get(file);
+    if (loading === undefined) {
+      loading = loadConfigFile(file);
+      this.configs.set(file, loading);
+    }
+    return loading;
+  }
+
+  private repoRoot(dir: string): Promise<string | undefined> {
+    let root = this.repoRoots.get(dir);
+    if (root === undefined) {
+      root = findRepoRoot(dir);
+      this.repoRoots.set(dir, root);
+    }
+    return root;
+  }
+
+  /** `process.env` over the nearest `.env` from `dir`, without changing `process.env`. */
+  private envOf(dir: string): Promise<Record<string, string | undefined>> {
+    let env = this.envs.get(dir);
+    if (env === undefined) {
+      env = this.repoRoot(dir).then(async (repoRoot) => {
+        const loaded = await loadDotEnv(dir, {
+          repoRoot,
+          cwd: this.options.cwd,
+          processEnv: process.env,
+        });
+        return loaded.env;
+      });
+      this.envs.set(dir, env);
+    }
+    return env;
+  }
+
+  private async targetsFileFor(dir: string): Promise<string | undefined> {
+    return findTargetsFile(dir, { repoRoot: await this.repoRoot(dir), cwd: this.options.cwd });
+  }
+
+  private async explicitTargetsFile(): Promise<string | undefined> {
+    const given = this.options.targetsFile;
+    if (given === undefined) return undefined;
+    const explicit = path.resolve(this.options.cwd, given);
+    if (!(await stat(explicit).catch(() => undefined))?.isFile()) {
+      throw new UsageError(`targets file ${given} does not exist`, {
+        hint: 'check the --targets path; it is relative to the current directory',
+      });
+    }
+    return explicit;
+  }
+
+  /** The one targets file eval files that run together use; an error when they find different ones. */
+  private async sharedTargetsFile(
+    evalFiles: readonly ProjectEvalFile[],
+  ): Promise<string | undefined> {
+    const found = new Set<string>();
+    for (const file of evalFiles) {
+      const targetsFile = await this.targetsFileFor(path.dirname(file.path));
+      if (targetsFile) found.add(targetsFile);
+    }
+    if (found.size > 1) {
+      const files = [...found];
+      this.add([
+        {
+          severity: 'error',
+          file: files[0]!,
+          message: `the eval files use different targets files: ${files.join(', ')}`,
+          hint: 'run them separately, or pass --targets PATH to choose one',
+        },
+      ]);
+    }
+    return found.values().next().value;
+  }
+}
+
+/** `file` relative to `cwd` when it is inside it, else as given. */
+export function displayPath(cwd: string, file: string): string {
+  if (!path.isAbsolute(file)) return file;
+  const relative = path.relative(cwd, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
