@@ -74,6 +74,12 @@ const evalArgs = {
     type: 'boolean',
     description: 'Write the full trace and output messages into each result line',
   },
+  'judge-target': {
+    type: 'string',
+    description:
+      'Target that LLM graders (llm_judge, rubric) ask; wins over execution.judge_target and judge_target',
+    valueHint: 'NAME',
+  },
   'dry-run': {
     type: 'boolean',
     description: 'Answer every case with the mock provider instead of the real targets',
@@ -96,6 +102,7 @@ export default defineCommand({
     const verbose = args.verbose === true;
     const targetsPath = stringFlag(args.targets, 'targets');
     const targetOverride = stringFlag(args.target, 'target');
+    const judgeTargetOverride = stringFlag(args['judge-target'], 'judge-target');
     const out = stringFlag(args.out, 'out');
 
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
@@ -115,6 +122,7 @@ export default defineCommand({
       targets: inputs.targets,
       targetsFile: inputs.targetsFile && relative(cwd, inputs.targetsFile),
       targetOverride,
+      ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
       providerRegistry,
       evaluatorRegistry,
       // A targets file with errors is already reported; "unknown target" on top would mislead.

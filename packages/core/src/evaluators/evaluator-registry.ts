@@ -1,11 +1,15 @@
 import { AgentvError } from '../errors/agentv-error.js';
 import { codeJudgeEvaluator } from './code-judge.js';
+import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { isJsonEvaluator } from './is-json.js';
+import { jsonSchemaEvaluator } from './json-schema.js';
+import { llmJudgeEvaluator } from './llm-judge.js';
 import { regexEvaluator } from './regex.js';
+import { rubricEvaluator } from './rubric.js';
 import { toolTrajectoryEvaluator } from './tool-trajectory.js';
 
 /** Resolves an evaluator config's `type` to its implementation. */
@@ -57,21 +61,25 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
           `unknown evaluator type "${config.type}"; use one of: ${registry.types().join(', ')}`,
         ];
       }
-      return evaluator.validate?.(config) ?? [];
+      return evaluator.validate?.(config, registry) ?? [];
     },
   };
   for (const evaluator of evaluators) registry.register(evaluator);
   return registry;
 }
 
-/** Every built-in evaluator that needs no judge target. */
+/** Every built-in evaluator (`llm_judge`, `rubric` and some `composite`s ask the judge target). */
 export function defaultEvaluators(): Evaluator[] {
   return [
     codeJudgeEvaluator,
+    compositeEvaluator,
     containsEvaluator,
     equalsEvaluator,
     isJsonEvaluator,
+    jsonSchemaEvaluator,
+    llmJudgeEvaluator,
     regexEvaluator,
+    rubricEvaluator,
     toolTrajectoryEvaluator,
   ];
 }

@@ -1,6 +1,8 @@
 import { AgentvError } from '../errors/agentv-error.js';
+import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import { gradeCase } from '../evaluators/grade-case.js';
+import { createJudge, type Judge } from '../evaluators/judge.js';
 import { type BuiltPrompt, referenceAnswer } from '../prompt/index.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
@@ -62,6 +64,38 @@ export function buildRequest(
   };
 }
 
+// One judge per judge target and run, created on first use.
+const judgesByRun = new WeakMap<RunEvaluationOptions, Map<string, Judge>>();
+
+/** The judge of a planned case (its judge target's provider, with that target's retry policy). */
+export function judgeFor(planned: PlannedCase, options: RunEvaluationOptions): Judge | undefined {
+  const target = planned.judgeTarget;
+  if (!target) return undefined;
+  let judges = judgesByRun.get(options);
+  if (!judges) {
+    judges = new Map();
+    judgesByRun.set(options, judges);
+  }
+  let judge = judges.get(target.name);
+  if (!judge) {
+    try {
+      const provider = options.providerRegistry.create(target, options.providerContext);
+      judge = createJudge(provider, retryPolicyFor({ ...planned, target }, options));
+    } catch (error) {
+      // Reported on each case that asks, as that evaluator's error.
+      const failure = new EvaluatorError(
+        `judge target "${target.name}" cannot be started: ${messageOf(error)}`,
+      );
+      judge = {
+        targetName: target.name,
+        ask: () => Promise.reject(failure),
+      };
+    }
+    judges.set(target.name, judge);
+  }
+  return judge;
+}
+
 /** Grades an answer and builds the case's result. */
 export async function gradeAnswer(
   planned: PlannedCase,
@@ -74,6 +108,7 @@ export async function gradeAnswer(
   options: RunEvaluationOptions,
 ): Promise<EvaluationResult> {
   const { evalCase } = planned;
+  const judge = judgeFor(planned, options);
   const grade = await gradeCase(
     evalCase.evaluators,
     {
@@ -87,6 +122,7 @@ export async function gradeAnswer(
       guidelineFiles: prompt.guidelineFiles,
       inputFiles: prompt.inputFiles,
       signal: options.signal,
+      ...(judge === undefined ? {} : { judge }),
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },

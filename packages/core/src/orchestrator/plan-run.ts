@@ -1,6 +1,8 @@
 import type { InputIssue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator-registry.js';
+import { needsJudge } from '../evaluators/judge.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 
@@ -19,12 +21,24 @@ export interface PlanRunOptions {
   evaluatorRegistry: EvaluatorRegistry;
   /** `--dry-run`: every target is answered by the mock provider, so none needs to exist. */
   dryRun?: boolean;
+  /** `--judge-target`: the target LLM graders ask, for every case. */
+  judgeTargetOverride?: string;
 }
 
 export interface PlannedCase {
   evalCase: EvalCase;
   target: ResolvedTarget;
+  /** The target graders ask (`--judge-target`, else the eval file's, else the target's `judge_target`). */
+  judgeTarget?: ResolvedTarget;
 }
+
+/** What the judge answers in a dry run: a fixed passing grade. */
+export const DRY_RUN_JUDGE_REPLY = JSON.stringify({
+  score: 1,
+  hits: [],
+  misses: [],
+  reasoning: 'dry run: the judge was not asked',
+});
 
 export interface RunPlan {
   cases: PlannedCase[];
@@ -45,9 +59,11 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
   const available = [...byName.keys()];
   const used = new Map<string, ResolvedTarget>();
   const checkedUses = new Set<string>();
+  const judges = new Map<string, ResolvedTarget>();
   const cases: PlannedCase[] = [];
 
-  for (const evalCase of options.cases) {
+  for (const original of options.cases) {
+    let evalCase = original;
     const name = options.targetOverride ?? evalCase.target ?? DEFAULT_TARGET_NAME;
     let target = used.get(name);
     if (!target) {
@@ -77,10 +93,78 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
         });
       }
     }
+    const judgeName = options.judgeTargetOverride ?? evalCase.judgeTarget ?? target.judgeTarget;
+    if (evalCase.evaluators.length === 0 && judgeName !== undefined) {
+      // SPEC 5.4: a case with no evaluators anywhere is graded by a default llm_judge.
+      evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
+    }
     checkEvaluators(evalCase, options.evaluatorRegistry, issues);
-    cases.push({ evalCase, target });
+    const planned: PlannedCase = { evalCase, target };
+    if (evalCase.evaluators.some(needsJudge)) {
+      const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
+      if (judgeTarget) planned.judgeTarget = judgeTarget;
+    }
+    cases.push(planned);
   }
   return { plan: { cases, targets: [...used.values()] }, issues: issues.list() };
+}
+
+/** Resolves and checks the judge target of a case whose evaluators need one. */
+function planJudge(
+  evalCase: EvalCase,
+  target: ResolvedTarget,
+  judgeName: string | undefined,
+  options: PlanRunOptions,
+  judges: Map<string, ResolvedTarget>,
+  issues: IssueList,
+): ResolvedTarget | undefined {
+  const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
+  const asking = evalCase.evaluators
+    .filter(needsJudge)
+    .map((config) => `"${config.name}" (${config.type})`)
+    .join(', ');
+  if (judgeName === undefined) {
+    issues.add({
+      ...where,
+      severity: 'error',
+      message: `evaluator ${asking} needs a judge target, and none is configured`,
+      hint: `set \`judge_target: <target>\` on target "${target.name}", \`execution.judge_target\` in the eval file, or pass --judge-target NAME`,
+    });
+    return undefined;
+  }
+  const known = judges.get(judgeName);
+  if (known) return known;
+  const defined = options.targets.find((candidate) => candidate.name === judgeName);
+  let judge: ResolvedTarget;
+  if (options.dryRun) {
+    judge = {
+      ...dryRunTarget(judgeName, defined, evalCase),
+      settings: { response: DRY_RUN_JUDGE_REPLY },
+    };
+  } else if (defined) {
+    judge = defined;
+    checkTarget(defined, options, issues);
+  } else {
+    const source =
+      options.judgeTargetOverride !== undefined
+        ? '--judge-target'
+        : evalCase.judgeTarget !== undefined
+          ? 'execution.judge_target of the eval file'
+          : `judge_target of target "${target.name}"`;
+    const available = options.targets.map((candidate) => candidate.name);
+    issues.add({
+      ...(options.judgeTargetOverride !== undefined ? { file: '--judge-target' } : where),
+      severity: 'error',
+      message: `judge target "${judgeName}" (from ${source}) does not exist`,
+      hint:
+        available.length > 0
+          ? `name one of the targets in ${options.targetsFile}: ${available.join(', ')}`
+          : 'define the judge target in .agentv/targets.yaml',
+    });
+    return undefined;
+  }
+  judges.set(judgeName, judge);
+  return judge;
 }
 
 function dryRunTarget(
@@ -167,7 +251,7 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       ...where,
       severity: 'error',
       message: 'has no evaluators',
-      hint: 'add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`',
+      hint: 'add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`, or configure a judge target (`execution.judge_target`, `judge_target` on the target, or --judge-target) so a default llm_judge grades it',
     });
     return;
   }
@@ -181,14 +265,39 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       });
       continue;
     }
-    for (const message of registry.get(config.type).validate?.(config) ?? []) {
+    for (const message of registry.get(config.type).validate?.(config, registry) ?? []) {
       issues.add({
         ...where,
         severity: 'error',
         message: `evaluator "${config.name}": ${message}`,
       });
     }
+    if (rubricWithoutItems(config, evalCase)) {
+      issues.add({
+        ...where,
+        severity: 'error',
+        message: `evaluator "${config.name}" (rubric) has no rubric items`,
+        hint: 'add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`',
+      });
+    }
   }
+}
+
+/** A `rubric` (possibly a composite member) with no items of its own while the case has none. */
+function rubricWithoutItems(config: EvaluatorConfig, evalCase: EvalCase): boolean {
+  if (config.type === 'composite' && Array.isArray(config.evaluators)) {
+    return config.evaluators.some(
+      (member) =>
+        typeof member === 'object' &&
+        member !== null &&
+        rubricWithoutItems(member as EvaluatorConfig, evalCase),
+    );
+  }
+  return (
+    config.type === 'rubric' &&
+    config.rubrics === undefined &&
+    (evalCase.rubricItems?.length ?? 0) === 0
+  );
 }
 
 /**
