@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import { isRecord } from '../trace/trace-schemas.js';
 import type { EvaluationContext, Evaluator } from './evaluator.js';
@@ -62,8 +63,17 @@ export const jsonSchemaEvaluator: Evaluator = {
   },
 };
 
+let ajvClass: typeof AjvClass | undefined;
+
+// ajv is loaded on first use, so start-up (`agentv --version`) does not pay for it.
+function loadAjv(): typeof AjvClass {
+  ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
+  return ajvClass;
+}
+
 function compile(schema: unknown): ValidateFunction | string {
   try {
+    const Ajv = loadAjv();
     const ajv = new Ajv({ allErrors: true, strict: false });
     return ajv.compile(schema as Record<string, unknown> | boolean);
   } catch (error) {
