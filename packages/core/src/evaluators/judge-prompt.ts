@@ -137,6 +137,7 @@ export async function askJudgeJson<T>(
       ],
       evalCaseId: context.evalCase.id,
       attempt,
+      metadata: { dataset: context.evalCase.dataset, evalFile: context.evalCase.filePath },
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
     const value = extractJudgeJson(response.text);

@@ -16,6 +16,8 @@ export interface JudgeRequest {
   /** 0-based; a re-asked question (unparseable reply) increases it. */
   attempt: number;
   signal?: AbortSignal;
+  /** Passed on to the provider (`evalFile`: a `cli` judge's relative `cwd` resolves against its directory). */
+  metadata?: Record<string, unknown>;
 }
 
 /** The judge target, as graders see it: any provider (`cli`, `mock`, an LLM) can be one. */
@@ -45,7 +47,7 @@ export function createJudge(provider: Provider, policy: RetryPolicy): Judge {
             guidelineFiles: [],
             inputFiles: [],
             ...(request.signal === undefined ? {} : { signal: request.signal }),
-            metadata: { purpose: 'judge' },
+            metadata: { ...request.metadata, purpose: 'judge' },
           });
         } catch (error) {
           lastError = error;
