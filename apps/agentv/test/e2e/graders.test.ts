@@ -34,6 +34,9 @@ if (prompt.includes('[[ ## rubrics ## ]]')) {
   }));
 } else if (prompt.includes('never-json')) {
   process.stdout.write('The answer looks fine to me.');
+} else if (prompt.includes('overload-once') && calls === 1) {
+  process.stderr.write('judge: overloaded');
+  process.exit(1);
 } else if (prompt.includes('flaky') && calls === 1) {
   process.stdout.write('Let me think about it...');
 } else {
@@ -57,7 +60,7 @@ targets:
     provider: cli
     cwd: ..
     command_template: node judge.mjs --prompt-file {PROMPT_FILE} --id {EVAL_ID}
-    max_retries: 0
+    max_retries: 1
 `;
 
 const case_ = (id: string, content: string, rest = '') => `
@@ -92,7 +95,7 @@ evalcases:${case_('default-judge', 'Please refund order 42.')}${case_(
           - { name: mentions, type: contains, value: refund }
           - { name: quality, type: llm_judge }
         aggregator: { type: weighted_average, weights: { mentions: 1, quality: 1 } }`,
-)}${case_('flaky-case', 'flaky: refund please')}${case_('broken-judge', 'never-json refund')}
+)}${case_('flaky-case', 'flaky: refund please')}${case_('overloaded-judge', 'overload-once: refund please')}${case_('broken-judge', 'never-json refund')}
 `;
 
 describe('LLM graders with a cli judge target', () => {
@@ -156,12 +159,35 @@ describe('LLM graders with a cli judge target', () => {
     expect(byId['flaky-case']).toMatchObject({ score: 0.9, passed: true });
     expect(byId['flaky-case']!.evaluator_results[0].reasoning).toBe('call 2');
 
+    // The judge's command failed once; the call was retried like an agent call.
+    expect(byId['overloaded-judge']).toMatchObject({ score: 0.9, passed: true });
+    expect(byId['overloaded-judge']!.evaluator_results[0].reasoning).toBe('call 2');
+
     expect(byId['broken-judge']).toMatchObject({ passed: false, score: 0 });
     expect(byId['broken-judge']!.error).toBe(
       'evaluator "llm_judge" (llm_judge) failed: judge target "judge" gave an unusable reply twice: it holds no JSON object; the reply was: The answer looks fine to me.; make the judge reply with the JSON object its prompt asks for',
     );
     const calls = (await readFile(project.file('judge-calls.log'), 'utf8')).trim().split('\n');
     expect(calls.filter((id) => id === 'broken-judge')).toHaveLength(2);
+  });
+
+  it('answers for the judge with a passing grade in a dry run', async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': TARGETS,
+      'evals/graders.yaml': `evalcases:${case_('one', 'refund please')}\n`,
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/graders.yaml', '--out', 'out.jsonl', '--dry-run'],
+      project.dir,
+    );
+    expect(run.code).toBe(0);
+    const [line] = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(line).toMatchObject({
+      passed: true,
+      evaluator_results: [
+        { type: 'llm_judge', score: 1, reasoning: 'dry run: the judge was not asked' },
+      ],
+    });
   });
 
   it('rejects a --judge-target that does not exist before running anything', async () => {

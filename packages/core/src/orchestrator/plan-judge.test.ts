@@ -117,6 +117,27 @@ describe('planning the judge', () => {
     ]);
   });
 
+  it('does not call a judge missing when the targets are unknown (validate without a targets file)', () => {
+    const withoutTargets = planRun({
+      cases: [evalCase('judged')],
+      targets: [],
+      providerRegistry,
+      evaluatorRegistry,
+      dryRun: true,
+    });
+    expect(withoutTargets.issues).toEqual([]);
+    const dryRunWithTargets = planRun({
+      cases: [evalCase('judged')],
+      targets: [target('default')],
+      providerRegistry,
+      evaluatorRegistry,
+      dryRun: true,
+    });
+    expect(dryRunWithTargets.issues.map((issue) => issue.message)).toEqual([
+      'evaluator "judge" (llm_judge) needs a judge target, and none is configured',
+    ]);
+  });
+
   it('asks the judge target during the run and keeps its grade on the result', async () => {
     const { plan, issues } = planRun({
       cases: [evalCase('graded', { judgeTarget: 'file-judge' })],

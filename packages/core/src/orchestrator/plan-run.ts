@@ -113,11 +113,15 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Input
 function planJudge(
   evalCase: EvalCase,
   target: ResolvedTarget,
-  judgeName: string | undefined,
+  configuredJudge: string | undefined,
   options: PlanRunOptions,
   judges: Map<string, ResolvedTarget>,
   issues: IssueList,
 ): ResolvedTarget | undefined {
+  let judgeName = configuredJudge;
+  // Without the target's definition (no usable targets file) its judge_target is unknown, not missing.
+  const targetUnknown = !options.targets.some((candidate) => candidate.name === target.name);
+  if (judgeName === undefined && options.dryRun && targetUnknown) judgeName = 'judge';
   const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
   const asking = evalCase.evaluators
     .filter(needsJudge)
@@ -177,6 +181,8 @@ function dryRunTarget(
     provider: 'mock',
     settings: {},
     workers: defined?.workers,
+    // Graders still need to know which judge the target names.
+    ...(defined?.judgeTarget === undefined ? {} : { judgeTarget: defined.judgeTarget }),
     filePath: defined?.filePath ?? evalCase.filePath,
     baseDir: defined?.baseDir ?? evalCase.filePath,
   };
