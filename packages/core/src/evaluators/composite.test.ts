@@ -66,6 +66,14 @@ describe('composite', () => {
       reasoning: 'lowest is apology',
     });
     expect(grade.evaluatorResults[0]!.members).toHaveLength(2);
+
+    // `path` is the older AgentV spelling of `script`.
+    const older = await gradeCase(
+      [composite({ aggregator: { type: 'code_judge', path: 'node ./graders/aggregate-min.mjs' } })],
+      context,
+      registry,
+    );
+    expect(older.evaluatorResults[0]).toMatchObject({ score: 0, reasoning: 'lowest is apology' });
   });
 
   it('asks the judge as an llm_judge aggregator', async () => {

@@ -178,7 +178,7 @@ function validateAggregator(aggregator: unknown, entries: unknown[]): string[] {
     return problems;
   }
   if (type === 'code_judge') {
-    const script = aggregator.script;
+    const script = aggregator.script ?? aggregator.path;
     const valid =
       (typeof script === 'string' && script.trim() !== '') ||
       (Array.isArray(script) &&
@@ -247,7 +247,8 @@ async function aggregateWithScript(
   members: EvaluatorResult[],
   context: EvaluationContext,
 ): Promise<EvaluationScore> {
-  const script = aggregator.script as string | string[];
+  // `path` is an older AgentV spelling of `script`.
+  const script = (aggregator.script ?? aggregator.path) as string | string[];
   const evalDirectory = path.dirname(context.evalCase.filePath);
   const timeoutSeconds =
     typeof aggregator.timeout_seconds === 'number'

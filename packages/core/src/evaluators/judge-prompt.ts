@@ -17,6 +17,7 @@ export const JUDGE_PROMPT_VARIABLES = [
   'reference_answer',
   'expected_messages',
   'input_messages',
+  'output_messages',
   'trace_summary',
 ] as const;
 
@@ -51,6 +52,7 @@ export function judgeVariables(context: EvaluationContext): Record<string, strin
     reference_answer: (context.referenceAnswer ?? '').trim(),
     expected_messages: JSON.stringify(payload.expected_messages, null, 2),
     input_messages: JSON.stringify(payload.input_messages, null, 2),
+    output_messages: JSON.stringify(payload.output_messages ?? [], null, 2),
     trace_summary: context.traceSummary ? JSON.stringify(context.traceSummary, null, 2) : '',
   };
 }

@@ -119,6 +119,7 @@ describe('llm_judge', () => {
       'expected_messages',
       'expected_outcome',
       'input_messages',
+      'output_messages',
       'question',
       'reference_answer',
       'trace_summary',
