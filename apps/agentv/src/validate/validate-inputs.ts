@@ -223,7 +223,11 @@ class ValidationSession {
     });
     this.add(planIssues);
     if (targets === undefined || targetsFile === undefined) return;
-    for (const target of plan.targets) {
+    // Judge targets the graders ask are used too.
+    const judges = plan.cases.flatMap((planned) =>
+      planned.judgeTarget ? [planned.judgeTarget] : [],
+    );
+    for (const target of [...plan.targets, ...judges]) {
       const key = targetKey(targetsFile, target.name);
       const users = this.usedBy.get(key) ?? new Set<string>();
       users.add(file);

@@ -190,6 +190,24 @@ describe('LLM graders with a cli judge target', () => {
     });
   });
 
+  it('validate counts a judge target as used, so its unknown provider is an error', async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: mock
+    judge_target: judge
+  - name: judge
+    provider: not-a-provider
+`,
+      'evals/graders.yaml': `evalcases:${case_('one', 'refund please')}\n`,
+    });
+    const run = await runAgentv(['validate', 'evals', '.agentv'], project.dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'error: .agentv/targets.yaml:6:5: target "judge": unknown provider "not-a-provider" (hint: use one of: cli, mock (used by evals/graders.yaml))',
+    );
+  });
+
   it('rejects a --judge-target that does not exist before running anything', async () => {
     project = await createProject({
       'agent.mjs': ECHO_AGENT,
