@@ -19,6 +19,61 @@ const summary = {
 };
 
 describe('toResultRecord', () => {
+  it('keeps rubric item outcomes and composite members, nested, in snake_case', () => {
+    const member = {
+      name: 'rubrics',
+      type: 'rubric',
+      score: 0,
+      weight: 1,
+      verdict: 'fail' as const,
+      hits: [],
+      misses: ['[amount] Says $20'],
+      failsCase: true,
+      details: { items: [{ id: 'amount', satisfied: false }] },
+    };
+    const record = toResultRecord(
+      makeResult({
+        evaluatorResults: [
+          {
+            ...member,
+            name: 'combined',
+            type: 'composite',
+            failsCase: true,
+            details: undefined,
+            members: [member],
+          },
+        ],
+      }),
+    );
+    expect(record.evaluator_results).toEqual([
+      {
+        name: 'combined',
+        type: 'composite',
+        score: 0,
+        weight: 1,
+        verdict: 'fail',
+        hits: [],
+        misses: ['[amount] Says $20'],
+        reasoning: '',
+        fails_case: true,
+        members: [
+          {
+            name: 'rubrics',
+            type: 'rubric',
+            score: 0,
+            weight: 1,
+            verdict: 'fail',
+            hits: [],
+            misses: ['[amount] Says $20'],
+            reasoning: '',
+            fails_case: true,
+            details: { items: [{ id: 'amount', satisfied: false }] },
+          },
+        ],
+      },
+    ]);
+  });
+
   it('writes every field in snake_case, in the documented order', () => {
     const record = toResultRecord(
       makeResult({

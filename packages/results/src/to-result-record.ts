@@ -21,6 +21,12 @@ export interface EvaluatorResultRecord {
   /** Empty when the evaluator gave none. */
   reasoning: string;
   error?: string;
+  /** True when this evaluator fails the case whatever the score (a missed required rubric item). */
+  fails_case?: boolean;
+  /** Evaluator-specific outcome; `rubric` gives `items: [{id, description, weight, required, satisfied, reasoning}]`. */
+  details?: Record<string, unknown>;
+  /** A `composite`'s member results, in order. */
+  members?: EvaluatorResultRecord[];
 }
 
 /** An output message in a result line. */
@@ -110,6 +116,11 @@ function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord
     misses: result.misses,
     reasoning: result.reasoning ?? '',
     ...(result.error === undefined ? {} : { error: result.error }),
+    ...(result.failsCase ? { fails_case: true } : {}),
+    ...(result.details === undefined ? {} : { details: result.details }),
+    ...(result.members === undefined
+      ? {}
+      : { members: result.members.map(toEvaluatorResultRecord) }),
   };
 }
 

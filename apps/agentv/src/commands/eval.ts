@@ -75,6 +75,12 @@ const evalArgs = {
     type: 'boolean',
     description: 'Write the full trace and output messages into each result line',
   },
+  'judge-target': {
+    type: 'string',
+    description:
+      'Target that LLM graders (llm_judge, rubric) ask; wins over execution.judge_target and judge_target',
+    valueHint: 'NAME',
+  },
   'dry-run': {
     type: 'boolean',
     description: 'Answer every case with the mock provider instead of the real targets',
@@ -97,6 +103,7 @@ export default defineCommand({
     const verbose = args.verbose === true;
     const targetsPath = stringFlag(args.targets, 'targets');
     const targetOverride = stringFlag(args.target, 'target');
+    const judgeTargetOverride = stringFlag(args['judge-target'], 'judge-target');
     const out = stringFlag(args.out, 'out');
 
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
@@ -110,8 +117,7 @@ export default defineCommand({
       mode: 'run',
       loadEvalFiles: (requests) => loadEvalFiles(requests),
     });
-    // `.env` reaches agents and judge scripts through these, not through process.env.
-    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators({ env: project.env }));
+    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
     const targetsFile = project.evalFiles[0]?.targetsFile;
     const targets = targetsFile === undefined ? [] : project.targets.get(targetsFile);
 
@@ -122,6 +128,7 @@ export default defineCommand({
       targets: targets ?? [],
       targetsFile: targetsFile && relative(cwd, targetsFile),
       targetOverride,
+      ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
       providerRegistry,
       evaluatorRegistry,
       dryRun,
@@ -173,6 +180,7 @@ export default defineCommand({
         maxRetries,
         threshold,
         providerContext: {
+          // `.env` reaches agents and judge scripts through this, not through process.env.
           env: project.env,
           verbose,
           defaultTimeoutSeconds: agentTimeout,

@@ -22,7 +22,8 @@ interface BadInput {
 
 const PLACEHOLDERS =
   'supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: fix the name, or write {{PROMTP}} for a literal {PROMTP})';
-const EVALUATOR_TYPES = 'use one of: code_judge, contains, equals, is_json, regex, tool_trajectory';
+const EVALUATOR_TYPES =
+  'use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory';
 
 /** The same message from both commands. */
 const both = (...fragments: string[]) => ({ eval: fragments, validate: fragments });
@@ -119,6 +120,15 @@ const CASES: Record<string, BadInput> = {
   ),
   'no-evaluators': both(
     'error: evals/cases.yaml:2: case "greet": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file',
+  ),
+  'missing-judge-target': both(
+    'error: evals/cases.yaml:2: case "greet": evaluator "quality" (llm_judge) needs a judge target, and none is configured (hint: set `judge_target: <target>` on target "default", `execution.judge_target` in the eval file, or pass --judge-target NAME)',
+  ),
+  'unknown-judge-target': both(
+    'error: evals/cases.yaml:2: case "greet": judge target "gpt-judge" (from judge_target of target "default") does not exist (hint: name one of the targets in .agentv/targets.yaml: default)',
+  ),
+  'empty-rubric': both(
+    'error: evals/cases.yaml:2: case "greet": evaluator "rubrics" (rubric) has no rubric items (hint: add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`)',
   ),
   'unknown-evaluator-type': both(
     `error: evals/cases.yaml:2: case "greet": evaluator "contain" has unknown type "contain" (hint: ${EVALUATOR_TYPES})`,

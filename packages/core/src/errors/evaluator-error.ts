@@ -1,4 +1,17 @@
-import { AgentvError } from './agentv-error.js';
+import type { EvaluatorResult } from '../evaluators/evaluator.js';
+import { AgentvError, type AgentvErrorOptions } from './agentv-error.js';
+
+export interface EvaluatorErrorOptions extends AgentvErrorOptions {
+  /** Results of a composite's members, kept on the errored result. */
+  members?: EvaluatorResult[];
+}
 
 /** An evaluator could not run (script crashed, reply unparseable); the case becomes an error. */
-export class EvaluatorError extends AgentvError {}
+export class EvaluatorError extends AgentvError {
+  readonly members?: EvaluatorResult[];
+
+  constructor(message: string, options: EvaluatorErrorOptions = {}) {
+    super(message, options);
+    if (options.members !== undefined) this.members = options.members;
+  }
+}

@@ -58,3 +58,8 @@ export const formatInputIssue = formatIssue;
 export function formatIssuePath(path: readonly (string | number)[]): string {
   return path.map(String).join('.');
 }
+
+/** The messages of `issues` as one sentence, for an error raised while grading. */
+export function joinIssueMessages(issues: readonly Issue[]): string {
+  return issues.map((issue) => issue.message).join('; ');
+}

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import { promptFileOf } from '../evaluators/judge-prompt.js';
 import type { SourceLocator } from '../util/yaml-source.js';
 
 /** Programs whose first argument is the script file they run (`node ./judge.mjs`). */
@@ -59,6 +60,35 @@ async function checkOne(
   entryPath: readonly PropertyKey[],
   context: JudgeFilesContext,
 ): Promise<void> {
+  if (config.type === 'composite' && Array.isArray(config.evaluators)) {
+    await Promise.all(
+      config.evaluators.map((member, index) =>
+        typeof member === 'object' && member !== null && typeof member.type === 'string'
+          ? checkOne(
+              { name: member.name ?? member.type, ...member } as EvaluatorConfig,
+              [...entryPath, 'evaluators', index],
+              context,
+            )
+          : undefined,
+      ),
+    );
+  }
+  const templateFile = templateFileOf(config);
+  if (templateFile !== undefined) {
+    const resolved = path.resolve(context.evalDir, templateFile.file);
+    if (!(await cached(context.checked, resolved, () => isFile(resolved)))) {
+      const issue: Issue = {
+        severity: 'error',
+        file: context.file,
+        ...context.source.locate([...entryPath, ...templateFile.key]),
+        message: `evaluator "${config.name}": ${templateFile.what} file ${templateFile.file} not found (resolved to ${resolved})`,
+        hint: `fix the path in "${templateFile.key.join('.')}"; it is relative to the eval file's directory`,
+      };
+      if (context.caseId !== undefined) issue.caseId = context.caseId;
+      context.issues.push(issue);
+    }
+    return;
+  }
   if (config.type !== 'code_judge') return;
   const report = (keyPath: PropertyKey[], message: string, hint: string) => {
     const issue: Issue = {
@@ -95,6 +125,28 @@ async function checkOne(
     `script file ${found.word} not found (resolved to ${resolved})`,
     `fix the path in "script"; it is relative to ${relativeTo}`,
   );
+}
+
+/** The prompt or schema file an `llm_judge`, `json_schema` or composite aggregator names, if any. */
+function templateFileOf(
+  config: EvaluatorConfig,
+): { file: string; key: string[]; what: string } | undefined {
+  if (config.type === 'llm_judge' && typeof config.prompt === 'string') {
+    const file = promptFileOf(config.prompt);
+    return file === undefined ? undefined : { file, key: ['prompt'], what: 'prompt' };
+  }
+  if (config.type === 'json_schema' && typeof config.schema === 'string') {
+    return { file: config.schema, key: ['schema'], what: 'schema' };
+  }
+  const aggregator = config.aggregator as Record<string, unknown> | undefined;
+  if (config.type === 'composite' && aggregator?.type === 'llm_judge') {
+    const file =
+      typeof aggregator.prompt === 'string' ? promptFileOf(aggregator.prompt) : undefined;
+    return file === undefined
+      ? undefined
+      : { file, key: ['aggregator', 'prompt'], what: 'aggregator prompt' };
+  }
+  return undefined;
 }
 
 /** The words of a script: a command line split like a shell would (quotes honoured), or an argv list. */

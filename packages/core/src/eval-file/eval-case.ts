@@ -65,6 +65,8 @@ export interface EvalCase {
   conversationId?: string;
   /** The case's target override, else the file's target; undefined means "default". */
   target?: string;
+  /** `execution.judge_target` of the case, else of the file. */
+  judgeTarget?: string;
   /** The evaluators that grade this case (case-level, else file defaults). */
   evaluators: EvaluatorConfig[];
   /** Pass mark for the case score, from the file's `execution.threshold`. */

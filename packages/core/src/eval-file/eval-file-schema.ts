@@ -53,7 +53,7 @@ export const evaluatorEntrySchema = z
       .string()
       .min(1)
       .describe(
-        'code_judge, contains, equals, regex, is_json, tool_trajectory, or a type a plugin adds',
+        'code_judge, llm_judge, rubric, composite, contains, equals, regex, is_json, json_schema, tool_trajectory, or a type a plugin adds',
       ),
     name: z.string().min(1).optional().describe('Unique in the list; default: the type'),
     weight: z
@@ -64,21 +64,37 @@ export const evaluatorEntrySchema = z
   })
   .describe("A grader; other keys are the evaluator's options (script, value, pattern, mode, ...)");
 
-/** A rubric criterion: a description, or an object with optional id, weight, required. */
+/**
+ * A rubric criterion: a description, or an object with optional id, weight,
+ * required (`expected_outcome` is AgentV 1.x's spelling of `description`).
+ */
 export const rubricSchema = z.union([
   z.string().min(1),
-  z.object({
-    id: z.string().min(1).optional(),
-    description: z.string().min(1),
-    weight: z.number().min(0).optional(),
-    required: z.boolean().optional(),
-  }),
+  z
+    .object({
+      id: z.string().min(1).optional(),
+      description: z.string().min(1).optional(),
+      expected_outcome: z.string().min(1).optional().describe('AgentV 1.x spelling of description'),
+      weight: z.number().min(0).optional(),
+      required: z.boolean().optional(),
+    })
+    .refine((item) => item.description !== undefined || item.expected_outcome !== undefined, {
+      message: 'a rubric item needs a description',
+      path: ['description'],
+    }),
 ]);
 
 /** A case's `execution:` block. */
 export const caseExecutionSchema = z.looseObject({
   target: z.string().min(1).optional().describe('The target (from the targets file) that answers'),
   evaluators: z.array(evaluatorEntrySchema).optional().describe('How answers are graded'),
+  judge_target: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The target that answers LLM graders (llm_judge, rubric); wins over the target's judge_target",
+    ),
 });
 
 /** One entry of `evalcases:`. */

@@ -66,7 +66,11 @@ describe('loadEvalFile: valid files', () => {
       ],
       conversationId: 'conv-7',
       target: 'other',
-      evaluators: [{ name: 'amount', type: 'code_judge', script: 'node ./check-amount.mjs' }],
+      // The case's rubrics are graded by a rubric judge added to its evaluators (AgentV 1.x).
+      evaluators: [
+        { name: 'amount', type: 'code_judge', script: 'node ./check-amount.mjs' },
+        { name: 'rubrics', type: 'rubric' },
+      ],
       threshold: 0.8,
       rubrics: ['Mentions the refund amount'],
       rubricItems: [
@@ -121,6 +125,7 @@ describe('loadEvalFile: valid files', () => {
     expect(evalCase.evaluators.map((evaluator) => evaluator.name)).toEqual([
       'tool_trajectory',
       'tool_trajectory-2',
+      'rubrics',
     ]);
     expect(evalCase.evaluators[1]).toEqual({
       name: 'tool_trajectory-2',

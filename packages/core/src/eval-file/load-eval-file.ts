@@ -49,6 +49,7 @@ interface FileDefaults {
   dataset: string;
   source: SourceLocator;
   target?: string;
+  judgeTarget?: string;
   threshold?: number;
   evaluators: EvaluatorConfig[];
   lookup: FileLookup;
@@ -114,6 +115,7 @@ export async function loadEvalFile(
         : path.basename(absolutePath, path.extname(absolutePath)),
     source,
     target: stringOr(execution?.target) ?? stringOr(data.target),
+    judgeTarget: stringOr(execution?.judge_target),
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     evaluators: fileEvaluators,
     describe,
@@ -210,6 +212,8 @@ async function buildCase(
   if (input.conversation_id !== undefined) evalCase.conversationId = input.conversation_id;
   const target = input.execution?.target ?? defaults.target;
   if (target !== undefined) evalCase.target = target;
+  const judgeTarget = input.execution?.judge_target ?? defaults.judgeTarget;
+  if (judgeTarget !== undefined) evalCase.judgeTarget = judgeTarget;
   const ownEvaluators =
     input.execution?.evaluators !== undefined
       ? { list: input.execution.evaluators, path: [...casePath, 'execution', 'evaluators'] }
@@ -241,6 +245,15 @@ async function buildCase(
     const items = input.rubrics.map(toRubricItem);
     evalCase.rubrics = items.map((item) => item.description);
     evalCase.rubricItems = items;
+    // As in AgentV 1.x, case rubrics are graded by a rubric judge added to the case's
+    // evaluators, unless a `rubric` evaluator without items of its own already grades them.
+    if (
+      !evalCase.evaluators.some(
+        (config) => config.type === 'rubric' && config.rubrics === undefined,
+      )
+    ) {
+      evalCase.evaluators.push({ name: uniqueRubricName(evalCase.evaluators), type: 'rubric' });
+    }
   }
   return evalCase;
 }
@@ -275,6 +288,13 @@ async function checkFilesOfInvalidCase(
   }
 }
 
+function uniqueRubricName(evaluators: readonly EvaluatorConfig[]): string {
+  const names = new Set(evaluators.map((config) => config.name));
+  let name = 'rubrics';
+  for (let suffix = 2; names.has(name); suffix++) name = `rubrics-${suffix}`;
+  return name;
+}
+
 function toRubricItem(rubric: RubricInput, index: number): RubricItem {
   const fallbackId = `rubric-${index + 1}`;
   if (typeof rubric === 'string') {
@@ -282,7 +302,7 @@ function toRubricItem(rubric: RubricInput, index: number): RubricItem {
   }
   return {
     id: rubric.id ?? fallbackId,
-    description: rubric.description,
+    description: (rubric.description ?? rubric.expected_outcome)!,
     weight: rubric.weight ?? 1,
     required: rubric.required ?? true,
   };

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import { codeJudgeEvaluator, createCodeJudgeEvaluator } from './code-judge.js';
+import { codeJudgeEvaluator } from './code-judge.js';
 import { FIXTURES_DIR, makeConfig, makeContext, toolCall } from './test-support/make-context.js';
 
 /** The messages of the issues `validate` returned. */
@@ -144,13 +144,11 @@ describe('code_judge', () => {
     expect(inCwd.hits).toEqual([JUDGES]);
   });
 
-  it('starts scripts from the environment it was created with, not process.env', async () => {
+  it("starts scripts from the context's environment, not process.env", async () => {
     const script =
       'node -e "console.log(JSON.stringify({score: 1, hits: [String(process.env.AGENTV_TEST_JUDGE_ENV)]}))"';
-    const withEnv = createCodeJudgeEvaluator({
-      env: { ...process.env, AGENTV_TEST_JUDGE_ENV: 'given' },
-    });
-    expect((await withEnv.evaluate(judge(script), context)).hits).toEqual(['given']);
+    const withEnv = { ...context, env: { ...process.env, AGENTV_TEST_JUDGE_ENV: 'given' } };
+    expect((await codeJudgeEvaluator.evaluate(judge(script), withEnv)).hits).toEqual(['given']);
     expect(process.env.AGENTV_TEST_JUDGE_ENV).toBeUndefined();
     expect((await codeJudgeEvaluator.evaluate(judge(script), context)).hits).toEqual(['undefined']);
   });

@@ -16,45 +16,32 @@ interface CodeJudgeOptions {
   timeoutSeconds: number;
 }
 
-/** What a `code_judge` evaluator is created with. */
-export interface CodeJudgeEvaluatorOptions {
-  /**
-   * The environment scripts start from: the project's (shell over `.env`,
-   * see `LoadedProject.env`). Default `process.env`.
-   */
-  env?: Readonly<Record<string, string | undefined>>;
-}
-
 /**
  * `code_judge`: runs `script` (a shell command line, or an argv list run
  * without a shell) in `cwd` (relative to the eval file's directory, which is
  * also the default), writes the case as one JSON object to its stdin (see
  * `CodeJudgePayload`) and reads `{score, hits?, misses?, reasoning?}` from its
  * stdout. `timeout_seconds` defaults to 60. A script that cannot start, exits
- * non-zero, times out or prints anything else throws `EvaluatorError`.
+ * non-zero, times out or prints anything else throws `EvaluatorError`. Scripts
+ * start from `context.env` (the project's environment), else `process.env`.
  */
-export function createCodeJudgeEvaluator(created: CodeJudgeEvaluatorOptions = {}): Evaluator {
-  return {
-    type: 'code_judge',
-    validate: (config) => validateOptions(config),
-    async evaluate(config, context) {
-      const options = readOptions(config);
-      const evalDirectory = path.dirname(context.evalCase.filePath);
-      const { stdout } = await runJudgeScript({
-        script: options.script,
-        cwd: path.resolve(evalDirectory, options.cwd ?? '.'),
-        input: JSON.stringify(buildCodeJudgePayload(context)),
-        timeoutMs: options.timeoutSeconds * 1000,
-        signal: context.signal,
-        ...(created.env === undefined ? {} : { env: created.env }),
-      });
-      return parseJudgeOutput(stdout, describeScript(options.script));
-    },
-  };
-}
-
-/** `code_judge` with scripts started from `process.env`. */
-export const codeJudgeEvaluator: Evaluator = createCodeJudgeEvaluator();
+export const codeJudgeEvaluator: Evaluator = {
+  type: 'code_judge',
+  validate: (config) => validateOptions(config),
+  async evaluate(config, context) {
+    const options = readOptions(config);
+    const evalDirectory = path.dirname(context.evalCase.filePath);
+    const { stdout } = await runJudgeScript({
+      script: options.script,
+      cwd: path.resolve(evalDirectory, options.cwd ?? '.'),
+      input: JSON.stringify(buildCodeJudgePayload(context)),
+      timeoutMs: options.timeoutSeconds * 1000,
+      signal: context.signal,
+      ...(context.env === undefined ? {} : { env: context.env }),
+    });
+    return parseJudgeOutput(stdout, describeScript(options.script));
+  },
+};
 
 function validateOptions(config: EvaluatorConfig): Issue[] {
   const problems: Issue[] = [];

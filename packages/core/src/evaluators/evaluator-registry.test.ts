@@ -12,10 +12,14 @@ describe('createEvaluatorRegistry', () => {
     const registry = createEvaluatorRegistry(defaultEvaluators());
     expect(registry.types()).toEqual([
       'code_judge',
+      'composite',
       'contains',
       'equals',
       'is_json',
+      'json_schema',
+      'llm_judge',
       'regex',
+      'rubric',
       'tool_trajectory',
     ]);
     expect(registry.has('regex')).toBe(true);
@@ -24,12 +28,12 @@ describe('createEvaluatorRegistry', () => {
 
   it('lists the known types when asked for an unknown one', () => {
     const registry = createEvaluatorRegistry(defaultEvaluators());
-    expect(() => registry.get('llm_judge')).toThrow('unknown evaluator type "llm_judge"');
+    expect(() => registry.get('llm_grader')).toThrow('unknown evaluator type "llm_grader"');
     try {
-      registry.get('llm_judge');
+      registry.get('llm_grader');
     } catch (error) {
       expect((error as { hint?: string }).hint).toBe(
-        'use one of: code_judge, contains, equals, is_json, regex, tool_trajectory',
+        'use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
       );
     }
   });
@@ -53,7 +57,7 @@ describe('createEvaluatorRegistry', () => {
       expect.stringContaining('"value" is missing'),
     ]);
     expect(messagesOf(registry.validate(makeConfig('nope')))).toEqual([
-      'unknown evaluator type "nope"; use one of: code_judge, contains, equals, is_json, regex, tool_trajectory',
+      'unknown evaluator type "nope"; use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
     ]);
   });
 });

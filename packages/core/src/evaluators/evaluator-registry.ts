@@ -1,16 +1,16 @@
 import { AgentvError } from '../errors/agentv-error.js';
 import type { Issue } from '../errors/input-issue.js';
-import {
-  type CodeJudgeEvaluatorOptions,
-  codeJudgeEvaluator,
-  createCodeJudgeEvaluator,
-} from './code-judge.js';
+import { codeJudgeEvaluator } from './code-judge.js';
+import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { isJsonEvaluator } from './is-json.js';
+import { jsonSchemaEvaluator } from './json-schema.js';
+import { llmJudgeEvaluator } from './llm-judge.js';
 import { regexEvaluator } from './regex.js';
+import { rubricEvaluator } from './rubric.js';
 import { toolTrajectoryEvaluator } from './tool-trajectory.js';
 
 /** Resolves an evaluator config's `type` to its implementation. */
@@ -66,21 +66,25 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
           },
         ];
       }
-      return evaluator.validate?.(config) ?? [];
+      return evaluator.validate?.(config, registry) ?? [];
     },
   };
   for (const evaluator of evaluators) registry.register(evaluator);
   return registry;
 }
 
-/** Every built-in evaluator that needs no judge target. */
-export function defaultEvaluators(options: CodeJudgeEvaluatorOptions = {}): Evaluator[] {
+/** Every built-in evaluator (`llm_judge`, `rubric` and some `composite`s ask the judge target). */
+export function defaultEvaluators(): Evaluator[] {
   return [
-    options.env === undefined ? codeJudgeEvaluator : createCodeJudgeEvaluator(options),
+    codeJudgeEvaluator,
+    compositeEvaluator,
     containsEvaluator,
     equalsEvaluator,
     isJsonEvaluator,
+    jsonSchemaEvaluator,
+    llmJudgeEvaluator,
     regexEvaluator,
+    rubricEvaluator,
     toolTrajectoryEvaluator,
   ];
 }

@@ -4,6 +4,8 @@ import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
+import type { EvaluatorRegistry } from './evaluator-registry.js';
+import type { Judge } from './judge.js';
 
 /** Verdict of one evaluator score: `pass` >= 0.8, `borderline` >= 0.6, else `fail`. */
 export type Verdict = 'pass' | 'borderline' | 'fail';
@@ -24,6 +26,15 @@ export interface EvaluationContext {
   inputFiles: string[];
   /** Aborted when the run is interrupted. */
   signal?: AbortSignal;
+  /**
+   * The environment judge scripts start from: the project's (the shell's
+   * variables over `.env`). Default `process.env`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Asks the judge target; set when the case has one (`llm_judge`, `rubric`, `composite`). */
+  judge?: Judge;
+  /** The registry grading the case; `composite` runs its members with it (set by `gradeCase`). */
+  evaluators?: EvaluatorRegistry;
 }
 
 /** What an evaluator returns. Scores are clamped to [0, 1]. */
@@ -32,6 +43,14 @@ export interface EvaluationScore {
   hits: string[];
   misses: string[];
   reasoning?: string;
+  /** Overrides the verdict derived from the score (a rubric with a missed required item is `fail`). */
+  verdict?: Verdict;
+  /** When true the case fails whatever its score or threshold (a missed required rubric item). */
+  failsCase?: boolean;
+  /** Evaluator-specific structured outcome, snake_case keys (`rubric`: `{items: [...]}`). */
+  details?: Record<string, unknown>;
+  /** The results of a `composite`'s members, in order. */
+  members?: EvaluatorResult[];
 }
 
 /** One evaluator's graded outcome, as stored on the result. */
@@ -46,6 +65,12 @@ export interface EvaluatorResult {
   reasoning?: string;
   /** Set when the evaluator could not run; the case is then an error. */
   error?: string;
+  /** True when this result fails the case whatever the score (a missed required rubric item). */
+  failsCase?: boolean;
+  /** Evaluator-specific structured outcome, snake_case keys; `rubric` puts `items` here. */
+  details?: Record<string, unknown>;
+  /** A `composite`'s member results, in order (nested composites nest). */
+  members?: EvaluatorResult[];
 }
 
 /** An evaluator implementation for one `type`. */
@@ -55,7 +80,7 @@ export interface Evaluator {
    * Check an evaluator config before the run; return every problem (empty
    * when valid), each with `path` set to the option it is about (`['script']`).
    */
-  validate?(config: EvaluatorConfig): Issue[];
+  validate?(config: EvaluatorConfig, registry?: EvaluatorRegistry): Issue[];
   /** Grade one answer. Throw `EvaluatorError` when the evaluator cannot run. */
   evaluate(config: EvaluatorConfig, context: EvaluationContext): Promise<EvaluationScore>;
 }

@@ -136,12 +136,12 @@ describe('gradeCase', () => {
 
   it('reports an unknown type and a NaN score as evaluator errors', async () => {
     const grade = await gradeCase(
-      [{ name: 'mystery', type: 'llm_judge' }, fixed('nan', Number.NaN)],
+      [{ name: 'mystery', type: 'llm_grader' }, fixed('nan', Number.NaN)],
       context,
       registry,
     );
     expect(grade.error).toContain(
-      'evaluator "mystery" (llm_judge) failed: unknown evaluator type "llm_judge"; use one of: code_judge,',
+      'evaluator "mystery" (llm_grader) failed: unknown evaluator type "llm_grader"; use one of: code_judge,',
     );
     expect(grade.error).toContain(
       'evaluator "nan" (fixed) failed: it returned a score that is not a number (NaN)',

@@ -1,4 +1,5 @@
 import { isAgentvError } from '../errors/agentv-error.js';
+import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { EvaluationContext, EvaluatorResult } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import type { EvaluatorRegistry } from './evaluator-registry.js';
@@ -39,7 +40,8 @@ export async function gradeCase(
   options: GradeCaseOptions = {},
 ): Promise<CaseGrade> {
   const results: EvaluatorResult[] = [];
-  for (const config of configs) results.push(await runEvaluator(config, context, registry));
+  const withRegistry: EvaluationContext = { ...context, evaluators: registry };
+  for (const config of configs) results.push(await runEvaluator(config, withRegistry, registry));
 
   const errors = results
     .filter((result) => result.error !== undefined)
@@ -63,6 +65,7 @@ export async function gradeCase(
   const threshold = options.threshold ?? context.evalCase.threshold;
   const passed =
     errors.length === 0 &&
+    !graded.some((result) => result.failsCase) &&
     (threshold !== undefined
       ? reaches(score, threshold)
       : graded.every((result) => result.verdict === 'pass'));
@@ -82,7 +85,12 @@ export async function gradeCase(
   return grade;
 }
 
-async function runEvaluator(
+/**
+ * Runs one evaluator and turns its outcome (or failure) into a result: the
+ * score clamped, verdict from the score unless the evaluator gave one, and an
+ * error instead of a score when it threw. `composite` uses it for its members.
+ */
+export async function runEvaluator(
   config: EvaluatorConfig,
   context: EvaluationContext,
   registry: EvaluatorRegistry,
@@ -97,14 +105,17 @@ async function runEvaluator(
     const result: EvaluatorResult = {
       ...base,
       score,
-      verdict: verdictFor(score),
+      verdict: outcome.verdict ?? verdictFor(score),
       hits: outcome.hits,
       misses: outcome.misses,
     };
     if (outcome.reasoning) result.reasoning = outcome.reasoning;
+    if (outcome.failsCase) result.failsCase = true;
+    if (outcome.details !== undefined) result.details = outcome.details;
+    if (outcome.members !== undefined) result.members = outcome.members;
     return result;
   } catch (error) {
-    return {
+    const result: EvaluatorResult = {
       ...base,
       score: 0,
       verdict: 'error',
@@ -112,6 +123,9 @@ async function runEvaluator(
       misses: [],
       error: describeError(error),
     };
+    // A composite whose aggregator failed still reports what its members did.
+    if (error instanceof EvaluatorError && error.members) result.members = error.members;
+    return result;
   }
 }
 
@@ -120,6 +134,6 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function clamp(score: number): number {
+export function clamp(score: number): number {
   return Math.min(1, Math.max(0, score));
 }

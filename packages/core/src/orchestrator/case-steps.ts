@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { AgentvError } from '../errors/agentv-error.js';
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { EvalCase } from '../eval-file/eval-case.js';
 import { gradeCase } from '../evaluators/grade-case.js';
+import { createJudge, type Judge } from '../evaluators/judge.js';
 import { type BuiltPrompt, referenceAnswer } from '../prompt/index.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { normalizeTrace } from '../trace/normalize-trace.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
@@ -47,11 +51,11 @@ export function resultBase({ evalCase, target }: PlannedCase): ResultBase {
 }
 
 /** The retry policy for a target: its `max_retries`, else `--max-retries`, else the default. */
-export function retryPolicyFor({ planned, options }: CaseContext): RetryPolicy {
+export function retryPolicyFor(target: ResolvedTarget, options: RunEvaluationOptions): RetryPolicy {
   return {
     ...DEFAULT_RETRY_POLICY,
     ...options.retryPolicy,
-    maxRetries: planned.target.maxRetries ?? options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+    maxRetries: target.maxRetries ?? options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
   };
 }
 
@@ -87,6 +91,38 @@ export function answerOf(response: ProviderResponse, attempts: number): Answer {
   return { response, trace, traceSummary: trace ? summarizeTrace(trace) : null, attempts };
 }
 
+// One judge per judge target and run, created on first use.
+const judgesByRun = new WeakMap<RunEvaluationOptions, Map<string, Judge>>();
+
+/** The judge of a planned case (its judge target's provider, with that target's retry policy). */
+export function judgeFor(planned: PlannedCase, options: RunEvaluationOptions): Judge | undefined {
+  const target = planned.judgeTarget;
+  if (!target) return undefined;
+  let judges = judgesByRun.get(options);
+  if (!judges) {
+    judges = new Map();
+    judgesByRun.set(options, judges);
+  }
+  let judge = judges.get(target.name);
+  if (!judge) {
+    try {
+      const provider = options.providerRegistry.create(target, options.providerContext);
+      judge = createJudge(provider, retryPolicyFor(target, options));
+    } catch (error) {
+      // Reported on each case that asks, as that evaluator's error.
+      const failure = new EvaluatorError(
+        `judge target "${target.name}" cannot be started: ${messageOf(error)}`,
+      );
+      judge = {
+        targetName: target.name,
+        ask: () => Promise.reject(failure),
+      };
+    }
+    judges.set(target.name, judge);
+  }
+  return judge;
+}
+
 /** Grades an answer and builds the case's result. */
 export async function gradeAnswer(
   context: CaseContext,
@@ -95,6 +131,7 @@ export async function gradeAnswer(
 ): Promise<EvaluationResult> {
   const { planned, options } = context;
   const { evalCase } = planned;
+  const judge = judgeFor(planned, options);
   const grade = await gradeCase(
     evalCase.evaluators,
     {
@@ -108,6 +145,8 @@ export async function gradeAnswer(
       guidelineFiles: prompt.guidelineFiles,
       inputFiles: prompt.inputFiles,
       signal: options.signal,
+      ...(options.providerContext?.env === undefined ? {} : { env: options.providerContext.env }),
+      ...(judge === undefined ? {} : { judge }),
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },

@@ -63,7 +63,7 @@ export async function evaluateBatch(
       callStarted = Date.now();
       return callBatch(provider, prepared, attempt);
     },
-    retryPolicyFor(prepared[0]!.context),
+    retryPolicyFor(prepared[0]!.context.planned.target, prepared[0]!.context.options),
     {
       signal: options.signal,
       onFailure: async (error, attempt) => {

@@ -42,7 +42,7 @@ export async function evaluateCase(
       callStarted = Date.now();
       return provider.invoke(buildRequest(context, prompt, attempt));
     },
-    retryPolicyFor(context),
+    retryPolicyFor(context.planned.target, context.options),
     {
       signal: options.signal,
       onFailure: (error, attempt) =>

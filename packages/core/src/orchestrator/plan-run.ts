@@ -1,6 +1,8 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator-registry.js';
+import { needsJudge } from '../evaluators/judge.js';
 import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
@@ -32,12 +34,24 @@ export interface PlanRunOptions {
    * loaded (`loadProject` for validate); names and per-file uses are still checked.
    */
   targetsChecked?: boolean;
+  /** `--judge-target`: the target LLM graders ask, for every case. */
+  judgeTargetOverride?: string;
 }
 
 export interface PlannedCase {
   evalCase: EvalCase;
   target: ResolvedTarget;
+  /** The target graders ask (`--judge-target`, else the eval file's, else the target's `judge_target`). */
+  judgeTarget?: ResolvedTarget;
 }
+
+/** What the judge answers in a dry run: a fixed passing grade. */
+export const DRY_RUN_JUDGE_REPLY = JSON.stringify({
+  score: 1,
+  hits: [],
+  misses: [],
+  reasoning: 'dry run: the judge was not asked',
+});
 
 export interface RunPlan {
   cases: PlannedCase[];
@@ -58,10 +72,12 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
   const available = [...byName.keys()];
   const used = new Map<string, ResolvedTarget>();
   const checkedUses = new Set<string>();
+  const judges = new Map<string, ResolvedTarget>();
   const cases: PlannedCase[] = [];
 
   const checkTargets = options.checkTargets !== false && !options.dryRun;
-  for (const evalCase of options.cases) {
+  for (const original of options.cases) {
+    let evalCase = original;
     const name = targetNameOf(evalCase, options.targetOverride);
     let target = used.get(name);
     if (!target) {
@@ -92,10 +108,87 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
         });
       }
     }
+    const judgeName = options.judgeTargetOverride ?? evalCase.judgeTarget ?? target.judgeTarget;
+    if (evalCase.evaluators.length === 0 && judgeName !== undefined) {
+      // SPEC 5.4: a case with no evaluators anywhere is graded by a default llm_judge.
+      evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
+    }
     checkEvaluators(evalCase, options.evaluatorRegistry, issues);
-    cases.push({ evalCase, target });
+    const planned: PlannedCase = { evalCase, target };
+    if (evalCase.evaluators.some(needsJudge)) {
+      const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
+      if (judgeTarget) planned.judgeTarget = judgeTarget;
+    }
+    cases.push(planned);
   }
   return { plan: { cases, targets: [...used.values()] }, issues: issues.list() };
+}
+
+/** Resolves and checks the judge target of a case whose evaluators need one. */
+function planJudge(
+  evalCase: EvalCase,
+  target: ResolvedTarget,
+  configuredJudge: string | undefined,
+  options: PlanRunOptions,
+  judges: Map<string, ResolvedTarget>,
+  issues: IssueList,
+): ResolvedTarget | undefined {
+  let judgeName = configuredJudge;
+  // Without the target's definition (no usable targets file) its judge_target is unknown, not missing.
+  const targetUnknown = !options.targets.some((candidate) => candidate.name === target.name);
+  const mocked = options.dryRun || options.checkTargets === false;
+  if (judgeName === undefined && mocked && targetUnknown) judgeName = 'judge';
+  const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
+  const asking = evalCase.evaluators
+    .filter(needsJudge)
+    .map((config) => `"${config.name}" (${config.type})`)
+    .join(', ');
+  if (judgeName === undefined) {
+    issues.add({
+      ...where,
+      severity: 'error',
+      message: `evaluator ${asking} needs a judge target, and none is configured`,
+      hint: `set \`judge_target: <target>\` on target "${target.name}", \`execution.judge_target\` in the eval file, or pass --judge-target NAME`,
+    });
+    return undefined;
+  }
+  const known = judges.get(judgeName);
+  if (known) return known;
+  const defined = options.targets.find((candidate) => candidate.name === judgeName);
+  let judge: ResolvedTarget;
+  if (mocked) {
+    judge = {
+      ...mockTarget(judgeName, defined, evalCase),
+      settings: { response: DRY_RUN_JUDGE_REPLY },
+    };
+  } else if (defined) {
+    judge = defined;
+    const checked = options.targetsChecked
+      ? []
+      : checkTarget(defined, options.providerRegistry, RUN_TARGET_POLICY);
+    for (const issue of checked)
+      issues.add({ ...issue, file: defined.filePath, line: defined.line });
+  } else {
+    const source =
+      options.judgeTargetOverride !== undefined
+        ? '--judge-target'
+        : evalCase.judgeTarget !== undefined
+          ? 'execution.judge_target of the eval file'
+          : `judge_target of target "${target.name}"`;
+    const available = options.targets.map((candidate) => candidate.name);
+    issues.add({
+      ...(options.judgeTargetOverride !== undefined ? { file: '--judge-target' } : where),
+      severity: 'error',
+      message: `judge target "${judgeName}" (from ${source}) does not exist`,
+      hint:
+        available.length > 0
+          ? `name one of the targets in ${options.targetsFile}: ${available.join(', ')}`
+          : 'define the judge target in .agentv/targets.yaml',
+    });
+    return undefined;
+  }
+  judges.set(judgeName, judge);
+  return judge;
 }
 
 /** The name of the target a case runs against: `--target`, else the case's, else `default`. */
@@ -172,14 +265,39 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       });
       continue;
     }
-    for (const problem of registry.get(config.type).validate?.(config) ?? []) {
+    for (const problem of registry.get(config.type).validate?.(config, registry) ?? []) {
       issues.add({
         ...problem,
         ...where,
         message: `evaluator "${config.name}": ${problem.message}`,
       });
     }
+    if (rubricWithoutItems(config, evalCase)) {
+      issues.add({
+        ...where,
+        severity: 'error',
+        message: `evaluator "${config.name}" (rubric) has no rubric items`,
+        hint: 'add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`',
+      });
+    }
   }
+}
+
+/** A `rubric` (possibly a composite member) with no items of its own while the case has none. */
+function rubricWithoutItems(config: EvaluatorConfig, evalCase: EvalCase): boolean {
+  if (config.type === 'composite' && Array.isArray(config.evaluators)) {
+    return config.evaluators.some(
+      (member) =>
+        typeof member === 'object' &&
+        member !== null &&
+        rubricWithoutItems(member as EvaluatorConfig, evalCase),
+    );
+  }
+  return (
+    config.type === 'rubric' &&
+    config.rubrics === undefined &&
+    (evalCase.rubricItems?.length ?? 0) === 0
+  );
 }
 
 /**

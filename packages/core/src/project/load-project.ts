@@ -183,10 +183,16 @@ class ProjectLoader {
     for (const file of evalFiles) {
       if (!file.targetsFile || !file.value) continue;
       for (const evalCase of file.value.cases) {
-        const key = `${file.targetsFile}\0${targetNameOf(evalCase, this.options.targetOverride)}`;
-        const set = users.get(key) ?? new Set<string>();
-        set.add(file.path);
-        users.set(key, set);
+        // The judge target an eval file names is used too (a target's own judge_target is
+        // checked when the plan resolves it).
+        const names = [targetNameOf(evalCase, this.options.targetOverride), evalCase.judgeTarget];
+        for (const name of names) {
+          if (name === undefined) continue;
+          const key = `${file.targetsFile}\0${name}`;
+          const set = users.get(key) ?? new Set<string>();
+          set.add(file.path);
+          users.set(key, set);
+        }
       }
     }
     return users;

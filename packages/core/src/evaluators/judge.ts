@@ -1,0 +1,91 @@
+import { EvaluatorError } from '../errors/evaluator-error.js';
+import { type RetryPolicy, withRetries } from '../orchestrator/retry-policy.js';
+import type { ChatMessage } from '../provider/chat-message.js';
+import type { Provider } from '../provider/provider.js';
+import type { ProviderResponse } from '../provider/provider-response.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
+
+/** One question to the judge. */
+export interface JudgeRequest {
+  /** The whole prompt as one string (what `cli` judges get). */
+  question: string;
+  /** The same prompt as messages (what chat providers get); default one user message. */
+  chatPrompt?: ChatMessage[];
+  evalCaseId: string;
+  /** 0-based; a re-asked question (unparseable reply) increases it. */
+  attempt: number;
+  signal?: AbortSignal;
+  /** The eval file's folder: a `cli` judge's relative `cwd` resolves against it. */
+  evalDir?: string;
+  /** Passed on to the provider. */
+  metadata?: Record<string, unknown>;
+}
+
+/** The judge target, as graders see it: any provider (`cli`, `mock`, an LLM) can be one. */
+export interface Judge {
+  /** The judge target's name, for messages. */
+  readonly targetName: string;
+  /** Asks the judge; a retryable provider failure is retried, the last failure throws `EvaluatorError`. */
+  ask(request: JudgeRequest): Promise<ProviderResponse>;
+}
+
+/** Wraps the judge target's provider; `policy` is the retry policy of that target. */
+export function createJudge(provider: Provider, policy: RetryPolicy): Judge {
+  return {
+    targetName: provider.targetName,
+    async ask(request) {
+      const outcome = await withRetries(
+        () =>
+          provider.invoke({
+            evalCaseId: request.evalCaseId,
+            attempt: request.attempt,
+            question: request.question,
+            chatPrompt: request.chatPrompt ?? [{ role: 'user', content: request.question }],
+            guidelines: '',
+            guidelineFiles: [],
+            inputFiles: [],
+            ...(request.evalDir === undefined ? {} : { evalDir: request.evalDir }),
+            ...(request.signal === undefined ? {} : { signal: request.signal }),
+            metadata: { ...request.metadata, purpose: 'judge' },
+          }),
+        policy,
+        request.signal === undefined ? {} : { signal: request.signal },
+      );
+      if (outcome.ok) return outcome.value;
+      const lastError = outcome.error;
+      const reason = lastError instanceof Error ? lastError.message : String(lastError);
+      const hint =
+        lastError instanceof Error && 'hint' in lastError && typeof lastError.hint === 'string'
+          ? lastError.hint
+          : `check judge target "${provider.targetName}" in the targets file`;
+      throw new EvaluatorError(
+        outcome.attempts === 0
+          ? `judge target "${provider.targetName}" was not asked: the run was interrupted`
+          : `judge target "${provider.targetName}" failed: ${reason}`,
+        { hint, cause: lastError },
+      );
+    },
+  };
+}
+
+/** Evaluator types that ask the judge themselves. */
+const JUDGE_TYPES = new Set(['llm_judge', 'rubric']);
+
+/**
+ * Whether an evaluator config needs a judge target: `llm_judge`, `rubric`,
+ * and a `composite` with an `llm_judge` aggregator or a member that needs one.
+ */
+export function needsJudge(config: EvaluatorConfig): boolean {
+  if (JUDGE_TYPES.has(config.type)) return true;
+  if (config.type !== 'composite') return false;
+  const aggregator = config.aggregator as { type?: unknown } | undefined;
+  if (aggregator?.type === 'llm_judge') return true;
+  const members = Array.isArray(config.evaluators) ? config.evaluators : [];
+  return members.some(
+    (member) =>
+      typeof member === 'object' &&
+      member !== null &&
+      typeof (member as { type?: unknown }).type === 'string' &&
+      needsJudge(member as EvaluatorConfig),
+  );
+}
