@@ -8,6 +8,8 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
   stderr?: string;
   /** Diagnostics to keep on the result. */
   details?: Record<string, unknown>;
+  /** How long the service asked to wait before the next attempt (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number;
 }
 
 /** A provider could not answer a case. Becomes that case's `error` after retries. */
@@ -16,6 +18,7 @@ export class ProviderError extends AgentvError {
   readonly exitCode?: number;
   readonly stderr?: string;
   readonly details?: Record<string, unknown>;
+  readonly retryAfterMs?: number;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
     super(message, options);
@@ -23,5 +26,6 @@ export class ProviderError extends AgentvError {
     this.exitCode = options.exitCode;
     this.stderr = options.stderr;
     this.details = options.details;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -106,6 +106,7 @@ export async function gradeAnswer(
     durationMs: Date.now() - started,
     ...(response.usage === undefined ? {} : { usage: response.usage }),
     ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+    ...(response.cached === true ? { cached: true } : {}),
     ...(grade.error === undefined ? {} : { error: grade.error }),
     traceSummary,
     ...(trace === undefined ? {} : { trace }),

@@ -18,6 +18,11 @@ export interface ProviderContext {
   verbose?: boolean;
   /** Diagnostic sink; defaults to stderr. */
   log?: (line: string) => void;
+  /**
+   * Folder for providers that cache their calls on disk (LLM providers use
+   * `.agentv/cache/`); undefined turns caching off (`--no-cache`).
+   */
+  cacheDir?: string;
 }
 
 /**
