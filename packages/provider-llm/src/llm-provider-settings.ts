@@ -71,7 +71,7 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Sett
       );
     }
   } else if (typeof s.api_key !== 'string') {
-    add('api_key', 'must be a string', 'write it as `api_key: ${{ YOUR_KEY_VARIABLE }}`');
+    add('api_key', 'must be a string', `write it as \`api_key: \${{ YOUR_KEY_VARIABLE }}\``);
   }
 
   const urlField = kind === 'azure' ? firstKey(s, ['base_url', 'endpoint']) : 'base_url';

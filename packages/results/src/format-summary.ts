@@ -77,10 +77,16 @@ function usageLine(stats: RunStatistics): string | undefined {
       `Tokens: ${count(stats.tokens.input)} in${cachedTokens}, ${count(stats.tokens.output)} out`,
     );
   }
-  // The price table is approximate; four decimals keep cheap runs from showing $0.00.
-  if (stats.costUsd !== null) parts.push(`Cost: ~$${stats.costUsd.toFixed(4)}`);
+  if (stats.costUsd !== null) parts.push(`Cost: ~${usd(stats.costUsd)}`);
   if (stats.cached > 0) parts.push(`Cache: ${stats.cached} of ${stats.total} answers`);
   return parts.length === 0 ? undefined : parts.join('  ');
+}
+
+/** Dollars with enough decimals that a cheap run does not show as $0.0000: `$0.0105`, `$0.000027`. */
+function usd(value: number): string {
+  if (value <= 0) return '$0';
+  const decimals = Math.min(10, Math.max(4, Math.ceil(-Math.log10(value)) + 1));
+  return `$${value.toFixed(decimals)}`;
 }
 
 function count(value: number): string {

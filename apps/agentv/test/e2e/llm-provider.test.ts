@@ -1,0 +1,157 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} is targets-file syntax, not a JS template
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LocalServer, startLocalServer } from '../support/processes.js';
+import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
+
+// LLM targets end to end: the built agentv binary against a local server that
+// speaks OpenAI chat completions.
+
+const API_KEY = 'sk-e2e-secret-0123456789';
+
+let project: Project | undefined;
+let server: LocalServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await project?.cleanup();
+  project = undefined;
+  server = undefined;
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies of a known protocol
+type Body = any;
+
+/** A chat completions server; `status` 200 answers with usage, others with an OpenAI error body. */
+async function startChatServer(status = 200): Promise<{ server: LocalServer; bodies: Body[] }> {
+  const bodies: Body[] = [];
+  const started = await startLocalServer((request: IncomingMessage, response: ServerResponse) => {
+    let raw = '';
+    request.on('data', (chunk) => {
+      raw += chunk;
+    });
+    request.on('end', () => {
+      bodies.push(JSON.parse(raw));
+      response.writeHead(status, { 'content-type': 'application/json' });
+      if (status !== 200) {
+        response.end(
+          JSON.stringify({
+            error: {
+              message: `Incorrect API key provided: ${API_KEY}.`,
+              type: 'invalid_request_error',
+              code: 'invalid_api_key',
+            },
+          }),
+        );
+        return;
+      }
+      response.end(
+        JSON.stringify({
+          id: 'chatcmpl-e2e',
+          object: 'chat.completion',
+          created: 1_700_000_000,
+          model: 'gpt-4o-mini',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: 'Your refund of $20 is on its way.' },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+        }),
+      );
+    });
+  });
+  return { server: started, bodies };
+}
+
+async function llmProject(baseUrl: string): Promise<Project> {
+  return createProject({
+    '.env': `LLM_BASE_URL=${baseUrl}/v1\nLLM_API_KEY=${API_KEY}\n`,
+    '.agentv/targets.yaml': `targets:
+  - name: llm
+    provider: openai-compatible
+    base_url: \${{ LLM_BASE_URL }}
+    api_key: \${{ LLM_API_KEY }}
+    model: gpt-4o-mini
+    max_retries: 2
+`,
+    'evals/refund.yaml': `execution:
+  target: llm
+evalcases:
+  - id: refund
+    input_messages:
+      - role: system
+        content: You are a support agent.
+      - role: user
+        content: Where is my refund?
+    evaluators:
+      - { name: mentions-refund, type: contains, value: refund }
+`,
+  });
+}
+
+describe('LLM targets', () => {
+  it('records usage and cost, answers a second run from the cache, and --no-cache calls again', async () => {
+    const chat = await startChatServer();
+    server = chat.server;
+    project = await llmProject(server.url);
+
+    const first = await runAgentv(['eval', 'evals/refund.yaml', '--out', 'first.jsonl'], project.dir);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(chat.bodies).toHaveLength(1);
+    expect(chat.bodies[0].model).toBe('gpt-4o-mini');
+    expect(chat.bodies[0].messages).toEqual([
+      { role: 'system', content: 'You are a support agent.' },
+      { role: 'user', content: 'Where is my refund?' },
+    ]);
+    const [line] = parseJsonl(await readFile(project.file('first.jsonl'), 'utf8'));
+    expect(line).toMatchObject({ eval_id: 'refund', passed: true });
+    expect(line!.usage).toMatchObject({ input_tokens: 100, output_tokens: 20, total_tokens: 120 });
+    expect(line!.cost_usd).toBeCloseTo((100 * 0.15 + 20 * 0.6) / 1e6, 12);
+    expect(line).not.toHaveProperty('cached');
+    expect(first.stdout).toContain('Tokens: 100 in, 20 out  Cost: ~$0.000027');
+
+    const second = await runAgentv(['eval', 'evals/refund.yaml', '--out', 'second.jsonl'], project.dir);
+    expect(second.code).toBe(0);
+    expect(chat.bodies).toHaveLength(1);
+    const [cachedLine] = parseJsonl(await readFile(project.file('second.jsonl'), 'utf8'));
+    expect(cachedLine).toMatchObject({
+      passed: true,
+      cached: true,
+      candidate_answer: 'Your refund of $20 is on its way.',
+      usage: { input_tokens: 100, output_tokens: 20 },
+    });
+    expect(cachedLine).not.toHaveProperty('cost_usd');
+    expect(second.stdout).toContain('Cache: 1 of 1 answers');
+
+    const third = await runAgentv(
+      ['eval', 'evals/refund.yaml', '--out', 'third.jsonl', '--no-cache'],
+      project.dir,
+    );
+    expect(third.code).toBe(0);
+    expect(chat.bodies).toHaveLength(2);
+    const [freshLine] = parseJsonl(await readFile(project.file('third.jsonl'), 'utf8'));
+    expect(freshLine).not.toHaveProperty('cached');
+  });
+
+  it('reports a refused key as the case error, in one line, without the key', async () => {
+    const chat = await startChatServer(401);
+    server = chat.server;
+    project = await llmProject(server.url);
+
+    const run = await runAgentv(['eval', 'evals/refund.yaml', '--out', 'out.jsonl'], project.dir);
+    // An errored case exits 2.
+    expect(run.code).toBe(2);
+    // Not retried: 401 fails at once.
+    expect(chat.bodies).toHaveLength(1);
+    const written = await readFile(project.file('out.jsonl'), 'utf8');
+    const [line] = parseJsonl(written);
+    expect(line!.error).toMatch(
+      /^openai-compatible target "llm": HTTP 401: Incorrect API key provided: \*\*\*\./,
+    );
+    for (const text of [written, run.stdout, run.stderr]) expect(text).not.toContain(API_KEY);
+  });
+});
