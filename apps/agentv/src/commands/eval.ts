@@ -81,7 +81,8 @@ const evalArgs = {
   cache: {
     type: 'boolean',
     default: true,
-    description: 'Reuse LLM answers stored in .agentv/cache/ (--no-cache calls the model every time)',
+    description:
+      'Reuse LLM answers stored in .agentv/cache/ (--no-cache calls the model every time)',
   },
   ...reportArgs,
   ...verboseArg,

@@ -1,9 +1,18 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} is targets-file syntax, not a JS template
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../support/processes.js';
-import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
+import {
+  BIN,
+  collectRun,
+  createProject,
+  ECHO_AGENT,
+  type Project,
+  parseJsonl,
+  runAgentv,
+} from '../support/project.js';
 
 // LLM targets end to end: the built agentv binary against a local server that
 // speaks OpenAI chat completions.
@@ -98,7 +107,10 @@ describe('LLM targets', () => {
     server = chat.server;
     project = await llmProject(server.url);
 
-    const first = await runAgentv(['eval', 'evals/refund.yaml', '--out', 'first.jsonl'], project.dir);
+    const first = await runAgentv(
+      ['eval', 'evals/refund.yaml', '--out', 'first.jsonl'],
+      project.dir,
+    );
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(chat.bodies).toHaveLength(1);
@@ -114,7 +126,10 @@ describe('LLM targets', () => {
     expect(line).not.toHaveProperty('cached');
     expect(first.stdout).toContain('Tokens: 100 in, 20 out  Cost: ~$0.000027');
 
-    const second = await runAgentv(['eval', 'evals/refund.yaml', '--out', 'second.jsonl'], project.dir);
+    const second = await runAgentv(
+      ['eval', 'evals/refund.yaml', '--out', 'second.jsonl'],
+      project.dir,
+    );
     expect(second.code).toBe(0);
     expect(chat.bodies).toHaveLength(1);
     const [cachedLine] = parseJsonl(await readFile(project.file('second.jsonl'), 'utf8'));
@@ -153,5 +168,57 @@ describe('LLM targets', () => {
       /^openai-compatible target "llm": HTTP 401: Incorrect API key provided: \*\*\*\./,
     );
     for (const text of [written, run.stdout, run.stderr]) expect(text).not.toContain(API_KEY);
+  });
+
+  it('does not load the AI SDK for --version or a run without LLM targets', async () => {
+    // A module hook that reports every AI SDK module node resolves.
+    const resolveHook = `export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (result.url.includes('/@ai-sdk/') || result.url.includes('/node_modules/ai/')) {
+    process.stderr.write('SDK ' + result.url + ' ');
+  }
+  return result;
+}`;
+    const hook = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolveHook)}));
+`;
+    project = await createProject({
+      'hook.mjs': hook,
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    cwd: ..
+    command_template: node agent.mjs --prompt {PROMPT} --out {OUTPUT_FILE}
+`,
+      'evals/echo.yaml': `evalcases:
+  - id: echo
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ name: echoed, type: contains, value: hello }]
+`,
+    });
+    const run = (args: string[]) =>
+      collectRun(
+        spawn(process.execPath, ['--import', project!.file('hook.mjs'), BIN, ...args], {
+          cwd: project!.dir,
+          env: { ...process.env, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+    // The hook itself works: loading the package's SDK module is reported.
+    const control = await collectRun(
+      spawn(process.execPath, ['--import', project.file('hook.mjs'), '-e', "await import('ai')"], {
+        cwd: new URL('../../../../packages/provider-llm/', import.meta.url),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    expect(control.stderr).toContain('SDK ');
+
+    const version = await run(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stderr).toBe('');
+    const evalRun = await run(['eval', 'evals/echo.yaml', '--out', 'out.jsonl']);
+    expect(evalRun.code).toBe(0);
+    expect(evalRun.stderr).toBe('');
   });
 });
