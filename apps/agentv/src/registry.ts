@@ -1,10 +1,11 @@
 import { createProviderRegistry, mockProviderFactory, type ProviderRegistry } from '@agentv/core';
 import { cliProviderFactory } from '@agentv/provider-cli';
+import { llmProviderFactories } from '@agentv/provider-llm';
 
 /**
  * The only place providers are registered. To add a provider, add its package
  * to this app's dependencies and its factory to this list.
  */
 export function createAppProviderRegistry(): ProviderRegistry {
-  return createProviderRegistry([cliProviderFactory, mockProviderFactory]);
+  return createProviderRegistry([cliProviderFactory, mockProviderFactory, ...llmProviderFactories]);
 }

@@ -55,6 +55,26 @@ describe('formatSummary', () => {
     expect(text).not.toContain('more');
   });
 
+  it('sums tokens and cost over the run when results report them', () => {
+    const text = formatSummary(
+      computeRunStatistics([
+        scored('a', 1, {
+          usage: { inputTokens: 1200, outputTokens: 300, cachedTokens: 200 },
+          costUsd: 0.0105,
+        }),
+        scored('b', 1, { usage: { inputTokens: 800, outputTokens: 100 }, cached: true }),
+        scored('c', 1),
+      ]),
+    );
+    expect(text.split('\n')[1]).toBe(
+      'Tokens: 2,000 in (200 cached), 400 out  Cost: ~$0.0105  Cache: 1 of 3 answers',
+    );
+  });
+
+  it('prints no usage line when no result reports usage, cost or a cache hit', () => {
+    expect(formatSummary(computeRunStatistics(results))).not.toMatch(/Tokens:|Cost:|Cache:/);
+  });
+
   it('says so when there were no cases', () => {
     expect(formatSummary(computeRunStatistics([]))).toBe('0 cases: 0 passed, 0 failed, 0 errored');
   });

@@ -28,6 +28,8 @@ export function formatSummary(stats: RunStatistics, options: FormatSummaryOption
       ].join(', '),
   );
   if (stats.total === 0) return lines.join('\n');
+  const usage = usageLine(stats);
+  if (usage !== undefined) lines.push(usage);
 
   if (stats.mean === null) {
     lines.push('Scores: none (every case errored)');
@@ -64,6 +66,31 @@ export function formatSummary(stats: RunStatistics, options: FormatSummaryOption
     if (more > 0) lines.push(`  ... and ${more} more that did not pass`);
   }
   return lines.join('\n');
+}
+
+/** `Tokens: 1,200 in (300 cached), 450 out  Cost: $0.0123  Cache: 2 of 5 answers`, or undefined. */
+function usageLine(stats: RunStatistics): string | undefined {
+  const parts: string[] = [];
+  if (stats.tokens !== null) {
+    const cachedTokens = stats.tokens.cached > 0 ? ` (${count(stats.tokens.cached)} cached)` : '';
+    parts.push(
+      `Tokens: ${count(stats.tokens.input)} in${cachedTokens}, ${count(stats.tokens.output)} out`,
+    );
+  }
+  if (stats.costUsd !== null) parts.push(`Cost: ~${usd(stats.costUsd)}`);
+  if (stats.cached > 0) parts.push(`Cache: ${stats.cached} of ${stats.total} answers`);
+  return parts.length === 0 ? undefined : parts.join('  ');
+}
+
+/** Dollars with enough decimals that a cheap run does not show as $0.0000: `$0.0105`, `$0.000027`. */
+function usd(value: number): string {
+  if (value <= 0) return '$0';
+  const decimals = Math.min(10, Math.max(4, Math.ceil(-Math.log10(value)) + 1));
+  return `$${value.toFixed(decimals)}`;
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
 }
 
 function describeCase(result: EvaluationResult, paint: Paint): string {

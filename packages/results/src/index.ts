@@ -11,7 +11,12 @@ export type { PromptDumpFile, PromptDumpRecord, PromptDumpWriter } from './promp
 export { createPromptDumpWriter } from './prompt-dump-writer.js';
 export type { ResultWriter } from './result-file-writer.js';
 export { createResultFileWriter } from './result-file-writer.js';
-export type { HistogramBin, RunStatistics, RunStatisticsOptions } from './statistics.js';
+export type {
+  HistogramBin,
+  RunStatistics,
+  RunStatisticsOptions,
+  TokenTotals,
+} from './statistics.js';
 export { computeRunStatistics } from './statistics.js';
 export type {
   EvaluatorResultRecord,

@@ -98,7 +98,22 @@ describe('computeRunStatistics', () => {
         { from: 0.8, to: 1, count: 0 },
       ],
       lowest: [],
+      tokens: null,
+      costUsd: null,
+      cached: 0,
     });
+  });
+
+  it('sums tokens and cost of the results that report them, errored ones included', () => {
+    const stats = computeRunStatistics([
+      scored('a', 1, { usage: { inputTokens: 10, outputTokens: 4 }, costUsd: 0.25 }),
+      scored('b', 0.5, { usage: { inputTokens: 5, cachedTokens: 3 }, cached: true }),
+      { ...errored('c', 'boom'), usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0.5 },
+      scored('d', 1),
+    ]);
+    expect(stats.tokens).toEqual({ input: 16, output: 5, cached: 3 });
+    expect(stats.costUsd).toBe(0.75);
+    expect(stats.cached).toBe(1);
   });
 
   it('handles a run where every case errored', () => {

@@ -30,6 +30,19 @@ export interface RunStatistics {
   histogram: HistogramBin[];
   /** Errored cases first (in run order), then graded cases by ascending score. */
   lowest: EvaluationResult[];
+  /** Token totals over the results that report usage; null when none does. */
+  tokens: TokenTotals | null;
+  /** Summed `costUsd` of the results that report one; null when none does. */
+  costUsd: number | null;
+  /** Results whose provider answered from its cache. */
+  cached: number;
+}
+
+/** Tokens summed over a run (`cached` counts input tokens the model served from its prompt cache). */
+export interface TokenTotals {
+  input: number;
+  output: number;
+  cached: number;
 }
 
 export interface RunStatisticsOptions {
@@ -70,7 +83,27 @@ export function computeRunStatistics(
     ...scoreStatistics(scores),
     histogram,
     lowest,
+    ...usageTotals(results),
   };
+}
+
+function usageTotals(
+  results: readonly EvaluationResult[],
+): Pick<RunStatistics, 'tokens' | 'costUsd' | 'cached'> {
+  let tokens: TokenTotals | null = null;
+  let costUsd: number | null = null;
+  let cached = 0;
+  for (const result of results) {
+    if (result.cached === true) cached++;
+    if (result.costUsd !== undefined) costUsd = (costUsd ?? 0) + result.costUsd;
+    const usage = result.usage;
+    if (usage === undefined) continue;
+    tokens ??= { input: 0, output: 0, cached: 0 };
+    tokens.input += usage.inputTokens ?? 0;
+    tokens.output += usage.outputTokens ?? 0;
+    tokens.cached += usage.cachedTokens ?? 0;
+  }
+  return { tokens, costUsd, cached };
 }
 
 function binIndex(score: number): number {

@@ -126,6 +126,14 @@ describe('toResultRecord', () => {
     ]);
   });
 
+  it('marks an answer from the provider cache with cached: true, and only then', () => {
+    const hit = toResultRecord(makeResult({ costUsd: 0.5, cached: true }));
+    expect(Object.keys(hit).slice(-3)).toEqual(['cost_usd', 'cached', 'trace_summary']);
+    expect(hit.cached).toBe(true);
+    expect(toResultRecord(makeResult({ cached: false }))).not.toHaveProperty('cached');
+    expect(toResultRecord(makeResult())).not.toHaveProperty('cached');
+  });
+
   it('leaves out the full trace by default and sets trace_summary null without a trace', () => {
     const record = toResultRecord(makeResult({ trace, traceSummary: summary }));
     expect(record).not.toHaveProperty('trace');

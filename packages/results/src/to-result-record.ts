@@ -56,6 +56,8 @@ export interface ResultRecord {
   /** Token counts with snake_case keys (`input_tokens`, ...). */
   usage?: Record<string, number>;
   cost_usd?: number;
+  /** Present (true) when the provider answered from its cache. */
+  cached?: true;
   error?: string;
   /** Null when the provider produced no trace. */
   trace_summary: TraceSummary | null;
@@ -95,6 +97,7 @@ export function toResultRecord(
     duration_ms: result.durationMs,
     ...(result.usage === undefined ? {} : { usage: toSnakeCaseUsage(result.usage) }),
     ...(result.costUsd === undefined ? {} : { cost_usd: result.costUsd }),
+    ...(result.cached === true ? { cached: true as const } : {}),
     ...(result.error === undefined ? {} : { error: result.error }),
     trace_summary: result.traceSummary,
   };

@@ -85,6 +85,12 @@ const evalArgs = {
     type: 'boolean',
     description: 'Answer every case with the mock provider instead of the real targets',
   },
+  cache: {
+    type: 'boolean',
+    default: true,
+    description:
+      'Reuse LLM answers stored in .agentv/cache/ (--no-cache calls the model every time)',
+  },
   ...reportArgs,
   ...verboseArg,
 } as const;
@@ -185,6 +191,7 @@ export default defineCommand({
           verbose,
           defaultTimeoutSeconds: agentTimeout,
           log: (line) => progress.log(line),
+          cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
         },
         createProvider: dryRun ? (target) => createMockProvider(target.name) : undefined,
         signal: controller.signal,

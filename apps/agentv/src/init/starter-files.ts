@@ -17,7 +17,7 @@ export const EXAMPLE_EVAL_PATH = 'evals/example.yaml';
 
 /**
  * The starter project: a targets file with a `cli` target named `default`
- * (and a commented-out LLM target), a config file, an offline example agent
+ * (and a commented-out `openai-compatible` target reading `.env`), a config file, an offline example agent
  * and an eval file whose cases that agent passes.
  */
 export function starterFiles(schemas: SchemaReferences): StarterFile[] {
@@ -47,14 +47,22 @@ targets:
     timeout_seconds: 30
     max_retries: 0
 
-  # An LLM API target. Add its provider package, put OPENAI_API_KEY in your
-  # shell or in a .env file (\${{ NAME }} reads an environment variable), and
-  # uncomment it; then choose it with \`agentv eval --target gpt ...\`.
-  # - name: gpt
-  #   provider: openai
-  #   base_url: https://api.openai.com/v1
+  # An LLM target: any server speaking OpenAI chat completions (OpenAI itself,
+  # vLLM, Ollama, LM Studio, llama.cpp server). To use it, put these lines in a
+  # .env file in this folder (\${{ NAME }} reads an environment variable; keep
+  # .env out of version control), uncomment the target, and run
+  # \`agentv eval --target llm evals/example.yaml\`:
+  #   OPENAI_BASE_URL=https://api.openai.com/v1   (Ollama: http://127.0.0.1:11434/v1)
+  #   OPENAI_API_KEY=sk-...                       (local servers: any text)
+  #   OPENAI_MODEL=gpt-4o-mini
+  # Answers are cached in .agentv/cache/ (\`--no-cache\` asks again). Other kinds:
+  # openai, azure, anthropic, gemini (see the AgentV README).
+  # - name: llm
+  #   provider: openai-compatible
+  #   base_url: \${{ OPENAI_BASE_URL }}
   #   api_key: \${{ OPENAI_API_KEY }}
-  #   model: gpt-4o-mini
+  #   model: \${{ OPENAI_MODEL }}
+  #   max_retries: 2
 `;
 
 const configYaml = (schema: string) => `# yaml-language-server: $schema=${schema}
@@ -73,6 +81,7 @@ const GITIGNORE = `# Written by agentv eval; keep them out of version control.
 results/
 traces/
 prompts/
+cache/
 `;
 
 const EXAMPLE_AGENT = `#!/usr/bin/env node

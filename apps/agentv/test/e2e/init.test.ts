@@ -60,11 +60,38 @@ describe('agentv init', () => {
     );
     expect(targets).toContain('$schema: agentv-targets-v2.2');
     expect(targets).toContain('  - name: default\n    provider: cli\n');
-    expect(targets).toMatch(/^ {2}# - name: gpt\n {2}# {3}provider: openai$/m);
+    expect(targets).toMatch(/^ {2}# - name: llm\n {2}# {3}provider: openai-compatible$/m);
     const evalFile = await readFile(path.join(root, 'evals/example.yaml'), 'utf8');
     expect(evalFile.split('\n')[0]).toMatch(/\$schema=\S+\/schemas\/eval\.schema\.json$/);
     const config = await readFile(path.join(root, '.agentv/config.yaml'), 'utf8');
     expect(config.split('\n')[0]).toMatch(/\$schema=\S+\/schemas\/config\.schema\.json$/);
+  });
+
+  it('writes an LLM target that validates once uncommented and given a .env', async () => {
+    const root = await emptyDir();
+    await runAgentv(['init'], root);
+    const targetsPath = path.join(root, '.agentv/targets.yaml');
+    const targets = await readFile(targetsPath, 'utf8');
+    const start = targets.indexOf('  # - name: llm');
+    expect(start).toBeGreaterThan(0);
+    const uncommented = targets.slice(start).replace(/^ {2}# /gm, '  ');
+    await writeFile(targetsPath, targets.slice(0, start) + uncommented);
+
+    const unset = await runAgentv(['validate'], root, {
+      OPENAI_BASE_URL: undefined,
+      OPENAI_API_KEY: undefined,
+      OPENAI_MODEL: undefined,
+    });
+    expect(unset.stdout).toContain('3 files checked: no errors');
+
+    await writeFile(
+      path.join(root, '.env'),
+      'OPENAI_BASE_URL=http://127.0.0.1:11434/v1\nOPENAI_API_KEY=local\nOPENAI_MODEL=llama3.1\n',
+    );
+    const validate = await runAgentv(['validate'], root);
+    expect(validate.stderr).toBe('');
+    expect(validate.stdout).toBe('3 files checked: no errors\n');
+    expect(validate.code).toBe(0);
   });
 
   it('keeps files that exist when not at a terminal, says so and exits 1; --force overwrites', async () => {

@@ -166,6 +166,7 @@ export async function gradeAnswer(
     durationMs: Date.now() - context.started,
     ...(response.usage === undefined ? {} : { usage: response.usage }),
     ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
+    ...(response.cached === true ? { cached: true } : {}),
     ...(grade.error === undefined ? {} : { error: grade.error }),
     traceSummary,
     ...(trace === undefined ? {} : { trace }),

@@ -29,6 +29,8 @@ export interface EvaluationResult {
   durationMs: number;
   usage?: TokenUsage;
   costUsd?: number;
+  /** True when the provider answered from its cache. */
+  cached?: boolean;
   /** Set when the case could not be answered or graded. */
   error?: string;
   traceSummary: TraceSummary | null;

@@ -15,6 +15,11 @@ export interface ProviderContext {
    * merged over the project's `.env` (see `LoadedProject.env`). Default `process.env`.
    */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Folder for providers that cache their calls on disk (LLM providers use
+   * `.agentv/cache/`); undefined turns caching off (`--no-cache`).
+   */
+  cacheDir?: string;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface ProviderResponse {
   usage?: TokenUsage;
   costUsd?: number;
   durationMs?: number;
+  /** True when the answer came from the provider's disk cache instead of a new call. */
+  cached?: boolean;
   /** Diagnostics (command line, stderr, ...), never graded. */
   raw?: Record<string, unknown>;
 }

@@ -1,0 +1,224 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} is targets-file syntax, not a JS template
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LocalServer, startLocalServer } from '../support/processes.js';
+import {
+  BIN,
+  collectRun,
+  createProject,
+  ECHO_AGENT,
+  type Project,
+  parseJsonl,
+  runAgentv,
+} from '../support/project.js';
+
+// LLM targets end to end: the built agentv binary against a local server that
+// speaks OpenAI chat completions.
+
+const API_KEY = 'sk-e2e-secret-0123456789';
+
+let project: Project | undefined;
+let server: LocalServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await project?.cleanup();
+  project = undefined;
+  server = undefined;
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: request bodies of a known protocol
+type Body = any;
+
+/** A chat completions server; `status` 200 answers with usage, others with an OpenAI error body. */
+async function startChatServer(status = 200): Promise<{ server: LocalServer; bodies: Body[] }> {
+  const bodies: Body[] = [];
+  const started = await startLocalServer((request: IncomingMessage, response: ServerResponse) => {
+    let raw = '';
+    request.on('data', (chunk) => {
+      raw += chunk;
+    });
+    request.on('end', () => {
+      bodies.push(JSON.parse(raw));
+      response.writeHead(status, { 'content-type': 'application/json' });
+      if (status !== 200) {
+        response.end(
+          JSON.stringify({
+            error: {
+              message: `Incorrect API key provided: ${API_KEY}.`,
+              type: 'invalid_request_error',
+              code: 'invalid_api_key',
+            },
+          }),
+        );
+        return;
+      }
+      response.end(
+        JSON.stringify({
+          id: 'chatcmpl-e2e',
+          object: 'chat.completion',
+          created: 1_700_000_000,
+          model: 'gpt-4o-mini',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: 'Your refund of $20 is on its way.' },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+        }),
+      );
+    });
+  });
+  return { server: started, bodies };
+}
+
+async function llmProject(baseUrl: string): Promise<Project> {
+  return createProject({
+    '.env': `LLM_BASE_URL=${baseUrl}/v1\nLLM_API_KEY=${API_KEY}\n`,
+    '.agentv/targets.yaml': `targets:
+  - name: llm
+    provider: openai-compatible
+    base_url: \${{ LLM_BASE_URL }}
+    api_key: \${{ LLM_API_KEY }}
+    model: gpt-4o-mini
+    max_retries: 2
+`,
+    'evals/refund.yaml': `execution:
+  target: llm
+evalcases:
+  - id: refund
+    input_messages:
+      - role: system
+        content: You are a support agent.
+      - role: user
+        content: Where is my refund?
+    evaluators:
+      - { name: mentions-refund, type: contains, value: refund }
+`,
+  });
+}
+
+describe('LLM targets', () => {
+  it('records usage and cost, answers a second run from the cache, and --no-cache calls again', async () => {
+    const chat = await startChatServer();
+    server = chat.server;
+    project = await llmProject(server.url);
+
+    const first = await runAgentv(
+      ['eval', 'evals/refund.yaml', '--out', 'first.jsonl'],
+      project.dir,
+    );
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(chat.bodies).toHaveLength(1);
+    expect(chat.bodies[0].model).toBe('gpt-4o-mini');
+    expect(chat.bodies[0].messages).toEqual([
+      { role: 'system', content: 'You are a support agent.' },
+      { role: 'user', content: 'Where is my refund?' },
+    ]);
+    const [line] = parseJsonl(await readFile(project.file('first.jsonl'), 'utf8'));
+    expect(line).toMatchObject({ eval_id: 'refund', passed: true });
+    expect(line!.usage).toMatchObject({ input_tokens: 100, output_tokens: 20, total_tokens: 120 });
+    expect(line!.cost_usd).toBeCloseTo((100 * 0.15 + 20 * 0.6) / 1e6, 12);
+    expect(line).not.toHaveProperty('cached');
+    expect(first.stdout).toContain('Tokens: 100 in, 20 out  Cost: ~$0.000027');
+
+    const second = await runAgentv(
+      ['eval', 'evals/refund.yaml', '--out', 'second.jsonl'],
+      project.dir,
+    );
+    expect(second.code).toBe(0);
+    expect(chat.bodies).toHaveLength(1);
+    const [cachedLine] = parseJsonl(await readFile(project.file('second.jsonl'), 'utf8'));
+    expect(cachedLine).toMatchObject({
+      passed: true,
+      cached: true,
+      candidate_answer: 'Your refund of $20 is on its way.',
+      usage: { input_tokens: 100, output_tokens: 20 },
+    });
+    expect(cachedLine).not.toHaveProperty('cost_usd');
+    expect(second.stdout).toContain('Cache: 1 of 1 answers');
+
+    const third = await runAgentv(
+      ['eval', 'evals/refund.yaml', '--out', 'third.jsonl', '--no-cache'],
+      project.dir,
+    );
+    expect(third.code).toBe(0);
+    expect(chat.bodies).toHaveLength(2);
+    const [freshLine] = parseJsonl(await readFile(project.file('third.jsonl'), 'utf8'));
+    expect(freshLine).not.toHaveProperty('cached');
+  });
+
+  it('reports a refused key as the case error, in one line, without the key', async () => {
+    const chat = await startChatServer(401);
+    server = chat.server;
+    project = await llmProject(server.url);
+
+    const run = await runAgentv(['eval', 'evals/refund.yaml', '--out', 'out.jsonl'], project.dir);
+    // An errored case exits 2.
+    expect(run.code).toBe(2);
+    // Not retried: 401 fails at once.
+    expect(chat.bodies).toHaveLength(1);
+    const written = await readFile(project.file('out.jsonl'), 'utf8');
+    const [line] = parseJsonl(written);
+    expect(line!.error).toMatch(
+      /^openai-compatible target "llm": HTTP 401: Incorrect API key provided: \*\*\*\./,
+    );
+    for (const text of [written, run.stdout, run.stderr]) expect(text).not.toContain(API_KEY);
+  });
+
+  it('does not load the AI SDK for --version or a run without LLM targets', async () => {
+    // A module hook that reports every AI SDK module node resolves.
+    const resolveHook = `export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (result.url.includes('/@ai-sdk/') || result.url.includes('/node_modules/ai/')) {
+    process.stderr.write('SDK ' + result.url + ' ');
+  }
+  return result;
+}`;
+    const hook = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolveHook)}));
+`;
+    project = await createProject({
+      'hook.mjs': hook,
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    cwd: ..
+    command_template: node agent.mjs --prompt {PROMPT} --out {OUTPUT_FILE}
+`,
+      'evals/echo.yaml': `evalcases:
+  - id: echo
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ name: echoed, type: contains, value: hello }]
+`,
+    });
+    const run = (args: string[]) =>
+      collectRun(
+        spawn(process.execPath, ['--import', project!.file('hook.mjs'), BIN, ...args], {
+          cwd: project!.dir,
+          env: { ...process.env, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+    // The hook itself works: loading the package's SDK module is reported.
+    const control = await collectRun(
+      spawn(process.execPath, ['--import', project.file('hook.mjs'), '-e', "await import('ai')"], {
+        cwd: new URL('../../../../packages/provider-llm/', import.meta.url),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    expect(control.stderr).toContain('SDK ');
+
+    const version = await run(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stderr).toBe('');
+    const evalRun = await run(['eval', 'evals/echo.yaml', '--out', 'out.jsonl']);
+    expect(evalRun.code).toBe(0);
+    expect(evalRun.stderr).toBe('');
+  });
+});

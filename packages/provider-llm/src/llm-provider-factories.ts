@@ -1,0 +1,45 @@
+import type { ProviderFactory } from '@agentv/core';
+import { type LlmKind, llmSettingsKeys } from './llm-kinds.js';
+import { createLlmProvider } from './llm-provider.js';
+import { parseLlmSettings, validateLlmSettings } from './llm-provider-settings.js';
+
+/** The factory of one LLM kind, registered as `provider: <as>` (an alias) or `provider: <kind>`. */
+export function createLlmProviderFactory(kind: LlmKind, as: string = kind): ProviderFactory {
+  return {
+    kind: as,
+    settingsKeys: llmSettingsKeys(kind),
+    validate: (target) => validateLlmSettings(kind, target),
+    create: (target, context) =>
+      createLlmProvider(target.name, parseLlmSettings(kind, target), {
+        kind: as,
+        timeoutSeconds: target.timeoutSeconds ?? context.defaultTimeoutSeconds,
+        cacheDir: context.cacheDir,
+        secrets: target.secretValues,
+        verbose: context.verbose,
+        log: context.log,
+      }),
+  };
+}
+
+/** `provider: openai`: OpenAI's chat completions API. */
+export const openaiProviderFactory = createLlmProviderFactory('openai');
+/** `provider: openai-compatible`: any server speaking chat completions at `base_url` (vLLM, Ollama, ...). */
+export const openaiCompatibleProviderFactory = createLlmProviderFactory('openai-compatible');
+/** `provider: azure` (AgentV 1.x also `azure-openai`): Azure OpenAI deployments. */
+export const azureProviderFactory = createLlmProviderFactory('azure');
+/** `provider: anthropic`: Anthropic's messages API. */
+export const anthropicProviderFactory = createLlmProviderFactory('anthropic');
+/** `provider: gemini` (AgentV 1.x also `google`, `google-gemini`): Gemini's generateContent API. */
+export const geminiProviderFactory = createLlmProviderFactory('gemini');
+
+/** Every LLM provider factory, AgentV 1.x aliases included: register them all at once. */
+export const llmProviderFactories: readonly ProviderFactory[] = [
+  openaiProviderFactory,
+  openaiCompatibleProviderFactory,
+  azureProviderFactory,
+  anthropicProviderFactory,
+  geminiProviderFactory,
+  createLlmProviderFactory('azure', 'azure-openai'),
+  createLlmProviderFactory('gemini', 'google'),
+  createLlmProviderFactory('gemini', 'google-gemini'),
+];

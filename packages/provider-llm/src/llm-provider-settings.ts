@@ -1,0 +1,259 @@
+import type { Issue, ResolvedTarget } from '@agentv/core';
+import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
+
+/** Per-target prices in USD per million tokens; overrides the built-in price table. */
+export interface LlmPricing {
+  inputPerMtok: number;
+  outputPerMtok: number;
+}
+
+/** The typed settings of an LLM target. */
+export interface LlmProviderSettings {
+  kind: LlmKind;
+  /** The model id; for Azure the deployment name. */
+  model: string;
+  apiKey?: string;
+  /**
+   * The API base URL given to the SDK, e.g. `https://api.openai.com/v1`; for
+   * Azure the resource URL ending in `/openai`.
+   */
+  baseUrl?: string;
+  /** Azure resource name, used when no URL is given. */
+  resourceName?: string;
+  /** Azure `api-version`. */
+  apiVersion?: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Anthropic extended thinking budget in tokens (AgentV 1.x `thinking_budget`). */
+  thinkingBudget?: number;
+  pricing?: LlmPricing;
+}
+
+/** AgentV 1.x's default Azure `api-version`, kept so its targets run unchanged. */
+export const DEFAULT_AZURE_API_VERSION = '2024-12-01-preview';
+
+const PLACEHOLDER = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
+
+/**
+ * Checks an LLM target without calling anything: a missing model or key
+ * (naming the variable that usually holds it), a bad base URL, invalid
+ * numbers. Values whose `${{ VAR }}` is unset are left to core, which
+ * reports the variable.
+ */
+export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issue[] {
+  const info = LLM_KINDS[kind];
+  const s = target.settings;
+  const issues: Issue[] = [];
+  const add = (field: string, message: string, hint?: string) =>
+    issues.push({
+      severity: 'error',
+      path: field.split('.'),
+      message,
+      ...(hint === undefined ? {} : { hint }),
+    });
+
+  const modelField =
+    kind === 'azure' ? firstKey(s, ['deployment', 'deployment_name', 'model']) : 'model';
+  if (!isGiven(s[modelField ?? 'model']) && info.defaultModel === undefined) {
+    add(
+      kind === 'azure' ? 'deployment' : 'model',
+      'is missing',
+      kind === 'azure'
+        ? 'add `deployment: <your deployment name>` (AgentV 1.x targets write it as `model:`)'
+        : `add e.g. \`model: ${info.exampleModel}\``,
+    );
+  } else if (modelField && s[modelField] !== undefined && typeof s[modelField] !== 'string') {
+    add(modelField, 'must be a string');
+  }
+
+  if (s.api_key === undefined || (typeof s.api_key === 'string' && s.api_key.trim() === '')) {
+    if (info.requiresApiKey) {
+      const variable = likelyKeyVariable(kind);
+      add(
+        'api_key',
+        'is missing',
+        `add \`api_key: \${{ ${variable} }}\` and set ${variable} in .env`,
+      );
+    }
+  } else if (typeof s.api_key !== 'string') {
+    add('api_key', 'must be a string', `write it as \`api_key: \${{ YOUR_KEY_VARIABLE }}\``);
+  }
+
+  const urlField = kind === 'azure' ? firstKey(s, ['base_url', 'endpoint']) : 'base_url';
+  const url = urlField === undefined ? undefined : s[urlField];
+  if (url === undefined) {
+    if (info.requiresBaseUrl) {
+      add(
+        'base_url',
+        'is missing',
+        `add the server's API URL, e.g. \`base_url: ${info.exampleBaseUrl}\``,
+      );
+    } else if (kind === 'azure' && !isGiven(s.resource_name)) {
+      add(
+        'endpoint',
+        'is missing',
+        `add \`endpoint: ${info.exampleBaseUrl}\` (or \`resource_name: my-resource\`)`,
+      );
+    }
+  } else if (urlField && !isPlaceholder(url)) {
+    // AgentV 1.x accepted an Azure resource name in `endpoint`.
+    const resourceName = kind === 'azure' && urlField === 'endpoint' && isResourceName(url);
+    if (!resourceName && !isHttpUrl(url)) {
+      add(
+        urlField,
+        'must be an http:// or https:// URL',
+        `e.g. \`${urlField}: ${info.exampleBaseUrl}\``,
+      );
+    }
+  }
+
+  checkNumber(s.temperature, 'temperature', { min: 0, max: 2 }, add, 'e.g. `temperature: 0`');
+  const maxTokensField = s.max_output_tokens !== undefined ? 'max_output_tokens' : 'max_tokens';
+  checkNumber(
+    s[maxTokensField],
+    maxTokensField,
+    { min: 1, integer: true },
+    add,
+    'e.g. `max_output_tokens: 1024`',
+  );
+  checkNumber(
+    s.thinking_budget,
+    'thinking_budget',
+    { min: 1, integer: true },
+    add,
+    'e.g. `thinking_budget: 2048`',
+  );
+
+  if (s.pricing !== undefined) {
+    const pricing = s.pricing;
+    const hint =
+      'e.g. `pricing: { input_per_mtok: 0.15, output_per_mtok: 0.6 }` (USD per million tokens)';
+    if (typeof pricing !== 'object' || pricing === null || Array.isArray(pricing)) {
+      add('pricing', 'must be a mapping with input_per_mtok and output_per_mtok', hint);
+    } else {
+      for (const key of ['input_per_mtok', 'output_per_mtok']) {
+        const value = (pricing as Record<string, unknown>)[key];
+        if (value === undefined) add(`pricing.${key}`, 'is missing', hint);
+        else checkNumber(value, `pricing.${key}`, { min: 0 }, add, hint);
+      }
+    }
+  }
+  return issues;
+}
+
+/** The settings of a target that passed `validateLlmSettings`. */
+export function parseLlmSettings(kind: LlmKind, target: ResolvedTarget): LlmProviderSettings {
+  const s = target.settings;
+  const info = LLM_KINDS[kind];
+  const text = (value: unknown) =>
+    typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  const settings: LlmProviderSettings = {
+    kind,
+    model:
+      (kind === 'azure' ? (text(s.deployment) ?? text(s.deployment_name)) : undefined) ??
+      text(s.model) ??
+      info.defaultModel ??
+      '',
+  };
+  const apiKey = text(s.api_key);
+  if (apiKey !== undefined) settings.apiKey = apiKey;
+  if (kind === 'azure') {
+    const endpoint = text(s.base_url) ?? text(s.endpoint);
+    if (endpoint !== undefined && isHttpUrl(endpoint)) settings.baseUrl = azureBaseUrl(endpoint);
+    else {
+      const resourceName = text(s.resource_name) ?? endpoint;
+      if (resourceName !== undefined) settings.resourceName = resourceName;
+    }
+    settings.apiVersion =
+      (text(s.api_version) ?? text(s.version))?.replace(/^api[-_]?version\s*=\s*/i, '') ||
+      DEFAULT_AZURE_API_VERSION;
+  } else {
+    const baseUrl = text(s.base_url);
+    if (baseUrl !== undefined) settings.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+  const temperature = toNumber(s.temperature);
+  if (temperature !== undefined) settings.temperature = temperature;
+  const maxOutputTokens = toNumber(s.max_output_tokens ?? s.max_tokens);
+  if (maxOutputTokens !== undefined) settings.maxOutputTokens = maxOutputTokens;
+  const thinkingBudget = toNumber(s.thinking_budget);
+  if (thinkingBudget !== undefined) settings.thinkingBudget = thinkingBudget;
+  if (typeof s.pricing === 'object' && s.pricing !== null) {
+    const pricing = s.pricing as Record<string, unknown>;
+    const input = toNumber(pricing.input_per_mtok);
+    const output = toNumber(pricing.output_per_mtok);
+    if (input !== undefined && output !== undefined) {
+      settings.pricing = { inputPerMtok: input, outputPerMtok: output };
+    }
+  }
+  return settings;
+}
+
+/** The variable that most likely holds the key of `kind`: the first one set, else the conventional one. */
+export function likelyKeyVariable(kind: LlmKind, env: NodeJS.ProcessEnv = process.env): string {
+  const names = LLM_KINDS[kind].keyVariables;
+  return names.find((name) => env[name]) ?? names[0]!;
+}
+
+/** `https://x.openai.azure.com` → `https://x.openai.azure.com/openai`, the SDK's Azure base URL. */
+function azureBaseUrl(endpoint: string): string {
+  const trimmed = endpoint.replace(/\/+$/, '');
+  return trimmed.endsWith('/openai') ? trimmed : `${trimmed}/openai`;
+}
+
+function firstKey(settings: Record<string, unknown>, keys: string[]): string | undefined {
+  return keys.find((key) => settings[key] !== undefined);
+}
+
+function isGiven(value: unknown): boolean {
+  return typeof value === 'string' ? value.trim() !== '' : value !== undefined;
+}
+
+function isPlaceholder(value: unknown): boolean {
+  return typeof value === 'string' && PLACEHOLDER.test(value);
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isResourceName(value: unknown): boolean {
+  return typeof value === 'string' && /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(value.trim());
+}
+
+/** A number, or a numeric string (what `${{ VAR }}` gives); undefined otherwise. */
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : undefined;
+  }
+  return undefined;
+}
+
+function checkNumber(
+  value: unknown,
+  field: string,
+  range: { min?: number; max?: number; integer?: boolean },
+  add: (field: string, message: string, hint?: string) => void,
+  hint: string,
+): void {
+  if (value === undefined || isPlaceholder(value)) return;
+  const parsed = toNumber(value);
+  const bounds =
+    range.max === undefined ? `>= ${range.min}` : `between ${range.min} and ${range.max}`;
+  const what = range.integer ? `a whole number ${bounds}` : `a number ${bounds}`;
+  if (
+    parsed === undefined ||
+    (range.integer && !Number.isInteger(parsed)) ||
+    (range.min !== undefined && parsed < range.min) ||
+    (range.max !== undefined && parsed > range.max)
+  ) {
+    add(field, `must be ${what}, not ${JSON.stringify(value)}`, hint);
+  }
+}

@@ -1,0 +1,204 @@
+import {
+  type ChatMessage,
+  PROVIDER_SPECIFICATION_VERSION,
+  type Provider,
+  ProviderError,
+  type ProviderRequest,
+  type ProviderResponse,
+  type TokenUsage,
+} from '@agentv/core';
+import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
+import { createLlmCache, llmCacheKey } from './llm-cache.js';
+import { LLM_KINDS } from './llm-kinds.js';
+import { likelyKeyVariable, type LlmProviderSettings } from './llm-provider-settings.js';
+import { loadLanguageModel } from './load-language-model.js';
+import { estimateCostUsd } from './price-table.js';
+import { type FailedCall, toProviderError } from './to-provider-error.js';
+
+/** How an LLM provider runs, besides its settings. */
+export interface LlmProviderOptions {
+  /** The `provider:` value the target used (an alias such as `google`); default the settings' kind. */
+  kind?: string;
+  /** Per-call time limit in seconds; none when undefined. */
+  timeoutSeconds?: number;
+  /** Folder of the disk cache (`.agentv/cache`); undefined turns caching off. */
+  cacheDir?: string;
+  /** Values to mask in errors and logs besides the API key (the target's `${{ VAR }}` values). */
+  secrets?: readonly string[];
+  /** Log every call (model, duration, tokens, cache hits) through `log`. */
+  verbose?: boolean;
+  log?: (line: string) => void;
+}
+
+/**
+ * Creates a provider that answers each case with one call to a chat model
+ * through the Vercel AI SDK. The chat prompt goes out as structured messages;
+ * the response carries `usage`, `costUsd` (when the model's price is known)
+ * and `durationMs`. Failures are `ProviderError`s the orchestrator retries
+ * (the SDK's own retries are off). With a `cacheDir`, answers are stored on
+ * disk and a repeated call is answered from there with `cached: true`.
+ */
+export function createLlmProvider(
+  targetName: string,
+  settings: LlmProviderSettings,
+  options: LlmProviderOptions = {},
+): Provider {
+  const kind = options.kind ?? settings.kind;
+  const id = `${kind}:${targetName}`;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const verbose = (line: string) => {
+    if (options.verbose) log(`[${id}] ${line}`);
+  };
+  const cache =
+    options.cacheDir === undefined
+      ? undefined
+      : createLlmCache(options.cacheDir, (message) => log(`warning: ${message}`));
+  const secrets = [settings.apiKey, ...(options.secrets ?? [])].filter(
+    (value): value is string => typeof value === 'string' && value.length > 0,
+  );
+  const failedCall: FailedCall = {
+    kind: settings.kind,
+    targetName,
+    model: settings.model,
+    baseUrl: settings.baseUrl,
+    keyVariable: variableHolding(settings) ?? likelyKeyVariable(settings.kind),
+    secrets,
+  };
+  let model: Promise<LanguageModel> | undefined;
+
+  const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
+    const started = Date.now();
+    const messages = toModelMessages(request);
+    const parameters = {
+      temperature: settings.temperature,
+      maxOutputTokens: settings.maxOutputTokens,
+      thinkingBudget: settings.thinkingBudget,
+      apiVersion: settings.apiVersion,
+      resourceName: settings.resourceName,
+    };
+    const key =
+      cache &&
+      llmCacheKey({
+        kind: settings.kind,
+        model: settings.model,
+        baseUrl: settings.baseUrl,
+        messages,
+        // A retry or a judge's re-asked question wants a new answer, not the one the first try got.
+        parameters: request.attempt > 0 ? { ...parameters, attempt: request.attempt } : parameters,
+      });
+    if (cache && key) {
+      const hit = await cache.read(key);
+      if (hit) {
+        verbose(`${request.evalCaseId}: answered from the cache`);
+        // Nothing was spent on this answer, so it has no cost; usage is the original call's.
+        return { ...hit, durationMs: Date.now() - started, cached: true };
+      }
+    }
+
+    model ??= loadLanguageModel(settings);
+    const [languageModel, { generateText }] = await Promise.all([model, import('ai')]);
+    const timeout = new AbortController();
+    const timer =
+      options.timeoutSeconds === undefined
+        ? undefined
+        : setTimeout(() => timeout.abort(), options.timeoutSeconds * 1000);
+    const abortSignal = request.signal
+      ? AbortSignal.any([request.signal, timeout.signal])
+      : timeout.signal;
+    let result: Awaited<ReturnType<typeof generateText>>;
+    try {
+      result = await generateText({
+        model: languageModel,
+        messages,
+        // The system message is the eval author's (guidelines included), not outside input.
+        allowSystemInMessages: true,
+        temperature: settings.temperature,
+        maxOutputTokens: settings.maxOutputTokens,
+        maxRetries: 0,
+        abortSignal,
+        ...(settings.thinkingBudget === undefined
+          ? {}
+          : {
+              providerOptions: {
+                anthropic: { thinking: { type: 'enabled', budgetTokens: settings.thinkingBudget } },
+              },
+            }),
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (timeout.signal.aborted) {
+        throw new ProviderError(
+          `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
+          { retryable: true, hint: 'raise timeout_seconds on the target, or --agent-timeout' },
+        );
+      }
+      throw toProviderError(error, failedCall);
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const usage = toTokenUsage(result.usage);
+    const costUsd = usage && estimateCostUsd(settings.model, usage, settings.pricing);
+    const durationMs = Date.now() - started;
+    verbose(
+      `${request.evalCaseId}: ${settings.model} answered in ${durationMs} ms` +
+        (usage ? ` (${usage.inputTokens ?? '?'} in, ${usage.outputTokens ?? '?'} out tokens)` : ''),
+    );
+    if (cache && key)
+      await cache.write(key, {
+        text: result.text,
+        ...(usage ? { usage: definedOnly(usage) } : {}),
+      });
+    return {
+      text: result.text,
+      ...(usage === undefined ? {} : { usage }),
+      ...(costUsd === undefined ? {} : { costUsd }),
+      durationMs,
+    };
+  };
+
+  return { specificationVersion: PROVIDER_SPECIFICATION_VERSION, id, kind, targetName, invoke };
+}
+
+/** The chat prompt as AI SDK messages; tool turns become assistant text, since no call ids exist. */
+export function toModelMessages(request: ProviderRequest): ModelMessage[] {
+  const source: ChatMessage[] =
+    request.chatPrompt.length > 0
+      ? request.chatPrompt
+      : [{ role: 'user', content: request.question }];
+  return source.map((message): ModelMessage => {
+    if (message.role === 'tool') {
+      return { role: 'assistant', content: `@[${message.name ?? 'Tool'}]: ${message.content}` };
+    }
+    return { role: message.role, content: message.content };
+  });
+}
+
+/** The SDK's usage as core's `TokenUsage` (`cachedTokens`: input tokens read from the prompt cache). */
+function toTokenUsage(usage: LanguageModelUsage | undefined): TokenUsage | undefined {
+  if (usage === undefined) return undefined;
+  const mapped: TokenUsage = {};
+  const set = (name: string, value: number | undefined) => {
+    if (typeof value === 'number' && Number.isFinite(value)) mapped[name] = value;
+  };
+  set('inputTokens', usage.inputTokens);
+  set('outputTokens', usage.outputTokens);
+  set('totalTokens', usage.totalTokens);
+  set('cachedTokens', usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens);
+  set('reasoningTokens', usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens);
+  return Object.keys(mapped).length > 0 ? mapped : undefined;
+}
+
+function definedOnly(usage: TokenUsage): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(usage).filter((entry): entry is [string, number] => entry[1] !== undefined),
+  );
+}
+
+/** The name of an environment variable holding the target's key, for hints; never the value. */
+function variableHolding(settings: LlmProviderSettings): string | undefined {
+  const key = settings.apiKey;
+  if (key === undefined) return undefined;
+  const preferred = LLM_KINDS[settings.kind].keyVariables.find((name) => process.env[name] === key);
+  return preferred ?? Object.keys(process.env).find((name) => process.env[name] === key);
+}

@@ -1,0 +1,45 @@
+import type { LanguageModel } from 'ai';
+import type { LlmProviderSettings } from './llm-provider-settings.js';
+
+/**
+ * Creates the AI SDK model of a target. The SDK modules are imported here, on
+ * the first call, so commands that never call a model do not load them.
+ * OpenAI-style kinds use the chat completions API, which every
+ * OpenAI-compatible server speaks.
+ */
+export async function loadLanguageModel(settings: LlmProviderSettings): Promise<LanguageModel> {
+  const { apiKey, baseUrl, model } = settings;
+  switch (settings.kind) {
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      return createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: baseUrl ?? '',
+        apiKey,
+        includeUsage: true,
+      }).chatModel(model);
+    }
+    case 'azure': {
+      const { createAzure } = await import('@ai-sdk/azure');
+      return createAzure({
+        apiKey,
+        ...(baseUrl === undefined ? { resourceName: settings.resourceName } : { baseURL: baseUrl }),
+        apiVersion: settings.apiVersion,
+        // `/openai/deployments/<deployment>/chat/completions?api-version=...`, as AgentV 1.x called it.
+        useDeploymentBasedUrls: true,
+      }).chat(model);
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      return createAnthropic({ apiKey, baseURL: baseUrl }).languageModel(model);
+    }
+    case 'gemini': {
+      const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
+      return createGoogleGenerativeAI({ apiKey, baseURL: baseUrl }).languageModel(model);
+    }
+  }
+}
