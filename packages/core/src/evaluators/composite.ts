@@ -11,7 +11,7 @@ import type {
   EvaluatorResult,
 } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import type { EvaluatorRegistry } from './evaluator-registry.js';
+import type { EvaluatorRegistry } from './evaluator.js';
 import { describe } from './evaluator-options.js';
 import { clamp, runEvaluator } from './grade-case.js';
 import {

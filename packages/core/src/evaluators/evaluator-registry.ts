@@ -4,7 +4,7 @@ import { codeJudgeEvaluator } from './code-judge.js';
 import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
 import { equalsEvaluator } from './equals.js';
-import type { Evaluator } from './evaluator.js';
+import type { Evaluator, EvaluatorRegistry } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { isJsonEvaluator } from './is-json.js';
 import { jsonSchemaEvaluator } from './json-schema.js';
@@ -12,22 +12,6 @@ import { llmJudgeEvaluator } from './llm-judge.js';
 import { regexEvaluator } from './regex.js';
 import { rubricEvaluator } from './rubric.js';
 import { toolTrajectoryEvaluator } from './tool-trajectory.js';
-
-/** Resolves an evaluator config's `type` to its implementation. */
-export interface EvaluatorRegistry {
-  /** Adds an evaluator; registering a type twice is a programming error and throws. */
-  register(evaluator: Evaluator): EvaluatorRegistry;
-  has(type: string): boolean;
-  /** The evaluator for `type`; an unknown type throws an `AgentvError` listing the known types. */
-  get(type: string): Evaluator;
-  /** Registered types, sorted. */
-  types(): string[];
-  /**
-   * Problems with a config before the run: an unknown type, or whatever the
-   * evaluator's own `validate` reports. Empty when the config is valid.
-   */
-  validate(config: EvaluatorConfig): Issue[];
-}
 
 /** Creates a registry holding `evaluators` (none by default; see `defaultEvaluators`). */
 export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): EvaluatorRegistry {

@@ -4,8 +4,8 @@ import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import type { EvaluatorRegistry } from './evaluator-registry.js';
-import type { Judge } from './judge.js';
+import type { ChatMessage } from '../provider/chat-message.js';
+import type { ProviderResponse } from '../provider/provider-response.js';
 
 /** Verdict of one evaluator score: `pass` >= 0.8, `borderline` >= 0.6, else `fail`. */
 export type Verdict = 'pass' | 'borderline' | 'fail';
@@ -83,4 +83,44 @@ export interface Evaluator {
   validate?(config: EvaluatorConfig, registry?: EvaluatorRegistry): Issue[];
   /** Grade one answer. Throw `EvaluatorError` when the evaluator cannot run. */
   evaluate(config: EvaluatorConfig, context: EvaluationContext): Promise<EvaluationScore>;
+}
+
+/** Resolves an evaluator config's `type` to its implementation. */
+export interface EvaluatorRegistry {
+  /** Adds an evaluator; registering a type twice is a programming error and throws. */
+  register(evaluator: Evaluator): EvaluatorRegistry;
+  has(type: string): boolean;
+  /** The evaluator for `type`; an unknown type throws an `AgentvError` listing the known types. */
+  get(type: string): Evaluator;
+  /** Registered types, sorted. */
+  types(): string[];
+  /**
+   * Problems with a config before the run: an unknown type, or whatever the
+   * evaluator's own `validate` reports. Empty when the config is valid.
+   */
+  validate(config: EvaluatorConfig): Issue[];
+}
+
+/** One question to the judge. */
+export interface JudgeRequest {
+  /** The whole prompt as one string (what `cli` judges get). */
+  question: string;
+  /** The same prompt as messages (what chat providers get); default one user message. */
+  chatPrompt?: ChatMessage[];
+  evalCaseId: string;
+  /** 0-based; a re-asked question (unparseable reply) increases it. */
+  attempt: number;
+  signal?: AbortSignal;
+  /** The eval file's folder: a `cli` judge's relative `cwd` resolves against it. */
+  evalDir?: string;
+  /** Passed on to the provider. */
+  metadata?: Record<string, unknown>;
+}
+
+/** The judge target, as graders see it: any provider (`cli`, `mock`, an LLM) can be one. */
+export interface Judge {
+  /** The judge target's name, for messages. */
+  readonly targetName: string;
+  /** Asks the judge; a retryable provider failure is retried, the last failure throws `EvaluatorError`. */
+  ask(request: JudgeRequest): Promise<ProviderResponse>;
 }

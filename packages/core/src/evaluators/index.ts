@@ -6,7 +6,7 @@ export type { CodeJudgeMessage, CodeJudgePayload } from './code-judge-payload.js
 export { buildCodeJudgePayload } from './code-judge-payload.js';
 export { containsEvaluator } from './contains.js';
 export { equalsEvaluator } from './equals.js';
-export type { EvaluatorRegistry } from './evaluator-registry.js';
+export type { EvaluatorRegistry } from './evaluator.js';
 export { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 export type { CaseGrade, GradeCaseOptions } from './grade-case.js';
 export { gradeCase } from './grade-case.js';
@@ -16,7 +16,7 @@ export { toolTrajectoryEvaluator } from './tool-trajectory.js';
 export { BORDERLINE_SCORE, PASS_SCORE, verdictFor } from './verdict.js';
 export { compositeEvaluator, DEFAULT_AGGREGATOR_PROMPT } from './composite.js';
 export { extractJudgeJson } from './extract-judge-json.js';
-export type { Judge, JudgeRequest } from './judge.js';
+export type { Judge, JudgeRequest } from './evaluator.js';
 export { createJudge, needsJudge } from './judge.js';
 export {
   DEFAULT_JUDGE_PROMPT,

@@ -1,33 +1,8 @@
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import { type RetryPolicy, withRetries } from '../orchestrator/retry-policy.js';
-import type { ChatMessage } from '../provider/chat-message.js';
 import type { Provider } from '../provider/provider.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
+import type { Judge } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-
-/** One question to the judge. */
-export interface JudgeRequest {
-  /** The whole prompt as one string (what `cli` judges get). */
-  question: string;
-  /** The same prompt as messages (what chat providers get); default one user message. */
-  chatPrompt?: ChatMessage[];
-  evalCaseId: string;
-  /** 0-based; a re-asked question (unparseable reply) increases it. */
-  attempt: number;
-  signal?: AbortSignal;
-  /** The eval file's folder: a `cli` judge's relative `cwd` resolves against it. */
-  evalDir?: string;
-  /** Passed on to the provider. */
-  metadata?: Record<string, unknown>;
-}
-
-/** The judge target, as graders see it: any provider (`cli`, `mock`, an LLM) can be one. */
-export interface Judge {
-  /** The judge target's name, for messages. */
-  readonly targetName: string;
-  /** Asks the judge; a retryable provider failure is retried, the last failure throws `EvaluatorError`. */
-  ask(request: JudgeRequest): Promise<ProviderResponse>;
-}
 
 /** Wraps the judge target's provider; `policy` is the retry policy of that target. */
 export function createJudge(provider: Provider, policy: RetryPolicy): Judge {

@@ -1,5 +1,5 @@
 import type { EvalCase } from '../eval-file/eval-case.js';
-import type { EvaluatorRegistry } from '../evaluators/evaluator-registry.js';
+import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import type { BuiltPrompt } from '../prompt/index.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderContext } from '../provider/provider-factory.js';

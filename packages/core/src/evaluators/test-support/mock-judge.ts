@@ -1,5 +1,6 @@
 import { createMockProvider } from '../../provider/mock-provider.js';
-import { createJudge, type Judge } from '../judge.js';
+import type { Judge } from '../evaluator.js';
+import { createJudge } from '../judge.js';
 
 /** A judge backed by the real `mock` provider, replying `reply` to every question. */
 export function mockJudge(reply: string): Judge {
