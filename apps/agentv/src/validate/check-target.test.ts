@@ -77,7 +77,7 @@ describe('checkTarget', () => {
         path: ['provider'],
         target: 't',
         message: 'unknown provider "vscode"',
-        hint: 'use one of: cli, mock (used by evals/a.yaml)',
+        hint: 'use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, mock, openai, openai-compatible (used by evals/a.yaml)',
       },
     ]);
   });

@@ -207,6 +207,8 @@ function mockTarget(
     provider: 'mock',
     settings: {},
     workers: defined?.workers,
+    // Graders still need to know which judge the target names.
+    ...(defined?.judgeTarget === undefined ? {} : { judgeTarget: defined.judgeTarget }),
     filePath: defined?.filePath ?? evalCase.filePath,
     baseDir: defined?.baseDir ?? evalCase.filePath,
   };

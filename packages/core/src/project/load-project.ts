@@ -149,11 +149,11 @@ class ProjectLoader {
         knownKeys: knownSettingsKeys(options.providerRegistry),
         ...(options.mode === 'validate'
           ? {
-              inspectTarget: (target: ResolvedTarget) =>
+              inspectTarget: (target: ResolvedTarget, all: readonly ResolvedTarget[]) =>
                 checkTarget(
                   target,
                   options.providerRegistry,
-                  this.validatePolicy(usedBy.get(`${file}\0${target.name}`)),
+                  this.validatePolicy(usersOf(usedBy, file, target, all)),
                 ),
             }
           : {}),
@@ -318,4 +318,23 @@ export function displayPath(cwd: string, file: string): string {
   if (!path.isAbsolute(file)) return file;
   const relative = path.relative(cwd, file);
   return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+/**
+ * The eval files that use `target` of targets file `file`: those whose cases
+ * run against it, and those of the targets naming it as their `judge_target`.
+ */
+function usersOf(
+  usedBy: Map<string, Set<string>>,
+  file: string,
+  target: ResolvedTarget,
+  all: readonly ResolvedTarget[],
+): Set<string> | undefined {
+  let users = usedBy.get(`${file}\0${target.name}`);
+  for (const other of all) {
+    if (other.judgeTarget !== target.name) continue;
+    const judged = usedBy.get(`${file}\0${other.name}`);
+    if (judged) users = new Set([...(users ?? []), ...judged]);
+  }
+  return users;
 }

@@ -45,7 +45,7 @@ export interface LoadTargetsOptions {
    * (relative to the target), else on the target; they never withhold the
    * loaded targets, so a caller can still resolve names against a file that has them.
    */
-  inspectTarget?: (target: ResolvedTarget) => Issue[];
+  inspectTarget?: (target: ResolvedTarget, all: readonly ResolvedTarget[]) => Issue[];
 }
 
 /**
@@ -146,7 +146,7 @@ export async function loadTargetsFile(
   if (options.inspectTarget) {
     for (const target of targets) {
       const index = targetIndex.get(target)!;
-      for (const issue of options.inspectTarget(target)) {
+      for (const issue of options.inspectTarget(target, targets)) {
         issues.push(locateTargetIssue(issue, target.name, ['targets', index], filePath, source));
       }
     }
