@@ -60,8 +60,11 @@ describe('runProcess output', () => {
   });
 
   it('does not wait for a process that left the group and still holds the output open', async () => {
-    // Waiting for the daemon would run into the test's timeout.
-    const outcome = await runProcess({ command: 'setsid sleep 30 & echo $!', cwd: tmpdir() });
+    // Waiting for the daemon would run into the test's timeout. The command exits only once
+    // the daemon has left its group (it writes its pid after setsid), so no kill can race it.
+    const command =
+      'f=$(mktemp); setsid sh -c "echo \\$\\$ > $f; exec sleep 30" & while [ ! -s "$f" ]; do sleep 0.01; done; cat "$f"; rm -f "$f"';
+    const outcome = await runProcess({ command, cwd: tmpdir() });
     const daemon = Number(outcome.stdout);
     try {
       expect(outcome.exitCode).toBe(0);
