@@ -18,6 +18,8 @@ export { UnknownTargetError } from './errors/unknown-target-error.js';
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';
+export { closestMatch } from './util/closest-match.js';
+export { displayPath } from './util/display-path.js';
 
 // Project loading: eval files, targets, config, .env
 export type { AgentvConfig } from './config/config-schema.js';
@@ -41,7 +43,8 @@ export type {
   LoadProjectOptions,
   ProjectEvalFile,
 } from './project/load-project.js';
-export { displayPath, loadProject } from './project/load-project.js';
+export { loadProject } from './project/load-project.js';
+export { hasPlaceholder } from './targets/interpolate-env.js';
 export type { ResolvedTarget } from './targets/resolved-target.js';
 export { findRepoRoot } from './util/find-repo-root.js';
 
@@ -55,13 +58,15 @@ export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
+export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
 export { stderrExcerpt } from './process/stderr-excerpt.js';
 
 // Traces
-export type { OutputMessage, ToolCall } from './trace/output-message.js';
+export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';
+export { outputMessageRecord } from './trace/output-message.js';
 export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
 export { isRecord, parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
 export { summarizeTrace } from './trace/summarize-trace.js';

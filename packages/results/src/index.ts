@@ -18,7 +18,6 @@ export type {
 export { computeRunStatistics } from './statistics.js';
 export type {
   EvaluatorResultRecord,
-  OutputMessageRecord,
   ResultRecord,
   ResultRecordOptions,
 } from './to-result-record.js';

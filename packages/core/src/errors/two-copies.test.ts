@@ -68,7 +68,9 @@ describe('AgentV errors across two copies of core', () => {
         expectedMessages: [],
         evaluators: [{ name: 'says-ok', type: 'contains', value: 'ok' }],
       })),
-      targets: [{ name: 'default', provider: 'mock', settings: {}, filePath: '/t.yaml', baseDir: '/' }],
+      targets: [
+        { name: 'default', provider: 'mock', settings: {}, filePath: '/t.yaml', baseDir: '/' },
+      ],
       providerRegistry,
       evaluatorRegistry,
     });
@@ -77,7 +79,8 @@ describe('AgentV errors across two copies of core', () => {
       plan,
       providerRegistry,
       evaluatorRegistry,
-      retryPolicy: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 },
+      maxRetries: 2,
+      retryPolicy: { baseDelayMs: 1, maxDelayMs: 2 },
       createProvider: () => ({
         specificationVersion: 'v1',
         id: 'other-copy',

@@ -1,7 +1,7 @@
 import type { Issue } from '../errors/input-issue.js';
-import { formatPath } from '../util/describe-zod-issues.js';
-import { unknownKeyWarnings } from '../util/unknown-keys.js';
-import type { SourceLocator } from '../util/yaml-source.js';
+import { formatPath } from '../yaml/describe-zod-issues.js';
+import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
 import { KNOWN_KEYS } from './eval-file-schema.js';
 
 const KNOWN = {

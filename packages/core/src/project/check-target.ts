@@ -1,5 +1,6 @@
 import { formatIssuePath, type Issue } from '../errors/input-issue.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
+import { hasPlaceholder, usesVariable } from '../targets/interpolate-env.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 
 /** How severe each kind of target problem is, decided by the caller before checking. */
@@ -20,8 +21,6 @@ export const RUN_TARGET_POLICY: TargetPolicy = {
   unknownProvider: 'error',
   missingVariables: 'error',
 };
-
-const UNRESOLVED = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
 
 /**
  * Checks one target: its `${{ VAR }}` values are set, its provider exists and
@@ -73,7 +72,7 @@ export function checkTarget(
   for (const problem of registry.validate(target)) {
     const path = problem.path ?? [];
     const value = valueAt(target.settings, path);
-    if (typeof value === 'string' && UNRESOLVED.test(value)) continue;
+    if (hasPlaceholder(value)) continue;
     issues.push(targetSettingsIssue(problem, target));
   }
   return issues;
@@ -103,9 +102,8 @@ function valueAt(settings: Record<string, unknown>, path: readonly (string | num
 
 /** The path of the first string in `settings` that uses `${{ name }}`. */
 function pathHolding(settings: Record<string, unknown>, name: string): string[] | undefined {
-  const placeholder = new RegExp(`\\$\\{\\{\\s*${name}\\s*\\}\\}`);
   const search = (value: unknown, prefix: string[]): string[] | undefined => {
-    if (typeof value === 'string') return placeholder.test(value) ? prefix : undefined;
+    if (typeof value === 'string') return usesVariable(value, name) ? prefix : undefined;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     for (const [key, entry] of Object.entries(value)) {
       const found = search(entry, [...prefix, key]);

@@ -6,6 +6,11 @@ export function toSnakeCase(key: string): string {
     .toLowerCase();
 }
 
+/** `input_tokens` → `inputTokens`; camelCase keys are unchanged. */
+export function toCamelCase(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
 /** A key written in camelCase that maps onto a key also written in snake_case. */
 export interface KeyConflict {
   /** The key as written in the file (camelCase). */
