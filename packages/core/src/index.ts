@@ -68,7 +68,8 @@ export { stderrExcerpt } from './process/stderr-excerpt.js';
 export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';
 export { outputMessageRecord } from './trace/output-message.js';
 export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
-export { isRecord, parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
+export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
+export { isRecord } from './util/records.js';
 export { summarizeTrace } from './trace/summarize-trace.js';
 export type { TraceSummary } from './trace/trace-summary.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { EvaluatorError, isEvaluatorError } from '../errors/evaluator-error.js';
 import { normalizeEvaluators } from '../eval-file/normalize-evaluators.js';
 import type { EvaluatorEntryInput } from '../eval-file/eval-file-schema.js';
-import { isRecord } from '../trace/trace-schemas.js';
+import { isRecord } from '../util/records.js';
 import type {
   EvaluationContext,
   EvaluationScore,

@@ -1,4 +1,5 @@
 import { toCamelCase, toSnakeCase } from '../util/case-keys.js';
+import { isRecord } from '../util/records.js';
 import type { TokenUsage } from './provider-response.js';
 
 /**
@@ -7,7 +8,7 @@ import type { TokenUsage } from './provider-response.js';
  * undefined when `value` is not a mapping or holds no count.
  */
 export function parseTokenUsage(value: unknown): TokenUsage | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   const usage: TokenUsage = {};
   for (const [key, count] of Object.entries(value)) {
     if (typeof count === 'number' && Number.isFinite(count)) usage[toCamelCase(key)] = count;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
-import { describeZodIssues, type IssueScope, valueAt } from '../yaml/describe-zod-issues.js';
+import { valueAt } from '../util/records.js';
+import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { readInputFile } from '../util/read-input-file.js';

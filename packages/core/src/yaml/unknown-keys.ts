@@ -1,5 +1,6 @@
 import type { Issue } from '../errors/input-issue.js';
 import { closestMatch } from '../util/closest-match.js';
+import { isRecord } from '../util/records.js';
 import type { SourceLocator } from './yaml-source.js';
 
 /** Where a mapping is, and what to attach to warnings about its keys. */
@@ -23,7 +24,7 @@ export interface UnknownKeysOptions {
  * with a "did you mean" hint when a known key is close.
  */
 export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions): Issue[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  if (!isRecord(value)) return [];
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
