@@ -45,6 +45,7 @@ export type {
 } from './project/load-project.js';
 export { loadProject } from './project/load-project.js';
 export { hasPlaceholder } from './targets/interpolate-env.js';
+export { snakeCaseSettings } from './util/case-keys.js';
 export type { ResolvedTarget } from './targets/resolved-target.js';
 export { findRepoRoot } from './util/find-repo-root.js';
 

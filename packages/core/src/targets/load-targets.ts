@@ -14,7 +14,7 @@ import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { hasPlaceholder, interpolateEnv } from './interpolate-env.js';
 import type { ResolvedTarget } from './resolved-target.js';
-import { snakeCaseKeys, toSnakeCase } from '../util/case-keys.js';
+import { snakeCaseSettings, toSnakeCase } from '../util/case-keys.js';
 import {
   COMMON_TARGET_KEYS,
   TARGETS_FILE_KEYS,
@@ -202,18 +202,12 @@ function prepareTarget(
     typeof (raw as { name?: unknown }).name === 'string'
       ? (raw as { name: string }).name
       : undefined;
-  const converted = snakeCaseKeys(raw as Record<string, unknown>);
-  const conflicts = converted.conflicts.map((conflict) => ({
-    ...conflict,
-    mapPath: ['targets', index],
-  }));
-  for (const conflict of conflicts) {
+  const converted = snakeCaseSettings(raw as Record<string, unknown>);
+  for (const { path: keyPath = [], ...conflict } of converted.issues) {
     const issue: Issue = {
-      severity: 'warning',
+      ...conflict,
       file,
-      ...source.locateKey(conflict.mapPath, conflict.written),
-      message: `"${conflict.written}" and "${conflict.key}" are the same setting; "${conflict.written}" is ignored`,
-      hint: `keep only \`${conflict.key}\``,
+      ...source.locateKey(['targets', index], String(keyPath[0])),
     };
     if (name !== undefined) issue.target = name;
     issues.push(issue);

@@ -1,3 +1,5 @@
+import type { Issue } from '../errors/input-issue.js';
+
 /** `batchSize` → `batch_size`, `baseURL` → `base_url`; snake_case keys are unchanged. */
 export function toSnakeCase(key: string): string {
   return key
@@ -11,32 +13,30 @@ export function toCamelCase(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
 }
 
-/** A key written in camelCase that maps onto a key also written in snake_case. */
-export interface KeyConflict {
-  /** The key as written in the file (camelCase). */
-  written: string;
-  /** The snake_case key that wins. */
-  key: string;
-}
-
 /**
- * Copies `record` with its own keys in snake_case (values untouched). When
- * both spellings of a key are present, the snake_case one wins and the
- * other is reported.
+ * Copies a mapping of settings with its own keys in snake_case (values
+ * untouched; camelCase is accepted as AgentV 1.x wrote it). When both
+ * spellings of a key are present, the snake_case one wins and a warning is
+ * returned, its `path` being `path` (where the mapping is) plus the key as written.
  */
-export function snakeCaseKeys(record: Record<string, unknown>): {
-  value: Record<string, unknown>;
-  conflicts: KeyConflict[];
-} {
+export function snakeCaseSettings(
+  record: Record<string, unknown>,
+  path: readonly (string | number)[] = [],
+): { value: Record<string, unknown>; issues: Issue[] } {
   const value: Record<string, unknown> = {};
-  const conflicts: KeyConflict[] = [];
+  const issues: Issue[] = [];
   for (const [written, entry] of Object.entries(record)) {
     const key = toSnakeCase(written);
     if (key === written || !(key in record)) {
       value[key] = entry;
     } else {
-      conflicts.push({ written, key });
+      issues.push({
+        severity: 'warning',
+        path: [...path, written],
+        message: `"${written}" and "${key}" are the same setting; "${written}" is ignored`,
+        hint: `keep only \`${key}\``,
+      });
     }
   }
-  return { value, conflicts };
+  return { value, issues };
 }
