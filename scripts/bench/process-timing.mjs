@@ -4,7 +4,7 @@
 // judge that exits while something it started still runs is scored without waiting for that.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { codeJudgeEvaluator } from '../../packages/core/dist/index.js';
+import { codeJudgeEvaluator } from '../../packages/core/dist/evaluators/code-judge.js';
 import { createCliProvider } from '../../packages/provider-cli/dist/index.js';
 import { report, tempProject } from './support.mjs';
 

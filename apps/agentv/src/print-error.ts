@@ -1,4 +1,4 @@
-import { formatIssue, InvalidInputError, isAgentvError } from '@agentv/core';
+import { formatIssue, isAgentvError, isInvalidInputError } from '@agentv/core';
 import { ExitCode } from './exit-code.js';
 
 /**
@@ -7,7 +7,7 @@ import { ExitCode } from './exit-code.js';
  */
 export function printError(error: unknown, commandName?: string): number {
   const write = (line: string) => process.stderr.write(`${line}\n`);
-  if (error instanceof InvalidInputError) {
+  if (isInvalidInputError(error)) {
     for (const issue of error.issues) {
       write(`${issue.severity}: ${formatIssue(issue)}`);
     }

@@ -1,14 +1,28 @@
-export type { AgentvErrorOptions } from './errors/agentv-error.js';
+// The public API of @agentv/core: named exports only, each needed by another
+// AgentV package or by users writing providers, evaluators or tools on top of
+// core. Everything else (glob matching, dotenv parsing, YAML and case helpers…)
+// is internal and may change in any release.
+
+// Errors and issues
+export type { AgentvErrorKind, AgentvErrorOptions } from './errors/agentv-error.js';
 export { AgentvError, isAgentvError } from './errors/agentv-error.js';
-export { EvaluatorError } from './errors/evaluator-error.js';
-export type { InputIssue, Issue } from './errors/input-issue.js';
-export { formatInputIssue, formatIssue, formatIssuePath } from './errors/input-issue.js';
-export { InvalidInputError } from './errors/invalid-input-error.js';
+export type { EvaluatorErrorOptions } from './errors/evaluator-error.js';
+export { EvaluatorError, isEvaluatorError } from './errors/evaluator-error.js';
+export type { Issue } from './errors/input-issue.js';
+export { formatIssue } from './errors/input-issue.js';
+export { InvalidInputError, isInvalidInputError } from './errors/invalid-input-error.js';
 export type { ProviderErrorOptions } from './errors/provider-error.js';
-export { ProviderError } from './errors/provider-error.js';
+export { isProviderError, ProviderError } from './errors/provider-error.js';
 export { UnknownProviderError } from './errors/unknown-provider-error.js';
 export { UnknownTargetError } from './errors/unknown-target-error.js';
-export { UsageError } from './errors/usage-error.js';
+export { isUsageError, UsageError } from './errors/usage-error.js';
+export type { LoadResult } from './util/load-result.js';
+export { uniqueIssues } from './util/load-result.js';
+export { closestMatch } from './util/closest-match.js';
+export { displayPath } from './util/display-path.js';
+
+// Project loading: eval files, targets, config, .env
+export type { AgentvConfig } from './config/config-schema.js';
 export type {
   ContentBlock,
   EvalCase,
@@ -16,71 +30,69 @@ export type {
   EvalMessage,
   ExpectedToolCall,
   FileContentBlock,
+  RubricItem,
   TextContentBlock,
 } from './eval-file/eval-case.js';
+export type { LoadEvalFileOptions } from './eval-file/load-eval-file.js';
+export { loadEvalFile } from './eval-file/load-eval-file.js';
+export type { TargetPolicy } from './project/check-target.js';
+export { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from './project/check-target.js';
 export type {
-  EvaluationContext,
-  EvaluationScore,
-  Evaluator,
-  EvaluatorResult,
-  Verdict,
-} from './evaluators/evaluator.js';
-export type { EvaluatorConfig } from './evaluators/evaluator-config.js';
-export type { AttemptRecord, EvaluationResult } from './orchestrator/evaluation-result.js';
+  EvalFilesLoader,
+  LoadedProject,
+  LoadProjectOptions,
+  ProjectEvalFile,
+} from './project/load-project.js';
+export { loadProject } from './project/load-project.js';
+export { hasPlaceholder } from './targets/interpolate-env.js';
+export { snakeCaseSettings } from './util/case-keys.js';
+export type { ResolvedTarget } from './targets/resolved-target.js';
+export { findRepoRoot } from './util/find-repo-root.js';
+
+// Provider contract
 export type { ChatMessage } from './provider/chat-message.js';
-export type { MockProviderSettings } from './provider/mock-provider.js';
-export {
-  createMockProvider,
-  DEFAULT_MOCK_RESPONSE,
-  mockProviderFactory,
-} from './provider/mock-provider.js';
+export { createMockProvider, mockProviderFactory } from './provider/mock-provider.js';
 export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
 export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
-export type {
-  ProviderContext,
-  ProviderFactory,
-} from './provider/provider-factory.js';
+export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
 export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
-export type { ResolvedTarget } from './targets/resolved-target.js';
-export { deriveTraceFromOutputMessages, normalizeTrace } from './trace/normalize-trace.js';
-export type { OutputMessage, ToolCall } from './trace/output-message.js';
+export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
+export type { BuiltPrompt } from './prompt/build-prompt.js';
+export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
+export { runProcess } from './process/run-process.js';
+export { stderrExcerpt } from './process/stderr-excerpt.js';
+
+// Traces
+export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';
+export { outputMessageRecord } from './trace/output-message.js';
 export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
-export {
-  isRecord,
-  parseOutputMessages,
-  parseTraceEvents,
-  traceEventSchema,
-} from './trace/trace-schemas.js';
+export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
+export { isRecord } from './util/records.js';
 export { summarizeTrace } from './trace/summarize-trace.js';
 export type { TraceSummary } from './trace/trace-summary.js';
-export { stringifyYaml } from './util/stringify-yaml.js';
-export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
-export { DEFAULT_KILL_GRACE_MS, runProcess } from './process/run-process.js';
-export { STDERR_EXCERPT_CHARS, stderrExcerpt } from './process/stderr-excerpt.js';
-export * from './config/index.js';
-export * from './eval-file/index.js';
-export * from './evaluators/index.js';
-export * from './prompt/index.js';
-export * from './targets/index.js';
-export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
-export { DEFAULT_TARGET_NAME, planRun, targetNameOf } from './orchestrator/plan-run.js';
+
+// Evaluators
 export type {
-  RetryOutcome,
-  RetryPolicy,
-  WithRetriesOptions,
-} from './orchestrator/retry-policy.js';
-export {
-  DEFAULT_RETRY_POLICY,
-  MAX_RETRY_AFTER_MS,
-  retryDelayMs,
-  withRetries,
-} from './orchestrator/retry-policy.js';
+  EvaluationContext,
+  EvaluationScore,
+  Evaluator,
+  EvaluatorRegistry,
+  EvaluatorResult,
+  Judge,
+  JudgeRequest,
+  Verdict,
+} from './evaluators/evaluator.js';
+export type { EvaluatorConfig } from './evaluators/evaluator-config.js';
+export { createEvaluatorRegistry, defaultEvaluators } from './evaluators/evaluator-registry.js';
+
+// Running an evaluation
+export type { AttemptRecord, EvaluationResult } from './orchestrator/evaluation-result.js';
+export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
+export { planRun } from './orchestrator/plan-run.js';
+export type { RetryPolicy } from './orchestrator/retry-policy.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
+export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { RunEvaluationOptions } from './orchestrator/run-options.js';
-export { DEFAULT_WORKERS, runEvaluation } from './orchestrator/run-evaluation.js';
-export type { WorkerPool } from './orchestrator/worker-pool.js';
-export { createWorkerPool } from './orchestrator/worker-pool.js';
-export * from './project/index.js';

@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   isRecord,
   type ResolvedTarget,
+  snakeCaseSettings,
   targetSettingsIssue,
 } from '@agentv/core';
 import { batchTemplateIssues } from './batch-template-issues.js';
@@ -280,8 +281,9 @@ function healthcheckIssues(value: unknown, baseDir: string): Issue[] {
       },
     ];
   }
-  const healthcheck = normalizeHealthcheckKeys(value);
-  const conflicts = spellingConflicts(value);
+  // Keys of `healthcheck` may be written in camelCase (`commandTemplate`), as in
+  // the original format; the loader converts only a target's own keys.
+  const { value: healthcheck, issues: conflicts } = snakeCaseSettings(value, ['healthcheck']);
   if (healthcheck.type === undefined) {
     return [
       ...conflicts,
@@ -331,7 +333,7 @@ function healthcheckIssues(value: unknown, baseDir: string): Issue[] {
 
 function parseHealthcheck(value: unknown, baseDir: string): CliHealthcheck | undefined {
   if (!isRecord(value)) return undefined;
-  const healthcheck = normalizeHealthcheckKeys(value);
+  const healthcheck = snakeCaseSettings(value).value;
   if (healthcheck.type === 'http') {
     const parsed = httpHealthcheckSchema.parse(healthcheck);
     return {
@@ -347,37 +349,6 @@ function parseHealthcheck(value: unknown, baseDir: string): CliHealthcheck | und
     ...(parsed.cwd === undefined ? {} : { cwd: resolve(baseDir, parsed.cwd) }),
     ...(parsed.timeout_seconds === undefined ? {} : { timeoutSeconds: parsed.timeout_seconds }),
   };
-}
-
-/** The camelCase spellings of the health-check keys (the loader converts only a target's own keys). */
-const HEALTHCHECK_CAMEL_KEYS = [
-  ['commandTemplate', 'command_template'],
-  ['timeoutSeconds', 'timeout_seconds'],
-] as const;
-
-// Keys of `healthcheck` may be written in camelCase (`commandTemplate`,
-// `timeoutSeconds`), as in the original format; the snake_case one wins.
-function normalizeHealthcheckKeys(value: Record<string, unknown>): Record<string, unknown> {
-  const normalized: Record<string, unknown> = { ...value };
-  for (const [camel, snake] of HEALTHCHECK_CAMEL_KEYS) {
-    if (normalized[snake] === undefined && normalized[camel] !== undefined) {
-      normalized[snake] = normalized[camel];
-    }
-    delete normalized[camel];
-  }
-  return normalized;
-}
-
-/** Both spellings of a health-check key: the camelCase one is ignored. */
-function spellingConflicts(value: Record<string, unknown>): Issue[] {
-  return HEALTHCHECK_CAMEL_KEYS.filter(
-    ([camel, snake]) => value[camel] !== undefined && value[snake] !== undefined,
-  ).map(([camel, snake]) => ({
-    severity: 'warning',
-    path: ['healthcheck', camel],
-    message: `"${camel}" and "${snake}" are the same setting; "${camel}" is ignored`,
-    hint: `keep only \`${snake}\``,
-  }));
 }
 
 function toSettingsIssues(issues: readonly z.core.$ZodIssue[], prefix?: string): Issue[] {

@@ -1,9 +1,9 @@
 import {
   isRecord,
   parseOutputMessages,
+  parseTokenUsage,
   parseTraceEvents,
   type ProviderResponse,
-  type TokenUsage,
 } from '@agentv/core';
 
 /**
@@ -32,7 +32,7 @@ export function parseOutputRecord(record: Record<string, unknown>): ProviderResp
   if (trace !== undefined) response.trace = trace;
   const outputMessages = parseOutputMessages(record.output_messages ?? record.outputMessages);
   if (outputMessages !== undefined) response.outputMessages = outputMessages;
-  const usage = parseUsage(record.usage);
+  const usage = parseTokenUsage(record.usage);
   if (usage !== undefined) response.usage = usage;
   const costUsd = finiteNumber(record.cost_usd ?? record.costUsd);
   if (costUsd !== undefined) response.costUsd = costUsd;
@@ -56,27 +56,6 @@ function parseJsonObject(content: string): Record<string, unknown> | undefined {
 function answerText(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value) ?? '';
-}
-
-const USAGE_KEYS: Record<string, string> = {
-  input_tokens: 'inputTokens',
-  output_tokens: 'outputTokens',
-  total_tokens: 'totalTokens',
-};
-
-function parseUsage(value: unknown): TokenUsage | undefined {
-  if (!isRecord(value)) return undefined;
-  const usage: TokenUsage = {};
-  for (const [key, count] of Object.entries(value)) {
-    const number = finiteNumber(count);
-    if (number === undefined) continue;
-    usage[USAGE_KEYS[key] ?? snakeToCamel(key)] = number;
-  }
-  return Object.keys(usage).length > 0 ? usage : undefined;
-}
-
-function snakeToCamel(key: string): string {
-  return key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
 }
 
 function finiteNumber(value: unknown): number | undefined {

@@ -1,4 +1,4 @@
-import type { Issue, ResolvedTarget } from '@agentv/core';
+import { hasPlaceholder, type Issue, type ResolvedTarget } from '@agentv/core';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
 /** Per-target prices in USD per million tokens; overrides the built-in price table. */
@@ -31,8 +31,6 @@ export interface LlmProviderSettings {
 
 /** AgentV 1.x's default Azure `api-version`, kept so its targets run unchanged. */
 export const DEFAULT_AZURE_API_VERSION = '2024-12-01-preview';
-
-const PLACEHOLDER = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
 
 /**
  * Checks an LLM target without calling anything: a missing model or key
@@ -95,7 +93,7 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
         `add \`endpoint: ${info.exampleBaseUrl}\` (or \`resource_name: my-resource\`)`,
       );
     }
-  } else if (urlField && !isPlaceholder(url)) {
+  } else if (urlField && !hasPlaceholder(url)) {
     // AgentV 1.x accepted an Azure resource name in `endpoint`.
     const resourceName = kind === 'azure' && urlField === 'endpoint' && isResourceName(url);
     if (!resourceName && !isHttpUrl(url)) {
@@ -208,10 +206,6 @@ function isGiven(value: unknown): boolean {
   return typeof value === 'string' ? value.trim() !== '' : value !== undefined;
 }
 
-function isPlaceholder(value: unknown): boolean {
-  return typeof value === 'string' && PLACEHOLDER.test(value);
-}
-
 function isHttpUrl(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   try {
@@ -243,7 +237,7 @@ function checkNumber(
   add: (field: string, message: string, hint?: string) => void,
   hint: string,
 ): void {
-  if (value === undefined || isPlaceholder(value)) return;
+  if (value === undefined || hasPlaceholder(value)) return;
   const parsed = toNumber(value);
   const bounds =
     range.max === undefined ? `>= ${range.min}` : `between ${range.min} and ${range.max}`;

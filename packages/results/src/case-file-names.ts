@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 
 /** What identifies a case across a run: its id, and where it came from when known. */
 export interface CaseIdentity {
@@ -66,4 +68,38 @@ export function createCaseFileNames(): { stemFor(identity: CaseIdentity): string
 
 function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 6);
+}
+
+/** A folder of per-case JSON files (prompt and trace dumps). */
+export interface CaseFileFolder {
+  /** Absolute path of the folder. */
+  readonly directory: string;
+  /** The case's file stem for this run (see `createCaseFileNames`). */
+  stemFor(identity: CaseIdentity): string;
+  /**
+   * Writes `value` as pretty-printed JSON to `name` in the folder (created on
+   * the first write), replacing a file of that name, and resolves to its path.
+   */
+  writeJson(name: string, value: unknown): Promise<string>;
+}
+
+/** Opens `directory` for per-case files named by `createCaseFileNames`; nothing is created yet. */
+export function createCaseFileFolder(directory: string): CaseFileFolder {
+  const folder = path.resolve(directory);
+  const names = createCaseFileNames();
+  let created: Promise<unknown> | undefined;
+  return {
+    directory: folder,
+    stemFor: (identity) => names.stemFor(identity),
+    async writeJson(name, value) {
+      const filePath = path.join(folder, name);
+      if (path.dirname(filePath) !== folder) {
+        throw new Error(`refusing to write "${name}" outside ${folder}`);
+      }
+      created ??= mkdir(folder, { recursive: true });
+      await created;
+      await writeFile(filePath, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
+      return filePath;
+    },
+  };
 }

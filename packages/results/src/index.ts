@@ -1,16 +1,14 @@
-export type { CaseIdentity } from './case-file-names.js';
-export { createCaseFileNames, safeFileStem } from './case-file-names.js';
+// The public API of @agentv/results: named exports only.
 export type { FormatSummaryOptions } from './format-summary.js';
 export { formatSummary } from './format-summary.js';
-export type { HtmlReportCase, HtmlReportData, HtmlReportOptions } from './html-report.js';
-export { renderHtmlReport, writeHtmlReport } from './html-report.js';
+export type { HtmlReportOptions } from './html-report.js';
+export { writeHtmlReport } from './html-report.js';
 export { createJsonlWriter } from './jsonl-writer.js';
 export type { JunitOptions } from './junit-writer.js';
-export { formatJunitXml, writeJunitReport } from './junit-writer.js';
+export { writeJunitReport } from './junit-writer.js';
 export type { PromptDumpFile, PromptDumpRecord, PromptDumpWriter } from './prompt-dump-writer.js';
 export { createPromptDumpWriter } from './prompt-dump-writer.js';
 export type { ResultWriter } from './result-file-writer.js';
-export { createResultFileWriter } from './result-file-writer.js';
 export type {
   HistogramBin,
   RunStatistics,
@@ -20,7 +18,6 @@ export type {
 export { computeRunStatistics } from './statistics.js';
 export type {
   EvaluatorResultRecord,
-  OutputMessageRecord,
   ResultRecord,
   ResultRecordOptions,
 } from './to-result-record.js';

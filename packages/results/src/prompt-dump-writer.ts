@@ -1,7 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { BuiltPrompt, ChatMessage } from '@agentv/core';
-import { createCaseFileNames } from './case-file-names.js';
+import { createCaseFileFolder } from './case-file-names.js';
 
 /** One case's prompt to dump. */
 export interface PromptDumpRecord {
@@ -40,18 +38,10 @@ export interface PromptDumpWriter {
  * eval files) get different names.
  */
 export function createPromptDumpWriter(directory: string): PromptDumpWriter {
-  const folder = path.resolve(directory);
-  const names = createCaseFileNames();
-  let created: Promise<unknown> | undefined;
+  const folder = createCaseFileFolder(directory);
   return {
-    directory: folder,
-    async write(record) {
-      const filePath = path.join(folder, `${names.stemFor(record)}.json`);
-      created ??= mkdir(folder, { recursive: true });
-      await created;
-      await writeFile(filePath, `${JSON.stringify(toPromptDumpFile(record), null, 2)}\n`, 'utf8');
-      return filePath;
-    },
+    directory: folder.directory,
+    write: (record) => folder.writeJson(`${folder.stemFor(record)}.json`, toPromptDumpFile(record)),
   };
 }
 

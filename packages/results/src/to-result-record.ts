@@ -1,12 +1,12 @@
-import type {
-  EvaluationResult,
-  EvaluatorResult,
-  OutputMessage,
-  TokenUsage,
-  ToolCall,
-  TraceEvent,
-  TraceSummary,
-  Verdict,
+import {
+  type EvaluationResult,
+  type EvaluatorResult,
+  type OutputMessageRecord,
+  outputMessageRecord,
+  type TraceEvent,
+  type TraceSummary,
+  tokenUsageRecord,
+  type Verdict,
 } from '@agentv/core';
 
 /** One evaluator's outcome in a result line. */
@@ -27,14 +27,6 @@ export interface EvaluatorResultRecord {
   details?: Record<string, unknown>;
   /** A `composite`'s member results, in order. */
   members?: EvaluatorResultRecord[];
-}
-
-/** An output message in a result line. */
-export interface OutputMessageRecord {
-  role: string;
-  name?: string;
-  content?: unknown;
-  tool_calls?: ToolCall[];
 }
 
 /** One result line (SPEC 6.1): snake_case, keys in this order. */
@@ -95,7 +87,7 @@ export function toResultRecord(
     evaluator_results: result.evaluatorResults.map(toEvaluatorResultRecord),
     attempts: result.attempts,
     duration_ms: result.durationMs,
-    ...(result.usage === undefined ? {} : { usage: toSnakeCaseUsage(result.usage) }),
+    ...(result.usage === undefined ? {} : { usage: tokenUsageRecord(result.usage) }),
     ...(result.costUsd === undefined ? {} : { cost_usd: result.costUsd }),
     ...(result.cached === true ? { cached: true as const } : {}),
     ...(result.error === undefined ? {} : { error: result.error }),
@@ -103,7 +95,7 @@ export function toResultRecord(
   };
   if (options.includeTrace) {
     record.trace = result.trace ?? null;
-    record.output_messages = result.outputMessages?.map(toOutputMessageRecord) ?? null;
+    record.output_messages = result.outputMessages?.map(outputMessageRecord) ?? null;
   }
   return record;
 }
@@ -125,22 +117,4 @@ function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord
       ? {}
       : { members: result.members.map(toEvaluatorResultRecord) }),
   };
-}
-
-function toOutputMessageRecord(message: OutputMessage): OutputMessageRecord {
-  return {
-    role: message.role,
-    ...(message.name === undefined ? {} : { name: message.name }),
-    ...(message.content === undefined ? {} : { content: message.content }),
-    ...(message.toolCalls === undefined ? {} : { tool_calls: message.toolCalls }),
-  };
-}
-
-function toSnakeCaseUsage(usage: TokenUsage): Record<string, number> {
-  const record: Record<string, number> = {};
-  for (const [key, value] of Object.entries(usage)) {
-    if (value === undefined) continue;
-    record[key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
-  }
-  return record;
 }

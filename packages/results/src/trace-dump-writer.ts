@@ -1,7 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { AttemptRecord, TraceEvent, TraceSummary } from '@agentv/core';
-import { type CaseIdentity, createCaseFileNames } from './case-file-names.js';
+import { type CaseIdentity, createCaseFileFolder } from './case-file-names.js';
 
 /** One provider call to dump, with where its case came from when known. */
 export type TraceDumpRecord = AttemptRecord & Pick<CaseIdentity, 'dataset' | 'evalFile'>;
@@ -37,29 +35,19 @@ export interface TraceDumpWriter {
  * A file left from an earlier run with the same name is replaced.
  */
 export function createTraceDumpWriter(directory: string): TraceDumpWriter {
-  const folder = path.resolve(directory);
-  const names = createCaseFileNames();
+  const folder = createCaseFileFolder(directory);
   const used = new Set<string>();
-  let created: Promise<unknown> | undefined;
-
   return {
-    directory: folder,
+    directory: folder.directory,
     async write(record) {
-      const stem = names.stemFor(record);
+      const stem = folder.stemFor(record);
       let name = `${stem}_attempt-${record.attempt}.json`;
       // Only reached when a record lacks the dataset and file that tell two same-id cases apart.
       for (let counter = 2; used.has(name.toLowerCase()); counter++) {
         name = `${stem}_attempt-${record.attempt}-${counter}.json`;
       }
       used.add(name.toLowerCase());
-      const filePath = path.join(folder, name);
-      if (path.dirname(filePath) !== folder) {
-        throw new Error(`refusing to write trace dump "${name}" outside ${folder}`);
-      }
-      created ??= mkdir(folder, { recursive: true });
-      await created;
-      await writeFile(filePath, `${JSON.stringify(toTraceDumpFile(record), null, 2)}\n`, 'utf8');
-      return filePath;
+      return folder.writeJson(name, toTraceDumpFile(record));
     },
   };
 }

@@ -2,18 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { makeResult } from './test-support/make-result.js';
-import { requireFromCore } from './test-support/require-from-core.js';
 import { toResultRecord } from './to-result-record.js';
 import { createYamlWriter } from './yaml-writer.js';
-
-interface YamlDocument {
-  errors: unknown[];
-  toJS(): Record<string, unknown>;
-}
-const { parseAllDocuments } = requireFromCore<{
-  parseAllDocuments(source: string): YamlDocument[];
-}>('yaml');
 
 let directory: string;
 beforeEach(async () => {

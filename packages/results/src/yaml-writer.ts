@@ -1,4 +1,4 @@
-import { stringifyYaml } from '@agentv/core';
+import { stringifyYaml } from './stringify-yaml.js';
 import { createResultFileWriter, type ResultWriter } from './result-file-writer.js';
 import { type ResultRecordOptions, toResultRecord } from './to-result-record.js';
 

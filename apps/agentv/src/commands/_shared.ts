@@ -1,4 +1,4 @@
-import { UsageError } from '@agentv/core';
+import { closestMatch, UsageError } from '@agentv/core';
 import type { ArgsDef } from 'citty';
 
 /** Flags shared by commands that read targets. */
@@ -45,9 +45,10 @@ export function rejectUnknownFlags(
     if (!arg.startsWith('-') || arg === '-') continue;
     const name = arg.replace(/^-{1,2}/, '').split('=')[0]!;
     if (known.has(name)) continue;
-    const suggestion = closest(
+    const suggestion = closestMatch(
       name,
       [...known].filter((candidate) => candidate.length > 1),
+      Math.max(2, Math.floor(name.length / 3)),
     );
     throw new UsageError(`unknown option ${arg.split('=')[0]} for "agentv ${command}"`, {
       hint: suggestion
@@ -119,33 +120,4 @@ export function numberFlag(
 
 function toKebab(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
-}
-
-function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const distance = editDistance(word, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -3,6 +3,7 @@ import {
   createEvaluatorRegistry,
   createMockProvider,
   defaultEvaluators,
+  displayPath,
   formatIssue,
   type EvaluationResult,
   type Issue,
@@ -132,7 +133,7 @@ export default defineCommand({
     const { plan, issues } = planRun({
       cases: selected,
       targets: targets ?? [],
-      targetsFile: targetsFile && relative(cwd, targetsFile),
+      targetsFile: targetsFile && displayPath(cwd, targetsFile),
       targetOverride,
       ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
       providerRegistry,
@@ -249,7 +250,7 @@ function summaryOf(result: EvaluationResult): EvaluationResult {
 /** Prints warnings, and throws when any issue is an error so the run never starts. */
 function reportIssues(issues: Issue[], cwd: string): void {
   const shown = issues.map((issue) =>
-    issue.file === undefined ? issue : { ...issue, file: relative(cwd, issue.file) },
+    issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
   );
   for (const warning of shown.filter((issue) => issue.severity === 'warning')) {
     process.stderr.write(`warning: ${formatIssue(warning)}\n`);
@@ -261,12 +262,6 @@ function reportIssues(issues: Issue[], cwd: string): void {
 function defaultResultPath(extension: string): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return path.join('.agentv', 'results', `eval_${stamp}.${extension}`);
-}
-
-function relative(cwd: string, file: string): string {
-  if (!path.isAbsolute(file)) return file;
-  const relativePath = path.relative(cwd, file);
-  return relativePath.startsWith('..') ? file : relativePath;
 }
 
 function useColor(): boolean {

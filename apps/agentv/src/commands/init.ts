@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { displayPath } from '@agentv/core';
 import { defineCommand } from 'citty';
 import { schemaReference } from '../init/schema-reference.js';
 import { EXAMPLE_EVAL_PATH, starterFiles } from '../init/starter-files.js';
@@ -74,6 +75,5 @@ export default defineCommand({
 });
 
 function shown(cwd: string, dir: string, file: string): string {
-  const relative = path.relative(cwd, path.join(dir, ...file.split('/')));
-  return relative.startsWith('..') ? path.join(dir, file) : relative;
+  return displayPath(cwd, path.join(dir, ...file.split('/')));
 }

@@ -3,6 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   AgentvError,
+  displayPath,
   type AttemptRecord,
   type BuiltPrompt,
   type EvalCase,
@@ -65,7 +66,7 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
   const writer = await createWriter(options.outPath, { includeTrace: options.includeTrace }).catch(
     (error: NodeJS.ErrnoException) => {
       throw new UsageError(
-        `cannot write results to ${relative(cwd, options.outPath)}: ${error.code ?? error.message}`,
+        `cannot write results to ${displayPath(cwd, options.outPath)}: ${error.code ?? error.message}`,
         { hint: 'pass --out a file path in a folder you can write to' },
       );
     },
@@ -79,7 +80,7 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
     if (warned.has(kind)) return;
     warned.add(kind);
     options.warn(
-      `could not write ${kind} to ${relative(cwd, folder)}: ${error instanceof Error ? error.message : String(error)}; the run goes on without them`,
+      `could not write ${kind} to ${displayPath(cwd, folder)}: ${error instanceof Error ? error.message : String(error)}; the run goes on without them`,
     );
   };
 
@@ -111,23 +112,23 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
     },
     async finish(results) {
       await writer.close();
-      const lines = [`Results: ${relative(cwd, options.outPath)}`];
+      const lines = [`Results: ${displayPath(cwd, options.outPath)}`];
       if (traces) lines.push(`Traces: ${folderLine(cwd, traces.directory, written.traces)}`);
       if (prompts) lines.push(`Prompts: ${folderLine(cwd, prompts.directory, written.prompts)}`);
       if (flags.junitPath) {
         await report('JUnit report', flags.junitPath, () =>
           writeJunitReport(flags.junitPath!, results, { relativeTo: cwd }),
         );
-        lines.push(`JUnit: ${relative(cwd, flags.junitPath)}`);
+        lines.push(`JUnit: ${displayPath(cwd, flags.junitPath)}`);
       }
       if (flags.htmlPath) {
         await report('HTML report', flags.htmlPath, () =>
           writeHtmlReport(flags.htmlPath!, results, {
             relativeTo: cwd,
-            resultFile: relative(cwd, options.outPath),
+            resultFile: displayPath(cwd, options.outPath),
           }),
         );
-        lines.push(`HTML report: ${relative(cwd, flags.htmlPath)}`);
+        lines.push(`HTML report: ${displayPath(cwd, flags.htmlPath)}`);
       }
       return lines;
     },
@@ -150,14 +151,7 @@ async function report(kind: string, filePath: string, write: () => Promise<void>
 }
 
 function folderLine(cwd: string, folder: string, count: number): string {
-  return `${relative(cwd, folder)}${path.sep} (${count} ${count === 1 ? 'file' : 'files'})`;
-}
-
-function relative(cwd: string, file: string): string {
-  const relativePath = path.relative(cwd, file);
-  return relativePath === '' || relativePath.startsWith('..') || path.isAbsolute(relativePath)
-    ? file
-    : relativePath;
+  return `${displayPath(cwd, folder)}${path.sep} (${count} ${count === 1 ? 'file' : 'files'})`;
 }
 
 async function assertWritableFolder(flag: string, reportPath: string, cwd: string): Promise<void> {
@@ -168,14 +162,14 @@ async function assertWritableFolder(flag: string, reportPath: string, cwd: strin
   for (;;) {
     const info = await stat(folder).catch(() => undefined);
     if (info) {
-      if (!info.isDirectory()) problem = `${relative(cwd, folder)} is not a folder`;
+      if (!info.isDirectory()) problem = `${displayPath(cwd, folder)} is not a folder`;
       else if (
         !(await access(folder, constants.W_OK).then(
           () => true,
           () => false,
         ))
       ) {
-        problem = `${relative(cwd, folder)} is not writable`;
+        problem = `${displayPath(cwd, folder)} is not writable`;
       }
       break;
     }
@@ -184,7 +178,7 @@ async function assertWritableFolder(flag: string, reportPath: string, cwd: strin
     folder = parent;
   }
   if (problem) {
-    throw new UsageError(`cannot write --${flag} ${relative(cwd, reportPath)}: ${problem}`, {
+    throw new UsageError(`cannot write --${flag} ${displayPath(cwd, reportPath)}: ${problem}`, {
       hint: `pass --${flag} a file path in a folder you can write to`,
     });
   }

@@ -1,5 +1,5 @@
-import { formatIssue, type Issue } from '@agentv/core';
-import { displayPath, type ValidationReport } from './validate-inputs.js';
+import { displayPath, formatIssue, type Issue } from '@agentv/core';
+import type { ValidationReport } from './validate-inputs.js';
 
 /** ANSI styles, or none. */
 export interface Palette {

@@ -11,8 +11,6 @@ import {
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { detectFileKindOf } from './detect-file-kind.js';
 
-export { displayPath };
-
 export interface ValidateInputsOptions {
   /** Resolves relative paths; the last place input files are looked up. */
   cwd: string;

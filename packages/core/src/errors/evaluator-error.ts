@@ -1,5 +1,5 @@
 import type { EvaluatorResult } from '../evaluators/evaluator.js';
-import { AgentvError, type AgentvErrorOptions } from './agentv-error.js';
+import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
 
 export interface EvaluatorErrorOptions extends AgentvErrorOptions {
   /** Results of a composite's members, kept on the errored result. */
@@ -8,10 +8,16 @@ export interface EvaluatorErrorOptions extends AgentvErrorOptions {
 
 /** An evaluator could not run (script crashed, reply unparseable); the case becomes an error. */
 export class EvaluatorError extends AgentvError {
+  override readonly kind = 'evaluator';
   readonly members?: EvaluatorResult[];
 
   constructor(message: string, options: EvaluatorErrorOptions = {}) {
     super(message, options);
     if (options.members !== undefined) this.members = options.members;
   }
+}
+
+/** Whether `error` is an `EvaluatorError` from any installed copy of `@agentv/core`. */
+export function isEvaluatorError(error: unknown): error is EvaluatorError {
+  return isAgentvError(error, 'evaluator');
 }

@@ -26,12 +26,6 @@ export interface Issue {
   target?: string;
 }
 
-/**
- * The former name of `Issue`.
- * @deprecated use `Issue`.
- */
-export type InputIssue = Issue;
-
 /** Formats an issue as one line: `file:line:col: case "x": message (hint: ...)`. */
 export function formatIssue(issue: Issue): string {
   let location = issue.file ?? '';
@@ -47,12 +41,6 @@ export function formatIssue(issue: Issue): string {
   const hint = issue.hint ? ` (hint: ${issue.hint})` : '';
   return `${location}:${subject} ${issue.message}${hint}`;
 }
-
-/**
- * The former name of `formatIssue`.
- * @deprecated use `formatIssue`.
- */
-export const formatInputIssue = formatIssue;
 
 /** `path` as written in messages: `healthcheck.url`, `env.API_KEY`. */
 export function formatIssuePath(path: readonly (string | number)[]): string {

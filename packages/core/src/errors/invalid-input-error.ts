@@ -1,8 +1,9 @@
-import { AgentvError } from './agentv-error.js';
+import { AgentvError, isAgentvError } from './agentv-error.js';
 import { formatIssue, type Issue } from './input-issue.js';
 
 /** Input files have errors; carries every issue found so they can all be reported at once. */
 export class InvalidInputError extends AgentvError {
+  override readonly kind = 'invalid-input';
   readonly issues: Issue[];
 
   constructor(issues: Issue[]) {
@@ -16,4 +17,9 @@ export class InvalidInputError extends AgentvError {
     super(message, { hint: first?.hint });
     this.issues = issues;
   }
+}
+
+/** Whether `error` is an `InvalidInputError` from any installed copy of `@agentv/core`. */
+export function isInvalidInputError(error: unknown): error is InvalidInputError {
+  return isAgentvError(error, 'invalid-input');
 }

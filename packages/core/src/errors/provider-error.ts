@@ -1,4 +1,4 @@
-import { AgentvError, type AgentvErrorOptions } from './agentv-error.js';
+import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
 
 export interface ProviderErrorOptions extends AgentvErrorOptions {
   /** Whether another attempt may succeed (timeouts, non-zero exits, 429/5xx). Default true. */
@@ -18,6 +18,7 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
 
 /** A provider could not answer a case. Becomes that case's `error` after retries. */
 export class ProviderError extends AgentvError {
+  override readonly kind = 'provider';
   readonly retryable: boolean;
   readonly exitCode?: number;
   readonly stderr?: string;
@@ -32,4 +33,9 @@ export class ProviderError extends AgentvError {
     this.details = options.details;
     this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/** Whether `error` is a `ProviderError` from any installed copy of `@agentv/core`. */
+export function isProviderError(error: unknown): error is ProviderError {
+  return isAgentvError(error, 'provider');
 }

@@ -2,6 +2,8 @@ import { AgentvError } from './agentv-error.js';
 
 /** A case or flag asks for a target the targets file does not define. */
 export class UnknownTargetError extends AgentvError {
+  override readonly kind = 'unknown-target';
+
   constructor(name: string, available: readonly string[], source: string) {
     super(`unknown target "${name}" (requested by ${source})`, {
       hint:

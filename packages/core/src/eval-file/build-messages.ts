@@ -1,5 +1,5 @@
 import type { Issue } from '../errors/input-issue.js';
-import type { SourceLocator } from '../util/yaml-source.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
 import type { ContentBlock, EvalMessage, ExpectedToolCall } from './eval-case.js';
 import type { MessageInput } from './eval-file-schema.js';
 import { type FileLookup, isGuidelineFile, resolveInputFile } from './resolve-input-file.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { promptFileOf } from '../evaluators/judge-prompt.js';
-import type { SourceLocator } from '../util/yaml-source.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
 
 /** Programs whose first argument is the script file they run (`node ./judge.mjs`). */
 const INTERPRETERS = new Set([

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProblemKind } from '../util/describe-zod-issues.js';
+import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 
 /** The message roles an eval file may use. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;

@@ -1,7 +1,8 @@
 import type { Issue } from '../errors/input-issue.js';
-import { formatPath } from '../util/describe-zod-issues.js';
-import { unknownKeyWarnings } from '../util/unknown-keys.js';
-import type { SourceLocator } from '../util/yaml-source.js';
+import { isRecord } from '../util/records.js';
+import { formatPath } from '../yaml/describe-zod-issues.js';
+import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
 import { KNOWN_KEYS } from './eval-file-schema.js';
 
 const KNOWN = {
@@ -11,7 +12,7 @@ const KNOWN = {
 };
 
 function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   for (const key in value) if (!known.has(key)) return true;
   return false;
 }

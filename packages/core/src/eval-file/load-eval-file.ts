@@ -3,13 +3,14 @@ import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { z } from 'zod';
-import { describeZodIssues, type IssueScope, valueAt } from '../util/describe-zod-issues.js';
+import { isRecord, valueAt } from '../util/records.js';
+import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
-import { parseYamlMapping } from '../util/parse-yaml-mapping.js';
+import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { readInputFile } from '../util/read-input-file.js';
 import { searchDirectories } from '../util/search-directories.js';
-import type { SourceLocator } from '../util/yaml-source.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
 import type { EvalCase, EvalFile, RubricItem } from './eval-case.js';
@@ -384,9 +385,7 @@ function caseScope(data: Record<string, unknown>, issuePath: readonly PropertyKe
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 function stringOr(value: unknown): string | undefined {

@@ -1,5 +1,5 @@
 import type { EvalMessage } from '../eval-file/eval-case.js';
-import type { OutputMessage } from '../trace/output-message.js';
+import { type OutputMessage, outputMessageRecord } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { EvaluationContext } from './evaluator.js';
@@ -58,7 +58,7 @@ function fromEvalMessage(message: EvalMessage): CodeJudgeMessage {
 }
 
 function fromOutputMessage(message: OutputMessage): CodeJudgeMessage {
-  return toMessage(message.role, message.name, message.content ?? null, message.toolCalls);
+  return { ...outputMessageRecord(message), content: message.content ?? null };
 }
 
 function toMessage(

@@ -1,9 +1,9 @@
 import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import path from 'node:path';
-import { EvaluatorError } from '../errors/evaluator-error.js';
+import { EvaluatorError, isEvaluatorError } from '../errors/evaluator-error.js';
 import { normalizeEvaluators } from '../eval-file/normalize-evaluators.js';
 import type { EvaluatorEntryInput } from '../eval-file/eval-file-schema.js';
-import { isRecord } from '../trace/trace-schemas.js';
+import { isRecord } from '../util/records.js';
 import type {
   EvaluationContext,
   EvaluationScore,
@@ -87,7 +87,7 @@ export const compositeEvaluator: Evaluator = {
             : weightedAverage(aggregator, members);
       return { ...outcome, members };
     } catch (error) {
-      if (error instanceof EvaluatorError) {
+      if (isEvaluatorError(error)) {
         throw new EvaluatorError(`aggregator (${aggregator.type}): ${error.message}`, {
           ...(error.hint === undefined ? {} : { hint: error.hint }),
           cause: error,

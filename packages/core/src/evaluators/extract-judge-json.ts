@@ -1,4 +1,4 @@
-import { isRecord } from '../trace/trace-schemas.js';
+import { isRecord } from '../util/records.js';
 
 /**
  * Finds the JSON object in a judge's reply, tolerating what models wrap

@@ -1,5 +1,5 @@
 import { isAgentvError } from '../errors/agentv-error.js';
-import { EvaluatorError } from '../errors/evaluator-error.js';
+import { isEvaluatorError } from '../errors/evaluator-error.js';
 import type { EvaluationContext, EvaluatorResult } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import type { EvaluatorRegistry } from './evaluator.js';
@@ -124,7 +124,7 @@ export async function runEvaluator(
       error: describeError(error),
     };
     // A composite whose aggregator failed still reports what its members did.
-    if (error instanceof EvaluatorError && error.members) result.members = error.members;
+    if (isEvaluatorError(error) && error.members) result.members = error.members;
     return result;
   }
 }

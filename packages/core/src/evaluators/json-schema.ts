@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import { EvaluatorError } from '../errors/evaluator-error.js';
-import { isRecord } from '../trace/trace-schemas.js';
+import { isRecord } from '../util/records.js';
 import type { EvaluationContext, Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { describe, excerpt } from './evaluator-options.js';

@@ -1,4 +1,4 @@
-import { isRecord } from '../trace/trace-schemas.js';
+import { isRecord } from '../util/records.js';
 
 /**
  * Whether `actual` contains `expected`: objects match when every key of

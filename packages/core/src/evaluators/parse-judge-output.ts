@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EvaluatorError } from '../errors/evaluator-error.js';
-import { isRecord } from '../trace/trace-schemas.js';
+import { isRecord } from '../util/records.js';
 import type { EvaluationScore } from './evaluator.js';
 
 /** What a code judge must print: one JSON object. */

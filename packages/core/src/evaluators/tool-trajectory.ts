@@ -1,7 +1,7 @@
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { Issue } from '../errors/input-issue.js';
 import type { TraceEvent } from '../trace/trace-event.js';
-import { isRecord } from '../trace/trace-schemas.js';
+import { isRecord } from '../util/records.js';
 import type { EvaluationScore, Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { describe, optionIssue } from './evaluator-options.js';

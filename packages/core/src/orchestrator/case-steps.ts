@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { AgentvError } from '../errors/agentv-error.js';
+import { isAgentvError } from '../errors/agentv-error.js';
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import type { Judge } from '../evaluators/evaluator.js';
 import { createJudge } from '../evaluators/judge.js';
-import { type BuiltPrompt, referenceAnswer } from '../prompt/index.js';
+import type { BuiltPrompt } from '../prompt/build-prompt.js';
+import { referenceAnswer } from '../prompt/message-text.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
@@ -225,6 +226,6 @@ export function failureMessage(error: unknown, attempts: number): string {
 }
 
 export function messageOf(error: unknown): string {
-  if (error instanceof AgentvError && error.hint) return `${error.message} (hint: ${error.hint})`;
+  if (isAgentvError(error) && error.hint) return `${error.message} (hint: ${error.hint})`;
   return error instanceof Error ? error.message : String(error);
 }

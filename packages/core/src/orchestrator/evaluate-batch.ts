@@ -1,5 +1,5 @@
 import { ProviderError } from '../errors/provider-error.js';
-import { type BuiltPrompt, buildPrompt } from '../prompt/index.js';
+import { type BuiltPrompt, buildPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import {

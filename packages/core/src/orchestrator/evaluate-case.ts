@@ -1,4 +1,4 @@
-import { buildPrompt } from '../prompt/index.js';
+import { buildPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import {
   answerOf,

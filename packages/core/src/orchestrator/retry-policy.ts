@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors/provider-error.js';
+import { isProviderError } from '../errors/provider-error.js';
 import { sleep as abortableSleep } from '../util/sleep.js';
 
 /** How failed provider calls are retried (SPEC 5.3). */
@@ -33,7 +33,7 @@ export function retryDelayMs(retry: number, policy: RetryPolicy, random = Math.r
 
 /** Whether another attempt may succeed. Unknown errors (bugs, spawn failures) are retried too. */
 export function isRetryable(error: unknown): boolean {
-  return error instanceof ProviderError ? error.retryable : true;
+  return isProviderError(error) ? error.retryable : true;
 }
 
 /**
@@ -46,7 +46,7 @@ export function retryWaitMs(
   policy: RetryPolicy,
   random = Math.random,
 ): number {
-  const asked = error instanceof ProviderError ? error.retryAfterMs : undefined;
+  const asked = isProviderError(error) ? error.retryAfterMs : undefined;
   if (asked !== undefined && Number.isFinite(asked) && asked >= 0) {
     return Math.min(asked, MAX_RETRY_AFTER_MS);
   }

@@ -1,4 +1,4 @@
-import { AgentvError } from '../errors/agentv-error.js';
+import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
@@ -130,7 +130,7 @@ async function startProviders(options: RunEvaluationOptions): Promise<Map<string
       await provider.healthcheck();
     } catch (error) {
       // The provider's own hint says what to do about its probe; keep it as the one hint.
-      const hint = error instanceof AgentvError ? error.hint : undefined;
+      const hint = isAgentvError(error) ? error.hint : undefined;
       const reason = error instanceof Error ? error.message : String(error);
       throw new AgentvError(`health check of target "${provider.targetName}" failed: ${reason}`, {
         hint:

@@ -1,6 +1,6 @@
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
-import type { BuiltPrompt } from '../prompt/index.js';
+import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';

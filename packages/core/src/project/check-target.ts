@@ -1,6 +1,8 @@
 import { formatIssuePath, type Issue } from '../errors/input-issue.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
+import { hasPlaceholder, usesVariable } from '../targets/interpolate-env.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { isRecord, valueAt } from '../util/records.js';
 
 /** How severe each kind of target problem is, decided by the caller before checking. */
 export interface TargetPolicy {
@@ -20,8 +22,6 @@ export const RUN_TARGET_POLICY: TargetPolicy = {
   unknownProvider: 'error',
   missingVariables: 'error',
 };
-
-const UNRESOLVED = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
 
 /**
  * Checks one target: its `${{ VAR }}` values are set, its provider exists and
@@ -73,7 +73,7 @@ export function checkTarget(
   for (const problem of registry.validate(target)) {
     const path = problem.path ?? [];
     const value = valueAt(target.settings, path);
-    if (typeof value === 'string' && UNRESOLVED.test(value)) continue;
+    if (hasPlaceholder(value)) continue;
     issues.push(targetSettingsIssue(problem, target));
   }
   return issues;
@@ -92,21 +92,11 @@ export function targetSettingsIssue(problem: Issue, target: ResolvedTarget): Iss
   };
 }
 
-function valueAt(settings: Record<string, unknown>, path: readonly (string | number)[]): unknown {
-  let current: unknown = settings;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
 /** The path of the first string in `settings` that uses `${{ name }}`. */
 function pathHolding(settings: Record<string, unknown>, name: string): string[] | undefined {
-  const placeholder = new RegExp(`\\$\\{\\{\\s*${name}\\s*\\}\\}`);
   const search = (value: unknown, prefix: string[]): string[] | undefined => {
-    if (typeof value === 'string') return placeholder.test(value) ? prefix : undefined;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    if (typeof value === 'string') return usesVariable(value, name) ? prefix : undefined;
+    if (!isRecord(value)) return undefined;
     for (const [key, entry] of Object.entries(value)) {
       const found = search(entry, [...prefix, key]);
       if (found !== undefined) return found;

@@ -12,6 +12,7 @@ import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { loadDotEnv } from '../targets/load-dotenv.js';
 import { findTargetsFile, loadTargetsFile } from '../targets/load-targets.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { type LoadResult, uniqueIssues } from '../util/load-result.js';
 import { checkTarget, type TargetPolicy } from './check-target.js';
@@ -311,13 +312,6 @@ class ProjectLoader {
     }
     return found.values().next().value;
   }
-}
-
-/** `file` relative to `cwd` when it is inside it, else as given. */
-export function displayPath(cwd: string, file: string): string {
-  if (!path.isAbsolute(file)) return file;
-  const relative = path.relative(cwd, file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
 /**

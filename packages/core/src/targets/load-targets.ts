@@ -1,19 +1,20 @@
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
-import { describeZodIssues, type IssueScope, valueAt } from '../util/describe-zod-issues.js';
+import { valueAt } from '../util/records.js';
+import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
-import { parseYamlMapping } from '../util/parse-yaml-mapping.js';
+import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { readInputFile } from '../util/read-input-file.js';
 import {
   findFirstFile,
   type SearchDirectoryOptions,
   searchDirectories,
 } from '../util/search-directories.js';
-import { unknownKeyWarnings } from '../util/unknown-keys.js';
-import type { SourceLocator } from '../util/yaml-source.js';
-import { interpolateEnv } from './interpolate-env.js';
+import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
+import { hasPlaceholder, interpolateEnv } from './interpolate-env.js';
 import type { ResolvedTarget } from './resolved-target.js';
-import { snakeCaseKeys, toSnakeCase } from './snake-case-keys.js';
+import { snakeCaseSettings, toSnakeCase } from '../util/case-keys.js';
 import {
   COMMON_TARGET_KEYS,
   TARGETS_FILE_KEYS,
@@ -31,7 +32,6 @@ const TARGETS_FILE_NAMES = [
 ];
 
 const NUMERIC_FIELDS = ['workers', 'max_retries', 'batch_size', 'timeout_seconds'];
-const PLACEHOLDER = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
 
 /** How a targets file is read. */
 export interface LoadTargetsOptions {
@@ -202,18 +202,12 @@ function prepareTarget(
     typeof (raw as { name?: unknown }).name === 'string'
       ? (raw as { name: string }).name
       : undefined;
-  const converted = snakeCaseKeys(raw as Record<string, unknown>);
-  const conflicts = converted.conflicts.map((conflict) => ({
-    ...conflict,
-    mapPath: ['targets', index],
-  }));
-  for (const conflict of conflicts) {
+  const converted = snakeCaseSettings(raw as Record<string, unknown>);
+  for (const { path: keyPath = [], ...conflict } of converted.issues) {
     const issue: Issue = {
-      severity: 'warning',
+      ...conflict,
       file,
-      ...source.locateKey(conflict.mapPath, conflict.written),
-      message: `"${conflict.written}" and "${conflict.key}" are the same setting; "${conflict.written}" is ignored`,
-      hint: `keep only \`${conflict.key}\``,
+      ...source.locateKey(['targets', index], String(keyPath[0])),
     };
     if (name !== undefined) issue.target = name;
     issues.push(issue);
@@ -223,9 +217,9 @@ function prepareTarget(
   for (const key of [...NUMERIC_FIELDS, 'provider_batching']) {
     const written = converted.value[key];
     const value = settings[key];
-    if (typeof written !== 'string' || typeof value !== 'string' || !PLACEHOLDER.test(written))
+    if (typeof written !== 'string' || typeof value !== 'string' || !hasPlaceholder(written))
       continue;
-    if (PLACEHOLDER.test(value)) delete checked[key];
+    if (hasPlaceholder(value)) delete checked[key];
     else if (key === 'provider_batching' && /^(true|false)$/i.test(value.trim()))
       checked[key] = value.trim().toLowerCase() === 'true';
     else if (NUMERIC_FIELDS.includes(key) && value.trim() !== '' && Number.isFinite(Number(value)))

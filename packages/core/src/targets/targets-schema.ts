@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProblemKind } from '../util/describe-zod-issues.js';
+import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 
 /** `$schema` values a targets file may declare. */
 export const TARGETS_SCHEMA_VERSIONS = ['agentv-targets-v2.2', 'agentv-targets-v2'] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRecord } from '../util/records.js';
 import type { OutputMessage, ToolCall } from './output-message.js';
 import type { TraceEvent } from './trace-event.js';
 
@@ -74,10 +75,6 @@ export function parseOutputMessages(value: unknown): OutputMessage[] | undefined
     messages.push(message);
   }
   return messages;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stripUndefined<T extends Record<string, unknown>>(value: T): T {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Issue } from '../errors/input-issue.js';
+import { valueAt } from '../util/records.js';
 import { describeValue } from './parse-yaml-mapping.js';
 import type { SourceLocator } from './yaml-source.js';
 
@@ -183,14 +184,4 @@ export function formatPath(path: readonly PropertyKey[]): string {
     else text += text === '' ? String(segment) : `.${String(segment)}`;
   }
   return text;
-}
-
-/** The value at `path` inside `data`, or undefined. */
-export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let current = data;
-  for (const segment of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
 }

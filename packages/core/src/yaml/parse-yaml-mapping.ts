@@ -1,7 +1,7 @@
 import { isMap, isSeq } from 'yaml';
 import type { Issue } from '../errors/input-issue.js';
-import { hasErrors, type LoadResult } from './load-result.js';
-import { emptyHint } from './read-input-file.js';
+import { hasErrors, type LoadResult } from '../util/load-result.js';
+import { emptyHint } from '../util/read-input-file.js';
 import { splitTopLevelSequence } from './split-top-level-sequence.js';
 import { SplitYamlSource } from './split-yaml-source.js';
 import { type KeyMatcher, type SourceLocator, YamlSource } from './yaml-source.js';

@@ -1,4 +1,6 @@
 import type { Issue } from '../errors/input-issue.js';
+import { closestMatch } from '../util/closest-match.js';
+import { isRecord } from '../util/records.js';
 import type { SourceLocator } from './yaml-source.js';
 
 /** Where a mapping is, and what to attach to warnings about its keys. */
@@ -22,7 +24,7 @@ export interface UnknownKeysOptions {
  * with a "did you mean" hint when a known key is close.
  */
 export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions): Issue[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  if (!isRecord(value)) return [];
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
@@ -41,33 +43,4 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
     issues.push(issue);
   }
   return issues;
-}
-
-/** The candidate closest to `word` by edit distance, when close enough to be a likely typo. */
-export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  const normalized = word.toLowerCase();
-  for (const candidate of candidates) {
-    const distance = editDistance(normalized, candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const limit = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= limit ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
