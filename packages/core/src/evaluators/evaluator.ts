@@ -121,6 +121,11 @@ export interface JudgeRequest {
 export interface Judge {
   /** The judge target's name, for messages. */
   readonly targetName: string;
+  /**
+   * A `--dry-run` stand-in: graders do not ask it and grade as if every check
+   * passed (each grader knows the reply shape it expects).
+   */
+  readonly dryRun?: boolean;
   /** Asks the judge; a retryable provider failure is retried, the last failure throws `EvaluatorError`. */
   ask(request: JudgeRequest): Promise<ProviderResponse>;
 }
