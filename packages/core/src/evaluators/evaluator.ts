@@ -49,6 +49,8 @@ export interface EvaluationScore {
   failsCase?: boolean;
   /** Evaluator-specific structured outcome, snake_case keys (`rubric`: `{items: [...]}`). */
   details?: Record<string, unknown>;
+  /** True when the judge's reply came from the LLM call cache (nothing was asked). */
+  cached?: boolean;
   /** The results of a `composite`'s members, in order. */
   members?: EvaluatorResult[];
 }
@@ -69,6 +71,8 @@ export interface EvaluatorResult {
   failsCase?: boolean;
   /** Evaluator-specific structured outcome, snake_case keys; `rubric` puts `items` here. */
   details?: Record<string, unknown>;
+  /** True when the judge's reply came from the LLM call cache (nothing was asked). */
+  cached?: boolean;
   /** A `composite`'s member results, in order (nested composites nest). */
   members?: EvaluatorResult[];
 }

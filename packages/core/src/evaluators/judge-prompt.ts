@@ -166,7 +166,12 @@ export async function askJudgeJson<T>(
     });
     const value = extractJudgeJson(response.text);
     const parsed = value === undefined ? 'it holds no JSON object' : parse(value);
-    if (typeof parsed !== 'string') return parsed;
+    if (typeof parsed !== 'string') {
+      if (response.cached === true && typeof parsed === 'object' && parsed !== null) {
+        Object.assign(parsed, { cached: true });
+      }
+      return parsed;
+    }
     problem = `${parsed}; the reply was: ${replyExcerpt(response.text)}`;
   }
   throw new EvaluatorError(
