@@ -5,6 +5,7 @@ import {
   anthropicReply,
   chatError,
   chatReply,
+  geminiReply,
   type LlmReply,
   type LlmRequest,
   type LlmServer,
@@ -212,29 +213,48 @@ describe('an LLM target graded by an LLM judge of another kind', () => {
     judgeServer = undefined;
   });
 
-  it('asks the openai-compatible target and grades with an anthropic judge', async () => {
-    server = await startLlmServer(() => chatReply('The Pro plan costs $20 per month.'));
-    judgeServer = await startLlmServer(() =>
-      anthropicReply(
-        '{"score": 1, "hits": ["Gives the price"], "misses": [], "reasoning": "Exact."}',
-      ),
-    );
-    project = await createProject({
-      '.env': `TARGET_KEY=sk-target-1111\nANTHROPIC_KEY=sk-ant-2222\n`,
-      '.agentv/targets.yaml': `targets:
+  const JUDGE_JSON =
+    '{"score": 1, "hits": ["Gives the price"], "misses": [], "reasoning": "Exact."}';
+  const judgeKinds = [
+    {
+      kind: 'anthropic',
+      model: 'claude-3-5-haiku-20241022',
+      basePath: '/v1',
+      reply: anthropicReply(JUDGE_JSON),
+      path: '/v1/messages',
+      keyHeader: 'x-api-key',
+    },
+    {
+      kind: 'gemini',
+      model: 'gemini-2.5-flash',
+      basePath: '/v1beta',
+      reply: geminiReply(JUDGE_JSON),
+      path: '/v1beta/models/gemini-2.5-flash:generateContent',
+      keyHeader: 'x-goog-api-key',
+    },
+  ];
+
+  it.each(judgeKinds)(
+    'asks the openai-compatible target and grades with a $kind judge',
+    async ({ kind, model, basePath, reply, path, keyHeader }) => {
+      server = await startLlmServer(() => chatReply('The Pro plan costs $20 per month.'));
+      judgeServer = await startLlmServer(() => reply);
+      project = await createProject({
+        '.env': `TARGET_KEY=sk-target-1111\nJUDGE_KEY=sk-judge-2222\n`,
+        '.agentv/targets.yaml': `targets:
   - name: assistant
     provider: openai-compatible
     base_url: ${server.url}/v1
     api_key: \${{ TARGET_KEY }}
     model: llama3.1
-    judge_target: claude
-  - name: claude
-    provider: anthropic
-    base_url: ${judgeServer.url}/v1
-    api_key: \${{ ANTHROPIC_KEY }}
-    model: claude-3-5-haiku-20241022
+    judge_target: grader
+  - name: grader
+    provider: ${kind}
+    base_url: ${judgeServer.url}${basePath}
+    api_key: \${{ JUDGE_KEY }}
+    model: ${model}
 `,
-      'evals/pricing.yaml': `execution:
+        'evals/pricing.yaml': `execution:
   target: assistant
 evalcases:
   - id: price
@@ -242,29 +262,30 @@ evalcases:
     expected_outcome: States the monthly price of the Pro plan
     evaluators: [{ name: quality, type: llm_judge }]
 `,
-    });
+      });
 
-    const result = await runAgentv(
-      ['eval', 'evals/pricing.yaml', '--out', 'out.jsonl'],
-      project.dir,
-    );
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]!.body.messages).toEqual([
-      { role: 'user', content: 'How much is the Pro plan?' },
-    ]);
-    expect(judgeServer.requests).toHaveLength(1);
-    expect(judgeServer.requests[0]!.url).toBe('/v1/messages');
-    expect(judgeServer.requests[0]!.headers['x-api-key']).toBe('sk-ant-2222');
-    expect(JSON.stringify(judgeServer.requests[0]!.body)).toContain(
-      'The Pro plan costs $20 per month.',
-    );
-    const [line] = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
-    expect(line).toMatchObject({
-      passed: true,
-      candidate_answer: 'The Pro plan costs $20 per month.',
-      evaluator_results: [{ name: 'quality', score: 1, hits: ['Gives the price'] }],
-    });
-  });
+      const result = await runAgentv(
+        ['eval', 'evals/pricing.yaml', '--out', 'out.jsonl'],
+        project.dir,
+      );
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]!.body.messages).toEqual([
+        { role: 'user', content: 'How much is the Pro plan?' },
+      ]);
+      expect(judgeServer.requests).toHaveLength(1);
+      expect(judgeServer.requests[0]!.url).toBe(path);
+      expect(judgeServer.requests[0]!.headers[keyHeader]).toBe('sk-judge-2222');
+      expect(JSON.stringify(judgeServer.requests[0]!.body)).toContain(
+        'The Pro plan costs $20 per month.',
+      );
+      const [line] = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+      expect(line).toMatchObject({
+        passed: true,
+        candidate_answer: 'The Pro plan costs $20 per month.',
+        evaluator_results: [{ name: 'quality', score: 1, hits: ['Gives the price'] }],
+      });
+    },
+  );
 });

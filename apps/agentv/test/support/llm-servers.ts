@@ -108,6 +108,20 @@ export function anthropicReply(text: string): LlmReply {
   };
 }
 
+/** A Gemini generateContent answer. */
+export function geminiReply(text: string): LlmReply {
+  return {
+    status: 200,
+    body: {
+      candidates: [
+        { content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 },
+      ],
+      usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 12, totalTokenCount: 52 },
+      modelVersion: 'gemini-2.5-flash',
+    },
+  };
+}
+
 /** Text of the last user message of an OpenAI chat completions request. */
 export function lastUserText(request: LlmRequest): string {
   const messages: { role: string; content: unknown }[] = request.body?.messages ?? [];
