@@ -8,6 +8,10 @@ import type { LlmProviderSettings } from './llm-provider-settings.js';
  * OpenAI-compatible server speaks.
  */
 export async function loadLanguageModel(settings: LlmProviderSettings): Promise<LanguageModel> {
+  // The SDK's own console warnings (e.g. "model unknown, max output tokens limited")
+  // would interleave with the run's progress and cannot be acted on in a targets file.
+  const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+  if (global.AI_SDK_LOG_WARNINGS === undefined) global.AI_SDK_LOG_WARNINGS = false;
   const { apiKey, baseUrl, model } = settings;
   switch (settings.kind) {
     case 'openai': {

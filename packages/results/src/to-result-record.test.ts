@@ -30,6 +30,7 @@ describe('toResultRecord', () => {
       misses: ['[amount] Says $20'],
       failsCase: true,
       details: { items: [{ id: 'amount', satisfied: false }] },
+      cached: true,
     };
     const record = toResultRecord(
       makeResult({
@@ -40,6 +41,7 @@ describe('toResultRecord', () => {
             type: 'composite',
             failsCase: true,
             details: undefined,
+            cached: undefined,
             members: [member],
           },
         ],
@@ -68,6 +70,7 @@ describe('toResultRecord', () => {
             reasoning: '',
             fails_case: true,
             details: { items: [{ id: 'amount', satisfied: false }] },
+            cached: true,
           },
         ],
       },

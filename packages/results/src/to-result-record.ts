@@ -25,6 +25,8 @@ export interface EvaluatorResultRecord {
   fails_case?: boolean;
   /** Evaluator-specific outcome; `rubric` gives `items: [{id, description, weight, required, satisfied, reasoning}]`. */
   details?: Record<string, unknown>;
+  /** True when the judge's reply came from the LLM call cache (`.agentv/cache`): nothing was asked. */
+  cached?: boolean;
   /** A `composite`'s member results, in order. */
   members?: EvaluatorResultRecord[];
 }
@@ -113,6 +115,7 @@ function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord
     ...(result.error === undefined ? {} : { error: result.error }),
     ...(result.failsCase ? { fails_case: true } : {}),
     ...(result.details === undefined ? {} : { details: result.details }),
+    ...(result.cached === true ? { cached: true } : {}),
     ...(result.members === undefined
       ? {}
       : { members: result.members.map(toEvaluatorResultRecord) }),

@@ -49,6 +49,8 @@ export interface EvaluationScore {
   failsCase?: boolean;
   /** Evaluator-specific structured outcome, snake_case keys (`rubric`: `{items: [...]}`). */
   details?: Record<string, unknown>;
+  /** True when the judge's reply came from the LLM call cache (nothing was asked). */
+  cached?: boolean;
   /** The results of a `composite`'s members, in order. */
   members?: EvaluatorResult[];
 }
@@ -69,6 +71,8 @@ export interface EvaluatorResult {
   failsCase?: boolean;
   /** Evaluator-specific structured outcome, snake_case keys; `rubric` puts `items` here. */
   details?: Record<string, unknown>;
+  /** True when the judge's reply came from the LLM call cache (nothing was asked). */
+  cached?: boolean;
   /** A `composite`'s member results, in order (nested composites nest). */
   members?: EvaluatorResult[];
 }
@@ -121,6 +125,11 @@ export interface JudgeRequest {
 export interface Judge {
   /** The judge target's name, for messages. */
   readonly targetName: string;
+  /**
+   * A `--dry-run` stand-in: graders do not ask it and grade as if every check
+   * passed (each grader knows the reply shape it expects).
+   */
+  readonly dryRun?: boolean;
   /** Asks the judge; a retryable provider failure is retried, the last failure throws `EvaluatorError`. */
   ask(request: JudgeRequest): Promise<ProviderResponse>;
 }

@@ -112,6 +112,7 @@ export async function runEvaluator(
     if (outcome.reasoning) result.reasoning = outcome.reasoning;
     if (outcome.failsCase) result.failsCase = true;
     if (outcome.details !== undefined) result.details = outcome.details;
+    if (outcome.cached === true) result.cached = true;
     if (outcome.members !== undefined) result.members = outcome.members;
     return result;
   } catch (error) {

@@ -116,23 +116,39 @@ export async function loadPromptTemplate(
   }
 }
 
+/** The passing grade a `--dry-run` judge stands for (a score reply). */
+export const DRY_RUN_SCORE_REPLY: Record<string, unknown> = {
+  score: 1,
+  hits: [],
+  misses: [],
+  reasoning: 'dry run: the judge was not asked',
+};
+
 /**
  * Asks the judge `prompt` followed by `contract` and parses the JSON object of
  * its reply with `parse` (which returns the value, or a message saying what is
  * wrong). A reply without a usable object is asked once more; the second
- * failure throws `EvaluatorError` with an excerpt of the reply.
+ * failure throws `EvaluatorError` with an excerpt of the reply. A dry-run
+ * judge is not asked: `dryRunReply` (a passing reply of the shape `parse`
+ * reads) is parsed instead.
  */
 export async function askJudgeJson<T>(
   context: EvaluationContext,
   prompt: string,
   contract: string,
   parse: (value: Record<string, unknown>) => T | string,
+  dryRunReply: Record<string, unknown> = DRY_RUN_SCORE_REPLY,
 ): Promise<T> {
   const judge = context.judge;
   if (!judge) {
     throw new EvaluatorError('no judge target is configured', {
       hint: 'set judge_target on the target, execution.judge_target in the eval file, or pass --judge-target',
     });
+  }
+  if (judge.dryRun) {
+    const parsed = parse(dryRunReply);
+    if (typeof parsed === 'string') throw new EvaluatorError(`dry run: ${parsed}`);
+    return parsed;
   }
   let problem = '';
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -150,7 +166,12 @@ export async function askJudgeJson<T>(
     });
     const value = extractJudgeJson(response.text);
     const parsed = value === undefined ? 'it holds no JSON object' : parse(value);
-    if (typeof parsed !== 'string') return parsed;
+    if (typeof parsed !== 'string') {
+      if (response.cached === true && typeof parsed === 'object' && parsed !== null) {
+        Object.assign(parsed, { cached: true });
+      }
+      return parsed;
+    }
     problem = `${parsed}; the reply was: ${replyExcerpt(response.text)}`;
   }
   throw new EvaluatorError(

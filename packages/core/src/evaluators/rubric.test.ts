@@ -23,6 +23,23 @@ const reply = (amount: boolean, polite: boolean) =>
   })}\n\`\`\``;
 
 describe('rubric', () => {
+  it('passes every item under --dry-run without asking the judge', async () => {
+    const judge = {
+      targetName: 'judge',
+      dryRun: true,
+      ask: () => Promise.reject(new Error('a dry-run judge must not be asked')),
+    };
+    const result = await rubricEvaluator.evaluate(
+      makeConfig('rubric'),
+      makeContext({ evalCase: { rubricItems: items }, judge }),
+    );
+    expect(result.score).toBe(1);
+    expect(result.verdict).toBe('pass');
+    expect(result.details).toEqual({
+      items: items.map((item) => ({ ...item, satisfied: true, reasoning: '' })),
+    });
+  });
+
   it('scores the weight of satisfied items and reports each item', async () => {
     const result = await rubricEvaluator.evaluate(
       makeConfig('rubric'),

@@ -128,7 +128,17 @@ export async function gradeRubric(
 ): Promise<EvaluationScore> {
   const items = itemsFor(config, context);
   const prompt = buildRubricPrompt(items, context);
-  return askJudgeJson(context, prompt, RUBRIC_REPLY_CONTRACT, (reply) => scoreChecks(items, reply));
+  const dryRunReply = {
+    checks: items.map((item) => ({ id: item.id, satisfied: true, reasoning: '' })),
+    overall_reasoning: 'dry run: the judge was not asked',
+  };
+  return askJudgeJson(
+    context,
+    prompt,
+    RUBRIC_REPLY_CONTRACT,
+    (reply) => scoreChecks(items, reply),
+    dryRunReply,
+  );
 }
 
 function buildRubricPrompt(items: readonly RubricItem[], context: EvaluationContext): string {

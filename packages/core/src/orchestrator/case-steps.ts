@@ -7,6 +7,7 @@ import type { Judge } from '../evaluators/evaluator.js';
 import { createJudge } from '../evaluators/judge.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
+import type { Provider } from '../provider/provider.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
@@ -15,7 +16,7 @@ import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
-import type { PlannedCase } from './plan-run.js';
+import { DRY_RUN_JUDGE_REPLY, type PlannedCase } from './plan-run.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
@@ -93,6 +94,28 @@ export function answerOf(response: ProviderResponse, attempts: number): Answer {
   return { response, trace, traceSummary: trace ? summarizeTrace(trace) : null, attempts };
 }
 
+// Judge-only providers started (and health-checked) before the first case, by run.
+const startedJudgeProviders = new WeakMap<RunEvaluationOptions, Map<string, Provider>>();
+
+/** Hands `judgeFor` a judge target's provider that was started with the run's targets. */
+export function useStartedJudgeProvider(
+  options: RunEvaluationOptions,
+  targetName: string,
+  provider: Provider,
+): void {
+  let started = startedJudgeProviders.get(options);
+  if (!started) {
+    started = new Map();
+    startedJudgeProviders.set(options, started);
+  }
+  started.set(targetName, provider);
+}
+
+/** The stand-in judge `planRun` makes under `--dry-run`. */
+export function isDryRunJudge(target: ResolvedTarget): boolean {
+  return target.provider === 'mock' && target.settings.response === DRY_RUN_JUDGE_REPLY;
+}
+
 // One judge per judge target and run, created on first use.
 const judgesByRun = new WeakMap<RunEvaluationOptions, Map<string, Judge>>();
 
@@ -108,8 +131,18 @@ export function judgeFor(planned: PlannedCase, options: RunEvaluationOptions): J
   let judge = judges.get(target.name);
   if (!judge) {
     try {
-      const provider = options.providerRegistry.create(target, options.providerContext);
-      judge = createJudge(provider, retryPolicyFor(target, options));
+      if (isDryRunJudge(target)) {
+        judge = {
+          targetName: target.name,
+          dryRun: true,
+          ask: () => Promise.reject(new EvaluatorError('a dry-run judge is not asked')),
+        };
+      } else {
+        const provider =
+          startedJudgeProviders.get(options)?.get(target.name) ??
+          options.providerRegistry.create(target, options.providerContext);
+        judge = createJudge(provider, retryPolicyFor(target, options));
+      }
     } catch (error) {
       // Reported on each case that asks, as that evaluator's error.
       const failure = new EvaluatorError(

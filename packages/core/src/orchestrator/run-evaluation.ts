@@ -1,6 +1,7 @@
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
 import { evaluateBatch } from './evaluate-batch.js';
+import { isDryRunJudge, useStartedJudgeProvider } from './case-steps.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { RunEvaluationOptions } from './run-options.js';
@@ -123,8 +124,23 @@ async function startProviders(options: RunEvaluationOptions): Promise<Map<string
       : options.providerRegistry.create(target, options.providerContext);
     providers.set(target.name, provider);
   }
+  // Judge targets that no case runs against are started here too, so their
+  // providers' health checks run once, like the run targets'.
+  const judgeProviders: Provider[] = [];
+  for (const { judgeTarget } of options.plan.cases) {
+    if (!judgeTarget || providers.has(judgeTarget.name) || isDryRunJudge(judgeTarget)) continue;
+    if (judgeProviders.some((provider) => provider.targetName === judgeTarget.name)) continue;
+    let provider: Provider;
+    try {
+      provider = options.providerRegistry.create(judgeTarget, options.providerContext);
+    } catch {
+      continue; // judgeFor reports it on each case that asks.
+    }
+    judgeProviders.push(provider);
+    useStartedJudgeProvider(options, judgeTarget.name, provider);
+  }
   // Health checks run once per provider, all before the first case.
-  for (const provider of providers.values()) {
+  for (const provider of [...providers.values(), ...judgeProviders]) {
     if (!provider.healthcheck) continue;
     try {
       await provider.healthcheck();
