@@ -3,7 +3,8 @@
 // core. Everything else (glob matching, dotenv parsing, YAML and case helpers…)
 // is internal and may change in any release.
 
-// Errors and issues
+// Project loading: eval files, targets, config, .env
+export type { AgentvConfig } from './config/config-schema.js';
 export type { AgentvErrorKind, AgentvErrorOptions } from './errors/agentv-error.js';
 export { AgentvError, isAgentvError } from './errors/agentv-error.js';
 export type { EvaluatorErrorOptions } from './errors/evaluator-error.js';
@@ -16,13 +17,6 @@ export { isProviderError, ProviderError } from './errors/provider-error.js';
 export { UnknownProviderError } from './errors/unknown-provider-error.js';
 export { UnknownTargetError } from './errors/unknown-target-error.js';
 export { isUsageError, UsageError } from './errors/usage-error.js';
-export type { LoadResult } from './util/load-result.js';
-export { uniqueIssues } from './util/load-result.js';
-export { closestMatch } from './util/closest-match.js';
-export { displayPath } from './util/display-path.js';
-
-// Project loading: eval files, targets, config, .env
-export type { AgentvConfig } from './config/config-schema.js';
 export type {
   ContentBlock,
   EvalCase,
@@ -35,46 +29,6 @@ export type {
 } from './eval-file/eval-case.js';
 export type { LoadEvalFileOptions } from './eval-file/load-eval-file.js';
 export { loadEvalFile } from './eval-file/load-eval-file.js';
-export type { TargetPolicy } from './project/check-target.js';
-export { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from './project/check-target.js';
-export type {
-  EvalFilesLoader,
-  LoadedProject,
-  LoadProjectOptions,
-  ProjectEvalFile,
-} from './project/load-project.js';
-export { loadProject } from './project/load-project.js';
-export { hasPlaceholder } from './targets/interpolate-env.js';
-export { snakeCaseSettings } from './util/case-keys.js';
-export type { ResolvedTarget } from './targets/resolved-target.js';
-export { findRepoRoot } from './util/find-repo-root.js';
-
-// Provider contract
-export type { ChatMessage } from './provider/chat-message.js';
-export { createMockProvider, mockProviderFactory } from './provider/mock-provider.js';
-export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
-export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
-export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
-export type { ProviderRegistry } from './provider/provider-registry.js';
-export { createProviderRegistry } from './provider/provider-registry.js';
-export type { ProviderRequest } from './provider/provider-request.js';
-export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
-export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
-export type { BuiltPrompt } from './prompt/build-prompt.js';
-export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
-export { runProcess } from './process/run-process.js';
-export { stderrExcerpt } from './process/stderr-excerpt.js';
-
-// Traces
-export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';
-export { outputMessageRecord } from './trace/output-message.js';
-export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
-export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
-export { isRecord } from './util/records.js';
-export { summarizeTrace } from './trace/summarize-trace.js';
-export type { TraceSummary } from './trace/trace-summary.js';
-
-// Evaluators
 export type {
   EvaluationContext,
   EvaluationScore,
@@ -87,8 +41,6 @@ export type {
 } from './evaluators/evaluator.js';
 export type { EvaluatorConfig } from './evaluators/evaluator-config.js';
 export { createEvaluatorRegistry, defaultEvaluators } from './evaluators/evaluator-registry.js';
-
-// Running an evaluation
 export type { AttemptRecord, EvaluationResult } from './orchestrator/evaluation-result.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
 export { planRun } from './orchestrator/plan-run.js';
@@ -96,3 +48,41 @@ export type { RetryPolicy } from './orchestrator/retry-policy.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
 export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { RunEvaluationOptions } from './orchestrator/run-options.js';
+export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
+export { runProcess } from './process/run-process.js';
+export { stderrExcerpt } from './process/stderr-excerpt.js';
+export type { TargetPolicy } from './project/check-target.js';
+export { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from './project/check-target.js';
+export type {
+  EvalFilesLoader,
+  LoadedProject,
+  LoadProjectOptions,
+  ProjectEvalFile,
+} from './project/load-project.js';
+export { loadProject } from './project/load-project.js';
+export type { BuiltPrompt } from './prompt/build-prompt.js';
+export type { ChatMessage } from './provider/chat-message.js';
+export { createMockProvider, mockProviderFactory } from './provider/mock-provider.js';
+export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
+export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
+export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
+export type { ProviderRegistry } from './provider/provider-registry.js';
+export { createProviderRegistry } from './provider/provider-registry.js';
+export type { ProviderRequest } from './provider/provider-request.js';
+export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
+export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
+export { hasPlaceholder } from './targets/interpolate-env.js';
+export type { ResolvedTarget } from './targets/resolved-target.js';
+export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';
+export { outputMessageRecord } from './trace/output-message.js';
+export { summarizeTrace } from './trace/summarize-trace.js';
+export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
+export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
+export type { TraceSummary } from './trace/trace-summary.js';
+export { snakeCaseSettings } from './util/case-keys.js';
+export { closestMatch } from './util/closest-match.js';
+export { displayPath } from './util/display-path.js';
+export { findRepoRoot } from './util/find-repo-root.js';
+export type { LoadResult } from './util/load-result.js';
+export { uniqueIssues } from './util/load-result.js';
+export { isRecord } from './util/records.js';

@@ -1,15 +1,15 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative as relativePath, resolve } from 'node:path';
 import {
-  type Issue,
   InvalidInputError,
+  type Issue,
   isRecord,
   type ResolvedTarget,
   snakeCaseSettings,
   targetSettingsIssue,
 } from '@agentv/core';
-import { batchTemplateIssues } from './batch-template-issues.js';
 import { z } from 'zod';
+import { batchTemplateIssues } from './batch-template-issues.js';
 import {
   findPlaceholders,
   formatSupportedPlaceholders,

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
+  type Issue,
   type Provider,
   type ProviderContext,
   ProviderError,
@@ -9,23 +10,22 @@ import {
   type ProviderRequest,
   type ProviderResponse,
   type ResolvedTarget,
-  type Issue,
   stderrExcerpt,
 } from '@agentv/core';
 import {
   CLI_SETTINGS_KEYS,
-  checkCliUse,
   type CliProviderSettings,
+  checkCliUse,
   parseCliSettings,
   validateCliSettings,
 } from './cli-provider-settings.js';
+import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js';
 import { runHealthcheck } from './healthcheck.js';
+import { parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
 import { FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
 import { createRedactor } from './redact.js';
 import { findPlaceholders, renderCommandTemplate } from './render-command-template.js';
-import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js';
-import { parseBatchOutput } from './parse-batch-output.js';
 import { writeRequestBundle } from './request-bundle.js';
 import { runCommand } from './run-command.js';
 

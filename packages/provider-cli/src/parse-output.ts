@@ -1,9 +1,9 @@
 import {
   isRecord,
+  type ProviderResponse,
   parseOutputMessages,
   parseTokenUsage,
   parseTraceEvents,
-  type ProviderResponse,
 } from '@agentv/core';
 
 /**

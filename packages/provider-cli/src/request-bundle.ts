@@ -1,5 +1,5 @@
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import type { ProviderRequest } from '@agentv/core';
 import { requestRecord } from './placeholder-values.js';
 

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} is targets-file syntax, not a JS template
 import type { ResolvedTarget } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
-import { llmProviderFactories } from './llm-provider-factories.js';
 import type { LlmKind } from './llm-kinds.js';
+import { llmProviderFactories } from './llm-provider-factories.js';
 import {
   DEFAULT_AZURE_API_VERSION,
   parseLlmSettings,

@@ -8,8 +8,8 @@ import {
   type ResolvedTarget,
 } from '@agentv/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLlmProviderFactory } from './llm-provider-factories.js';
 import type { LlmKind } from './llm-kinds.js';
+import { createLlmProviderFactory } from './llm-provider-factories.js';
 import {
   anthropicReply,
   geminiReply,

@@ -10,7 +10,7 @@ import {
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { createLlmCache, llmCacheKey } from './llm-cache.js';
 import { LLM_KINDS } from './llm-kinds.js';
-import { likelyKeyVariable, type LlmProviderSettings } from './llm-provider-settings.js';
+import { type LlmProviderSettings, likelyKeyVariable } from './llm-provider-settings.js';
 import { loadLanguageModel } from './load-language-model.js';
 import { estimateCostUsd } from './price-table.js';
 import { type FailedCall, toProviderError } from './to-provider-error.js';

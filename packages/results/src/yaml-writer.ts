@@ -1,5 +1,5 @@
-import { stringifyYaml } from './stringify-yaml.js';
 import { createResultFileWriter, type ResultWriter } from './result-file-writer.js';
+import { stringifyYaml } from './stringify-yaml.js';
 import { type ResultRecordOptions, toResultRecord } from './to-result-record.js';
 
 /**

@@ -1,5 +1,5 @@
-import { createProgressLines } from './progress-lines.js';
 import type { ProgressDisplay } from './progress-display-type.js';
+import { createProgressLines } from './progress-lines.js';
 import { createProgressLive } from './progress-live.js';
 
 export type { ProgressDisplay } from './progress-display-type.js';

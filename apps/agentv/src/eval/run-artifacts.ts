@@ -3,9 +3,9 @@ import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   AgentvError,
-  displayPath,
   type AttemptRecord,
   type BuiltPrompt,
+  displayPath,
   type EvalCase,
   type EvaluationResult,
   type ResolvedTarget,

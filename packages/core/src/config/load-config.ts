@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { describeZodIssues, type ProblemKind } from '../yaml/describe-zod-issues.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
-import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { readInputFile } from '../util/read-input-file.js';
 import {
   findFirstFile,
   type SearchDirectoryOptions,
   searchDirectories,
 } from '../util/search-directories.js';
+import { describeZodIssues, type ProblemKind } from '../yaml/describe-zod-issues.js';
+import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import {
   type AgentvConfig,

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { Issue } from '../errors/input-issue.js';
+import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
+import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 import { gradeCase } from './grade-case.js';
 import { makeConfig, makeContext } from './test-support/make-context.js';
 import { mockJudge } from './test-support/mock-judge.js';

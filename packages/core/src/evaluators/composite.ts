@@ -1,17 +1,18 @@
-import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import path from 'node:path';
 import { EvaluatorError, isEvaluatorError } from '../errors/evaluator-error.js';
-import { normalizeEvaluators } from '../eval-file/normalize-evaluators.js';
+import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import type { EvaluatorEntryInput } from '../eval-file/eval-file-schema.js';
+import { normalizeEvaluators } from '../eval-file/normalize-evaluators.js';
 import { isRecord } from '../util/records.js';
+import { DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS } from './code-judge.js';
 import type {
   EvaluationContext,
   EvaluationScore,
   Evaluator,
+  EvaluatorRegistry,
   EvaluatorResult,
 } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import type { EvaluatorRegistry } from './evaluator.js';
 import { describe } from './evaluator-options.js';
 import { clamp, runEvaluator } from './grade-case.js';
 import {
@@ -25,7 +26,6 @@ import {
 } from './judge-prompt.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';
-import { DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS } from './code-judge.js';
 import { verdictFor } from './verdict.js';
 
 const AGGREGATORS = ['weighted_average', 'code_judge', 'llm_judge'] as const;

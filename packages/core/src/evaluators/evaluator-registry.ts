@@ -1,11 +1,9 @@
 import { AgentvError } from '../errors/agentv-error.js';
-import type { Issue } from '../errors/input-issue.js';
 import { codeJudgeEvaluator } from './code-judge.js';
 import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator, EvaluatorRegistry } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
 import { isJsonEvaluator } from './is-json.js';
 import { jsonSchemaEvaluator } from './json-schema.js';
 import { llmJudgeEvaluator } from './llm-judge.js';

@@ -1,11 +1,11 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
+import type { ChatMessage } from '../provider/chat-message.js';
+import type { ProviderResponse } from '../provider/provider-response.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import type { ChatMessage } from '../provider/chat-message.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
 
 /** Verdict of one evaluator score: `pass` >= 0.8, `borderline` >= 0.6, else `fail`. */
 export type Verdict = 'pass' | 'borderline' | 'fail';

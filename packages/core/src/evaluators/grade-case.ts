@@ -1,8 +1,7 @@
 import { isAgentvError } from '../errors/agentv-error.js';
 import { isEvaluatorError } from '../errors/evaluator-error.js';
-import type { EvaluationContext, EvaluatorResult } from './evaluator.js';
+import type { EvaluationContext, EvaluatorRegistry, EvaluatorResult } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
-import type { EvaluatorRegistry } from './evaluator.js';
 import { reaches, verdictFor } from './verdict.js';
 
 /** The grade of one case across its evaluators. */

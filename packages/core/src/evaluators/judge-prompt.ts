@@ -1,7 +1,7 @@
-import type { Issue } from '../errors/input-issue.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { Issue } from '../errors/input-issue.js';
 import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { EvaluationContext, EvaluationScore } from './evaluator.js';
 import { describe } from './evaluator-options.js';

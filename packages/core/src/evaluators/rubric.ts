@@ -1,6 +1,6 @@
+import { EvaluatorError } from '../errors/evaluator-error.js';
 import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import type { RubricItem } from '../eval-file/eval-case.js';
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import { isRecord } from '../util/records.js';
 import type { EvaluationContext, EvaluationScore, Evaluator } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';

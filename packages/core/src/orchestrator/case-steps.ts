@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { isAgentvError } from '../errors/agentv-error.js';
 import { EvaluatorError } from '../errors/evaluator-error.js';
-import type { EvalCase } from '../eval-file/eval-case.js';
-import { gradeCase } from '../evaluators/grade-case.js';
 import type { Judge } from '../evaluators/evaluator.js';
+import { gradeCase } from '../evaluators/grade-case.js';
 import { createJudge } from '../evaluators/judge.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';

@@ -1,7 +1,7 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
+import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { needsJudge } from '../evaluators/judge.js';
 import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';

@@ -1,7 +1,7 @@
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
-import { evaluateBatch } from './evaluate-batch.js';
 import { isDryRunJudge, useStartedJudgeProvider } from './case-steps.js';
+import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { RunEvaluationOptions } from './run-options.js';

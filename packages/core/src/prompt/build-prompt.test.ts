@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ContentBlock, EvalCase, EvalMessage } from '../eval-file/eval-case.js';
 import { AgentvError } from '../errors/agentv-error.js';
+import type { ContentBlock, EvalCase, EvalMessage } from '../eval-file/eval-case.js';
 import { buildPrompt } from './build-prompt.js';
 import { messageText, referenceAnswer } from './message-text.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { EvalCase, EvalMessage } from '../eval-file/eval-case.js';
 import { AgentvError } from '../errors/agentv-error.js';
+import type { EvalCase, EvalMessage } from '../eval-file/eval-case.js';
 import type { ChatMessage } from '../provider/chat-message.js';
 
 /** A case's input messages rendered for providers (SPEC 3). */

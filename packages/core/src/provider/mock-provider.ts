@@ -1,7 +1,7 @@
 import type { Issue } from '../errors/input-issue.js';
-import { sleep } from '../util/sleep.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { TraceEvent } from '../trace/trace-event.js';
+import { sleep } from '../util/sleep.js';
 import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
 import type { ProviderFactory } from './provider-factory.js';
 import type { ProviderRequest } from './provider-request.js';

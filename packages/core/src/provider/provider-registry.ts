@@ -1,5 +1,5 @@
-import type { Issue } from '../errors/input-issue.js';
 import { AgentvError } from '../errors/agentv-error.js';
+import type { Issue } from '../errors/input-issue.js';
 import { UnknownProviderError } from '../errors/unknown-provider-error.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';

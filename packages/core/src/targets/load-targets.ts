@@ -1,20 +1,20 @@
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
-import { valueAt } from '../util/records.js';
-import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
+import { snakeCaseSettings, toSnakeCase } from '../util/case-keys.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
-import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { readInputFile } from '../util/read-input-file.js';
+import { valueAt } from '../util/records.js';
 import {
   findFirstFile,
   type SearchDirectoryOptions,
   searchDirectories,
 } from '../util/search-directories.js';
+import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
+import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { hasPlaceholder, interpolateEnv } from './interpolate-env.js';
 import type { ResolvedTarget } from './resolved-target.js';
-import { snakeCaseSettings, toSnakeCase } from '../util/case-keys.js';
 import {
   COMMON_TARGET_KEYS,
   TARGETS_FILE_KEYS,
