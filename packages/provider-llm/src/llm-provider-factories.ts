@@ -15,6 +15,7 @@ export function createLlmProviderFactory(kind: LlmKind, as: string = kind): Prov
         timeoutSeconds: target.timeoutSeconds ?? context.defaultTimeoutSeconds,
         cacheDir: context.cacheDir,
         secrets: target.secretValues,
+        env: context.env,
         verbose: context.verbose,
         log: context.log,
       }),

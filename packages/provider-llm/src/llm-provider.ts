@@ -25,6 +25,11 @@ export interface LlmProviderOptions {
   cacheDir?: string;
   /** Values to mask in errors and logs besides the API key (the target's `${{ VAR }}` values). */
   secrets?: readonly string[];
+  /**
+   * The project's environment (the shell's variables over `.env`), searched for the variable
+   * holding the key so a 401 hint can name it. Default `process.env`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Log every call (model, duration, tokens, cache hits) through `log`. */
   verbose?: boolean;
   log?: (line: string) => void;
@@ -61,7 +66,8 @@ export function createLlmProvider(
     targetName,
     model: settings.model,
     baseUrl: settings.baseUrl,
-    keyVariable: variableHolding(settings) ?? likelyKeyVariable(settings.kind),
+    keyVariable:
+      variableHolding(settings, options.env ?? process.env) ?? likelyKeyVariable(settings.kind),
     secrets,
   };
   let model: Promise<LanguageModel> | undefined;
@@ -83,10 +89,11 @@ export function createLlmProvider(
         model: settings.model,
         baseUrl: settings.baseUrl,
         messages,
-        // A retry or a judge's re-asked question wants a new answer, not the one the first try got.
-        parameters: request.attempt > 0 ? { ...parameters, attempt: request.attempt } : parameters,
+        parameters,
       });
-    if (cache && key) {
+    // A refreshed request (a judge re-asking after an unusable reply) skips the stored answer and
+    // replaces it with the new one.
+    if (cache && key && request.refresh !== true) {
       const hit = await cache.read(key);
       if (hit) {
         verbose(`${request.evalCaseId}: answered from the cache`);
@@ -196,9 +203,12 @@ function definedOnly(usage: TokenUsage): Record<string, number> {
 }
 
 /** The name of an environment variable holding the target's key, for hints; never the value. */
-function variableHolding(settings: LlmProviderSettings): string | undefined {
+function variableHolding(
+  settings: LlmProviderSettings,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
   const key = settings.apiKey;
   if (key === undefined) return undefined;
-  const preferred = LLM_KINDS[settings.kind].keyVariables.find((name) => process.env[name] === key);
-  return preferred ?? Object.keys(process.env).find((name) => process.env[name] === key);
+  const preferred = LLM_KINDS[settings.kind].keyVariables.find((name) => env[name] === key);
+  return preferred ?? Object.keys(env).find((name) => env[name] === key);
 }

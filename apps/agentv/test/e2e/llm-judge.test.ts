@@ -201,8 +201,48 @@ describe('LLM judges through an openai-compatible judge target', () => {
       /^judge target "judge" failed: .*HTTP 401: Incorrect API key provided: \*\*\*/,
     );
     expect(error).not.toContain('\n');
+    // The key came from .env, which never reaches process.env: the hint still names its variable.
+    expect(error).toContain('check JUDGE_API_KEY');
     for (const text of [written, result.stdout, result.stderr])
       expect(text).not.toContain(JUDGE_KEY);
+  });
+
+  it("retries a 500 until the judge target's retries run out, then records the error", async () => {
+    server = await startLlmServer(() => chatError(500, 'The server had an error'));
+    project = await judgedProject(server.url);
+
+    const result = await run(['--out', 'out.jsonl']);
+    expect(result.code).toBe(2);
+    // max_retries: 2 on the judge target: three requests, then the evaluator error.
+    expect(server.requests).toHaveLength(3);
+    const [line] = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(line!.evaluator_results[0]).toMatchObject({ name: 'quality', verdict: 'error' });
+    expect(line!.evaluator_results[0].error).toMatch(/HTTP 500: The server had an error/);
+  });
+
+  it('never replays an unusable reply from the cache: the question is asked again next run', async () => {
+    let answers = 0;
+    server = await startLlmServer((request) => {
+      answers++;
+      // The first two answers are prose; from then on the judge replies properly.
+      return answers <= 2 ? chatReply('Looks fine to me.') : fencedJudge(request);
+    });
+    project = await judgedProject(server.url);
+
+    expect((await run(['--out', 'first.jsonl'])).code).toBe(2);
+    expect(server.requests).toHaveLength(2);
+
+    // The first question's cached (unusable) reply is read, then the re-asked question goes
+    // to the model and its good reply replaces the cached one.
+    const second = await run(['--out', 'second.jsonl']);
+    expect(second.code).toBe(0);
+    expect(server.requests).toHaveLength(3);
+    const [line] = parseJsonl(await readFile(project.file('second.jsonl'), 'utf8'));
+    expect(line!.evaluator_results[0]).toMatchObject({ name: 'quality', score: 0.8 });
+
+    // A third run is answered from the cache alone.
+    expect((await run(['--out', 'third.jsonl'])).code).toBe(0);
+    expect(server.requests).toHaveLength(3);
   });
 });
 

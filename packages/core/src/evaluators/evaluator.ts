@@ -114,6 +114,8 @@ export interface JudgeRequest {
   evalCaseId: string;
   /** 0-based; a re-asked question (unparseable reply) increases it. */
   attempt: number;
+  /** Ask the model itself even when a cached answer exists (a re-asked question). */
+  refresh?: boolean;
   signal?: AbortSignal;
   /** The eval file's folder: a `cli` judge's relative `cwd` resolves against it. */
   evalDir?: string;

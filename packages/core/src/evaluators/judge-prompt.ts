@@ -160,6 +160,8 @@ export async function askJudgeJson<T>(
       ],
       evalCaseId: context.evalCase.id,
       attempt,
+      // The reply to the first question was unusable: a cached copy of it would be again.
+      ...(attempt > 0 ? { refresh: true } : {}),
       evalDir: path.dirname(context.evalCase.filePath),
       metadata: { dataset: context.evalCase.dataset },
       ...(context.signal === undefined ? {} : { signal: context.signal }),

@@ -14,6 +14,7 @@ export function createJudge(provider: Provider, policy: RetryPolicy): Judge {
           provider.invoke({
             evalCaseId: request.evalCaseId,
             attempt: request.attempt,
+            ...(request.refresh === true ? { refresh: true } : {}),
             question: request.question,
             chatPrompt: request.chatPrompt ?? [{ role: 'user', content: request.question }],
             guidelines: '',

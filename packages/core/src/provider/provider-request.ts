@@ -23,6 +23,12 @@ export interface ProviderRequest {
    * requests made outside a run.
    */
   evalDir?: string;
+  /**
+   * Set when a stored answer must not be reused: a judge asking again after
+   * an unusable reply. Providers that cache answers skip the cache for this
+   * request and store the new answer in place of the old one.
+   */
+  refresh?: boolean;
   /** The case's reference outcome, for batch runners that grade or log it. */
   expectedOutcome?: string;
   /** Aborted when the run is interrupted; providers stop their work when it fires. */
