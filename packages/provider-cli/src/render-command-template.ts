@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { ProviderError } from '@agentv/core';
 import { shellQuote } from './shell-quote.js';
 
@@ -17,10 +18,25 @@ export const SUPPORTED_PLACEHOLDERS = [
 export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];
 
 /**
- * Values to substitute. A string becomes one shell word; a list becomes one
- * word per element, space separated (an empty list renders as nothing).
+ * Files rendered through a `files_format` / `attachments_format` such as
+ * `--file {path}`: outside the template's quotes the format's literal text is
+ * part of the command line as written and only `{path}` / `{basename}` are
+ * quoted (as AgentV renders them); inside `"..."` or `'...'` each rendered
+ * file is one quoted item.
  */
-export type PlaceholderValues = Partial<Record<Placeholder, string | readonly string[]>>;
+export interface FormattedFiles {
+  format: string;
+  paths: readonly string[];
+}
+
+/**
+ * Values to substitute. A string becomes one shell word; a list becomes one
+ * word per element, space separated (an empty list renders as nothing);
+ * `FormattedFiles` renders each path through its format, space separated.
+ */
+export type PlaceholderValues = Partial<
+  Record<Placeholder, string | readonly string[] | FormattedFiles>
+>;
 
 /**
  * Linux `MAX_ARG_STRLEN`: the longest single argv string, terminating NUL
@@ -147,7 +163,8 @@ function renderValue(name: string, values: PlaceholderValues, context: QuoteCont
   if (value === undefined) {
     throw new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
   }
-  const items: readonly string[] = typeof value === 'string' ? [value] : value;
+  const items: readonly string[] =
+    typeof value === 'string' ? [value] : isFormattedFiles(value) ? value.paths : value;
   for (const item of items) {
     if (item.includes('\0')) {
       throw new ProviderError(
@@ -159,7 +176,40 @@ function renderValue(name: string, values: PlaceholderValues, context: QuoteCont
       );
     }
   }
+  if (isFormattedFiles(value)) {
+    return value.paths
+      .map((path) =>
+        context === 'bare'
+          ? renderFileFormat(value.format, path, shellQuote)
+          : quoteFor(context, renderFileFormat(value.format, path)),
+      )
+      .join(' ');
+  }
   return items.map((item) => quoteFor(context, item)).join(' ');
+}
+
+function isFormattedFiles(
+  value: string | readonly string[] | FormattedFiles,
+): value is FormattedFiles {
+  return typeof value === 'object' && !Array.isArray(value);
+}
+
+const FILE_FORMAT_TOKEN = /\{path\}|\{basename\}/g;
+
+/**
+ * Renders one file through a `files_format`: `{path}` is the absolute path,
+ * `{basename}` its file name, each passed through `quote` (default: as is).
+ */
+export function renderFileFormat(
+  format: string,
+  path: string,
+  quote: (value: string) => string = (value) => value,
+): string {
+  // One pass with a replacer function: a path containing `{basename}` or `$&`
+  // must come out as written, not be substituted again or read as a pattern.
+  return format.replace(FILE_FORMAT_TOKEN, (token) =>
+    quote(token === '{path}' ? path : basename(path)),
+  );
 }
 
 function fileAlternative(name: string): string {
