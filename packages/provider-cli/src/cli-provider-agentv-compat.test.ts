@@ -82,6 +82,19 @@ describe('files_format / attachments_format with literal text', () => {
     ]);
   });
 
+  it('quotes {path} for the quotes it stands in within the format', async () => {
+    const response = await provider(`${fakeAgentCommand('echo')} {FILES} {ATTACHMENTS}`, {
+      filesFormat: '--file="{path}"',
+      attachmentsFormat: "--name='{basename}'",
+    }).invoke(makeRequest({ inputFiles: [join(scratch, 'a "b" $HOME `c`.txt'), files[0]!] }));
+    expect(argvOf(response.text)).toEqual([
+      `--file=${join(scratch, 'a "b" $HOME `c`.txt')}`,
+      `--file=${files[0]}`,
+      '--name=a "b" $HOME `c`.txt',
+      "--name=it's a file.txt",
+    ]);
+  });
+
   it('keeps each rendered file one quoted word inside the template’s own quotes', async () => {
     const response = await provider(`${fakeAgentCommand('echo')} "{FILES}"`, {
       filesFormat: '--file {path}',

@@ -21,8 +21,9 @@ export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];
  * Files rendered through a `files_format` / `attachments_format` such as
  * `--file {path}`: outside the template's quotes the format's literal text is
  * part of the command line as written and only `{path}` / `{basename}` are
- * quoted (as AgentV renders them); inside `"..."` or `'...'` each rendered
- * file is one quoted item.
+ * quoted (as AgentV renders them), for the quotes they stand in within the
+ * format (`--file="{path}"` works); inside the template's `"..."` or `'...'`
+ * each rendered file is one quoted item.
  */
 export interface FormattedFiles {
   format: string;
@@ -110,6 +111,8 @@ export function renderCommandTemplate(template: string, values: PlaceholderValue
 type QuoteContext = 'bare' | 'single' | 'double';
 
 const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, 'y');
+// In a files format: group 1 never matches (formats have no escape), group 2 is the token.
+const FILE_TOKEN_AT = /(?!)()|\{(path|basename)\}/y;
 
 /**
  * Walks `template` as `sh` would read its quotes and replaces each placeholder
@@ -118,13 +121,14 @@ const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, 'y');
 function substituteInContext(
   template: string,
   render: (name: string, context: QuoteContext) => string,
+  tokenAt: RegExp = TOKEN_AT,
 ): string {
   let output = '';
   let context: QuoteContext = 'bare';
   let index = 0;
   while (index < template.length) {
-    TOKEN_AT.lastIndex = index;
-    const token = TOKEN_AT.exec(template);
+    tokenAt.lastIndex = index;
+    const token = tokenAt.exec(template);
     if (token) {
       output += token[1] !== undefined ? `{${token[1]}}` : render(token[2]!, context);
       index += token[0].length;
@@ -180,7 +184,13 @@ function renderValue(name: string, values: PlaceholderValues, context: QuoteCont
     return value.paths
       .map((path) =>
         context === 'bare'
-          ? renderFileFormat(value.format, path, shellQuote)
+          ? // The format is command-line text; its tokens are quoted where they stand in it.
+            substituteInContext(
+              value.format,
+              (token, formatContext) =>
+                quoteFor(formatContext, token === 'path' ? path : basename(path)),
+              FILE_TOKEN_AT,
+            )
           : quoteFor(context, renderFileFormat(value.format, path)),
       )
       .join(' ');
@@ -196,20 +206,11 @@ function isFormattedFiles(
 
 const FILE_FORMAT_TOKEN = /\{path\}|\{basename\}/g;
 
-/**
- * Renders one file through a `files_format`: `{path}` is the absolute path,
- * `{basename}` its file name, each passed through `quote` (default: as is).
- */
-export function renderFileFormat(
-  format: string,
-  path: string,
-  quote: (value: string) => string = (value) => value,
-): string {
+/** Renders one file through a `files_format`: `{path}` is the absolute path, `{basename}` its file name. */
+export function renderFileFormat(format: string, path: string): string {
   // One pass with a replacer function: a path containing `{basename}` or `$&`
   // must come out as written, not be substituted again or read as a pattern.
-  return format.replace(FILE_FORMAT_TOKEN, (token) =>
-    quote(token === '{path}' ? path : basename(path)),
-  );
+  return format.replace(FILE_FORMAT_TOKEN, (token) => (token === '{path}' ? path : basename(path)));
 }
 
 function fileAlternative(name: string): string {
