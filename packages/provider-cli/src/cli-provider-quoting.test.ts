@@ -161,12 +161,15 @@ function renderedBytes(input: Case): number {
     input.guidelines,
     String(input.attempt),
     ...input.inputFiles,
-    ...input.inputFiles.map((path) => `--attach=${path}:${basename(path)}`),
   ];
   const placeholders = ['{PROMPT}', '{EVAL_ID}', '{GUIDELINES}', '{ATTEMPT}', '{FILES}'];
   let bytes = Buffer.byteLength(TEMPLATE) + 1 - Buffer.byteLength('{ATTACHMENTS}');
   for (const name of placeholders) bytes -= Buffer.byteLength(name);
   for (const text of values) bytes += quoted(text);
+  // attachments_format's literal text stays as written; only {path} and {basename} are quoted.
+  for (const path of input.inputFiles) {
+    bytes += Buffer.byteLength('--attach=:') + quoted(path) + quoted(basename(path));
+  }
   // List placeholders join their words with one space each.
   bytes += 2 * Math.max(0, input.inputFiles.length - 1);
   return bytes;

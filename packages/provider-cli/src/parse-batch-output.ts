@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { isRecord, ProviderError, type ProviderResponse } from '@agentv/core';
-import { parseOutputRecord } from './parse-output.js';
+import { isReplyRecord, parseOutputRecord } from './parse-output.js';
 
 const EXCERPT_CHARS = 120;
 
@@ -10,13 +10,13 @@ const EXCERPT_CHARS = 120;
  * Reads a batch's JSONL output (SPEC 4.2 batch mode, seeds 000/001/004) line
  * by line and returns the response for each requested case id.
  *
- * Each non-blank line must be a JSON object with a string `id`; its `text`
- * (stringified when not a string), `trace` (invalid events dropped),
- * `output_messages`, `usage`, `cost_usd` and `duration_ms` are read, other
- * fields ignored. Only records of requested ids are kept, so memory grows with
+ * Each non-blank line must be a JSON object with a string `id`, read as a
+ * reply by `parseOutputRecord` (`text`, or the last assistant message of
+ * `output_messages`; `trace`, `token_usage` / `usage`, `cost_usd`,
+ * `duration_ms`), other fields ignored. Only records of requested ids are kept, so memory grows with
  * the records kept, not with the file. Throws a retryable `ProviderError` for a
  * line that is not JSON (line number and excerpt), not an object, or has no
- * string `id` or no `text`; for an id given twice; and for requested ids missing from the
+ * string `id` or neither `text` nor `output_messages`; for an id given twice; and for requested ids missing from the
  * output (all listed).
  */
 export async function parseBatchOutput(
@@ -45,8 +45,10 @@ export async function parseBatchOutput(
         throw batchError(`line ${lineNumber} repeats id "${id}" (first on line ${seenOn})`);
       }
       firstLineOfId.set(id, lineNumber);
-      if (!('text' in record)) {
-        throw batchError(`line ${lineNumber} (id "${id}") has no "text": ${excerpt(line)}`);
+      if (!isReplyRecord(record)) {
+        throw batchError(
+          `line ${lineNumber} (id "${id}") has no "text" and no "output_messages": ${excerpt(line)}`,
+        );
       }
       if (requested.has(id)) responses.set(id, parseOutputRecord(record));
     }

@@ -1,44 +1,108 @@
 import {
   isRecord,
+  type OutputMessage,
   type ProviderResponse,
   parseOutputMessages,
   parseTokenUsage,
   parseTraceEvents,
+  type TokenUsage,
 } from '@agentv/core';
 
 /**
  * Turns an agent's output (stdout or the `{OUTPUT_FILE}` content) into a
  * response (SPEC 4.2, seeds 000/001).
  *
- * A JSON object with a `text` key gives the answer (`text`, JSON-stringified
- * when not a string) plus, when present: `trace` (invalid events dropped),
- * `output_messages` (as `outputMessages`), `usage` (snake_case token counts),
- * `cost_usd` and `duration_ms`. Anything else (not JSON, a JSON array, an
- * object without `text`) is the answer as plain text, with one trailing
- * newline removed.
+ * A JSON object that is a reply (`isReplyRecord`) gives the answer and, when
+ * present, `trace` (invalid events dropped), `output_messages` (as
+ * `outputMessages`), token counts (`token_usage` or `usage`), `cost_usd` and
+ * `duration_ms`. Anything else (not JSON, a JSON array, an object that is not
+ * a reply) is the answer as plain text, with one trailing newline removed.
  */
 export function parseCliOutput(content: string): ProviderResponse {
   const record = parseJsonObject(content);
-  if (record === undefined || !('text' in record)) {
+  if (record === undefined || !isReplyRecord(record)) {
     return { text: stripTrailingNewline(content) };
   }
   return parseOutputRecord(record);
 }
 
-/** Converts one wire record that has `text` (a single output or a JSONL batch line). */
+/**
+ * True when a wire record is a reply: it has `text`, or (as AgentV reads it)
+ * `output_messages` holding at least one valid message.
+ */
+export function isReplyRecord(record: Record<string, unknown>): boolean {
+  if ('text' in record) return true;
+  const messages = parseOutputMessages(record.output_messages ?? record.outputMessages);
+  return messages !== undefined && messages.length > 0;
+}
+
+/**
+ * Converts one reply record (a single output or a JSONL batch line). The answer
+ * is `text` (JSON-stringified when not a string); without `text` it is the
+ * content of the last assistant message that has content (`''` when none), as
+ * AgentV answers. Token counts come from AgentV's `token_usage` (`input`,
+ * `output`, `cached`) or from `usage` (`input_tokens`, ...); a negative
+ * `cost_usd` or `duration_ms` is ignored.
+ */
 export function parseOutputRecord(record: Record<string, unknown>): ProviderResponse {
-  const response: ProviderResponse = { text: answerText(record.text) };
+  const outputMessages = parseOutputMessages(record.output_messages ?? record.outputMessages);
+  const text =
+    'text' in record ? answerText(record.text) : lastAssistantContent(outputMessages ?? []);
+  const response: ProviderResponse = { text };
   const trace = parseTraceEvents(record.trace);
   if (trace !== undefined) response.trace = trace;
-  const outputMessages = parseOutputMessages(record.output_messages ?? record.outputMessages);
   if (outputMessages !== undefined) response.outputMessages = outputMessages;
-  const usage = parseTokenUsage(record.usage);
+  const usage =
+    agentTokenUsage(record.token_usage ?? record.tokenUsage) ?? parseTokenUsage(record.usage);
   if (usage !== undefined) response.usage = usage;
-  const costUsd = finiteNumber(record.cost_usd ?? record.costUsd);
+  const costUsd = nonNegative(record.cost_usd ?? record.costUsd);
   if (costUsd !== undefined) response.costUsd = costUsd;
-  const durationMs = finiteNumber(record.duration_ms ?? record.durationMs);
+  const durationMs = nonNegative(record.duration_ms ?? record.durationMs);
   if (durationMs !== undefined) response.durationMs = durationMs;
   return response;
+}
+
+/** AgentV's `token_usage: {input, output, cached?}` as `TokenUsage`; undefined when it holds no count. */
+function agentTokenUsage(value: unknown): TokenUsage | undefined {
+  if (!isRecord(value)) return undefined;
+  const usage: TokenUsage = {};
+  const input = nonNegative(value.input);
+  const output = nonNegative(value.output);
+  const cached = nonNegative(value.cached);
+  if (input !== undefined) usage.inputTokens = input;
+  if (output !== undefined) usage.outputTokens = output;
+  if (cached !== undefined) usage.cachedTokens = cached;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/**
+ * The answer of a reply without `text`: the content of the last assistant
+ * message that has content — a string as is, a list of content blocks as its
+ * `text` blocks joined by newlines, anything else as JSON.
+ */
+function lastAssistantContent(messages: readonly OutputMessage[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== 'assistant' || message.content === undefined) continue;
+    const content = message.content;
+    if (typeof content === 'string') return content;
+    if (isContentBlocks(content)) {
+      return content
+        .filter((block) => block.type === 'text' && typeof block.text === 'string')
+        .map((block) => block.text as string)
+        .join('\n');
+    }
+    return JSON.stringify(content) ?? '';
+  }
+  return '';
+}
+
+function isContentBlocks(value: unknown): value is Record<string, unknown>[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((block) => isRecord(block) && typeof block.type === 'string')
+  );
 }
 
 function parseJsonObject(content: string): Record<string, unknown> | undefined {
@@ -58,8 +122,8 @@ function answerText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
-function finiteNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+function nonNegative(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 function stripTrailingNewline(content: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderFileFormat } from './placeholder-values.js';
+import { renderFileFormat } from './render-command-template.js';
 
 describe('renderFileFormat', () => {
   it('substitutes {path} and {basename}, as often as they appear', () => {

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { ProviderRequest } from '@agentv/core';
 import type { CliProviderSettings } from './cli-provider-settings.js';
 import type { Placeholder, PlaceholderValues } from './render-command-template.js';
@@ -34,10 +34,8 @@ export async function preparePlaceholderValues(
     GUIDELINES: request.guidelines,
     EVAL_ID: request.evalCaseId,
     ATTEMPT: String(request.attempt),
-    FILES: request.inputFiles.map((path) => renderFileFormat(settings.filesFormat, path)),
-    ATTACHMENTS: request.inputFiles.map((path) =>
-      renderFileFormat(settings.attachmentsFormat, path),
-    ),
+    FILES: { format: settings.filesFormat, paths: caseFiles(request) },
+    ATTACHMENTS: { format: settings.attachmentsFormat, paths: request.inputFiles },
   };
   const prepared: PreparedValues = { values };
   const needsFile = FILE_PLACEHOLDERS.some((name) => used.has(name));
@@ -61,13 +59,14 @@ export async function preparePlaceholderValues(
   return prepared;
 }
 
-const FILE_FORMAT_TOKEN = /\{path\}|\{basename\}/g;
-
-/** Renders one file through a `files_format`: `{path}` is the absolute path, `{basename}` its file name. */
-export function renderFileFormat(format: string, path: string): string {
-  // One pass with a replacer function: a path containing `{basename}` or `$&`
-  // must come out as written, not be substituted again or read as a pattern.
-  return format.replace(FILE_FORMAT_TOKEN, (token) => (token === '{path}' ? path : basename(path)));
+/**
+ * The files of `{FILES}`, as AgentV lists them: every file the case
+ * references, its guideline files first, then its other input files.
+ */
+export function caseFiles(
+  request: Pick<ProviderRequest, 'guidelineFiles' | 'inputFiles'>,
+): string[] {
+  return [...request.guidelineFiles, ...request.inputFiles];
 }
 
 /** The `{INPUT_FILE}` JSON: the request in snake_case, one record. */

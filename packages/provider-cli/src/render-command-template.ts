@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { ProviderError } from '@agentv/core';
 import { shellQuote } from './shell-quote.js';
 
@@ -17,10 +18,26 @@ export const SUPPORTED_PLACEHOLDERS = [
 export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];
 
 /**
- * Values to substitute. A string becomes one shell word; a list becomes one
- * word per element, space separated (an empty list renders as nothing).
+ * Files rendered through a `files_format` / `attachments_format` such as
+ * `--file {path}`: outside the template's quotes the format's literal text is
+ * part of the command line as written and only `{path}` / `{basename}` are
+ * quoted (as AgentV renders them), for the quotes they stand in within the
+ * format (`--file="{path}"` works); inside the template's `"..."` or `'...'`
+ * each rendered file is one quoted item.
  */
-export type PlaceholderValues = Partial<Record<Placeholder, string | readonly string[]>>;
+export interface FormattedFiles {
+  format: string;
+  paths: readonly string[];
+}
+
+/**
+ * Values to substitute. A string becomes one shell word; a list becomes one
+ * word per element, space separated (an empty list renders as nothing);
+ * `FormattedFiles` renders each path through its format, space separated.
+ */
+export type PlaceholderValues = Partial<
+  Record<Placeholder, string | readonly string[] | FormattedFiles>
+>;
 
 /**
  * Linux `MAX_ARG_STRLEN`: the longest single argv string, terminating NUL
@@ -94,6 +111,8 @@ export function renderCommandTemplate(template: string, values: PlaceholderValue
 type QuoteContext = 'bare' | 'single' | 'double';
 
 const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, 'y');
+// In a files format: group 1 never matches (formats have no escape), group 2 is the token.
+const FILE_TOKEN_AT = /(?!)()|\{(path|basename)\}/y;
 
 /**
  * Walks `template` as `sh` would read its quotes and replaces each placeholder
@@ -102,13 +121,14 @@ const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, 'y');
 function substituteInContext(
   template: string,
   render: (name: string, context: QuoteContext) => string,
+  tokenAt: RegExp = TOKEN_AT,
 ): string {
   let output = '';
   let context: QuoteContext = 'bare';
   let index = 0;
   while (index < template.length) {
-    TOKEN_AT.lastIndex = index;
-    const token = TOKEN_AT.exec(template);
+    tokenAt.lastIndex = index;
+    const token = tokenAt.exec(template);
     if (token) {
       output += token[1] !== undefined ? `{${token[1]}}` : render(token[2]!, context);
       index += token[0].length;
@@ -147,7 +167,8 @@ function renderValue(name: string, values: PlaceholderValues, context: QuoteCont
   if (value === undefined) {
     throw new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
   }
-  const items: readonly string[] = typeof value === 'string' ? [value] : value;
+  const items: readonly string[] =
+    typeof value === 'string' ? [value] : isFormattedFiles(value) ? value.paths : value;
   for (const item of items) {
     if (item.includes('\0')) {
       throw new ProviderError(
@@ -159,7 +180,37 @@ function renderValue(name: string, values: PlaceholderValues, context: QuoteCont
       );
     }
   }
+  if (isFormattedFiles(value)) {
+    return value.paths
+      .map((path) =>
+        context === 'bare'
+          ? // The format is command-line text; its tokens are quoted where they stand in it.
+            substituteInContext(
+              value.format,
+              (token, formatContext) =>
+                quoteFor(formatContext, token === 'path' ? path : basename(path)),
+              FILE_TOKEN_AT,
+            )
+          : quoteFor(context, renderFileFormat(value.format, path)),
+      )
+      .join(' ');
+  }
   return items.map((item) => quoteFor(context, item)).join(' ');
+}
+
+function isFormattedFiles(
+  value: string | readonly string[] | FormattedFiles,
+): value is FormattedFiles {
+  return typeof value === 'object' && !Array.isArray(value);
+}
+
+const FILE_FORMAT_TOKEN = /\{path\}|\{basename\}/g;
+
+/** Renders one file through a `files_format`: `{path}` is the absolute path, `{basename}` its file name. */
+export function renderFileFormat(format: string, path: string): string {
+  // One pass with a replacer function: a path containing `{basename}` or `$&`
+  // must come out as written, not be substituted again or read as a pattern.
+  return format.replace(FILE_FORMAT_TOKEN, (token) => (token === '{path}' ? path : basename(path)));
 }
 
 function fileAlternative(name: string): string {

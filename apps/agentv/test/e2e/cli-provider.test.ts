@@ -120,7 +120,11 @@ max_retries: 0
     expect(seen).toMatchObject({
       id: 'render-1',
       attempt: '0',
-      files: [`--file=${project.file('data/report.txt')}`],
+      // {FILES} lists every file the case references, guideline files first (as AgentV does).
+      files: [
+        `--file=${project.file('data/style.instructions.md')}`,
+        `--file=${project.file('data/report.txt')}`,
+      ],
       attachments: ['report.txt'],
       cwd: project.file('agents'),
       mode: 'e2e',

@@ -30,8 +30,8 @@ const NO_TRACE = 'No trace available for evaluation';
  * - `any_order` with `minimums: {tool: n}`: each tool must be called at least
  *   n times; score = minimums met / minimums.
  * - `in_order` with `expected: [{tool, input?}]`: the expected calls must occur
- *   in this order, other calls may come between; score = expected calls
- *   matched (longest in-order match) / expected calls.
+ *   in this order, other calls may come between; scored as AgentV does
+ *   (`gradeInOrder`): score = expected calls matched / expected calls.
  * - `exact`: the calls must be exactly the expected ones; score = positions
  *   matched / expected calls, and 0 when the number of calls differs.
  * A given `input` must be contained in the call's input (see `matchesSubset`).
@@ -77,16 +77,24 @@ function gradeMinimums(minimums: Record<string, number>, calls: ActualCall[]): E
 }
 
 function gradeInOrder(expected: ExpectedCall[], calls: ActualCall[]): EvaluationScore {
-  const matchedAt = longestInOrderMatch(expected, calls);
   const hits: string[] = [];
   const misses: string[] = [];
+  // AgentV's scan-forward matching, so migrated evals keep their scores: each
+  // expected call takes the next call of its tool after the previous match. A
+  // call of that tool with a non-matching input is used up as a miss; a tool
+  // never called again leaves no calls for the expected calls after it.
+  let next = 0;
   expected.forEach((item, index) => {
-    const callIndex = matchedAt[index];
-    if (callIndex !== undefined) {
-      hits.push(`Expected call ${index + 1} ${label(item)} matched call ${callIndex + 1}`);
-    } else {
-      misses.push(`Expected call ${index + 1} ${label(item)} ${whyUnmatched(item, calls)}`);
+    const step = `Expected call ${index + 1} ${label(item)}`;
+    while (next < calls.length && calls[next]!.tool !== item.tool) next++;
+    const call = calls[next];
+    if (call === undefined) {
+      misses.push(`${step} not found after the previous match`);
+      return;
     }
+    if (matches(item, call)) hits.push(`${step} matched call ${next + 1}`);
+    else misses.push(`${step}: call ${next + 1} ${label(call)} has a different input`);
+    next++;
   });
   if (misses.length > 0) misses.push(`Actual tool calls: ${sequence(calls)}`);
   return { score: hits.length / expected.length, hits, misses };
@@ -109,51 +117,6 @@ function gradeExact(expected: ExpectedCall[], calls: ActualCall[]): EvaluationSc
     return { score: 0, hits, misses };
   }
   return { score: hits.length / expected.length, hits, misses };
-}
-
-/**
- * For each expected call, the index of the actual call it is matched to in a
- * longest in-order matching (a longest common subsequence), or undefined.
- */
-function longestInOrderMatch(
-  expected: ExpectedCall[],
-  calls: ActualCall[],
-): (number | undefined)[] {
-  const rows = expected.length;
-  const columns = calls.length;
-  // best[i][j]: longest match of expected[i..] within calls[j..]
-  const best = Array.from({ length: rows + 1 }, () => new Array<number>(columns + 1).fill(0));
-  for (let i = rows - 1; i >= 0; i--) {
-    for (let j = columns - 1; j >= 0; j--) {
-      const skip = Math.max(best[i + 1]![j]!, best[i]![j + 1]!);
-      const take = matches(expected[i]!, calls[j]!) ? best[i + 1]![j + 1]! + 1 : 0;
-      best[i]![j] = Math.max(skip, take);
-    }
-  }
-  const matchedAt: (number | undefined)[] = new Array(rows).fill(undefined);
-  let i = 0;
-  let j = 0;
-  while (i < rows && j < columns) {
-    if (matches(expected[i]!, calls[j]!) && best[i]![j] === best[i + 1]![j + 1]! + 1) {
-      matchedAt[i] = j;
-      i++;
-      j++;
-    } else if (best[i + 1]![j]! >= best[i]![j + 1]!) {
-      i++;
-    } else {
-      j++;
-    }
-  }
-  return matchedAt;
-}
-
-function whyUnmatched(item: ExpectedCall, calls: ActualCall[]): string {
-  const sameTool = calls.filter((call) => call.tool === item.tool);
-  if (sameTool.length === 0) return 'was never called';
-  if (!sameTool.some((call) => matches(item, call))) {
-    return `was called, but no call had a matching input (inputs: ${sameTool.map((call) => describe(call.input)).join(', ')})`;
-  }
-  return 'was called, but not in the expected order';
 }
 
 function label(call: ExpectedCall | ActualCall): string {

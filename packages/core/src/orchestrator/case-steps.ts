@@ -197,7 +197,8 @@ export async function gradeAnswer(
     candidateAnswer: response.text,
     evaluatorResults: grade.evaluatorResults,
     attempts,
-    durationMs: Date.now() - context.started,
+    // The agent's own duration_ms (or the provider's measured call time) when reported.
+    durationMs: response.durationMs ?? Date.now() - context.started,
     ...(response.usage === undefined ? {} : { usage: response.usage }),
     ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
     ...(response.cached === true ? { cached: true } : {}),

@@ -23,6 +23,20 @@ describe('summarizeTrace', () => {
     });
   });
 
+  it('counts a tool_call without a name, or with an empty one, as an event but not a tool', () => {
+    const trace: TraceEvent[] = [
+      { type: 'tool_call', timestamp: at },
+      { type: 'tool_call', timestamp: at, name: '' },
+      { type: 'tool_call', timestamp: at, name: 'search' },
+    ];
+    expect(summarizeTrace(trace)).toEqual({
+      eventCount: 3,
+      toolNames: ['search'],
+      toolCallsByName: { search: 1 },
+      errorCount: 0,
+    });
+  });
+
   it('summarises an empty trace', () => {
     expect(summarizeTrace([])).toEqual({
       eventCount: 0,
