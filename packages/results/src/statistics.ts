@@ -30,9 +30,9 @@ export interface RunStatistics {
   histogram: HistogramBin[];
   /** Errored cases first (in run order), then graded cases by ascending score. */
   lowest: EvaluationResult[];
-  /** Token totals over the results that report usage; null when none does. */
+  /** Token totals over the results (agent and judge calls) that report usage; null when none does. */
   tokens: TokenTotals | null;
-  /** Summed `costUsd` of the results that report one; null when none does. */
+  /** Summed `costUsd` and `judgeCostUsd` of the results; null when none reports one. */
   costUsd: number | null;
   /** Results whose provider answered from its cache. */
   cached: number;
@@ -95,13 +95,17 @@ function usageTotals(
   let cached = 0;
   for (const result of results) {
     if (result.cached === true) cached++;
-    if (result.costUsd !== undefined) costUsd = (costUsd ?? 0) + result.costUsd;
-    const usage = result.usage;
-    if (usage === undefined) continue;
-    tokens ??= { input: 0, output: 0, cached: 0 };
-    tokens.input += usage.inputTokens ?? 0;
-    tokens.output += usage.outputTokens ?? 0;
-    tokens.cached += usage.cachedTokens ?? 0;
+    // The agent's calls and the judge calls that graded its answer both count.
+    for (const cost of [result.costUsd, result.judgeCostUsd]) {
+      if (cost !== undefined) costUsd = (costUsd ?? 0) + cost;
+    }
+    for (const usage of [result.usage, result.judgeUsage]) {
+      if (usage === undefined) continue;
+      tokens ??= { input: 0, output: 0, cached: 0 };
+      tokens.input += usage.inputTokens ?? 0;
+      tokens.output += usage.outputTokens ?? 0;
+      tokens.cached += usage.cachedTokens ?? 0;
+    }
   }
   return { tokens, costUsd, cached };
 }

@@ -52,6 +52,10 @@ export interface ResultRecord {
   cost_usd?: number;
   /** Present (true) when the provider answered from its cache. */
   cached?: true;
+  /** Tokens of the judge calls that graded this case (snake_case keys). */
+  judge_usage?: Record<string, number>;
+  /** Summed cost of those judge calls, when known. */
+  judge_cost_usd?: number;
   error?: string;
   /** Null when the provider produced no trace. */
   trace_summary: TraceSummary | null;
@@ -92,6 +96,10 @@ export function toResultRecord(
     ...(result.usage === undefined ? {} : { usage: tokenUsageRecord(result.usage) }),
     ...(result.costUsd === undefined ? {} : { cost_usd: result.costUsd }),
     ...(result.cached === true ? { cached: true as const } : {}),
+    ...(result.judgeUsage === undefined
+      ? {}
+      : { judge_usage: tokenUsageRecord(result.judgeUsage) }),
+    ...(result.judgeCostUsd === undefined ? {} : { judge_cost_usd: result.judgeCostUsd }),
     ...(result.error === undefined ? {} : { error: result.error }),
     trace_summary: result.traceSummary,
   };

@@ -126,6 +126,11 @@ describe('LLM judges through an openai-compatible judge target', () => {
       { id: 'greets', satisfied: true, reasoning: 'It repeats the greeting.' },
       { id: 'price', satisfied: false, weight: 2, reasoning: 'No price is given.' },
     ]);
+    // Both judge calls (50 + 10 tokens each) are recorded on the case and summed for the run.
+    expect(line!.judge_usage).toMatchObject({ input_tokens: 100, output_tokens: 20 });
+    expect(line!.judge_cost_usd).toBeGreaterThan(0);
+    expect(line).not.toHaveProperty('usage'); // the cli agent reported none
+    expect(first.stdout).toMatch(/Tokens: 100 in, 20 out {2}Cost: ~\$/);
 
     const second = await run(['--out', 'second.jsonl']);
     expect(second.code).toBe(1);

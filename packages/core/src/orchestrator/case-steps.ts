@@ -8,7 +8,8 @@ import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
+import type { ProviderResponse, TokenUsage } from '../provider/provider-response.js';
+import { addTokenUsage } from '../provider/token-usage.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { normalizeTrace } from '../trace/normalize-trace.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
@@ -157,6 +158,27 @@ export function judgeFor(planned: PlannedCase, options: RunEvaluationOptions): J
   return judge;
 }
 
+/** A case's view of a shared judge that adds up the tokens and cost of the calls made through it. */
+function meteredJudge(shared: Judge): {
+  judge: Judge;
+  usage?: TokenUsage;
+  costUsd?: number;
+} {
+  const meter: { judge: Judge; usage?: TokenUsage; costUsd?: number } = {
+    judge: {
+      ...shared,
+      ask: async (request) => {
+        const response = await shared.ask(request);
+        const usage = addTokenUsage(meter.usage, response.usage);
+        if (usage !== undefined) meter.usage = usage;
+        if (response.costUsd !== undefined) meter.costUsd = (meter.costUsd ?? 0) + response.costUsd;
+        return response;
+      },
+    },
+  };
+  return meter;
+}
+
 /** Grades an answer and builds the case's result. */
 export async function gradeAnswer(
   context: CaseContext,
@@ -165,7 +187,8 @@ export async function gradeAnswer(
 ): Promise<EvaluationResult> {
   const { planned, options } = context;
   const { evalCase } = planned;
-  const judge = judgeFor(planned, options);
+  const shared = judgeFor(planned, options);
+  const judge = shared && meteredJudge(shared);
   const grade = await gradeCase(
     evalCase.evaluators,
     {
@@ -180,7 +203,7 @@ export async function gradeAnswer(
       inputFiles: prompt.inputFiles,
       signal: options.signal,
       ...(options.providerContext?.env === undefined ? {} : { env: options.providerContext.env }),
-      ...(judge === undefined ? {} : { judge }),
+      ...(judge === undefined ? {} : { judge: judge.judge }),
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },
@@ -202,6 +225,8 @@ export async function gradeAnswer(
     ...(response.usage === undefined ? {} : { usage: response.usage }),
     ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
     ...(response.cached === true ? { cached: true } : {}),
+    ...(judge?.usage === undefined ? {} : { judgeUsage: judge.usage }),
+    ...(judge?.costUsd === undefined ? {} : { judgeCostUsd: judge.costUsd }),
     ...(grade.error === undefined ? {} : { error: grade.error }),
     traceSummary,
     ...(trace === undefined ? {} : { trace }),

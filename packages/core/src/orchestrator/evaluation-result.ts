@@ -31,6 +31,10 @@ export interface EvaluationResult {
   costUsd?: number;
   /** True when the provider answered from its cache. */
   cached?: boolean;
+  /** Tokens of every judge call made to grade this case (LLM graders), when the judge reports them. */
+  judgeUsage?: TokenUsage;
+  /** Summed cost of those judge calls, when known. */
+  judgeCostUsd?: number;
   /** Set when the case could not be answered or graded. */
   error?: string;
   traceSummary: TraceSummary | null;

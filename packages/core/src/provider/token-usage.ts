@@ -24,3 +24,17 @@ export function tokenUsageRecord(usage: TokenUsage): Record<string, number> {
   }
   return record;
 }
+
+/** `a` and `b` added count by count; undefined when both are. */
+export function addTokenUsage(
+  a: TokenUsage | undefined,
+  b: TokenUsage | undefined,
+): TokenUsage | undefined {
+  if (a === undefined) return b === undefined ? undefined : { ...b };
+  if (b === undefined) return a;
+  const sum: TokenUsage = { ...a };
+  for (const [key, count] of Object.entries(b)) {
+    if (count !== undefined) sum[key] = (sum[key] ?? 0) + count;
+  }
+  return sum;
+}
