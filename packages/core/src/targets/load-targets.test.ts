@@ -121,6 +121,33 @@ describe('loadTargetsFile', () => {
     expect(result.issues.every((issue) => issue.severity === 'error' && issue.hint)).toBe(true);
   });
 
+  it('still lets the provider check a target whose common settings are invalid', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-targets-'));
+    try {
+      const file = path.join(dir, 'targets.yaml');
+      await writeFile(
+        file,
+        'targets:\n  - name: llm\n    provider: fake\n    max_retries: lots\n    model: 7\n',
+      );
+      const inspected: string[] = [];
+      const result = await loadTargetsFile(file, {
+        env: {},
+        inspectTarget: (target) => {
+          inspected.push(target.name);
+          return [{ severity: 'error', path: ['model'], message: 'model must be text' }];
+        },
+      });
+      expect(inspected).toEqual(['llm']);
+      expect(result.value).toBeUndefined();
+      expect(result.issues.map(({ line, message }) => `${line}: ${message}`)).toEqual([
+        expect.stringMatching(/^4: max_retries must be/),
+        '5: model must be text',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('places the issues of inspectTarget on the key their path names, keeping the targets', async () => {
     const result = await loadTargetsFile(fixture('camel-case.yaml'), {
       env: {},

@@ -3,7 +3,7 @@ import type { Issue } from '../errors/input-issue.js';
 import { snakeCaseSettings, toSnakeCase } from '../util/case-keys.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { readInputFile } from '../util/read-input-file.js';
-import { valueAt } from '../util/records.js';
+import { isRecord, valueAt } from '../util/records.js';
 import {
   findFirstFile,
   type SearchDirectoryOptions,
@@ -114,10 +114,13 @@ export async function loadTargetsFile(
 
   const baseDir = targetsBaseDir(absolutePath);
   const targets: ResolvedTarget[] = [];
+  // Targets with invalid common settings: not usable, but their provider can still check its own
+  // settings, so one pass reports every problem.
+  const inspectOnly: ResolvedTarget[] = [];
   const targetIndex = new Map<ResolvedTarget, number>();
   (prepared ?? []).forEach((target, index) => {
-    const result = targetSchema.safeParse(target.checked);
-    if (!result.success) return;
+    const result = parseWithoutInvalidKeys(target.checked);
+    if (result === undefined) return;
     const known = options.knownKeys?.[result.data.provider];
     if (known !== undefined) {
       issues.push(
@@ -140,11 +143,11 @@ export async function loadTargetsFile(
       source.locate(['targets', index])?.line,
     );
     targetIndex.set(resolved, index);
-    targets.push(resolved);
+    (result.complete ? targets : inspectOnly).push(resolved);
   });
   const usable = validated.success && !hasErrors(issues);
   if (options.inspectTarget) {
-    for (const target of targets) {
+    for (const target of [...targets, ...inspectOnly]) {
       const index = targetIndex.get(target)!;
       for (const issue of options.inspectTarget(target, targets)) {
         issues.push(locateTargetIssue(issue, target.name, ['targets', index], filePath, source));
@@ -302,4 +305,22 @@ function targetScope(data: unknown, issuePath: readonly PropertyKey[]): IssueSco
       return { target: name, shownPath: issuePath.slice(2) };
   }
   return { shownPath: issuePath };
+}
+
+/**
+ * A target's common settings parsed by the schema; when some are invalid (already reported),
+ * parsed without them so the rest can still be checked (`complete: false`). Undefined when even
+ * its name or provider is unusable.
+ */
+function parseWithoutInvalidKeys(
+  checked: unknown,
+): { data: TargetInput; complete: boolean } | undefined {
+  const result = targetSchema.safeParse(checked);
+  if (result.success) return { data: result.data, complete: true };
+  if (!isRecord(checked)) return undefined;
+  const invalid = new Set(result.error.issues.map((issue) => issue.path[0]));
+  if (invalid.has('name') || invalid.has('provider') || invalid.has(undefined)) return undefined;
+  const rest = Object.fromEntries(Object.entries(checked).filter(([key]) => !invalid.has(key)));
+  const retried = targetSchema.safeParse(rest);
+  return retried.success ? { data: retried.data, complete: false } : undefined;
 }
