@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
@@ -25,6 +26,7 @@ import {
 } from './eval-file-schema.js';
 import { evalFileUnknownKeyWarnings } from './eval-file-unknown-keys.js';
 import { normalizeEvaluators } from './normalize-evaluators.js';
+import { datasetFormat, readDataset } from './read-dataset.js';
 import type { FileLookup } from './resolve-input-file.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
@@ -54,6 +56,8 @@ interface FileDefaults {
   threshold?: number;
   evaluators: EvaluatorConfig[];
   lookup: FileLookup;
+  /** Set for a case read from a dataset: the line it starts on there. */
+  datasetLine?: number;
   /** Turns schema issues of the value at `prefix` into input issues. */
   describe(zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[];
 }
@@ -91,6 +95,11 @@ export async function loadEvalFile(
     );
   const header = evalFileHeaderSchema.safeParse(data);
   if (!header.success) issues.push(...describe(header.error.issues, []));
+  const noCases = data.evalcases === undefined && data.cases === undefined;
+  if (noCases) {
+    const missing = { code: 'invalid_type', expected: 'array', path: ['evalcases'], message: '' };
+    issues.push(...describe([missing as z.core.$ZodIssue], []));
+  }
   issues.push(...evalFileUnknownKeyWarnings(data, filePath, source));
   issues.push(...duplicateIdIssues(data, filePath, source));
 
@@ -142,20 +151,119 @@ export async function loadEvalFile(
   });
 
   const rawCases = Array.isArray(data.evalcases) ? data.evalcases : [];
-  const cases = await Promise.all(
+  const built = await Promise.all(
     rawCases.map((rawCase, index) => buildCase(rawCase, index, defaults, issues)),
   );
-  const failed = !header.success || hasErrors(issues);
+  const cases = built.filter((evalCase): evalCase is EvalCase => evalCase !== undefined);
+  if (header.success && header.data.cases !== undefined) {
+    const firstLines = new Map<string, string>();
+    for (const [index, rawCase] of rawCases.entries()) {
+      const id = asRecord(rawCase)?.id;
+      const line = source.locate(['evalcases', index])?.line;
+      if (typeof id === 'string') firstLines.set(id, `${filePath}${line ? `:${line}` : ''}`);
+    }
+    const dataset = { path: header.data.cases, ...source.locateKey([], 'cases') };
+    await loadDataset(dataset, defaults, { cases, issues, firstLines });
+  }
+  const failed = !header.success || noCases || hasErrors(issues);
   if (failed && !options.partial) return { issues: sortIssues(issues) };
   const evalFile: EvalFile = {
     filePath: absolutePath,
     dataset: defaults.dataset,
-    cases: cases.filter((evalCase): evalCase is EvalCase => evalCase !== undefined),
+    cases,
   };
   if (header.success && header.data.description !== undefined) {
     evalFile.description = header.data.description;
   }
   return { value: evalFile, issues: sortIssues(issues) };
+}
+
+/**
+ * Streams the cases of the dataset named by `cases:` into `into.cases`, one
+ * record at a time, with the file's defaults. Problems are issues at the
+ * dataset's `file:line`; ids must be unique across the file and its dataset.
+ */
+async function loadDataset(
+  dataset: { path: string; line?: number; column?: number },
+  defaults: FileDefaults,
+  into: { cases: EvalCase[]; issues: Issue[]; firstLines: Map<string, string> },
+): Promise<void> {
+  const { issues, firstLines } = into;
+  const at = { file: defaults.file, line: dataset.line, column: dataset.column };
+  const format = datasetFormat(dataset.path);
+  if (format === undefined) {
+    issues.push({
+      severity: 'error',
+      ...at,
+      message: `dataset "${dataset.path}" is neither .jsonl nor .csv`,
+      hint: 'name a JSONL file (`cases: ./cases.jsonl`, one case per line) or a CSV file with a header row (`cases: ./cases.csv`)',
+    });
+    return;
+  }
+  const absolute = path.resolve(defaults.lookup.evalDir, dataset.path);
+  const file = path.join(path.dirname(defaults.file), dataset.path);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info?.isFile()) {
+    issues.push({
+      severity: 'error',
+      ...at,
+      message: `dataset ${dataset.path} not found (looked for ${absolute})`,
+      hint: 'the `cases:` path is relative to the eval file',
+    });
+    return;
+  }
+  for await (const entry of readDataset(absolute, file, format)) {
+    if (entry.issue) {
+      issues.push(entry.issue);
+      continue;
+    }
+    const { line, record } = entry;
+    const where = `${file}:${line}`;
+    const id = record.id;
+    if (typeof id === 'string' && id !== '') {
+      const first = firstLines.get(id);
+      if (first !== undefined) {
+        issues.push({
+          severity: 'error',
+          file,
+          line,
+          caseId: id,
+          message: `duplicate case id "${id}" (first used at ${first})`,
+          hint: 'case ids must be unique within an eval file and its dataset; rename one of them',
+        });
+        continue;
+      }
+      firstLines.set(id, where);
+    }
+    const source = lineLocator(line);
+    const data = { evalcases: [record] };
+    const recordDefaults: FileDefaults = {
+      ...defaults,
+      file,
+      source,
+      datasetLine: line,
+      describe: (zodIssues, prefix) =>
+        describeZodIssues(
+          zodIssues.map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })),
+          {
+            file,
+            source,
+            data,
+            showValues: true,
+            scope: (issuePath) => caseScope(data, issuePath),
+            hint: evalFileHint,
+          },
+        ),
+    };
+    const evalCase = await buildCase(record, 0, recordDefaults, issues);
+    if (evalCase) into.cases.push(evalCase);
+  }
+}
+
+/** Places every path of a dataset record on the line the record starts on. */
+function lineLocator(line: number): SourceLocator {
+  const position = { line, column: 1 };
+  return { locate: () => position, locateKey: () => position };
 }
 
 async function buildCase(
@@ -192,8 +300,10 @@ async function buildCase(
     ),
     evaluators: [],
   };
-  const line = source.locate(casePath)?.line;
+  // A dataset case's line is in the dataset, not the eval file `line` refers to.
+  const line = defaults.datasetLine === undefined ? source.locate(casePath)?.line : undefined;
   if (line !== undefined) evalCase.line = line;
+  if (input.vars !== undefined) evalCase.vars = input.vars;
   const expectedOutcome = input.expected_outcome ?? input.outcome;
   if (expectedOutcome !== undefined) evalCase.expectedOutcome = expectedOutcome;
   if (
@@ -239,7 +349,8 @@ async function buildCase(
       checked: defaults.lookup.checked,
     });
   } else {
-    evalCase.evaluators = defaults.evaluators.map((evaluator) => ({ ...evaluator }));
+    // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
+    evalCase.evaluators = defaults.evaluators;
   }
   if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
   if (input.rubrics !== undefined) {
@@ -253,7 +364,10 @@ async function buildCase(
         (config) => config.type === 'rubric' && config.rubrics === undefined,
       )
     ) {
-      evalCase.evaluators.push({ name: uniqueRubricName(evalCase.evaluators), type: 'rubric' });
+      evalCase.evaluators = [
+        ...evalCase.evaluators,
+        { name: uniqueRubricName(evalCase.evaluators), type: 'rubric' },
+      ];
     }
   }
   return evalCase;
