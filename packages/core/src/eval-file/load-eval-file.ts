@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { readInputFile } from '../util/read-input-file.js';
@@ -156,11 +157,12 @@ export async function loadEvalFile(
   );
   const cases = built.filter((evalCase): evalCase is EvalCase => evalCase !== undefined);
   if (header.success && header.data.cases !== undefined) {
-    const firstLines = new Map<string, string>();
+    const firstLines = new Map<string, string | number>();
     for (const [index, rawCase] of rawCases.entries()) {
       const id = asRecord(rawCase)?.id;
       const line = source.locate(['evalcases', index])?.line;
-      if (typeof id === 'string') firstLines.set(id, `${filePath}${line ? `:${line}` : ''}`);
+      const shown = displayPath(cwd, absolutePath);
+      if (typeof id === 'string') firstLines.set(id, `${shown}${line ? `:${line}` : ''}`);
     }
     const dataset = { path: header.data.cases, ...source.locateKey([], 'cases') };
     await loadDataset(dataset, defaults, { cases, issues, firstLines });
@@ -186,7 +188,8 @@ export async function loadEvalFile(
 async function loadDataset(
   dataset: { path: string; line?: number; column?: number },
   defaults: FileDefaults,
-  into: { cases: EvalCase[]; issues: Issue[]; firstLines: Map<string, string> },
+  /** `firstLines`: case id → where it was first used (a line of the dataset when a number). */
+  into: { cases: EvalCase[]; issues: Issue[]; firstLines: Map<string, string | number> },
 ): Promise<void> {
   const { issues, firstLines } = into;
   const at = { file: defaults.file, line: dataset.line, column: dataset.column };
@@ -207,18 +210,18 @@ async function loadDataset(
     issues.push({
       severity: 'error',
       ...at,
-      message: `dataset ${dataset.path} not found (looked for ${absolute})`,
+      message: `dataset ${dataset.path} not found (looked for ${displayPath(defaults.lookup.cwd, absolute)})`,
       hint: 'the `cases:` path is relative to the eval file',
     });
     return;
   }
+  const shown = displayPath(defaults.lookup.cwd, absolute);
   for await (const entry of readDataset(absolute, file, format)) {
     if (entry.issue) {
       issues.push(entry.issue);
       continue;
     }
     const { line, record } = entry;
-    const where = `${file}:${line}`;
     const id = record.id;
     if (typeof id === 'string' && id !== '') {
       const first = firstLines.get(id);
@@ -228,12 +231,12 @@ async function loadDataset(
           file,
           line,
           caseId: id,
-          message: `duplicate case id "${id}" (first used at ${first})`,
+          message: `duplicate case id "${id}" (first used at ${typeof first === 'number' ? `${shown}:${first}` : first})`,
           hint: 'case ids must be unique within an eval file and its dataset; rename one of them',
         });
         continue;
       }
-      firstLines.set(id, where);
+      firstLines.set(id, line);
     }
     const source = lineLocator(line);
     const data = { evalcases: [record] };
