@@ -1,4 +1,7 @@
-import { access, readFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
 
@@ -153,5 +156,41 @@ describe('agentv eval with datasets', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('evals/data/numbers.jsonl:3: invalid JSON');
     await expect(access(project.file('runs.log'))).rejects.toThrow();
+  });
+});
+
+describe('examples/dataset', () => {
+  const example = fileURLToPath(new URL('../../../../examples/dataset', import.meta.url));
+
+  it.each([['default'], ['batch']])('passes every case offline with target %s', async (target) => {
+    const out = await mkdtemp(path.join(tmpdir(), 'agentv-dataset-example-'));
+    try {
+      const run = await runAgentv(
+        [
+          'eval',
+          'evals/capitals-jsonl.yaml',
+          'evals/capitals-csv.yaml',
+          '--target',
+          target,
+          '--out',
+          path.join(out, 'out.jsonl'),
+        ],
+        example,
+      );
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain('7 cases: 7 passed, 0 failed, 0 errored');
+      const lines = parseJsonl(await readFile(path.join(out, 'out.jsonl'), 'utf8'));
+      expect(lines.map((line) => line.eval_id).sort()).toEqual([
+        'canada',
+        'france',
+        'japan',
+        'kenya',
+        'line-4',
+        'peru',
+        'quoted',
+      ]);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
   });
 });

@@ -160,13 +160,14 @@ describe('loadEvalFile with a CSV dataset', () => {
   it('reports a row with the wrong column count, a duplicate id and an unclosed quote', async () => {
     const result = await load({
       'evals/suite.yaml': `${HEADER}cases: cases.csv\n`,
-      'evals/cases.csv': 'id,question\nc1,"a, b"\nc2,one,two\nc1,again\nc3,"never closed\n',
+      'evals/cases.csv': 'id,question\nc1,"a, b"\nc2,one,two\nc1,again\nc4, \nc3,"never closed\n',
     });
     expect(result.value).toBeUndefined();
     expect(result.issues.map(formatIssue)).toEqual([
       'evals/cases.csv:3: the row has 3 fields, the header has 2 (hint: quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi"""))',
       'evals/cases.csv:4: case "c1": duplicate case id "c1" (first used at evals/cases.csv:2) (hint: case ids must be unique within an eval file and its dataset; rename one of them)',
-      'evals/cases.csv:5: a quoted field starting in this row is never closed (hint: close the quote; a quote inside a quoted field is written twice (""))',
+      'evals/cases.csv:5: the question is empty (hint: write what the agent is asked in the question column, or remove the row)',
+      'evals/cases.csv:6: a quoted field starting in this row is never closed (hint: close the quote; a quote inside a quoted field is written twice (""))',
     ]);
   });
 

@@ -112,6 +112,19 @@ async function* readCsv(input: NodeJS.ReadableStream, file: string): AsyncGenera
         };
         continue;
       }
+      if (row.fields[header.roles.indexOf('question')]!.trim() === '') {
+        yield {
+          line: row.line,
+          issue: {
+            severity: 'error',
+            file,
+            line: row.line,
+            message: 'the question is empty',
+            hint: 'write what the agent is asked in the question column, or remove the row',
+          },
+        };
+        continue;
+      }
       yield { line: row.line, record: csvRecord(row.fields, header, row.line) };
     }
   } catch (error) {
