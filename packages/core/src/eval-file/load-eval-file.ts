@@ -216,6 +216,32 @@ async function loadDataset(
     return;
   }
   const shown = displayPath(defaults.lookup.cwd, absolute);
+  // One set of per-record defaults, updated for each record: records are built one after
+  // another and nothing keeps them, so a million records do not allocate a million copies.
+  const position = { line: 0, column: 1 };
+  const source: SourceLocator = {
+    locate: () => ({ ...position }),
+    locateKey: () => ({ ...position }),
+  };
+  const data: { evalcases: unknown[] } = { evalcases: [] };
+  const recordDefaults: FileDefaults = {
+    ...defaults,
+    file,
+    source,
+    datasetLine: 0,
+    describe: (zodIssues, prefix) =>
+      describeZodIssues(
+        zodIssues.map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })),
+        {
+          file,
+          source,
+          data,
+          showValues: true,
+          scope: (issuePath) => caseScope(data as Record<string, unknown>, issuePath),
+          hint: evalFileHint,
+        },
+      ),
+  };
   for await (const entry of readDataset(absolute, file, format)) {
     if (entry.issue) {
       issues.push(entry.issue);
@@ -238,35 +264,12 @@ async function loadDataset(
       }
       firstLines.set(id, line);
     }
-    const source = lineLocator(line);
-    const data = { evalcases: [record] };
-    const recordDefaults: FileDefaults = {
-      ...defaults,
-      file,
-      source,
-      datasetLine: line,
-      describe: (zodIssues, prefix) =>
-        describeZodIssues(
-          zodIssues.map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })),
-          {
-            file,
-            source,
-            data,
-            showValues: true,
-            scope: (issuePath) => caseScope(data, issuePath),
-            hint: evalFileHint,
-          },
-        ),
-    };
+    position.line = line;
+    data.evalcases[0] = record;
+    recordDefaults.datasetLine = line;
     const evalCase = await buildCase(record, 0, recordDefaults, issues);
     if (evalCase) into.cases.push(evalCase);
   }
-}
-
-/** Places every path of a dataset record on the line the record starts on. */
-function lineLocator(line: number): SourceLocator {
-  const position = { line, column: 1 };
-  return { locate: () => position, locateKey: () => position };
 }
 
 async function buildCase(
