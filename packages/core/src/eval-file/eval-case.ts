@@ -84,5 +84,7 @@ export interface EvalFile {
   filePath: string;
   dataset: string;
   description?: string;
+  /** Absolute path of the dataset named by `cases:`, when it exists; its cases are in `cases`. */
+  casesFile?: string;
   cases: EvalCase[];
 }

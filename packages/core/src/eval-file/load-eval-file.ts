@@ -156,6 +156,7 @@ export async function loadEvalFile(
     rawCases.map((rawCase, index) => buildCase(rawCase, index, defaults, issues)),
   );
   const cases = built.filter((evalCase): evalCase is EvalCase => evalCase !== undefined);
+  let casesFile: string | undefined;
   if (header.success && header.data.cases !== undefined) {
     const firstLines = new Map<string, string | number>();
     for (const [index, rawCase] of rawCases.entries()) {
@@ -165,7 +166,7 @@ export async function loadEvalFile(
       if (typeof id === 'string') firstLines.set(id, `${shown}${line ? `:${line}` : ''}`);
     }
     const dataset = { path: header.data.cases, ...source.locateKey([], 'cases') };
-    await loadDataset(dataset, defaults, { cases, issues, firstLines });
+    casesFile = await loadDataset(dataset, defaults, { cases, issues, firstLines });
   }
   const failed = !header.success || noCases || hasErrors(issues);
   if (failed && !options.partial) return { issues: sortIssues(issues) };
@@ -174,6 +175,7 @@ export async function loadEvalFile(
     dataset: defaults.dataset,
     cases,
   };
+  if (casesFile !== undefined) evalFile.casesFile = casesFile;
   if (header.success && header.data.description !== undefined) {
     evalFile.description = header.data.description;
   }
@@ -190,7 +192,7 @@ async function loadDataset(
   defaults: FileDefaults,
   /** `firstLines`: case id → where it was first used (a line of the dataset when a number). */
   into: { cases: EvalCase[]; issues: Issue[]; firstLines: Map<string, string | number> },
-): Promise<void> {
+): Promise<string | undefined> {
   const { issues, firstLines } = into;
   const at = { file: defaults.file, line: dataset.line, column: dataset.column };
   const format = datasetFormat(dataset.path);
@@ -201,7 +203,7 @@ async function loadDataset(
       message: `dataset "${dataset.path}" is neither .jsonl nor .csv`,
       hint: 'name a JSONL file (`cases: ./cases.jsonl`, one case per line) or a CSV file with a header row (`cases: ./cases.csv`)',
     });
-    return;
+    return undefined;
   }
   const absolute = path.resolve(defaults.lookup.evalDir, dataset.path);
   const file = path.join(path.dirname(defaults.file), dataset.path);
@@ -213,7 +215,7 @@ async function loadDataset(
       message: `dataset ${dataset.path} not found (looked for ${displayPath(defaults.lookup.cwd, absolute)})`,
       hint: 'the `cases:` path is relative to the eval file',
     });
-    return;
+    return undefined;
   }
   const shown = displayPath(defaults.lookup.cwd, absolute);
   // One set of per-record defaults, updated for each record: records are built one after
@@ -270,6 +272,7 @@ async function loadDataset(
     const evalCase = await buildCase(record, 0, recordDefaults, issues);
     if (evalCase) into.cases.push(evalCase);
   }
+  return absolute;
 }
 
 async function buildCase(
