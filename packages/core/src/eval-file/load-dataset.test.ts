@@ -181,3 +181,24 @@ describe('loadEvalFile with a CSV dataset', () => {
     ]);
   });
 });
+
+describe('loadEvalFile with a JSONL dataset and unknown keys', () => {
+  it('warns about each unknown key once, at the first line that has it', async () => {
+    const line = (id: string) =>
+      JSON.stringify({
+        id,
+        input_messages: [{ role: 'user', content: 'x' }],
+        expected_outcom: 'y',
+      });
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: cases.jsonl\n`,
+      'evals/cases.jsonl': `${line('a')}\n${line('b')}\n`,
+    });
+    expect(result.value!.cases).toHaveLength(2);
+    expect(result.issues.map(formatIssue)).toEqual([
+      expect.stringContaining('evals/cases.jsonl:1'),
+    ]);
+    expect(result.issues[0]!.severity).toBe('warning');
+    expect(formatIssue(result.issues[0]!)).toContain('expected_outcom');
+  });
+});

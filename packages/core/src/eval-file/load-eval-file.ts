@@ -226,6 +226,7 @@ async function loadDataset(
     locateKey: () => ({ ...position }),
   };
   const data: { evalcases: unknown[] } = { evalcases: [] };
+  const warned = new Set<string>();
   const recordDefaults: FileDefaults = {
     ...defaults,
     file,
@@ -269,6 +270,15 @@ async function loadDataset(
     position.line = line;
     data.evalcases[0] = record;
     recordDefaults.datasetLine = line;
+    if (format === 'jsonl') {
+      // A misspelt key usually repeats on every line: warn about each one once.
+      for (const warning of evalFileUnknownKeyWarnings(data, file, source)) {
+        const key = warning.message;
+        if (warned.has(key)) continue;
+        warned.add(key);
+        issues.push({ ...warning, message: `${warning.message} (first on this line)` });
+      }
+    }
     const evalCase = await buildCase(record, 0, recordDefaults, issues);
     if (evalCase) into.cases.push(evalCase);
   }
