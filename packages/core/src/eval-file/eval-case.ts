@@ -75,6 +75,8 @@ export interface EvalCase {
   rubrics?: string[];
   /** The case's rubric criteria with id, weight and required flag (same order as `rubrics`). */
   rubricItems?: RubricItem[];
+  /** The case's `vars` (a CSV dataset's other columns), as written. */
+  vars?: Record<string, unknown>;
 }
 
 /** A loaded eval file. */
@@ -82,5 +84,7 @@ export interface EvalFile {
   filePath: string;
   dataset: string;
   description?: string;
+  /** Absolute path of the dataset named by `cases:`, when it exists; its cases are in `cases`. */
+  casesFile?: string;
   cases: EvalCase[];
 }

@@ -117,6 +117,12 @@ export const evalCaseSchema = z.looseObject({
     .optional()
     .describe("This case's graders (else the file's execution.evaluators)"),
   rubrics: z.array(rubricSchema).optional().describe('Criteria for a rubric judge'),
+  vars: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'Extra data of the case (a CSV dataset puts its other columns here); code judges get it',
+    ),
 });
 
 /** The file's `execution:` block. */
@@ -140,12 +146,19 @@ export const evalFileSchema = z.looseObject({
   dataset: z.string().min(1).optional().describe('Default: the file name without extension'),
   execution: fileExecutionSchema.optional(),
   target: z.string().min(1).optional().describe('Legacy spelling of execution.target'),
-  evalcases: z.array(evalCaseSchema).min(1),
+  cases: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A dataset of more cases: a .jsonl file (one case per line) or a .csv file (header row), relative to the eval file',
+    ),
+  evalcases: z.array(evalCaseSchema).min(1).optional().describe('Required unless `cases` is set'),
 });
 
 /** The file without its cases, which are validated one by one (`evalCaseSchema`). */
 export const evalFileHeaderSchema = evalFileSchema.extend({
-  evalcases: z.array(z.unknown()).min(1),
+  evalcases: z.array(z.unknown()).min(1).optional(),
 });
 
 export type EvalFileInput = z.infer<typeof evalFileSchema>;
@@ -172,7 +185,10 @@ export function evalFileHint(path: readonly PropertyKey[], kind: ProblemKind): s
     return 'use `$schema: agentv-eval-v2` or remove the line';
   }
   if (path.length === 1 && last === 'evalcases') {
-    return 'add an `evalcases:` list with at least one case (`- id: ...`)';
+    return 'add an `evalcases:` list with at least one case (`- id: ...`), or a dataset (`cases: ./cases.jsonl`)';
+  }
+  if (path.length === 1 && last === 'cases') {
+    return 'write the dataset path as text, e.g. `cases: ./cases.jsonl` or `cases: ./cases.csv`';
   }
   if (last === 'evalcases' && typeof lastSegment === 'number') {
     return 'write each case as a mapping starting with `- id: <unique-id>`';

@@ -1,8 +1,10 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { readInputFile } from '../util/read-input-file.js';
@@ -25,6 +27,7 @@ import {
 } from './eval-file-schema.js';
 import { evalFileUnknownKeyWarnings } from './eval-file-unknown-keys.js';
 import { normalizeEvaluators } from './normalize-evaluators.js';
+import { datasetFormat, readDataset } from './read-dataset.js';
 import type { FileLookup } from './resolve-input-file.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
@@ -54,6 +57,8 @@ interface FileDefaults {
   threshold?: number;
   evaluators: EvaluatorConfig[];
   lookup: FileLookup;
+  /** Set for a case read from a dataset: the line it starts on there. */
+  datasetLine?: number;
   /** Turns schema issues of the value at `prefix` into input issues. */
   describe(zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[];
 }
@@ -91,6 +96,11 @@ export async function loadEvalFile(
     );
   const header = evalFileHeaderSchema.safeParse(data);
   if (!header.success) issues.push(...describe(header.error.issues, []));
+  const noCases = data.evalcases === undefined && data.cases === undefined;
+  if (noCases) {
+    const missing = { code: 'invalid_type', expected: 'array', path: ['evalcases'], message: '' };
+    issues.push(...describe([missing as z.core.$ZodIssue], []));
+  }
   issues.push(...evalFileUnknownKeyWarnings(data, filePath, source));
   issues.push(...duplicateIdIssues(data, filePath, source));
 
@@ -142,20 +152,137 @@ export async function loadEvalFile(
   });
 
   const rawCases = Array.isArray(data.evalcases) ? data.evalcases : [];
-  const cases = await Promise.all(
+  const built = await Promise.all(
     rawCases.map((rawCase, index) => buildCase(rawCase, index, defaults, issues)),
   );
-  const failed = !header.success || hasErrors(issues);
+  const cases = built.filter((evalCase): evalCase is EvalCase => evalCase !== undefined);
+  let casesFile: string | undefined;
+  if (header.success && header.data.cases !== undefined) {
+    const firstLines = new Map<string, string | number>();
+    for (const [index, rawCase] of rawCases.entries()) {
+      const id = asRecord(rawCase)?.id;
+      const line = source.locate(['evalcases', index])?.line;
+      const shown = displayPath(cwd, absolutePath);
+      if (typeof id === 'string') firstLines.set(id, `${shown}${line ? `:${line}` : ''}`);
+    }
+    const dataset = { path: header.data.cases, ...source.locateKey([], 'cases') };
+    casesFile = await loadDataset(dataset, defaults, { cases, issues, firstLines });
+  }
+  const failed = !header.success || noCases || hasErrors(issues);
   if (failed && !options.partial) return { issues: sortIssues(issues) };
   const evalFile: EvalFile = {
     filePath: absolutePath,
     dataset: defaults.dataset,
-    cases: cases.filter((evalCase): evalCase is EvalCase => evalCase !== undefined),
+    cases,
   };
+  if (casesFile !== undefined) evalFile.casesFile = casesFile;
   if (header.success && header.data.description !== undefined) {
     evalFile.description = header.data.description;
   }
   return { value: evalFile, issues: sortIssues(issues) };
+}
+
+/**
+ * Streams the cases of the dataset named by `cases:` into `into.cases`, one
+ * record at a time, with the file's defaults. Problems are issues at the
+ * dataset's `file:line`; ids must be unique across the file and its dataset.
+ */
+async function loadDataset(
+  dataset: { path: string; line?: number; column?: number },
+  defaults: FileDefaults,
+  /** `firstLines`: case id → where it was first used (a line of the dataset when a number). */
+  into: { cases: EvalCase[]; issues: Issue[]; firstLines: Map<string, string | number> },
+): Promise<string | undefined> {
+  const { issues, firstLines } = into;
+  const at = { file: defaults.file, line: dataset.line, column: dataset.column };
+  const format = datasetFormat(dataset.path);
+  if (format === undefined) {
+    issues.push({
+      severity: 'error',
+      ...at,
+      message: `dataset "${dataset.path}" is neither .jsonl nor .csv`,
+      hint: 'name a JSONL file (`cases: ./cases.jsonl`, one case per line) or a CSV file with a header row (`cases: ./cases.csv`)',
+    });
+    return undefined;
+  }
+  const absolute = path.resolve(defaults.lookup.evalDir, dataset.path);
+  const file = path.join(path.dirname(defaults.file), dataset.path);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info?.isFile()) {
+    issues.push({
+      severity: 'error',
+      ...at,
+      message: `dataset ${dataset.path} not found (looked for ${displayPath(defaults.lookup.cwd, absolute)})`,
+      hint: 'the `cases:` path is relative to the eval file',
+    });
+    return undefined;
+  }
+  const shown = displayPath(defaults.lookup.cwd, absolute);
+  // One set of per-record defaults, updated for each record: records are built one after
+  // another and nothing keeps them, so a million records do not allocate a million copies.
+  const position = { line: 0, column: 1 };
+  const source: SourceLocator = {
+    locate: () => ({ ...position }),
+    locateKey: () => ({ ...position }),
+  };
+  const data: { evalcases: unknown[] } = { evalcases: [] };
+  const warned = new Set<string>();
+  const recordDefaults: FileDefaults = {
+    ...defaults,
+    file,
+    source,
+    datasetLine: 0,
+    describe: (zodIssues, prefix) =>
+      describeZodIssues(
+        zodIssues.map((issue) => ({ ...issue, path: [...prefix, ...issue.path] })),
+        {
+          file,
+          source,
+          data,
+          showValues: true,
+          scope: (issuePath) => caseScope(data as Record<string, unknown>, issuePath),
+          hint: evalFileHint,
+        },
+      ),
+  };
+  for await (const entry of readDataset(absolute, file, format)) {
+    if (entry.issue) {
+      issues.push(entry.issue);
+      continue;
+    }
+    const { line, record } = entry;
+    const id = record.id;
+    if (typeof id === 'string' && id !== '') {
+      const first = firstLines.get(id);
+      if (first !== undefined) {
+        issues.push({
+          severity: 'error',
+          file,
+          line,
+          caseId: id,
+          message: `duplicate case id "${id}" (first used at ${typeof first === 'number' ? `${shown}:${first}` : first})`,
+          hint: 'case ids must be unique within an eval file and its dataset; rename one of them',
+        });
+        continue;
+      }
+      firstLines.set(id, line);
+    }
+    position.line = line;
+    data.evalcases[0] = record;
+    recordDefaults.datasetLine = line;
+    if (format === 'jsonl') {
+      // A misspelt key usually repeats on every line: warn about each one once.
+      for (const warning of evalFileUnknownKeyWarnings(data, file, source)) {
+        const key = warning.message;
+        if (warned.has(key)) continue;
+        warned.add(key);
+        issues.push({ ...warning, message: `${warning.message} (first on this line)` });
+      }
+    }
+    const evalCase = await buildCase(record, 0, recordDefaults, issues);
+    if (evalCase) into.cases.push(evalCase);
+  }
+  return absolute;
 }
 
 async function buildCase(
@@ -192,8 +319,10 @@ async function buildCase(
     ),
     evaluators: [],
   };
-  const line = source.locate(casePath)?.line;
+  // A dataset case's line is in the dataset, not the eval file `line` refers to.
+  const line = defaults.datasetLine === undefined ? source.locate(casePath)?.line : undefined;
   if (line !== undefined) evalCase.line = line;
+  if (input.vars !== undefined) evalCase.vars = input.vars;
   const expectedOutcome = input.expected_outcome ?? input.outcome;
   if (expectedOutcome !== undefined) evalCase.expectedOutcome = expectedOutcome;
   if (
@@ -239,7 +368,8 @@ async function buildCase(
       checked: defaults.lookup.checked,
     });
   } else {
-    evalCase.evaluators = defaults.evaluators.map((evaluator) => ({ ...evaluator }));
+    // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
+    evalCase.evaluators = defaults.evaluators;
   }
   if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
   if (input.rubrics !== undefined) {
@@ -253,7 +383,10 @@ async function buildCase(
         (config) => config.type === 'rubric' && config.rubrics === undefined,
       )
     ) {
-      evalCase.evaluators.push({ name: uniqueRubricName(evalCase.evaluators), type: 'rubric' });
+      evalCase.evaluators = [
+        ...evalCase.evaluators,
+        { name: uniqueRubricName(evalCase.evaluators), type: 'rubric' },
+      ];
     }
   }
   return evalCase;

@@ -26,6 +26,8 @@ export interface CodeJudgePayload {
   output_messages: CodeJudgeMessage[] | null;
   candidate_trace: TraceEvent[] | null;
   candidate_trace_summary: TraceSummary | null;
+  /** The case's `vars` (a CSV dataset's other columns). */
+  vars: Record<string, unknown> | null;
 }
 
 /**
@@ -47,6 +49,7 @@ export function buildCodeJudgePayload(context: EvaluationContext): CodeJudgePayl
     output_messages: context.outputMessages?.map(fromOutputMessage) ?? null,
     candidate_trace: context.trace ?? null,
     candidate_trace_summary: context.traceSummary ?? null,
+    vars: evalCase.vars ?? null,
   };
 }
 

@@ -62,6 +62,7 @@ describe('code_judge', () => {
       output_messages: null,
       candidate_trace: null,
       candidate_trace_summary: null,
+      vars: null,
     });
   });
 

@@ -234,6 +234,7 @@ class ProjectLoader {
     results.forEach((result, index) => {
       this.add(result.issues);
       if (result.value) loaded[index]!.value = result.value;
+      if (result.value?.casesFile !== undefined) this.files.add(result.value.casesFile);
     });
     return loaded;
   }

@@ -19,7 +19,7 @@ describe('shipped JSON Schemas', () => {
     expect(schema).toMatchObject({
       $schema: 'http://json-schema.org/draft-07/schema#',
       title: 'AgentV eval file',
-      required: ['evalcases'],
+      anyOf: [{ required: ['evalcases'] }, { required: ['cases'] }],
       properties: { $schema: { const: 'agentv-eval-v2' } },
     });
     const evalCase = schema.properties.evalcases.items;

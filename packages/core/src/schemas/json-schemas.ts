@@ -35,7 +35,11 @@ export function buildJsonSchemas(): Record<string, string> {
     const { schema, title, description } = SOURCES[name]!;
     const generated = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' });
     const { $schema, ...rest } = generated;
-    const document = { $schema, title, description, ...rest };
+    const document: Record<string, unknown> = { $schema, title, description, ...rest };
+    // zod cannot say "one of these keys": an eval file needs inline cases or a dataset.
+    if (name === 'eval.schema.json') {
+      document.anyOf = [{ required: ['evalcases'] }, { required: ['cases'] }];
+    }
     files[name] = `${formatJson(document, '', 0)}\n`;
   }
   return files;

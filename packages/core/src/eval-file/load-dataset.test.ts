@@ -1,0 +1,204 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatIssue } from '../errors/input-issue.js';
+import { loadEvalFile } from './load-eval-file.js';
+
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** Writes `files` to a temp folder and loads `evals/suite.yaml` from it, as the CLI does (cwd = root). */
+async function load(files: Record<string, string>) {
+  root = await mkdtemp(path.join(os.tmpdir(), 'agentv-dataset-'));
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+    await writeFile(path.join(root, name), content);
+  }
+  return loadEvalFile('evals/suite.yaml', { cwd: root, repoRoot: root });
+}
+
+const HEADER = `execution:
+  target: agent
+  threshold: 0.5
+  evaluators:
+    - { type: contains, value: ok }
+`;
+
+describe('loadEvalFile with a JSONL dataset', () => {
+  it('loads one case per line with the file defaults, after the inline cases', async () => {
+    const lines = [
+      JSON.stringify({ id: 'j1', input_messages: [{ role: 'user', content: 'one' }] }),
+      '',
+      JSON.stringify({
+        input_messages: [{ role: 'user', content: 'two' }],
+        expected_outcome: 'says two',
+        rubrics: ['mentions two'],
+        vars: { lang: 'en' },
+      }),
+    ];
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: ./data/cases.jsonl
+evalcases:
+  - id: inline
+    input_messages: [{ role: user, content: hi }]
+`,
+      'evals/data/cases.jsonl': `\uFEFF${lines.join('\r\n')}\r\n`,
+    });
+    expect(result.issues).toEqual([]);
+    const [inline, first, second] = result.value!.cases;
+    expect(inline!.id).toBe('inline');
+    expect(first).toMatchObject({
+      id: 'j1',
+      dataset: 'suite',
+      target: 'agent',
+      threshold: 0.5,
+      inputMessages: [{ role: 'user', content: [{ type: 'text', value: 'one' }] }],
+      evaluators: [{ name: 'contains', type: 'contains', value: 'ok' }],
+    });
+    expect(first!.line).toBeUndefined();
+    // No `id`: the line the record is on.
+    expect(second).toMatchObject({
+      id: 'line-3',
+      expectedOutcome: 'says two',
+      rubrics: ['mentions two'],
+      vars: { lang: 'en' },
+    });
+    expect(second!.evaluators.map((config) => config.type)).toEqual(['contains', 'rubric']);
+    // The file's evaluators are shared, not copied per case.
+    expect(first!.evaluators).toBe(inline!.evaluators);
+    expect(result.value!.cases).toHaveLength(3);
+  });
+
+  it('reports invalid JSON, a record failing the schema and a duplicate id at file:line', async () => {
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: cases.jsonl
+evalcases:
+  - id: inline
+    input_messages: [{ role: user, content: hi }]
+`,
+      'evals/cases.jsonl': [
+        JSON.stringify({ id: 'a', input_messages: [{ role: 'user', content: 'x' }] }),
+        '{"id": "b", "input_messages": [',
+        JSON.stringify({ id: 'c', input_messages: [{ role: 'robot', content: 'x' }] }),
+        JSON.stringify({ id: 'inline', input_messages: [{ role: 'user', content: 'x' }] }),
+        JSON.stringify({ id: 'a', input_messages: [{ role: 'user', content: 'x' }] }),
+        '[1, 2]',
+      ].join('\n'),
+    });
+    expect(result.value).toBeUndefined();
+    const shown = result.issues.map(formatIssue);
+    expect(shown).toEqual([
+      expect.stringMatching(/^evals[/\\]cases\.jsonl:2: invalid JSON: .* \(hint: write one case/),
+      expect.stringMatching(
+        /^evals[/\\]cases\.jsonl:3:1: case "c": input_messages\[0\]\.role must be one of/,
+      ),
+      expect.stringMatching(
+        /^evals[/\\]cases\.jsonl:4: case "inline": duplicate case id "inline" \(first used at evals[/\\]suite\.yaml:8\)/,
+      ),
+      expect.stringMatching(
+        /^evals[/\\]cases\.jsonl:5: case "a": duplicate case id "a" \(first used at evals[/\\]cases\.jsonl:1\)/,
+      ),
+      expect.stringMatching(/^evals[/\\]cases\.jsonl:6: a dataset line must be a JSON object/),
+    ]);
+  });
+
+  it('reports a missing dataset and an unsupported extension at the `cases:` line', async () => {
+    const missing = await load({ 'evals/suite.yaml': `${HEADER}cases: ./nope.jsonl\n` });
+    expect(missing.issues.map(formatIssue)).toEqual([
+      expect.stringMatching(/^evals[/\\]suite\.yaml:6:\d+: dataset \.\/nope\.jsonl not found/),
+    ]);
+    const other = await load({ 'evals/suite.yaml': `${HEADER}cases: ./cases.txt\n` });
+    expect(other.issues.map(formatIssue)).toEqual([
+      expect.stringContaining('dataset "./cases.txt" is neither .jsonl nor .csv'),
+    ]);
+  });
+
+  it('still needs inline cases or a dataset', async () => {
+    const result = await load({ 'evals/suite.yaml': HEADER });
+    expect(result.issues.map((issue) => issue.message)).toEqual([
+      'missing required key "evalcases"',
+    ]);
+    expect(result.issues[0]!.hint).toContain('cases: ./cases.jsonl');
+  });
+});
+
+describe('loadEvalFile with a CSV dataset', () => {
+  it('maps id, question, expected_outcome, reference_answer; other columns go to vars', async () => {
+    const csv =
+      '\uFEFFid,Question,expected,answer,topic\r\n' +
+      'c1,"Hello, world",greets,"hi",greeting\r\n' +
+      ',"She said ""refund""\r\nplease",,,billing\r\n';
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: cases.csv\n`,
+      'evals/cases.csv': csv,
+    });
+    expect(result.issues).toEqual([]);
+    const [first, second] = result.value!.cases;
+    expect(first).toMatchObject({
+      id: 'c1',
+      expectedOutcome: 'greets',
+      inputMessages: [{ role: 'user', content: [{ type: 'text', value: 'Hello, world' }] }],
+      expectedMessages: [{ role: 'assistant', content: [{ type: 'text', value: 'hi' }] }],
+      vars: { topic: 'greeting' },
+      target: 'agent',
+    });
+    expect(second).toMatchObject({
+      id: 'line-3',
+      inputMessages: [
+        { role: 'user', content: [{ type: 'text', value: 'She said "refund"\r\nplease' }] },
+      ],
+      expectedMessages: [],
+      vars: { topic: 'billing' },
+    });
+    expect(second!.expectedOutcome).toBeUndefined();
+  });
+
+  it('reports a row with the wrong column count, a duplicate id and an unclosed quote', async () => {
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: cases.csv\n`,
+      'evals/cases.csv': 'id,question\nc1,"a, b"\nc2,one,two\nc1,again\nc4, \nc3,"never closed\n',
+    });
+    expect(result.value).toBeUndefined();
+    expect(result.issues.map(formatIssue)).toEqual([
+      'evals/cases.csv:3: the row has 3 fields, the header has 2 (hint: quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi"""))',
+      'evals/cases.csv:4: case "c1": duplicate case id "c1" (first used at evals/cases.csv:2) (hint: case ids must be unique within an eval file and its dataset; rename one of them)',
+      'evals/cases.csv:5: the question is empty (hint: write what the agent is asked in the question column, or remove the row)',
+      'evals/cases.csv:6: a quoted field starting in this row is never closed (hint: close the quote; a quote inside a quoted field is written twice (""))',
+    ]);
+  });
+
+  it('needs a question column', async () => {
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: cases.csv\n`,
+      'evals/cases.csv': 'id,prompt\nc1,hello\n',
+    });
+    expect(result.issues.map(formatIssue)).toEqual([
+      expect.stringContaining('evals/cases.csv:1: the header has no "question" column'),
+    ]);
+  });
+});
+
+describe('loadEvalFile with a JSONL dataset and unknown keys', () => {
+  it('warns about each unknown key once, at the first line that has it', async () => {
+    const line = (id: string) =>
+      JSON.stringify({
+        id,
+        input_messages: [{ role: 'user', content: 'x' }],
+        expected_outcom: 'y',
+      });
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: cases.jsonl\n`,
+      'evals/cases.jsonl': `${line('a')}\n${line('b')}\n`,
+    });
+    expect(result.value!.cases).toHaveLength(2);
+    expect(result.issues.map(formatIssue)).toEqual([
+      expect.stringContaining('evals/cases.jsonl:1'),
+    ]);
+    expect(result.issues[0]!.severity).toBe('warning');
+    expect(formatIssue(result.issues[0]!)).toContain('expected_outcom');
+  });
+});

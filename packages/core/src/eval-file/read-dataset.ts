@@ -1,0 +1,219 @@
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Issue } from '../errors/input-issue.js';
+import { isRecord } from '../util/records.js';
+import { readCsvRows, UnterminatedQuoteError } from './read-csv-rows.js';
+
+/** The dataset formats `cases:` accepts, by file extension. */
+export const DATASET_EXTENSIONS: Record<string, 'jsonl' | 'csv'> = {
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.csv': 'csv',
+};
+
+/** One record of a dataset, shaped like a YAML case, or the problem that line has. */
+export type DatasetRecord =
+  | { line: number; record: Record<string, unknown>; issue?: undefined }
+  | { line: number; record?: undefined; issue: Issue };
+
+/** CSV columns with a meaning of their own (lower case); every other column goes to `vars`. */
+const CSV_COLUMNS: Record<string, 'id' | 'question' | 'outcome' | 'answer' | 'conversation'> = {
+  id: 'id',
+  question: 'question',
+  input: 'question',
+  expected_outcome: 'outcome',
+  expected: 'outcome',
+  outcome: 'outcome',
+  reference_answer: 'answer',
+  answer: 'answer',
+  conversation_id: 'conversation',
+};
+
+/**
+ * Streams the records of a JSONL or CSV dataset (`format`), one at a time:
+ * memory holds one line, not the file. A record without an `id` gets
+ * `line-<n>` (the line it starts on). Problems (invalid JSON, a line that is
+ * not an object, a CSV row with the wrong number of fields, a CSV header
+ * without a question column) come back as error issues at `file:line`.
+ */
+export async function* readDataset(
+  filePath: string,
+  file: string,
+  format: 'jsonl' | 'csv',
+): AsyncGenerator<DatasetRecord> {
+  const input = createReadStream(filePath, { encoding: 'utf8' });
+  try {
+    yield* format === 'jsonl' ? readJsonl(input, file) : readCsv(input, file);
+  } finally {
+    input.destroy();
+  }
+}
+
+async function* readJsonl(
+  input: NodeJS.ReadableStream,
+  file: string,
+): AsyncGenerator<DatasetRecord> {
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  for await (let text of lines) {
+    line++;
+    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim() === '') continue;
+    const fail = (message: string, hint: string): DatasetRecord => ({
+      line,
+      issue: { severity: 'error', file, line, message, hint },
+    });
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      yield fail(
+        `invalid JSON: ${(error as Error).message}`,
+        'write one case per line as a JSON object, e.g. {"id": "c1", "input_messages": [{"role": "user", "content": "..."}]}',
+      );
+      continue;
+    }
+    if (!isRecord(value)) {
+      yield fail(
+        'a dataset line must be a JSON object (one case)',
+        'write one case per line as a JSON object, e.g. {"id": "c1", "input_messages": [...]}',
+      );
+      continue;
+    }
+    if (value.id === undefined) value.id = `line-${line}`;
+    yield { line, record: value };
+  }
+}
+
+async function* readCsv(input: NodeJS.ReadableStream, file: string): AsyncGenerator<DatasetRecord> {
+  let header: { roles: (string | undefined)[]; names: string[] } | undefined;
+  try {
+    for await (const row of readCsvRows(input as never)) {
+      if (header === undefined) {
+        const checked = csvHeader(row.fields, row.line, file);
+        if ('issue' in checked) {
+          yield checked;
+          return;
+        }
+        header = checked;
+        continue;
+      }
+      if (row.fields.length !== header.names.length) {
+        yield {
+          line: row.line,
+          issue: {
+            severity: 'error',
+            file,
+            line: row.line,
+            message: `the row has ${row.fields.length} field${row.fields.length === 1 ? '' : 's'}, the header has ${header.names.length}`,
+            hint: 'quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi""")',
+          },
+        };
+        continue;
+      }
+      if (row.fields[header.roles.indexOf('question')]!.trim() === '') {
+        yield {
+          line: row.line,
+          issue: {
+            severity: 'error',
+            file,
+            line: row.line,
+            message: 'the question is empty',
+            hint: 'write what the agent is asked in the question column, or remove the row',
+          },
+        };
+        continue;
+      }
+      yield { line: row.line, record: csvRecord(row.fields, header, row.line) };
+    }
+  } catch (error) {
+    if (!(error instanceof UnterminatedQuoteError)) throw error;
+    yield {
+      line: error.line,
+      issue: {
+        severity: 'error',
+        file,
+        line: error.line,
+        message: 'a quoted field starting in this row is never closed',
+        hint: 'close the quote; a quote inside a quoted field is written twice ("")',
+      },
+    };
+  }
+  if (header === undefined) {
+    yield {
+      line: 1,
+      issue: {
+        severity: 'error',
+        file,
+        line: 1,
+        message: 'the CSV dataset is empty',
+        hint: 'start with a header row, e.g. id,question,expected_outcome',
+      },
+    };
+  }
+}
+
+function csvHeader(
+  fields: readonly string[],
+  line: number,
+  file: string,
+): { roles: (string | undefined)[]; names: string[] } | { line: number; issue: Issue } {
+  const names = fields.map((name) => name.trim());
+  const roles = names.map((name) => CSV_COLUMNS[name.toLowerCase()]);
+  const fail = (message: string, hint: string) => ({
+    line,
+    issue: { severity: 'error' as const, file, line, message, hint },
+  });
+  const seen = new Map<string, string>();
+  for (const [index, name] of names.entries()) {
+    const key = roles[index] ?? `vars.${name}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      return fail(
+        `columns "${earlier}" and "${name}" both give the case's ${roles[index] ?? name}`,
+        'keep one of them',
+      );
+    }
+    seen.set(key, name);
+  }
+  if (!roles.includes('question')) {
+    return fail(
+      'the header has no "question" column',
+      'name the column holding what the agent is asked `question` (or `input`), e.g. id,question,expected_outcome',
+    );
+  }
+  return { roles, names };
+}
+
+/** A CSV row as a YAML-shaped case: `question` is one user message, `answer` one assistant message. */
+function csvRecord(
+  fields: readonly string[],
+  header: { roles: (string | undefined)[]; names: string[] },
+  line: number,
+): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  let vars: Record<string, string> | undefined;
+  for (const [index, value] of fields.entries()) {
+    const role = header.roles[index];
+    if (role === undefined) {
+      vars ??= {};
+      vars[header.names[index]!] = value;
+    } else if (role === 'question') {
+      record.input_messages = [{ role: 'user', content: value }];
+    } else if (value !== '') {
+      if (role === 'id') record.id = value;
+      else if (role === 'outcome') record.expected_outcome = value;
+      else if (role === 'conversation') record.conversation_id = value;
+      else record.expected_messages = [{ role: 'assistant', content: value }];
+    }
+  }
+  record.id ??= `line-${line}`;
+  if (vars !== undefined) record.vars = vars;
+  return record;
+}
+
+/** The format of a dataset path, from its extension; undefined when not supported. */
+export function datasetFormat(file: string): 'jsonl' | 'csv' | undefined {
+  return DATASET_EXTENSIONS[path.extname(file).toLowerCase()];
+}
