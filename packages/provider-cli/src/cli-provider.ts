@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -23,7 +24,7 @@ import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js
 import { runHealthcheck } from './healthcheck.js';
 import { parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
-import { FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
+import { CALL_FILES, FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
 import { createRedactor } from './redact.js';
 import { findPlaceholders, renderCommandTemplate } from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
@@ -113,7 +114,8 @@ export function createCliProvider(
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
-    const tempDir = needsTempDir ? await mkdtemp(join(tmpdir(), 'agentv-cli-')) : undefined;
+    // Synchronous: a few small calls per case cost less than thread-pool round trips.
+    const tempDir = needsTempDir ? mkdtempSync(join(tmpdir(), 'agentv-cli-')) : undefined;
     try {
       const { values, outputFile } = await preparePlaceholderValues(
         request,
@@ -127,11 +129,11 @@ export function createCliProvider(
         `${request.evalCaseId} attempt ${request.attempt}`,
         request,
       );
-      const content = outputFile === undefined ? outcome.stdout : await readOutputFile(outputFile);
+      const content = outputFile === undefined ? outcome.stdout : readOutputFile(outputFile);
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
-      if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+      if (tempDir !== undefined) await removeCallDir(tempDir);
     }
   };
 
@@ -210,9 +212,28 @@ export const cliProviderFactory: ProviderFactory = {
   },
 };
 
-async function readOutputFile(path: string): Promise<string> {
+/**
+ * Removes a call's temp dir: the files AgentV puts there by name, then the dir; a full
+ * recursive removal only when the command left something else in it.
+ */
+async function removeCallDir(dir: string): Promise<void> {
   try {
-    return await readFile(path, 'utf8');
+    for (const name of Object.values(CALL_FILES)) {
+      try {
+        unlinkSync(join(dir, name));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    rmdirSync(dir);
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function readOutputFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       const reason = error instanceof Error ? error.message : String(error);
