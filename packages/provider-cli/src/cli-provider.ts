@@ -1,5 +1,5 @@
-import { mkdtempSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -65,6 +65,12 @@ export function createCliProvider(
   const redact = createRedactor(settings.env, options.secretValues);
   const used = new Set(findPlaceholders(settings.commandTemplate));
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
+  // The files a call's temp dir holds once the command ran (those it did not write are skipped).
+  const callFiles = [
+    ...(used.has('PROMPT_FILE') ? [CALL_FILES.prompt] : []),
+    ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
+    ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
+  ];
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
   const prefix = `[cli:${targetName}]`;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
@@ -133,7 +139,7 @@ export function createCliProvider(
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
-      if (tempDir !== undefined) await removeCallDir(tempDir);
+      if (tempDir !== undefined) await removeCallDir(tempDir, callFiles);
     }
   };
 
@@ -213,19 +219,20 @@ export const cliProviderFactory: ProviderFactory = {
 };
 
 /**
- * Removes a call's temp dir: the files AgentV puts there by name, then the dir; a full
- * recursive removal only when the command left something else in it.
+ * Removes a call's temp dir: the files AgentV put there, then the dir, each one call on the
+ * thread pool (removing a directory that held files is slow on some file systems, so it stays
+ * off the main thread); a full recursive removal only when the command left something else.
  */
-async function removeCallDir(dir: string): Promise<void> {
+async function removeCallDir(dir: string, files: readonly string[]): Promise<void> {
   try {
-    for (const name of Object.values(CALL_FILES)) {
-      try {
-        unlinkSync(join(dir, name));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
-    rmdirSync(dir);
+    await Promise.all(
+      files.map((name) =>
+        unlink(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        }),
+      ),
+    );
+    await rmdir(dir);
   } catch {
     await rm(dir, { recursive: true, force: true });
   }
