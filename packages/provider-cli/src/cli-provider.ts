@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, rmdir, unlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -120,8 +119,7 @@ export function createCliProvider(
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
-    // Synchronous: a few small calls per case cost less than thread-pool round trips.
-    const tempDir = needsTempDir ? mkdtempSync(join(tmpdir(), 'agentv-cli-')) : undefined;
+    const tempDir = needsTempDir ? await mkdtemp(join(tmpdir(), 'agentv-cli-')) : undefined;
     try {
       const { values, outputFile } = await preparePlaceholderValues(
         request,
@@ -135,7 +133,7 @@ export function createCliProvider(
         `${request.evalCaseId} attempt ${request.attempt}`,
         request,
       );
-      const content = outputFile === undefined ? outcome.stdout : readOutputFile(outputFile);
+      const content = outputFile === undefined ? outcome.stdout : await readOutputFile(outputFile);
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
@@ -220,8 +218,8 @@ export const cliProviderFactory: ProviderFactory = {
 
 /**
  * Removes a call's temp dir: the files AgentV put there, then the dir, each one call on the
- * thread pool (removing a directory that held files is slow on some file systems, so it stays
- * off the main thread); a full recursive removal only when the command left something else.
+ * thread pool (file system work stays off the main thread, which spawns the processes); a
+ * full recursive removal only when the command left something else.
  */
 async function removeCallDir(dir: string, files: readonly string[]): Promise<void> {
   try {
@@ -238,9 +236,9 @@ async function removeCallDir(dir: string, files: readonly string[]): Promise<voi
   }
 }
 
-function readOutputFile(path: string): string {
+async function readOutputFile(path: string): Promise<string> {
   try {
-    return readFileSync(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       const reason = error instanceof Error ? error.message : String(error);
