@@ -172,6 +172,18 @@ describe('cli provider: output', () => {
     expect(existsSync(dirname(ownPath.text))).toBe(false);
   });
 
+  it('removes the call folder with everything the command left in it', async () => {
+    const record = join(scratch, `call-dir-${randomUUID()}`);
+    const response = await provider(
+      `d=$(dirname {OUTPUT_FILE}); echo "$d" > ${shellQuote(record)}; mkdir "$d/sub"; echo x > "$d/sub/f"; ` +
+        'cat {PROMPT_FILE} > {OUTPUT_FILE}; test -s {INPUT_FILE}',
+    ).invoke(makeRequest({ question: 'the prompt' }));
+    expect(response.text).toBe('the prompt');
+    const callDir = readFileSync(record, 'utf8').trim();
+    expect(callDir).toMatch(/agentv-cli-/);
+    expect(existsSync(callDir)).toBe(false);
+  });
+
   it('fails when the command does not write {OUTPUT_FILE}', async () => {
     const error = (await catchError(() =>
       provider(`${fakeAgentCommand('echo')} {OUTPUT_FILE}`).invoke(makeRequest()),

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -23,7 +23,7 @@ import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js
 import { runHealthcheck } from './healthcheck.js';
 import { parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
-import { FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
+import { CALL_FILES, FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
 import { createRedactor } from './redact.js';
 import { findPlaceholders, renderCommandTemplate } from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
@@ -64,6 +64,12 @@ export function createCliProvider(
   const redact = createRedactor(settings.env, options.secretValues);
   const used = new Set(findPlaceholders(settings.commandTemplate));
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
+  // The files a call's temp dir holds once the command ran (those it did not write are skipped).
+  const callFiles = [
+    ...(used.has('PROMPT_FILE') ? [CALL_FILES.prompt] : []),
+    ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
+    ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
+  ];
   const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
   const prefix = `[cli:${targetName}]`;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
@@ -131,7 +137,7 @@ export function createCliProvider(
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
-      if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+      if (tempDir !== undefined) await removeCallDir(tempDir, callFiles);
     }
   };
 
@@ -209,6 +215,26 @@ export const cliProviderFactory: ProviderFactory = {
     });
   },
 };
+
+/**
+ * Removes a call's temp dir: the files AgentV put there, then the dir, each one call on the
+ * thread pool (file system work stays off the main thread, which spawns the processes); a
+ * full recursive removal only when the command left something else.
+ */
+async function removeCallDir(dir: string, files: readonly string[]): Promise<void> {
+  try {
+    await Promise.all(
+      files.map((name) =>
+        unlink(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        }),
+      ),
+    );
+    await rmdir(dir);
+  } catch {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 async function readOutputFile(path: string): Promise<string> {
   try {

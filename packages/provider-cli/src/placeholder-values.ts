@@ -11,6 +11,13 @@ export const FILE_PLACEHOLDERS: readonly Placeholder[] = [
   'OUTPUT_FILE',
 ];
 
+/** The files `preparePlaceholderValues` may name in a call's temp dir. */
+export const CALL_FILES = {
+  prompt: 'prompt.txt',
+  input: 'input.json',
+  output: 'output.txt',
+} as const;
+
 /** Placeholder values for one call, and where the command writes its answer. */
 export interface PreparedValues {
   values: PlaceholderValues;
@@ -43,17 +50,17 @@ export async function preparePlaceholderValues(
   if (tempDir === undefined) throw new Error('file placeholders need a temp dir');
 
   if (used.has('PROMPT_FILE')) {
-    const path = join(tempDir, 'prompt.txt');
+    const path = join(tempDir, CALL_FILES.prompt);
     await writeFile(path, request.question, { mode: 0o600 });
     values.PROMPT_FILE = path;
   }
   if (used.has('INPUT_FILE')) {
-    const path = join(tempDir, 'input.json');
+    const path = join(tempDir, CALL_FILES.input);
     await writeFile(path, JSON.stringify(requestRecord(request), null, 2), { mode: 0o600 });
     values.INPUT_FILE = path;
   }
   if (used.has('OUTPUT_FILE')) {
-    prepared.outputFile = join(tempDir, 'output.txt');
+    prepared.outputFile = join(tempDir, CALL_FILES.output);
     values.OUTPUT_FILE = prepared.outputFile;
   }
   return prepared;

@@ -222,6 +222,29 @@ describe('runEvaluation', () => {
     expect(peak).toBe(3);
   });
 
+  it('starts the next case while the previous result is still being reported', async () => {
+    // With one worker, reporting case-0 (a slow result writer) waits until case-1 has
+    // been sent to the provider: that only finishes when reporting does not hold the worker.
+    let secondStarted: () => void = () => {};
+    const second = new Promise<void>((resolve) => {
+      secondStarted = resolve;
+    });
+    const provider = scriptedProvider((request) => {
+      if (request.evalCaseId === 'case-1') secondStarted();
+      return 'ok';
+    });
+    const reported: string[] = [];
+    const { results } = await run([evalCase('case-0'), evalCase('case-1')], provider, {
+      workers: 1,
+      onResult: async (result) => {
+        if (result.evalId === 'case-0') await second;
+        reported.push(result.evalId);
+      },
+    });
+    expect(results.map((result) => result.evalId).sort()).toEqual(['case-0', 'case-1']);
+    expect(reported.sort()).toEqual(['case-0', 'case-1']);
+  });
+
   it('turns an evaluator that cannot run into an error, not a silent zero', async () => {
     const crashing: Evaluator = {
       type: 'crashes',

@@ -57,9 +57,11 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
       }
     } else {
       for (const planned of cases) {
+        // The worker slot is freed as soon as the case is graded: reporting the result
+        // (result file, progress) must not hold back the next case's process.
         tasks.push(
-          runTask(pool, targetName, options, async () =>
-            emit(await evaluateCase(planned, provider, options)),
+          runTask(pool, targetName, options, () => evaluateCase(planned, provider, options)).then(
+            (result) => (result === undefined ? undefined : emit(result)),
           ),
         );
       }
@@ -78,15 +80,15 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   };
 }
 
-function runTask(
+function runTask<T>(
   pool: WorkerPool,
   targetName: string,
   options: RunEvaluationOptions,
-  task: () => Promise<void>,
-): Promise<void> {
+  task: () => Promise<T>,
+): Promise<T | undefined> {
   return pool.run(async () => {
-    if (options.signal?.aborted) return;
-    await task();
+    if (options.signal?.aborted) return undefined;
+    return task();
   }, targetName);
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,21 @@ describe('runProcess output', () => {
       expect(outcome.stdout.split('\n')).toHaveLength(3001);
       expect(outcome.stdout.endsWith('answer line 2999\n')).toBe(true);
       expect(outcome.stderr.endsWith('log line 499 🚀\n')).toBe(true);
+    }
+  });
+
+  it('leaves no capture file behind in the temp directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentv-captures-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const outcome = await runProcess({ command: 'echo out; echo err >&2', cwd: dir });
+      expect(outcome).toMatchObject({ stdout: 'out\n', stderr: 'err\n', exitCode: 0 });
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,5 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
 import { createProcessGroupTerminator, trackProcessGroup } from './process-group.js';
 
@@ -69,8 +70,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   }
   const captures: CaptureFile[] = [];
   try {
-    const stdout = openCapture(captures);
-    const stderr = openCapture(captures);
+    // os.tmpdir() reads the environment on every call; once per process run is enough.
+    const dir = tmpdir();
+    const stdout = openCapture(captures, dir);
+    const stderr = openCapture(captures, dir);
     const child = start(options, stdout.fd, stderr.fd);
     const pid = child.pid;
     const group =
@@ -119,8 +122,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   }
 }
 
-function openCapture(captures: CaptureFile[]): CaptureFile {
-  const capture = openCaptureFile();
+function openCapture(captures: CaptureFile[], dir: string): CaptureFile {
+  const capture = openCaptureFile(dir);
   captures.push(capture);
   return capture;
 }
