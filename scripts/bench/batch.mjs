@@ -16,9 +16,9 @@ import {
   verifyResults,
 } from './support.mjs';
 
-// The cases come from inline YAML until JSONL datasets land (issue 12); then this one line
-// becomes `true` and the same cases are read from `cases: ./cases.jsonl`.
-const USE_JSONL_DATASET = false;
+// Large eval sets come as datasets (issue 12): the cases are read from `cases: ./cases.jsonl`.
+// `false` reads the same cases from inline YAML instead, for comparison.
+const USE_JSONL_DATASET = true;
 
 const RUNNER = `
 import { readFileSync, writeFileSync } from 'node:fs';
