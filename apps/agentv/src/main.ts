@@ -10,6 +10,7 @@ const commands: Record<string, LazyCommand> = {
   eval: () => import('./commands/eval.js').then((module) => module.default),
   validate: () => import('./commands/validate.js').then((module) => module.default),
   init: () => import('./commands/init.js').then((module) => module.default),
+  results: () => import('./commands/results.js').then((module) => module.default),
 };
 
 export const main = defineCommand({
@@ -46,18 +47,42 @@ export async function runCli(argv: string[]): Promise<number> {
       );
       return 2;
     }
-    const command = await load();
+    let command = await load();
+    let parent: CommandDef<any> = main;
+    let rawArgs = argv.slice(commandIndex + 1);
+    // `agentv results merge`: run the subcommand ourselves, since citty drops its result (the exit code).
+    const subCommands = await resolveSubCommands(command);
+    const subName = rawArgs[0];
+    if (subCommands && subName !== undefined && subCommands[subName]) {
+      parent = command;
+      command = await resolveCommand(subCommands[subName]);
+      rawArgs = rawArgs.slice(1);
+    }
     if (wantsHelp) {
-      process.stdout.write(`${await renderUsage(command, main)}\n`);
+      process.stdout.write(`${await renderUsage(command, parent)}\n`);
       return 0;
     }
-    const { result } = await runCommand(command, { rawArgs: argv.slice(commandIndex + 1) });
+    const { result } = await runCommand(command, { rawArgs });
     return typeof result === 'number' ? result : 0;
   } catch (error) {
     // Loaded only on failure: it pulls in @agentv/core, which `--version` and `--help` never need.
     const { printError } = await import('./print-error.js');
     return printError(error, commandName);
   }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see LazyCommand
+type SubCommands = Record<string, unknown>;
+
+async function resolveSubCommands(command: CommandDef<any>): Promise<SubCommands | undefined> {
+  const value = command.subCommands;
+  return (typeof value === 'function' ? await value() : await value) as SubCommands | undefined;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see LazyCommand
+async function resolveCommand(value: unknown): Promise<CommandDef<any>> {
+  const resolved = typeof value === 'function' ? await value() : await value;
+  return resolved as CommandDef<any>;
 }
 
 /**
