@@ -59,7 +59,8 @@ const evalArgs = {
   },
   filter: {
     type: 'string',
-    description: 'Only run cases whose id matches PATTERN (* and ? wildcards); with --eval-id, both must match',
+    description:
+      'Only run cases whose id matches PATTERN (* and ? wildcards); with --eval-id, both must match',
     valueHint: 'PATTERN',
   },
   tag: {
@@ -74,7 +75,8 @@ const evalArgs = {
   },
   shard: {
     type: 'string',
-    description: 'Run only shard i of n (1-based) of the selected cases; join the parts with agentv results merge',
+    description:
+      'Run only shard i of n (1-based) of the selected cases; join the parts with agentv results merge',
     valueHint: 'i/n',
   },
   list: {
@@ -245,7 +247,9 @@ export default defineCommand({
     }
     if (plan.cases.length === 0) {
       // An empty shard is normal for small runs: write an empty result file and pass.
-      process.stderr.write(`agentv: shard ${run.shard} holds none of the ${run.cases} selected cases\n`);
+      process.stderr.write(
+        `agentv: shard ${run.shard} holds none of the ${run.cases} selected cases\n`,
+      );
     }
 
     const outPath = path.resolve(cwd, out ?? defaultResultPath(reportFlags.outputFormat));

@@ -69,14 +69,12 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
   const writer = await createWriter(options.outPath, {
     includeTrace: options.includeTrace,
     ...options.recordOptions,
-  }).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw new UsageError(
-        `cannot write results to ${displayPath(cwd, options.outPath)}: ${error.code ?? error.message}`,
-        { hint: 'pass --out a file path in a folder you can write to' },
-      );
-    },
-  );
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `cannot write results to ${displayPath(cwd, options.outPath)}: ${error.code ?? error.message}`,
+      { hint: 'pass --out a file path in a folder you can write to' },
+    );
+  });
   const traces = flags.traceDir === undefined ? undefined : createTraceDumpWriter(flags.traceDir);
   const prompts =
     flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);

@@ -3,8 +3,8 @@ import { displayPath, type EvaluationResult, UsageError } from '@agentv/core';
 import {
   fromResultRecord,
   type ReadResultLine,
-  type ResultRecord,
   ResultFileLineError,
+  type ResultRecord,
   readResultFile,
 } from '@agentv/results';
 import { caseKey } from '../eval/shard.js';
@@ -103,9 +103,7 @@ export async function mergeResultFiles(files: readonly string[], cwd: string): P
       }
       seen.set(key, where);
       const { run, ...rest } = record;
-      records.push(
-        run === undefined ? record : { ...rest, run: { id: run.id, cases: run.cases } },
-      );
+      records.push(run === undefined ? record : { ...rest, run: { id: run.id, cases: run.cases } });
       results.push(fromResultRecord(record, path.resolve(cwd, evalFile)));
     }
   }
@@ -120,15 +118,12 @@ export async function mergeResultFiles(files: readonly string[], cwd: string): P
         : Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter(
             (shard) => !present.has(shard),
           );
-    throw new UsageError(
-      `the files hold ${records.length} of the run's ${expected} cases`,
-      {
-        hint:
-          missing.length > 0
-            ? `pass the result files of the missing shard(s) ${missing.join(', ')} (an empty shard writes an empty file)`
-            : 'a shard was interrupted or its file is incomplete: run that shard again',
-      },
-    );
+    throw new UsageError(`the files hold ${records.length} of the run's ${expected} cases`, {
+      hint:
+        missing.length > 0
+          ? `pass the result files of the missing shard(s) ${missing.join(', ')} (an empty shard writes an empty file)`
+          : 'a shard was interrupted or its file is incomplete: run that shard again',
+    });
   }
   return { records, results };
 }

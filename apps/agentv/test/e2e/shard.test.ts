@@ -128,7 +128,10 @@ describe('agentv eval --shard and agentv results merge', () => {
     const listShards = async () => {
       const owners = new Map<string, number>();
       for (let shard = 1; shard <= 3; shard++) {
-        const run = await runAgentv(['eval', 'evals', '--shard', `${shard}/3`, '--list'], project!.dir);
+        const run = await runAgentv(
+          ['eval', 'evals', '--shard', `${shard}/3`, '--list'],
+          project!.dir,
+        );
         expect(run.code).toBe(0);
         for (const line of run.stdout.split('\n')) {
           const id = line.split(/\s+/)[1];
@@ -172,7 +175,9 @@ describe('agentv eval --shard and agentv results merge', () => {
       dir,
     );
     expect(twice.code).toBe(2);
-    expect(twice.stderr).toMatch(/agentv: case "[a-z]+-[\w-]+" \(eval file evals\/\w+\.yaml, target default\) is in s1\.jsonl:1 and again in s1\.jsonl:1/);
+    expect(twice.stderr).toMatch(
+      /agentv: case "[a-z]+-[\w-]+" \(eval file evals\/\w+\.yaml, target default\) is in s1\.jsonl:1 and again in s1\.jsonl:1/,
+    );
     expect(twice.stderr).toContain('hint: each case must be in exactly one file');
 
     const missing = await runAgentv(['results', 'merge', 's1.jsonl', '--out', 'm.jsonl'], dir);
@@ -218,9 +223,15 @@ describe('agentv eval case selection', () => {
         .map((line) => line.split(/\s+/)[1])
         .sort();
     };
-    expect(await ids(['--tag', 'alpha', '--exclude-tag', 'even'])).toEqual(
-      ['alpha-10', 'alpha-12', 'alpha-14', 'alpha-2', 'alpha-4', 'alpha-6', 'alpha-8'],
-    );
+    expect(await ids(['--tag', 'alpha', '--exclude-tag', 'even'])).toEqual([
+      'alpha-10',
+      'alpha-12',
+      'alpha-14',
+      'alpha-2',
+      'alpha-4',
+      'alpha-6',
+      'alpha-8',
+    ]);
     expect(await ids(['--tag', 'alpha', '--tag', 'odd', '--exclude-tag', 'even'])).toHaveLength(
       7 + 5, // odd alpha cases, odd beta cases (beta-2,4,6,8 and beta-crash)
     );
@@ -245,9 +256,55 @@ describe('agentv eval case selection', () => {
       project.dir,
     );
     const lines = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
-    expect(lines.map((line) => line.eval_id).sort()).toEqual(
-      ['alpha-1', 'alpha-11', 'alpha-13', 'alpha-3', 'alpha-5', 'alpha-7', 'alpha-9'],
-    );
+    expect(lines.map((line) => line.eval_id).sort()).toEqual([
+      'alpha-1',
+      'alpha-11',
+      'alpha-13',
+      'alpha-3',
+      'alpha-5',
+      'alpha-7',
+      'alpha-9',
+    ]);
     expect(run.code).toBe(1); // alpha-5 fails its check
+  });
+});
+
+describe('agentv eval --shard with a batch target', () => {
+  it("sends one batch per shard holding exactly that shard's cases", async () => {
+    const runner = `
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+const [input, output] = process.argv.slice(2);
+const requests = readFileSync(input, 'utf8').split('\\n').filter(Boolean).map((line) => JSON.parse(line));
+appendFileSync('batches.log', requests.map((request) => request.id).join(',') + '\\n');
+writeFileSync(output, requests.map((request) => JSON.stringify({ id: request.id, text: 'ok' })).join('\\n') + '\\n');
+`;
+    const cases = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `  - id: c${i}\n    input_messages: [{ role: user, content: "q${i}" }]\n` +
+        '    evaluators:\n      - { name: ok, type: equals, value: ok }\n',
+    ).join('');
+    project = await createProject({
+      'runner.mjs': runner,
+      '.agentv/targets.yaml':
+        'targets:\n  - name: default\n    provider: cli\n    cwd: ..\n    provider_batching: true\n    command_template: node runner.mjs {INPUT_FILE} {OUTPUT_FILE}\n',
+      'evals/batch.yaml': `evalcases:\n${cases}`,
+    });
+    const seen: string[] = [];
+    for (const shard of [1, 2]) {
+      const run = await runAgentv(
+        ['eval', 'evals', '--shard', `${shard}/2`, '--out', `s${shard}.jsonl`],
+        project.dir,
+      );
+      expect(run.code).toBe(0);
+      const ids = parseJsonl(await readFile(project.file(`s${shard}.jsonl`), 'utf8'))
+        .map((line) => line.eval_id)
+        .sort();
+      const batches = (await readFile(project.file('batches.log'), 'utf8')).trim().split('\n');
+      expect(batches).toHaveLength(shard);
+      expect(batches.at(-1)!.split(',').sort()).toEqual(ids);
+      seen.push(...ids);
+    }
+    expect(seen.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `c${i}`).sort());
   });
 });
