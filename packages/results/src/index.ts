@@ -8,9 +8,9 @@ export type { JunitOptions } from './junit-writer.js';
 export { writeJunitReport } from './junit-writer.js';
 export type { PromptDumpFile, PromptDumpRecord, PromptDumpWriter } from './prompt-dump-writer.js';
 export { createPromptDumpWriter } from './prompt-dump-writer.js';
-export type { ResultWriter } from './result-file-writer.js';
 export type { ReadResultLine } from './read-result-file.js';
 export { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
+export type { ResultWriter } from './result-file-writer.js';
 export type {
   HistogramBin,
   RunStatistics,
