@@ -3,7 +3,8 @@ import { readVersion } from './version.js';
 
 // Each command has its own argument types; the map only needs to load and run them.
 // biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is invariant in its args type
-type LazyCommand = () => Promise<CommandDef<any>>;
+type AnyCommand = CommandDef<any>;
+type LazyCommand = () => Promise<AnyCommand>;
 
 /** Subcommands load on first use so `--help` and `--version` stay fast. */
 const commands: Record<string, LazyCommand> = {
@@ -48,13 +49,13 @@ export async function runCli(argv: string[]): Promise<number> {
       return 2;
     }
     let command = await load();
-    let parent: CommandDef<any> = main;
+    let parent: AnyCommand = main;
     let rawArgs = argv.slice(commandIndex + 1);
     // `agentv results merge`: run the subcommand ourselves, since citty drops its result (the exit code).
     const subCommands = await resolveSubCommands(command);
     const subName = rawArgs[0];
     if (subCommands && subName !== undefined && subCommands[subName]) {
-      parent = command;
+      parent = defineCommand({ meta: { name: `agentv ${commandName}` } });
       command = await resolveCommand(subCommands[subName]);
       rawArgs = rawArgs.slice(1);
     }
@@ -71,18 +72,16 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: see LazyCommand
 type SubCommands = Record<string, unknown>;
 
-async function resolveSubCommands(command: CommandDef<any>): Promise<SubCommands | undefined> {
+async function resolveSubCommands(command: AnyCommand): Promise<SubCommands | undefined> {
   const value = command.subCommands;
   return (typeof value === 'function' ? await value() : await value) as SubCommands | undefined;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: see LazyCommand
-async function resolveCommand(value: unknown): Promise<CommandDef<any>> {
+async function resolveCommand(value: unknown): Promise<AnyCommand> {
   const resolved = typeof value === 'function' ? await value() : await value;
-  return resolved as CommandDef<any>;
+  return resolved as AnyCommand;
 }
 
 /**
