@@ -161,11 +161,9 @@ export default defineCommand({
     const excludeTags = repeatedFlag(rawArgs, 'exclude-tag');
     const shardValue = stringFlag(args.shard, 'shard');
     const shard = shardValue === undefined ? undefined : parseShard(shardValue);
-    const selected = filterCasesByTags(
-      filterCasesById(filterCasesById(project.cases, idPatterns), filterPatterns),
-      includeTags,
-      excludeTags,
-    );
+    const byId = filterCasesById(project.cases, idPatterns);
+    const byFilter = filterCasesById(byId, filterPatterns);
+    const selected = filterCasesByTags(byFilter, includeTags, excludeTags);
     const { plan: fullPlan, issues } = planRun({
       cases: selected,
       targets: targets ?? [],
@@ -179,7 +177,7 @@ export default defineCommand({
       checkTargets: targets !== undefined,
     });
     reportIssues([...project.issues, ...issues], cwd);
-    if (idPatterns.length > 0 && selected.length === 0 && project.cases.length > 0) {
+    if (idPatterns.length > 0 && byId.length === 0 && project.cases.length > 0) {
       throw new UsageError(`no case id matches --eval-id ${idPatterns.join(', ')}`, {
         hint: `ids in these files include: ${project.cases
           .slice(0, 5)
@@ -187,8 +185,9 @@ export default defineCommand({
           .join(', ')}`,
       });
     }
-    if (filterPatterns.length > 0 && selected.length === 0 && project.cases.length > 0) {
-      throw new UsageError(`no case id matches --filter ${filterPatterns.join(', ')}`, {
+    if (filterPatterns.length > 0 && byFilter.length === 0 && project.cases.length > 0) {
+      const also = idPatterns.length > 0 ? ` among the cases --eval-id selected` : '';
+      throw new UsageError(`no case id matches --filter ${filterPatterns.join(', ')}${also}`, {
         hint: `ids in these files include: ${project.cases
           .slice(0, 5)
           .map((c) => c.id)
@@ -201,12 +200,18 @@ export default defineCommand({
       project.cases.length > 0
     ) {
       const known = [...new Set(project.cases.flatMap((c) => c.tags ?? []))];
-      throw new UsageError('no case is left after --tag / --exclude-tag', {
-        hint:
-          known.length > 0
-            ? `tags in these files: ${known.slice(0, 10).join(', ')}`
-            : 'no case has tags; add `tags: [smoke]` to a case or to the eval file',
-      });
+      throw new UsageError(
+        `no case is left after ${[
+          ...includeTags.map((tag) => `--tag ${tag}`),
+          ...excludeTags.map((tag) => `--exclude-tag ${tag}`),
+        ].join(' ')}`,
+        {
+          hint:
+            known.length > 0
+              ? `tags in these files: ${known.slice(0, 10).join(', ')}`
+              : 'no case has tags; add `tags: [smoke]` to a case or to the eval file',
+        },
+      );
     }
 
     // Selection comes first, then sharding: every shard sees the same selection and run id.

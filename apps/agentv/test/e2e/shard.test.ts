@@ -245,7 +245,7 @@ describe('agentv eval case selection', () => {
     expect(run.stderr).toContain('no case id matches --filter gamma-*');
     const tagged = await runAgentv(['eval', 'evals', '--tag', 'nope'], project.dir);
     expect(tagged.code).toBe(2);
-    expect(tagged.stderr).toContain('no case is left after --tag / --exclude-tag');
+    expect(tagged.stderr).toContain('no case is left after --tag nope');
     expect(tagged.stderr).toContain('hint: tags in these files: alpha, even, odd');
   });
 
