@@ -3,13 +3,15 @@ import { readVersion } from './version.js';
 
 // Each command has its own argument types; the map only needs to load and run them.
 // biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is invariant in its args type
-type LazyCommand = () => Promise<CommandDef<any>>;
+type AnyCommand = CommandDef<any>;
+type LazyCommand = () => Promise<AnyCommand>;
 
 /** Subcommands load on first use so `--help` and `--version` stay fast. */
 const commands: Record<string, LazyCommand> = {
   eval: () => import('./commands/eval.js').then((module) => module.default),
   validate: () => import('./commands/validate.js').then((module) => module.default),
   init: () => import('./commands/init.js').then((module) => module.default),
+  results: () => import('./commands/results.js').then((module) => module.default),
 };
 
 export const main = defineCommand({
@@ -46,18 +48,40 @@ export async function runCli(argv: string[]): Promise<number> {
       );
       return 2;
     }
-    const command = await load();
+    let command = await load();
+    let parent: AnyCommand = main;
+    let rawArgs = argv.slice(commandIndex + 1);
+    // `agentv results merge`: run the subcommand ourselves, since citty drops its result (the exit code).
+    const subCommands = await resolveSubCommands(command);
+    const subName = rawArgs[0];
+    if (subCommands && subName !== undefined && subCommands[subName]) {
+      parent = defineCommand({ meta: { name: `agentv ${commandName}` } });
+      command = await resolveCommand(subCommands[subName]);
+      rawArgs = rawArgs.slice(1);
+    }
     if (wantsHelp) {
-      process.stdout.write(`${await renderUsage(command, main)}\n`);
+      process.stdout.write(`${await renderUsage(command, parent)}\n`);
       return 0;
     }
-    const { result } = await runCommand(command, { rawArgs: argv.slice(commandIndex + 1) });
+    const { result } = await runCommand(command, { rawArgs });
     return typeof result === 'number' ? result : 0;
   } catch (error) {
     // Loaded only on failure: it pulls in @agentv/core, which `--version` and `--help` never need.
     const { printError } = await import('./print-error.js');
     return printError(error, commandName);
   }
+}
+
+type SubCommands = Record<string, unknown>;
+
+async function resolveSubCommands(command: AnyCommand): Promise<SubCommands | undefined> {
+  const value = command.subCommands;
+  return (typeof value === 'function' ? await value() : await value) as SubCommands | undefined;
+}
+
+async function resolveCommand(value: unknown): Promise<AnyCommand> {
+  const resolved = typeof value === 'function' ? await value() : await value;
+  return resolved as AnyCommand;
 }
 
 /**

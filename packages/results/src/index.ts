@@ -8,6 +8,8 @@ export type { JunitOptions } from './junit-writer.js';
 export { writeJunitReport } from './junit-writer.js';
 export type { PromptDumpFile, PromptDumpRecord, PromptDumpWriter } from './prompt-dump-writer.js';
 export { createPromptDumpWriter } from './prompt-dump-writer.js';
+export type { ReadResultLine } from './read-result-file.js';
+export { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
 export type { ResultWriter } from './result-file-writer.js';
 export type {
   HistogramBin,
@@ -20,6 +22,7 @@ export type {
   EvaluatorResultRecord,
   ResultRecord,
   ResultRecordOptions,
+  RunRecord,
 } from './to-result-record.js';
 export { toResultRecord } from './to-result-record.js';
 export type { TraceDumpFile, TraceDumpRecord, TraceDumpWriter } from './trace-dump-writer.js';

@@ -63,11 +63,29 @@ export interface ResultRecord {
   trace?: TraceEvent[] | null;
   /** Only with `includeTrace`; null when there are no output messages. */
   output_messages?: OutputMessageRecord[] | null;
+  /** The eval file, relative to its project root (only when `evalFileName` is given). */
+  eval_file?: string;
+  /** Which run and shard wrote this line (only when `run` is given); `agentv results merge` checks it. */
+  run?: RunRecord;
+}
+
+/** What identifies the run a result line belongs to. */
+export interface RunRecord {
+  /** Hash of every (eval file, case id, target) the run selected, before sharding. */
+  id: string;
+  /** How many cases the whole run has, across all shards. */
+  cases: number;
+  /** `i/n` when the line was written by one shard of the run. */
+  shard?: string;
 }
 
 export interface ResultRecordOptions {
   /** Add the full `trace` and `output_messages`. Default false. */
   includeTrace?: boolean;
+  /** Names the eval file in `eval_file` (e.g. relative to the project root). */
+  evalFileName?: (absolutePath: string) => string;
+  /** Written as `run` on every line. */
+  run?: RunRecord;
 }
 
 /**
@@ -107,6 +125,8 @@ export function toResultRecord(
     record.trace = result.trace ?? null;
     record.output_messages = result.outputMessages?.map(outputMessageRecord) ?? null;
   }
+  if (options.evalFileName) record.eval_file = options.evalFileName(result.evalFile);
+  if (options.run) record.run = options.run;
   return record;
 }
 

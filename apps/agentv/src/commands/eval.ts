@@ -13,14 +13,15 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
-import { computeRunStatistics, formatSummary } from '@agentv/results';
+import { computeRunStatistics, formatSummary, type RunRecord } from '@agentv/results';
 import { defineCommand } from 'citty';
-import { filterCasesById } from '../eval/case-filter.js';
+import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
+import { caseKey, createEvalFileNamer, parseShard, runIdOf, shardOf } from '../eval/shard.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import {
@@ -55,6 +56,32 @@ const evalArgs = {
     type: 'string',
     description: 'Only run cases whose id matches; repeatable, * and ? wildcards',
     valueHint: 'ID',
+  },
+  filter: {
+    type: 'string',
+    description:
+      'Only run cases whose id matches PATTERN (* and ? wildcards); with --eval-id, both must match',
+    valueHint: 'PATTERN',
+  },
+  tag: {
+    type: 'string',
+    description: 'Only run cases with this tag; repeatable (a case needs any of them)',
+    valueHint: 'TAG',
+  },
+  'exclude-tag': {
+    type: 'string',
+    description: 'Leave out cases with this tag; repeatable',
+    valueHint: 'TAG',
+  },
+  shard: {
+    type: 'string',
+    description:
+      'Run only shard i of n (1-based) of the selected cases; join the parts with agentv results merge',
+    valueHint: 'i/n',
+  },
+  list: {
+    type: 'boolean',
+    description: 'Print the selected cases (file, id, target, tags) without running them',
   },
   'max-retries': {
     type: 'string',
@@ -129,8 +156,15 @@ export default defineCommand({
     const targets = targetsFile === undefined ? [] : project.targets.get(targetsFile);
 
     const idPatterns = repeatedFlag(rawArgs, 'eval-id');
-    const selected = filterCasesById(project.cases, idPatterns);
-    const { plan, issues } = planRun({
+    const filterPatterns = repeatedFlag(rawArgs, 'filter');
+    const includeTags = repeatedFlag(rawArgs, 'tag');
+    const excludeTags = repeatedFlag(rawArgs, 'exclude-tag');
+    const shardValue = stringFlag(args.shard, 'shard');
+    const shard = shardValue === undefined ? undefined : parseShard(shardValue);
+    const byId = filterCasesById(project.cases, idPatterns);
+    const byFilter = filterCasesById(byId, filterPatterns);
+    const selected = filterCasesByTags(byFilter, includeTags, excludeTags);
+    const { plan: fullPlan, issues } = planRun({
       cases: selected,
       targets: targets ?? [],
       targetsFile: targetsFile && displayPath(cwd, targetsFile),
@@ -143,7 +177,7 @@ export default defineCommand({
       checkTargets: targets !== undefined,
     });
     reportIssues([...project.issues, ...issues], cwd);
-    if (idPatterns.length > 0 && selected.length === 0 && project.cases.length > 0) {
+    if (idPatterns.length > 0 && byId.length === 0 && project.cases.length > 0) {
       throw new UsageError(`no case id matches --eval-id ${idPatterns.join(', ')}`, {
         hint: `ids in these files include: ${project.cases
           .slice(0, 5)
@@ -151,8 +185,76 @@ export default defineCommand({
           .join(', ')}`,
       });
     }
-    if (plan.cases.length === 0) {
+    if (filterPatterns.length > 0 && byFilter.length === 0 && project.cases.length > 0) {
+      const also = idPatterns.length > 0 ? ` among the cases --eval-id selected` : '';
+      throw new UsageError(`no case id matches --filter ${filterPatterns.join(', ')}${also}`, {
+        hint: `ids in these files include: ${project.cases
+          .slice(0, 5)
+          .map((c) => c.id)
+          .join(', ')}`,
+      });
+    }
+    if (
+      includeTags.length + excludeTags.length > 0 &&
+      selected.length === 0 &&
+      project.cases.length > 0
+    ) {
+      const known = [...new Set(project.cases.flatMap((c) => c.tags ?? []))];
+      throw new UsageError(
+        `no case is left after ${[
+          ...includeTags.map((tag) => `--tag ${tag}`),
+          ...excludeTags.map((tag) => `--exclude-tag ${tag}`),
+        ].join(' ')}`,
+        {
+          hint:
+            known.length > 0
+              ? `tags in these files: ${known.slice(0, 10).join(', ')}`
+              : 'no case has tags; add `tags: [smoke]` to a case or to the eval file',
+        },
+      );
+    }
+
+    // Selection comes first, then sharding: every shard sees the same selection and run id.
+    const evalFileName = createEvalFileNamer(cwd);
+    const run: RunRecord = {
+      id: runIdOf(
+        fullPlan.cases.map((c) =>
+          caseKey(evalFileName(c.evalCase.filePath), c.evalCase.id, c.target.name),
+        ),
+      ),
+      cases: fullPlan.cases.length,
+      ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+    };
+    const plan =
+      shard === undefined
+        ? fullPlan
+        : {
+            ...fullPlan,
+            cases: fullPlan.cases.filter(
+              (c) =>
+                shardOf(evalFileName(c.evalCase.filePath), c.evalCase.id, shard.count) ===
+                shard.index,
+            ),
+          };
+    if (args.list === true) {
+      for (const c of plan.cases) {
+        const tags = c.evalCase.tags?.length ? `  [${c.evalCase.tags.join(', ')}]` : '';
+        process.stdout.write(
+          `${displayPath(cwd, c.evalCase.filePath)}  ${c.evalCase.id}  ${c.target.name}${tags}\n`,
+        );
+      }
+      const of = shard === undefined ? '' : ` (shard ${run.shard} of ${run.cases})`;
+      process.stdout.write(`${plan.cases.length} case(s) selected${of}\n`);
+      return ExitCode.Passed;
+    }
+    if (fullPlan.cases.length === 0) {
       throw new UsageError('the eval files contain no cases to run');
+    }
+    if (plan.cases.length === 0) {
+      // An empty shard is normal for small runs: write an empty result file and pass.
+      process.stderr.write(
+        `agentv: shard ${run.shard} holds none of the ${run.cases} selected cases\n`,
+      );
     }
 
     const outPath = path.resolve(cwd, out ?? defaultResultPath(reportFlags.outputFormat));
@@ -161,6 +263,7 @@ export default defineCommand({
       flags: reportFlags,
       outPath,
       includeTrace: args['include-trace'] === true,
+      recordOptions: { evalFileName, run },
       cwd,
       warn: (message) => progress.log(`warning: ${message}`),
     });

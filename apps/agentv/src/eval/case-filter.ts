@@ -13,6 +13,22 @@ export function filterCasesById(
   return cases.filter((evalCase) => matchers.some((matcher) => matcher.test(evalCase.id)));
 }
 
+/**
+ * Keeps the cases that have any of `include` (every case when it is empty)
+ * and none of `exclude`. Tags are compared exactly.
+ */
+export function filterCasesByTags(
+  cases: readonly EvalCase[],
+  include: readonly string[],
+  exclude: readonly string[],
+): EvalCase[] {
+  return cases.filter((evalCase) => {
+    const tags = evalCase.tags ?? [];
+    if (include.length > 0 && !include.some((tag) => tags.includes(tag))) return false;
+    return !exclude.some((tag) => tags.includes(tag));
+  });
+}
+
 function wildcardToRegExp(pattern: string): RegExp {
   const source = pattern
     .split('')

@@ -16,6 +16,7 @@ import {
   createPromptDumpWriter,
   createTraceDumpWriter,
   createYamlWriter,
+  type ResultRecordOptions,
   type ResultWriter,
   writeHtmlReport,
   writeJunitReport,
@@ -43,6 +44,8 @@ export interface RunArtifactsOptions {
   /** Absolute path of the result file. */
   outPath: string;
   includeTrace: boolean;
+  /** More result-line options (`eval_file`, `run`). */
+  recordOptions?: Omit<ResultRecordOptions, 'includeTrace'>;
   cwd: string;
   /** Prints a warning without breaking the progress display. */
   warn(message: string): void;
@@ -63,14 +66,15 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
     if (reportPath !== undefined) await assertWritableFolder(flag, reportPath, cwd);
   }
   const createWriter = flags.outputFormat === 'yaml' ? createYamlWriter : createJsonlWriter;
-  const writer = await createWriter(options.outPath, { includeTrace: options.includeTrace }).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw new UsageError(
-        `cannot write results to ${displayPath(cwd, options.outPath)}: ${error.code ?? error.message}`,
-        { hint: 'pass --out a file path in a folder you can write to' },
-      );
-    },
-  );
+  const writer = await createWriter(options.outPath, {
+    includeTrace: options.includeTrace,
+    ...options.recordOptions,
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(
+      `cannot write results to ${displayPath(cwd, options.outPath)}: ${error.code ?? error.message}`,
+      { hint: 'pass --out a file path in a folder you can write to' },
+    );
+  });
   const traces = flags.traceDir === undefined ? undefined : createTraceDumpWriter(flags.traceDir);
   const prompts =
     flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);

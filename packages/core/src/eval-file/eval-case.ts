@@ -75,6 +75,8 @@ export interface EvalCase {
   rubrics?: string[];
   /** The case's rubric criteria with id, weight and required flag (same order as `rubrics`). */
   rubricItems?: RubricItem[];
+  /** The file's `tags` followed by the case's own, each once; absent when neither has any. */
+  tags?: string[];
   /** The case's `vars` (a CSV dataset's other columns), as written. */
   vars?: Record<string, unknown>;
 }

@@ -24,6 +24,7 @@ describe('eval file schema', () => {
       'dataset',
       'execution',
       'target',
+      'tags',
       'cases',
       'evalcases',
     ]);

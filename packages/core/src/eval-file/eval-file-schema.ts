@@ -111,6 +111,10 @@ export const evalCaseSchema = z.looseObject({
     .optional()
     .describe('The reference answer, tool calls included'),
   conversation_id: z.string().min(1).optional().describe('Copied to the result'),
+  tags: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Labels for choosing cases with --tag / --exclude-tag'),
   execution: caseExecutionSchema.optional().describe("Overrides of the file's execution block"),
   evaluators: z
     .array(evaluatorEntrySchema)
@@ -146,6 +150,10 @@ export const evalFileSchema = z.looseObject({
   dataset: z.string().min(1).optional().describe('Default: the file name without extension'),
   execution: fileExecutionSchema.optional(),
   target: z.string().min(1).optional().describe('Legacy spelling of execution.target'),
+  tags: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("Labels every case of the file gets, besides each case's own `tags`"),
   cases: z
     .string()
     .min(1)

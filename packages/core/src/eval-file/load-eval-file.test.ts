@@ -486,6 +486,38 @@ describe('loadEvalFile: files in a project', () => {
   const attaching = (file: string) =>
     `evalcases:\n  - id: a\n    input_messages:\n      - role: user\n        content:\n          - { type: file, value: ${file} }\n`;
 
+  it('gives each case the file tags followed by its own, each once', async () => {
+    const dir = await project({
+      'evals/tags.yaml': [
+        'tags: [smoke, billing]',
+        'evalcases:',
+        '  - { id: a, tags: [slow, smoke], input_messages: [{ role: user, content: hi }] }',
+        '  - { id: b, input_messages: [{ role: user, content: hi }] }',
+      ].join('\n'),
+      'evals/untagged.yaml':
+        'evalcases:\n  - { id: c, input_messages: [{ role: user, content: hi }] }\n',
+    });
+    const tagged = await loadEvalFile(path.join(dir, 'evals/tags.yaml'));
+    expect(tagged.value!.cases.map((c) => c.tags)).toEqual([
+      ['smoke', 'billing', 'slow'],
+      ['smoke', 'billing'],
+    ]);
+    const untagged = await loadEvalFile(path.join(dir, 'evals/untagged.yaml'));
+    expect(untagged.value!.cases[0]!.tags).toBeUndefined();
+  });
+
+  it('rejects tags that are not a list of strings, naming the line', async () => {
+    const dir = await project({
+      'evals/bad.yaml':
+        'evalcases:\n  - id: a\n    tags: smoke\n    input_messages: [{ role: user, content: hi }]\n',
+    });
+    const result = await loadEvalFile(path.join(dir, 'evals/bad.yaml'));
+    expect(result.value).toBeUndefined();
+    expect(result.issues.map(brief)).toEqual([
+      expect.objectContaining({ severity: 'error', line: 3, caseId: 'a' }),
+    ]);
+  });
+
   it('resolves a file next to the eval file before one in an ancestor', async () => {
     const dir = await project({
       'evals/suite/case.yaml': attaching('data.txt'),

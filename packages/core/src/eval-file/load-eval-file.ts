@@ -55,6 +55,8 @@ interface FileDefaults {
   target?: string;
   judgeTarget?: string;
   threshold?: number;
+  /** The file's `tags`, given to every case. */
+  tags: string[];
   evaluators: EvaluatorConfig[];
   lookup: FileLookup;
   /** Set for a case read from a dataset: the line it starts on there. */
@@ -127,6 +129,9 @@ export async function loadEvalFile(
     source,
     target: stringOr(execution?.target) ?? stringOr(data.target),
     judgeTarget: stringOr(execution?.judge_target),
+    tags: Array.isArray(data.tags)
+      ? data.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '')
+      : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     evaluators: fileEvaluators,
     describe,
@@ -323,6 +328,8 @@ async function buildCase(
   const line = defaults.datasetLine === undefined ? source.locate(casePath)?.line : undefined;
   if (line !== undefined) evalCase.line = line;
   if (input.vars !== undefined) evalCase.vars = input.vars;
+  const tags = [...new Set([...defaults.tags, ...(input.tags ?? [])])];
+  if (tags.length > 0) evalCase.tags = tags;
   const expectedOutcome = input.expected_outcome ?? input.outcome;
   if (expectedOutcome !== undefined) evalCase.expectedOutcome = expectedOutcome;
   if (

@@ -1,0 +1,57 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJsonlWriter } from './jsonl-writer.js';
+import { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
+import { makeResult } from './test-support/make-result.js';
+import { toResultRecord } from './to-result-record.js';
+
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('readResultFile and fromResultRecord', () => {
+  it('read back what the JSONL writer wrote, eval_file and run included', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'out.jsonl');
+    const run = { id: 'abc', cases: 2, shard: '1/2' };
+    const writer = await createJsonlWriter(file, {
+      evalFileName: (absolute) => path.basename(absolute),
+      run,
+    });
+    const results = [
+      makeResult({ usage: { inputTokens: 3, outputTokens: 4 }, costUsd: 0.5 }),
+      makeResult({ evalId: 'case-2', passed: false, score: 0, error: 'boom' }),
+    ];
+    for (const result of results) await writer.write(result);
+    await writer.close();
+
+    const lines = await readResultFile(file);
+    expect(lines.map((line) => line.line)).toEqual([1, 2]);
+    expect(lines[0]!.record).toMatchObject({ eval_file: 'suite.yaml', run });
+    const back = lines.map(({ record }) => fromResultRecord(record, '/repo/evals/suite.yaml'));
+    // Converting again gives the same line: nothing the reports read was lost.
+    for (const [index, result] of back.entries()) {
+      expect(toResultRecord(result)).toEqual(toResultRecord(results[index]!));
+    }
+    expect(back[0]!.usage).toEqual({ inputTokens: 3, outputTokens: 4 });
+  });
+
+  it('names the line that is not a result', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'bad.jsonl');
+    await writeFile(file, `${JSON.stringify(toResultRecord(makeResult()))}\n\n{"eval_id": "x"}\n`);
+    await expect(readResultFile(file)).rejects.toEqual(
+      new ResultFileLineError(3, 'is not a result line (needs eval_id, target and score)'),
+    );
+    await writeFile(file, 'not json\n');
+    await expect(readResultFile(file)).rejects.toMatchObject({
+      line: 1,
+      message: 'is not valid JSON',
+    });
+    expect(await readFile(file, 'utf8')).toBe('not json\n');
+  });
+});

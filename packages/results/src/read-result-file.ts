@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import type { EvaluationResult, EvaluatorResult, TokenUsage } from '@agentv/core';
+import type { EvaluatorResultRecord, ResultRecord } from './to-result-record.js';
+
+/** One line of a result file, parsed, with where it came from. */
+export interface ReadResultLine {
+  record: ResultRecord;
+  /** 1-based line number in the file. */
+  line: number;
+}
+
+/** Thrown for a result file line that is not a result record; `line` is 1-based. */
+export class ResultFileLineError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResultFileLineError';
+  }
+}
+
+/**
+ * Reads a JSONL result file as `agentv eval` writes it. Blank lines are
+ * skipped; a line that is not a JSON object with `eval_id`, `target` and
+ * `score` throws a `ResultFileLineError` naming the line.
+ */
+export async function readResultFile(filePath: string): Promise<ReadResultLine[]> {
+  const text = await readFile(filePath, 'utf8');
+  const lines: ReadResultLine[] = [];
+  const rows = text.split('\n');
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index]!.trim();
+    if (row === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(row);
+    } catch {
+      throw new ResultFileLineError(index + 1, 'is not valid JSON');
+    }
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      typeof (value as ResultRecord).eval_id !== 'string' ||
+      typeof (value as ResultRecord).target !== 'string' ||
+      typeof (value as ResultRecord).score !== 'number'
+    ) {
+      throw new ResultFileLineError(
+        index + 1,
+        'is not a result line (needs eval_id, target and score)',
+      );
+    }
+    lines.push({ record: value as ResultRecord, line: index + 1 });
+  }
+  return lines;
+}
+
+/**
+ * Turns a result line back into the result the reports and the summary read.
+ * `evalFile` is the absolute path to give the result (result lines hold it
+ * only relative, in `eval_file`).
+ */
+export function fromResultRecord(record: ResultRecord, evalFile: string): EvaluationResult {
+  const result: EvaluationResult = {
+    timestamp: record.timestamp,
+    evalId: record.eval_id,
+    dataset: record.dataset,
+    evalFile,
+    target: record.target,
+    score: record.score,
+    passed: record.passed === true,
+    hits: record.hits ?? [],
+    misses: record.misses ?? [],
+    reasoning: record.reasoning ?? '',
+    candidateAnswer: record.candidate_answer ?? '',
+    evaluatorResults: (record.evaluator_results ?? []).map(fromEvaluatorResultRecord),
+    attempts: record.attempts ?? 1,
+    durationMs: record.duration_ms ?? 0,
+    traceSummary: record.trace_summary ?? null,
+  };
+  if (record.conversation_id !== undefined) result.conversationId = record.conversation_id;
+  if (record.usage !== undefined) result.usage = fromUsageRecord(record.usage);
+  if (record.cost_usd !== undefined) result.costUsd = record.cost_usd;
+  if (record.cached === true) result.cached = true;
+  if (record.judge_usage !== undefined) result.judgeUsage = fromUsageRecord(record.judge_usage);
+  if (record.judge_cost_usd !== undefined) result.judgeCostUsd = record.judge_cost_usd;
+  if (record.error !== undefined) result.error = record.error;
+  if (Array.isArray(record.trace)) result.trace = record.trace;
+  return result;
+}
+
+function fromEvaluatorResultRecord(record: EvaluatorResultRecord): EvaluatorResult {
+  const result: EvaluatorResult = {
+    name: record.name,
+    type: record.type,
+    score: record.score,
+    weight: record.weight,
+    verdict: record.verdict,
+    hits: record.hits ?? [],
+    misses: record.misses ?? [],
+    reasoning: record.reasoning ?? '',
+  };
+  if (record.error !== undefined) result.error = record.error;
+  if (record.fails_case === true) result.failsCase = true;
+  if (record.details !== undefined) result.details = record.details;
+  if (record.cached === true) result.cached = true;
+  if (record.members !== undefined) result.members = record.members.map(fromEvaluatorResultRecord);
+  return result;
+}
+
+function fromUsageRecord(record: Record<string, number>): TokenUsage {
+  const usage: TokenUsage = {};
+  for (const [key, count] of Object.entries(record)) {
+    usage[key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())] = count;
+  }
+  return usage;
+}
