@@ -13,6 +13,8 @@ export interface HtmlReportOptions {
   generatedAt?: Date;
   /** Path of the result file, shown in the header. */
   resultFile?: string;
+  /** Set when the run was interrupted, e.g. `interrupted: 3 of 10 cases did not run`: shown as a banner. */
+  interrupted?: string;
 }
 
 /** One case as the report's script receives it. */
@@ -88,6 +90,11 @@ export function renderHtmlReport(
     '</head>',
     '<body>',
     '<noscript>This report needs JavaScript to show its results.</noscript>',
+    ...(options.interrupted === undefined
+      ? []
+      : [
+          `<div id="agentv-interrupted" role="alert" style="background:#b42318;color:#fff;font:600 16px system-ui,sans-serif;padding:12px 16px">Incomplete run \u2014 ${escapeHtml(options.interrupted)}</div>`,
+        ]),
     '<main id="app"></main>',
     `<script type="application/json" id="agentv-data">${embedJson(data)}</script>`,
     `<script>${REPORT_SCRIPT}</script>`,

@@ -4,7 +4,7 @@ export { formatSummary } from './format-summary.js';
 export type { HtmlReportOptions } from './html-report.js';
 export { writeHtmlReport } from './html-report.js';
 export { createJsonlWriter } from './jsonl-writer.js';
-export type { JunitOptions } from './junit-writer.js';
+export type { JunitOptions, NotRunCase } from './junit-writer.js';
 export { writeJunitReport } from './junit-writer.js';
 export type { PromptDumpFile, PromptDumpRecord, PromptDumpWriter } from './prompt-dump-writer.js';
 export { createPromptDumpWriter } from './prompt-dump-writer.js';

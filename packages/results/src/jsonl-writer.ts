@@ -4,14 +4,17 @@ import { type ResultRecordOptions, toResultRecord } from './to-result-record.js'
 /**
  * Creates (or truncates) `filePath` and returns a writer that appends one JSON
  * line per result (SPEC 6.1) as soon as `write` is called. A run killed midway
- * leaves a valid JSONL file holding every result written so far.
+ * leaves a valid JSONL file holding every result written so far. With
+ * `append`, lines are added after what the file already holds.
  */
 export function createJsonlWriter(
   filePath: string,
-  options: ResultRecordOptions = {},
+  options: ResultRecordOptions & { append?: boolean } = {},
 ): Promise<ResultWriter> {
+  const { append, ...recordOptions } = options;
   return createResultFileWriter(
     filePath,
-    (result) => `${JSON.stringify(toResultRecord(result, options))}\n`,
+    (result) => `${JSON.stringify(toResultRecord(result, recordOptions))}\n`,
+    { append },
   );
 }

@@ -8,6 +8,19 @@ export interface JunitOptions {
   name?: string;
   /** Eval file paths in `file` attributes are written relative to this folder. */
   relativeTo?: string;
+  /**
+   * Cases an interrupted run never ran: written as `<testcase>`s with
+   * `<skipped>` in a testsuite named `not run (interrupted)`, counted in `skipped`.
+   */
+  notRun?: readonly NotRunCase[];
+}
+
+/** A case of the run that never ran (the run was interrupted). */
+export interface NotRunCase {
+  evalFile: string;
+  dataset: string;
+  evalId: string;
+  target: string;
 }
 
 const MESSAGE_LENGTH = 300;
@@ -31,7 +44,12 @@ export function formatJunitXml(
     if (suite) suite.push(result);
     else suites.set(result.evalFile, [result]);
   }
-  const totals = countOf(results);
+  const notRun = options.notRun ?? [];
+  const counted = countOf(results);
+  const totals =
+    notRun.length === 0
+      ? counted
+      : { ...counted, tests: counted.tests + notRun.length, skipped: notRun.length };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${attributes({ name: options.name ?? 'agentv', ...totals })}>`,
@@ -48,6 +66,26 @@ export function formatJunitXml(
       })}>`,
     );
     for (const result of cases) lines.push(...testcase(result, file));
+    lines.push('  </testsuite>');
+  }
+  if (notRun.length > 0) {
+    const message = `run interrupted: ${notRun.length} of ${results.length + notRun.length} cases did not run`;
+    lines.push(
+      `  <testsuite ${attributes({ name: 'not run (interrupted)', tests: notRun.length, failures: 0, errors: 0, skipped: notRun.length, time: seconds(0) })}>`,
+      '    <properties>',
+      `      <property ${attributes({ name: 'interrupted', value: message })} />`,
+      '    </properties>',
+    );
+    for (const missing of notRun) {
+      const file = options.relativeTo
+        ? path.relative(options.relativeTo, missing.evalFile)
+        : missing.evalFile;
+      lines.push(
+        `    <testcase ${attributes({ name: missing.evalId, classname: missing.dataset, time: seconds(0), file })}>`,
+        `      <skipped ${attributes({ message: `not run: ${message} (target ${missing.target})` })} />`,
+        '    </testcase>',
+      );
+    }
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>', '');

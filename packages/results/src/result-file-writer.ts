@@ -21,9 +21,11 @@ export interface ResultWriter {
 export async function createResultFileWriter(
   filePath: string,
   render: (result: EvaluationResult) => string,
+  options: { append?: boolean } = {},
 ): Promise<ResultWriter> {
   await mkdir(path.dirname(filePath), { recursive: true });
-  const handle = await open(filePath, 'w');
+  // `append` keeps what the file holds (resuming a run); otherwise it starts empty.
+  const handle = await open(filePath, options.append === true ? 'a' : 'w');
   let closing: Promise<void> | undefined;
 
   return {

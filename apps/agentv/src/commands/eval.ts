@@ -20,6 +20,7 @@ import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
+import { casesToResume, checkResumeFlags, notRunCases, prepareResume } from '../eval/resume.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
 import { caseKey, createEvalFileNamer, parseShard, runIdOf, shardOf } from '../eval/shard.js';
 import { ExitCode } from '../exit-code.js';
@@ -78,6 +79,16 @@ const evalArgs = {
     description:
       'Run only shard i of n (1-based) of the selected cases; join the parts with agentv results merge',
     valueHint: 'i/n',
+  },
+  resume: {
+    type: 'string',
+    description:
+      'Continue the interrupted run whose JSONL result file is PATH: append to it, skip finished cases, run errored ones again',
+    valueHint: 'PATH',
+  },
+  'retry-errors': {
+    type: 'boolean',
+    description: 'With --resume: run again only the cases that errored',
   },
   list: {
     type: 'boolean',
@@ -139,6 +150,9 @@ export default defineCommand({
     const targetOverride = stringFlag(args.target, 'target');
     const judgeTargetOverride = stringFlag(args['judge-target'], 'judge-target');
     const out = stringFlag(args.out, 'out');
+    const resumePath = stringFlag(args.resume, 'resume');
+    const retryErrors = args['retry-errors'] === true;
+    checkResumeFlags(resumePath, retryErrors, out);
 
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
     const evalPaths = await resolveEvalPaths(reportFlags.evalInputs, cwd);
@@ -257,11 +271,28 @@ export default defineCommand({
       );
     }
 
-    const outPath = path.resolve(cwd, out ?? defaultResultPath(reportFlags.outputFormat));
-    const progress = createProgressDisplay({ total: plan.cases.length, stream: process.stdout });
+    const outPath = path.resolve(
+      cwd,
+      resumePath ?? out ?? defaultResultPath(reportFlags.outputFormat),
+    );
+    const keyOf = (c: (typeof plan.cases)[number]) =>
+      caseKey(evalFileName(c.evalCase.filePath), c.evalCase.id, c.target.name);
+    const resumed =
+      resumePath === undefined
+        ? undefined
+        : await prepareResume(outPath, run, cwd, (name) => {
+            const match = plan.cases.find((c) => evalFileName(c.evalCase.filePath) === name);
+            return match?.evalCase.filePath ?? path.resolve(cwd, name);
+          });
+    const runPlan =
+      resumed === undefined
+        ? plan
+        : { ...plan, cases: casesToResume(plan.cases, resumed, retryErrors, keyOf) };
+    const progress = createProgressDisplay({ total: runPlan.cases.length, stream: process.stdout });
     const artifacts = await openRunArtifacts({
       flags: reportFlags,
       outPath,
+      append: resumed?.existed === true,
       includeTrace: args['include-trace'] === true,
       recordOptions: { evalFileName, run },
       cwd,
@@ -283,7 +314,7 @@ export default defineCommand({
     let outcome: Awaited<ReturnType<typeof runEvaluation>>;
     try {
       outcome = await runEvaluation({
-        plan,
+        plan: runPlan,
         providerRegistry,
         evaluatorRegistry,
         workers,
@@ -320,16 +351,28 @@ export default defineCommand({
       await artifacts.close();
     }
 
-    const finished = reportsNeedResults ? outcome.results : summaries;
+    const finished = [
+      ...(resumed?.previous ?? []),
+      ...(reportsNeedResults ? outcome.results : summaries),
+    ];
     const statistics = computeRunStatistics(finished);
+    const notRun = notRunCases(plan.cases, finished, keyOf, evalFileName);
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
-    for (const line of await artifacts.finish(finished)) process.stdout.write(`${line}\n`);
+    if (notRun.length > 0) {
+      process.stdout.write(
+        `interrupted: ${notRun.length} of ${plan.cases.length} cases did not run (finish them with --resume ${displayPath(cwd, outPath)})\n`,
+      );
+    }
+    for (const line of await artifacts.finish(finished, { notRun, total: plan.cases.length })) {
+      process.stdout.write(`${line}\n`);
+    }
     if (outcome.interrupted) {
       process.stderr.write(
-        `agentv: interrupted; ${outcome.finished} of ${plan.cases.length} cases finished and were written\n`,
+        `agentv: interrupted; ${outcome.finished} of ${runPlan.cases.length} cases finished and were written\n`,
       );
       return ExitCode.Interrupted;
     }
+    if (notRun.length > 0) return ExitCode.Error;
     if (statistics.errored > 0) return ExitCode.Error;
     if (statistics.failed > 0) return ExitCode.Failed;
     return ExitCode.Passed;

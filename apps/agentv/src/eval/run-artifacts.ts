@@ -16,6 +16,7 @@ import {
   createPromptDumpWriter,
   createTraceDumpWriter,
   createYamlWriter,
+  type NotRunCase,
   type ResultRecordOptions,
   type ResultWriter,
   writeHtmlReport,
@@ -34,12 +35,21 @@ export interface RunArtifacts {
    * Closes the result file and writes the JUnit and HTML reports from every
    * finished case; returns the lines naming what was written (paths relative to cwd).
    */
-  finish(results: readonly EvaluationResult[]): Promise<string[]>;
+  finish(results: readonly EvaluationResult[], incomplete?: IncompleteRun): Promise<string[]>;
   /** Closes the result file without writing reports (the run failed to start). */
   close(): Promise<void>;
 }
 
+/** The cases an interrupted run never ran; the reports say so. */
+export interface IncompleteRun {
+  notRun: readonly NotRunCase[];
+  /** Cases of the whole run (finished and not). */
+  total: number;
+}
+
 export interface RunArtifactsOptions {
+  /** Adds to the result file instead of starting it empty (`--resume`). */
+  append?: boolean;
   flags: ReportFlags;
   /** Absolute path of the result file. */
   outPath: string;
@@ -69,6 +79,7 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
   const writer = await createWriter(options.outPath, {
     includeTrace: options.includeTrace,
     ...options.recordOptions,
+    ...(options.append ? { append: true } : {}),
   }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(
       `cannot write results to ${displayPath(cwd, options.outPath)}: ${error.code ?? error.message}`,
@@ -114,14 +125,19 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
         warnOnce('trace dumps', traces.directory, error);
       }
     },
-    async finish(results) {
+    async finish(results, incomplete) {
+      const notRun = incomplete?.notRun ?? [];
+      const interrupted =
+        notRun.length > 0
+          ? `interrupted: ${notRun.length} of ${incomplete!.total} cases did not run`
+          : undefined;
       await writer.close();
       const lines = [`Results: ${displayPath(cwd, options.outPath)}`];
       if (traces) lines.push(`Traces: ${folderLine(cwd, traces.directory, written.traces)}`);
       if (prompts) lines.push(`Prompts: ${folderLine(cwd, prompts.directory, written.prompts)}`);
       if (flags.junitPath) {
         await report('JUnit report', flags.junitPath, () =>
-          writeJunitReport(flags.junitPath!, results, { relativeTo: cwd }),
+          writeJunitReport(flags.junitPath!, results, { relativeTo: cwd, notRun }),
         );
         lines.push(`JUnit: ${displayPath(cwd, flags.junitPath)}`);
       }
@@ -130,6 +146,7 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
           writeHtmlReport(flags.htmlPath!, results, {
             relativeTo: cwd,
             resultFile: displayPath(cwd, options.outPath),
+            ...(interrupted === undefined ? {} : { interrupted }),
           }),
         );
         lines.push(`HTML report: ${displayPath(cwd, flags.htmlPath)}`);
