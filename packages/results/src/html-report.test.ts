@@ -35,6 +35,15 @@ function embeddedData(html: string): HtmlReportData {
 }
 
 describe('renderHtmlReport', () => {
+  it('shows a banner, with its text escaped, when the run was interrupted', () => {
+    const html = renderHtmlReport(results, {
+      interrupted: 'interrupted: 2 of 5 <cases> did not run',
+    });
+    expect(html).toMatch(/<div id="agentv-interrupted" role="alert"[^>]*>Incomplete run/);
+    expect(html).toContain('interrupted: 2 of 5 &lt;cases&gt; did not run');
+    expect(renderHtmlReport(results)).not.toContain('agentv-interrupted');
+  });
+
   it('embeds every case with its status, answer, evaluators and trace', () => {
     const html = renderHtmlReport(results, { relativeTo: '/repo', resultFile: 'out.jsonl' });
     const data = embeddedData(html);

@@ -109,3 +109,27 @@ describe('writeJunitReport', () => {
     }
   });
 });
+
+describe('formatJunitXml of an interrupted run', () => {
+  it('writes every case that did not run as a skipped testcase, counted in skipped', () => {
+    const xml = formatJunitXml([scored('refund-001', 1, support)], {
+      relativeTo: '/repo',
+      notRun: [{ ...billing, evalId: 'invoice-001', target: 'default' }],
+    });
+    const root = parseXml(xml);
+    expect(root.attributes.tests).toBe('2');
+    expect(root.attributes.skipped).toBe('1');
+    const suite = elementsNamed(parseXml(xml), 'testsuite').find(
+      (s) => s.attributes.name === 'not run (interrupted)',
+    )!;
+    expect(suite.attributes.skipped).toBe('1');
+    expect(xml).toContain('run interrupted: 1 of 2 cases did not run');
+    expect(xml).toMatch(/<testcase name="invoice-001"[^>]*file="evals\/billing.yaml">\s*<skipped /);
+  });
+
+  it('writes no skipped suite for a complete run', () => {
+    const xml = formatJunitXml([scored('refund-001', 1, support)], { notRun: [] });
+    expect(xml).not.toContain('skipped="1"');
+    expect(xml).not.toContain('interrupted');
+  });
+});
