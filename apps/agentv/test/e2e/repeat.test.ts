@@ -130,6 +130,27 @@ describe('agentv eval --repeat', () => {
     expect(steadyOnly.run.code).toBe(0);
   });
 
+  it('repeated shards merge with results merge, keeping the aggregates and flaky marks', async () => {
+    for (const shard of ['1/2', '2/2']) {
+      const run = await runAgentv(
+        ['eval', 'evals', '--repeat', '5', '--shard', shard, '--out', `part-${shard[0]}.jsonl`],
+        project.dir,
+      );
+      expect(run.stderr).not.toContain('unexpected');
+    }
+    const merge = await runAgentv(
+      ['results', 'merge', 'part-1.jsonl', 'part-2.jsonl', '--out', 'merged.jsonl'],
+      project.dir,
+    );
+    expect(merge.code).toBe(1);
+    const merged = parseJsonl(await readFile(project.file('merged.jsonl'), 'utf8'));
+    const byId = Object.fromEntries(merged.map((line: Line) => [line.eval_id, line]));
+    expect(Object.keys(byId).sort()).toEqual(['flaky', 'rare', 'steady']);
+    expect(byId.flaky!.flaky).toBe(true);
+    expect(byId.flaky!.repeats.runs).toHaveLength(5);
+    expect(byId.rare!.score).toBeCloseTo(0.2);
+  });
+
   it('rejects an unknown reducer with a hint', async () => {
     const run = await runAgentv(
       ['eval', 'evals', '--repeat', '2', '--repeat-reducer', 'best'],
