@@ -41,7 +41,12 @@ export type {
 } from './evaluators/evaluator.js';
 export type { EvaluatorConfig } from './evaluators/evaluator-config.js';
 export { createEvaluatorRegistry, defaultEvaluators } from './evaluators/evaluator-registry.js';
-export type { AttemptRecord, EvaluationResult } from './orchestrator/evaluation-result.js';
+export type {
+  AttemptRecord,
+  EvaluationResult,
+  RepeatRun,
+  RepeatSummary,
+} from './orchestrator/evaluation-result.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
 export { planRun } from './orchestrator/plan-run.js';
 export type { RetryPolicy } from './orchestrator/retry-policy.js';

@@ -157,6 +157,7 @@ export function createCliProvider(
       const command = renderCommandTemplate(settings.commandTemplate, {
         EVAL_ID: 'batch',
         ATTEMPT: String(first.attempt),
+        REPEAT: String(first.repeat ?? 1),
         INPUT_FILE: inputFile,
         OUTPUT_FILE: outputFile,
       });

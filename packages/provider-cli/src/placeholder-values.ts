@@ -41,6 +41,7 @@ export async function preparePlaceholderValues(
     GUIDELINES: request.guidelines,
     EVAL_ID: request.evalCaseId,
     ATTEMPT: String(request.attempt),
+    REPEAT: String(request.repeat ?? 1),
     FILES: { format: settings.filesFormat, paths: caseFiles(request) },
     ATTACHMENTS: { format: settings.attachmentsFormat, paths: request.inputFiles },
   };

@@ -9,6 +9,7 @@ export const SUPPORTED_PLACEHOLDERS = [
   'GUIDELINES',
   'EVAL_ID',
   'ATTEMPT',
+  'REPEAT',
   'FILES',
   'ATTACHMENTS',
   'OUTPUT_FILE',

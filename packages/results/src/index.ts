@@ -20,6 +20,7 @@ export type {
 export { computeRunStatistics } from './statistics.js';
 export type {
   EvaluatorResultRecord,
+  RepeatSummaryRecord,
   ResultRecord,
   ResultRecordOptions,
   RunRecord,

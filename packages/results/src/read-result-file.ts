@@ -86,6 +86,20 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
   if (record.judge_cost_usd !== undefined) result.judgeCostUsd = record.judge_cost_usd;
   if (record.error !== undefined) result.error = record.error;
   if (Array.isArray(record.trace)) result.trace = record.trace;
+  if (record.repeats !== undefined) {
+    result.repeats = {
+      reducer: record.repeats.reducer,
+      flaky: record.flaky === true,
+      runs: record.repeats.runs.map((run) => ({
+        repeat: run.repeat,
+        score: run.score,
+        passed: run.passed,
+        attempts: run.attempts,
+        durationMs: run.duration_ms,
+        ...(run.error === undefined ? {} : { error: run.error }),
+      })),
+    };
+  }
   return result;
 }
 

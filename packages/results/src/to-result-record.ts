@@ -3,6 +3,7 @@ import {
   type EvaluatorResult,
   type OutputMessageRecord,
   outputMessageRecord,
+  type RepeatSummary,
   type TraceEvent,
   type TraceSummary,
   tokenUsageRecord,
@@ -57,6 +58,10 @@ export interface ResultRecord {
   /** Summed cost of those judge calls, when known. */
   judge_cost_usd?: number;
   error?: string;
+  /** Under `--repeat N`: true when the case's verdict changed between repeats. */
+  flaky?: boolean;
+  /** Under `--repeat N`: the reducer and every repeat this aggregated line was reduced from. */
+  repeats?: RepeatSummaryRecord;
   /** Null when the provider produced no trace. */
   trace_summary: TraceSummary | null;
   /** Only with `includeTrace`; null when there is no trace. */
@@ -67,6 +72,20 @@ export interface ResultRecord {
   eval_file?: string;
   /** Which run and shard wrote this line (only when `run` is given); `agentv results merge` checks it. */
   run?: RunRecord;
+}
+
+export interface RepeatSummaryRecord {
+  reducer: string;
+  count: number;
+  passed: number;
+  runs: {
+    repeat: number;
+    score: number;
+    passed: boolean;
+    attempts: number;
+    duration_ms: number;
+    error?: string;
+  }[];
 }
 
 /** What identifies the run a result line belongs to. */
@@ -119,6 +138,9 @@ export function toResultRecord(
       : { judge_usage: tokenUsageRecord(result.judgeUsage) }),
     ...(result.judgeCostUsd === undefined ? {} : { judge_cost_usd: result.judgeCostUsd }),
     ...(result.error === undefined ? {} : { error: result.error }),
+    ...(result.repeats === undefined
+      ? {}
+      : { flaky: result.repeats.flaky, repeats: repeatSummaryRecord(result.repeats) }),
     trace_summary: result.traceSummary,
   };
   if (options.includeTrace) {
@@ -128,6 +150,22 @@ export function toResultRecord(
   if (options.evalFileName) record.eval_file = options.evalFileName(result.evalFile);
   if (options.run) record.run = options.run;
   return record;
+}
+
+function repeatSummaryRecord(summary: RepeatSummary): RepeatSummaryRecord {
+  return {
+    reducer: summary.reducer,
+    count: summary.runs.length,
+    passed: summary.runs.filter((run) => run.passed).length,
+    runs: summary.runs.map((run) => ({
+      repeat: run.repeat,
+      score: run.score,
+      passed: run.passed,
+      attempts: run.attempts,
+      duration_ms: run.durationMs,
+      ...(run.error === undefined ? {} : { error: run.error }),
+    })),
+  };
 }
 
 function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord {

@@ -10,7 +10,7 @@ import {
   type Issue,
   loadProject,
   planRun,
-  runEvaluation,
+  type runEvaluation,
   UsageError,
 } from '@agentv/core';
 import { computeRunStatistics, formatSummary, type RunRecord } from '@agentv/results';
@@ -18,6 +18,7 @@ import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
+import { parseRepeatReducer, runEvaluationRepeated, writeRepeatSummary } from '../eval/repeat.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { casesToResume, checkResumeFlags, notRunCases, prepareResume } from '../eval/resume.js';
@@ -94,6 +95,21 @@ const evalArgs = {
     type: 'boolean',
     description: 'Print the selected cases (file, id, target, tags) without running them',
   },
+  repeat: {
+    type: 'string',
+    description: 'Run every case N times and grade the aggregate (see --repeat-reducer)',
+    valueHint: 'N',
+  },
+  'repeat-reducer': {
+    type: 'string',
+    description:
+      'How --repeat aggregates a case: mean (default), median, pass_at_k, pass_all, majority',
+    valueHint: 'NAME',
+  },
+  'fail-on-flaky': {
+    type: 'boolean',
+    description: 'Exit 1 when a case passed in some repeats and failed in others',
+  },
   'max-retries': {
     type: 'string',
     description: "Retries of a failed agent call (default: the target's max_retries, else 2)",
@@ -145,6 +161,10 @@ export default defineCommand({
     const agentTimeout = numberFlag(args['agent-timeout'], 'agent-timeout', Number.MIN_VALUE);
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
     const dryRun = args['dry-run'] === true;
+    const repeat = {
+      count: integerFlag(args.repeat, 'repeat', 1) ?? 1,
+      reducer: parseRepeatReducer(stringFlag(args['repeat-reducer'], 'repeat-reducer')),
+    };
     const verbose = args.verbose === true;
     const targetsPath = stringFlag(args.targets, 'targets');
     const targetOverride = stringFlag(args.target, 'target');
@@ -313,37 +333,40 @@ export default defineCommand({
     const summaries: EvaluationResult[] = [];
     let outcome: Awaited<ReturnType<typeof runEvaluation>>;
     try {
-      outcome = await runEvaluation({
-        plan: runPlan,
-        providerRegistry,
-        evaluatorRegistry,
-        workers,
-        maxRetries,
-        threshold,
-        providerContext: {
-          // `.env` reaches agents and judge scripts through this, not through process.env.
-          env: project.env,
-          verbose,
-          defaultTimeoutSeconds: agentTimeout,
-          log: (line) => progress.log(line),
-          cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
+      outcome = await runEvaluationRepeated(
+        {
+          plan: runPlan,
+          providerRegistry,
+          evaluatorRegistry,
+          workers,
+          maxRetries,
+          threshold,
+          providerContext: {
+            // `.env` reaches agents and judge scripts through this, not through process.env.
+            env: project.env,
+            verbose,
+            defaultTimeoutSeconds: agentTimeout,
+            log: (line) => progress.log(line),
+            cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
+          },
+          createProvider: dryRun ? (target) => createMockProvider(target.name) : undefined,
+          signal: controller.signal,
+          onWarning: (message) => progress.log(`warning: ${message}`),
+          // The prompt is built right before a case's provider call: the case is running from here.
+          onPrompt: (evalCase, prompt, target) => {
+            progress.onCaseStart(evalCase.id);
+            return artifacts.onPrompt(evalCase, prompt, target);
+          },
+          onAttempt: artifacts.onAttempt,
+          onResult: async (result) => {
+            await artifacts.writer.write(result);
+            progress.onResult(result);
+            if (!reportsNeedResults) summaries.push(summaryOf(result));
+          },
+          retainResults: reportsNeedResults,
         },
-        createProvider: dryRun ? (target) => createMockProvider(target.name) : undefined,
-        signal: controller.signal,
-        onWarning: (message) => progress.log(`warning: ${message}`),
-        // The prompt is built right before a case's provider call: the case is running from here.
-        onPrompt: (evalCase, prompt, target) => {
-          progress.onCaseStart(evalCase.id);
-          return artifacts.onPrompt(evalCase, prompt, target);
-        },
-        onAttempt: artifacts.onAttempt,
-        onResult: async (result) => {
-          await artifacts.writer.write(result);
-          progress.onResult(result);
-          if (!reportsNeedResults) summaries.push(summaryOf(result));
-        },
-        retainResults: reportsNeedResults,
-      });
+        repeat,
+      );
     } finally {
       progress.stop();
       process.off('SIGINT', stopOnSignal);
@@ -358,6 +381,7 @@ export default defineCommand({
     const statistics = computeRunStatistics(finished);
     const notRun = notRunCases(plan.cases, finished, keyOf, evalFileName);
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
+    const flaky = repeat.count > 1 ? writeRepeatSummary(finished, repeat, process.stdout) : 0;
     if (notRun.length > 0) {
       process.stdout.write(
         `interrupted: ${notRun.length} of ${plan.cases.length} cases did not run (finish them with --resume ${displayPath(cwd, outPath)})\n`,
@@ -375,6 +399,7 @@ export default defineCommand({
     if (notRun.length > 0) return ExitCode.Error;
     if (statistics.errored > 0) return ExitCode.Error;
     if (statistics.failed > 0) return ExitCode.Failed;
+    if (flaky > 0 && args['fail-on-flaky'] === true) return ExitCode.Failed;
     return ExitCode.Passed;
   },
 });

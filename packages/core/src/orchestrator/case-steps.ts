@@ -71,6 +71,7 @@ export function buildRequest(
   return {
     evalCaseId: evalCase.id,
     attempt,
+    ...(options.repeat === undefined ? {} : { repeat: options.repeat }),
     question: prompt.question,
     chatPrompt: prompt.chatPrompt,
     guidelines: prompt.guidelines,

@@ -38,6 +38,8 @@ export interface EvaluationResult {
   /** Set when the case could not be answered or graded. */
   error?: string;
   traceSummary: TraceSummary | null;
+  /** Under `--repeat N`: how the repeats of this case were reduced to this result. */
+  repeats?: RepeatSummary;
   trace?: TraceEvent[];
   outputMessages?: OutputMessage[];
 }
@@ -56,4 +58,23 @@ export interface AttemptRecord {
   trace: TraceEvent[] | null;
   traceSummary: TraceSummary | null;
   error?: string;
+}
+
+/** One repeat of a case under `--repeat N`. */
+export interface RepeatRun {
+  /** 1-based repeat number. */
+  repeat: number;
+  score: number;
+  passed: boolean;
+  attempts: number;
+  durationMs: number;
+  error?: string;
+}
+
+/** The repeats an aggregated result was reduced from. */
+export interface RepeatSummary {
+  reducer: string;
+  /** True when some repeats passed and others did not. */
+  flaky: boolean;
+  runs: RepeatRun[];
 }

@@ -20,6 +20,8 @@ export interface RunEvaluationOptions {
   maxRetries?: number;
   /** Backoff timing; tests shorten it. */
   retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** Which repeat of `--repeat N` this run is (1-based); passed to providers as `request.repeat`. */
+  repeat?: number;
   /** `--threshold`; overrides the eval file's `execution.threshold`. */
   threshold?: number;
   providerContext?: ProviderContext;
