@@ -90,4 +90,4 @@ export { displayPath } from './util/display-path.js';
 export { findRepoRoot } from './util/find-repo-root.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';
-export { isRecord } from './util/records.js';
+export { isRecord, parseJsonObject } from './util/records.js';

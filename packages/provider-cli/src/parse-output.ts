@@ -2,6 +2,7 @@ import {
   isRecord,
   type OutputMessage,
   type ProviderResponse,
+  parseJsonObject,
   parseOutputMessages,
   parseTokenUsage,
   parseTraceEvents,
@@ -103,18 +104,6 @@ function isContentBlocks(value: unknown): value is Record<string, unknown>[] {
     value.length > 0 &&
     value.every((block) => isRecord(block) && typeof block.type === 'string')
   );
-}
-
-function parseJsonObject(content: string): Record<string, unknown> | undefined {
-  const trimmed = content.trim();
-  // Only an object can carry `text`; skip parsing prose that merely starts with a word.
-  if (!trimmed.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(trimmed);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function answerText(value: unknown): string {

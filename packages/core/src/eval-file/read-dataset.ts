@@ -60,10 +60,7 @@ async function* readJsonl(
     line++;
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') continue;
-    const fail = (message: string, hint: string): DatasetRecord => ({
-      line,
-      issue: { severity: 'error', file, line, message, hint },
-    });
+    const fail = (message: string, hint: string) => lineIssue(file, line, message, hint);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -100,57 +97,41 @@ async function* readCsv(input: NodeJS.ReadableStream, file: string): AsyncGenera
         continue;
       }
       if (row.fields.length !== header.names.length) {
-        yield {
-          line: row.line,
-          issue: {
-            severity: 'error',
-            file,
-            line: row.line,
-            message: `the row has ${row.fields.length} field${row.fields.length === 1 ? '' : 's'}, the header has ${header.names.length}`,
-            hint: 'quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi""")',
-          },
-        };
+        yield lineIssue(
+          file,
+          row.line,
+          `the row has ${row.fields.length} field${row.fields.length === 1 ? '' : 's'}, the header has ${header.names.length}`,
+          'quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi""")',
+        );
         continue;
       }
       if (row.fields[header.roles.indexOf('question')]!.trim() === '') {
-        yield {
-          line: row.line,
-          issue: {
-            severity: 'error',
-            file,
-            line: row.line,
-            message: 'the question is empty',
-            hint: 'write what the agent is asked in the question column, or remove the row',
-          },
-        };
+        yield lineIssue(
+          file,
+          row.line,
+          'the question is empty',
+          'write what the agent is asked in the question column, or remove the row',
+        );
         continue;
       }
       yield { line: row.line, record: csvRecord(row.fields, header, row.line) };
     }
   } catch (error) {
     if (!(error instanceof UnterminatedQuoteError)) throw error;
-    yield {
-      line: error.line,
-      issue: {
-        severity: 'error',
-        file,
-        line: error.line,
-        message: 'a quoted field starting in this row is never closed',
-        hint: 'close the quote; a quote inside a quoted field is written twice ("")',
-      },
-    };
+    yield lineIssue(
+      file,
+      error.line,
+      'a quoted field starting in this row is never closed',
+      'close the quote; a quote inside a quoted field is written twice ("")',
+    );
   }
   if (header === undefined) {
-    yield {
-      line: 1,
-      issue: {
-        severity: 'error',
-        file,
-        line: 1,
-        message: 'the CSV dataset is empty',
-        hint: 'start with a header row, e.g. id,question,expected_outcome',
-      },
-    };
+    yield lineIssue(
+      file,
+      1,
+      'the CSV dataset is empty',
+      'start with a header row, e.g. id,question,expected_outcome',
+    );
   }
 }
 
@@ -161,10 +142,7 @@ function csvHeader(
 ): { roles: (string | undefined)[]; names: string[] } | { line: number; issue: Issue } {
   const names = fields.map((name) => name.trim());
   const roles = names.map((name) => CSV_COLUMNS[name.toLowerCase()]);
-  const fail = (message: string, hint: string) => ({
-    line,
-    issue: { severity: 'error' as const, file, line, message, hint },
-  });
+  const fail = (message: string, hint: string) => lineIssue(file, line, message, hint);
   const seen = new Map<string, string>();
   for (const [index, name] of names.entries()) {
     const key = roles[index] ?? `vars.${name}`;
@@ -211,6 +189,16 @@ function csvRecord(
   record.id ??= `line-${line}`;
   if (vars !== undefined) record.vars = vars;
   return record;
+}
+
+/** A dataset line that is an error. */
+function lineIssue(
+  file: string,
+  line: number,
+  message: string,
+  hint: string,
+): { line: number; issue: Issue } {
+  return { line, issue: { severity: 'error', file, line, message, hint } };
 }
 
 /** The format of a dataset path, from its extension; undefined when not supported. */

@@ -1,4 +1,4 @@
-import { isRecord } from '../util/records.js';
+import { parseJsonObject } from '../util/records.js';
 
 /**
  * Finds the JSON object in a judge's reply, tolerating what models wrap
@@ -8,29 +8,19 @@ import { isRecord } from '../util/records.js';
  */
 export function extractJudgeJson(reply: string): Record<string, unknown> | undefined {
   const text = reply.trim();
-  const whole = parseObject(text);
+  const whole = parseJsonObject(text);
   if (whole !== undefined) return whole;
   for (const match of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)```/g)) {
-    const fenced = parseObject(match[1]!.trim());
+    const fenced = parseJsonObject(match[1]!.trim());
     if (fenced !== undefined) return fenced;
   }
   for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
     const end = matchingBrace(text, start);
     if (end === -1) continue;
-    const found = parseObject(text.slice(start, end + 1));
+    const found = parseJsonObject(text.slice(start, end + 1));
     if (found !== undefined) return found;
   }
   return undefined;
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  if (!text.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Index of the `}` closing the `{` at `start` (strings and escapes honoured), or -1. */

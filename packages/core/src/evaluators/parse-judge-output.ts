@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EvaluatorError } from '../errors/evaluator-error.js';
-import { isRecord } from '../util/records.js';
+import { parseJsonObject } from '../util/records.js';
 import type { EvaluationScore } from './evaluator.js';
 
 /** What a code judge must print: one JSON object. */
@@ -54,14 +54,8 @@ function findJsonObject(
 ): { value: Record<string, unknown>; text: string } | undefined {
   const candidates = [text, ...text.split(/\r?\n/).reverse()];
   for (const candidate of candidates) {
-    const line = candidate.trim();
-    if (!line.startsWith('{')) continue;
-    try {
-      const value: unknown = JSON.parse(line);
-      if (isRecord(value)) return { value, text: line };
-    } catch {
-      // not JSON; try the previous line
-    }
+    const value = parseJsonObject(candidate);
+    if (value) return { value, text: candidate.trim() };
   }
   return undefined;
 }

@@ -12,3 +12,18 @@ export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   }
   return current;
 }
+
+/**
+ * `text` parsed as JSON when it is one object (surrounding whitespace allowed), else undefined.
+ * Text that does not start with `{` is not parsed at all: prose is the common case.
+ */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
