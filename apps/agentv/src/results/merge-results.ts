@@ -46,7 +46,13 @@ export async function mergeResultFiles(files: readonly string[], cwd: string): P
         });
       }
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot read ${shown}: ${code ?? String(error)}`, {
+      const reason =
+        code === 'ENOENT'
+          ? 'the file does not exist'
+          : code === 'EISDIR'
+            ? 'it is a folder'
+            : (error as Error).message;
+      throw new UsageError(`cannot read ${shown}: ${reason}`, {
         hint: 'check the path; each shard writes its own file with --out',
       });
     }

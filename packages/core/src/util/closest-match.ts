@@ -21,15 +21,23 @@ export function closestMatch(
   return bestDistance <= maxDistance ? best : undefined;
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions each cost 1. */
+/**
+ * Edit distance where inserting, deleting or changing a character, or swapping two
+ * neighbouring ones (`modle` → `model`, a common typo), each cost 1.
+ */
 function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        current[j] = Math.min(current[j]!, beforePrevious[j - 2]! + 1);
+      }
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length]!;
