@@ -14,7 +14,11 @@ afterEach(async () => {
 const TOKEN = 'tok-secret-0123456789';
 
 /** A provider for a target on the test server; `settings` override the defaults. */
-function provider(settings: Record<string, unknown> = {}, common = {}, log?: (line: string) => void) {
+function provider(
+  settings: Record<string, unknown> = {},
+  common = {},
+  log?: (line: string) => void,
+) {
   const target = makeTarget(
     {
       url: `${server.origin}/chat`,
@@ -41,7 +45,12 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 const TRACE = [
   { type: 'tool_call', timestamp: '2025-01-01T00:00:00Z', name: 'lookup_order', input: { id: 42 } },
-  { type: 'tool_result', timestamp: '2025-01-01T00:00:01Z', name: 'lookup_order', output: 'shipped' },
+  {
+    type: 'tool_result',
+    timestamp: '2025-01-01T00:00:01Z',
+    name: 'lookup_order',
+    output: 'shipped',
+  },
   { type: 'not-an-event' },
 ];
 
@@ -62,10 +71,7 @@ describe('http provider', () => {
     }).invoke(makeRequest());
 
     expect(response.text).toBe('Your refund is on its way.');
-    expect(response.trace).toEqual([
-      TRACE[0],
-      { ...TRACE[1], output: 'shipped' },
-    ]);
+    expect(response.trace).toEqual([TRACE[0], { ...TRACE[1], output: 'shipped' }]);
     expect(response.outputMessages).toEqual([
       { role: 'assistant', content: 'Your refund is on its way.' },
     ]);
@@ -190,7 +196,10 @@ describe('http provider', () => {
 
   it('does not retry other 4xx statuses, naming the status and an excerpt of the body, secrets masked', async () => {
     server = await startAgentServer();
-    server.queue({ status: 401, body: { error: `token Bearer ${TOKEN} is not valid`, pad: 'x'.repeat(500) } });
+    server.queue({
+      status: 401,
+      body: { error: `token Bearer ${TOKEN} is not valid`, pad: 'x'.repeat(500) },
+    });
     const error = await failure(provider().invoke(makeRequest()));
     expect(error.retryable).toBe(false);
     expect(error.details).toEqual({ status: 401 });
@@ -205,7 +214,9 @@ describe('http provider', () => {
     server.queue({ delayMs: 5000, body: { data: { answer: 'too late' } } });
     const error = await failure(provider({}, { timeoutSeconds: 0.3 }).invoke(makeRequest()));
     expect(error.retryable).toBe(true);
-    expect(error.message).toBe(`http target "agent": POST ${server.origin}/chat: no answer within 0.3 s`);
+    expect(error.message).toBe(
+      `http target "agent": POST ${server.origin}/chat: no answer within 0.3 s`,
+    );
     expect(error.hint).toContain('timeout_seconds');
   });
 
@@ -214,7 +225,9 @@ describe('http provider', () => {
     server.queue({ delayMs: 5000, body: {} });
     const target = makeTarget({ url: `${server.origin}/chat`, response_path: 'a' });
     const agent = httpProviderFactory.create(target, { defaultTimeoutSeconds: 0.2 });
-    expect((await failure(agent.invoke(makeRequest()))).message).toContain('no answer within 0.2 s');
+    expect((await failure(agent.invoke(makeRequest()))).message).toContain(
+      'no answer within 0.2 s',
+    );
   });
 
   it('fails clearly, without retrying, on a body that is not JSON', async () => {
@@ -239,7 +252,9 @@ describe('http provider', () => {
     expect(error.hint).toContain('response_path');
 
     server.queue({ body: { choices: [] } });
-    const indexed = await failure(provider({ response_path: 'choices.0.text' }).invoke(makeRequest()));
+    const indexed = await failure(
+      provider({ response_path: 'choices.0.text' }).invoke(makeRequest()),
+    );
     expect(indexed.message).toContain(
       'response_path "choices.0.text" matched nothing: "choices" is an array of 0, so index 0 does not exist',
     );
@@ -249,7 +264,9 @@ describe('http provider', () => {
     server = await startAgentServer();
     server.queue({ body: { data: { answer: 'a' } } });
     const missing = await failure(provider({ trace_path: 'trace' }).invoke(makeRequest()));
-    expect(missing.message).toContain('trace_path "trace" matched nothing: the response has no key "trace"; its keys are "data"');
+    expect(missing.message).toContain(
+      'trace_path "trace" matched nothing: the response has no key "trace"; its keys are "data"',
+    );
     server.queue({ body: { data: { answer: 'a' }, trace: 'none' } });
     const wrong = await failure(provider({ trace_path: 'trace' }).invoke(makeRequest()));
     expect(wrong.message).toContain('trace_path "trace" is not a list of trace events');
@@ -276,7 +293,7 @@ describe('http provider', () => {
     expect(lines.join('\n')).not.toContain(TOKEN);
   });
 
-  it('masks ${{ VAR }} values in the URL', async () => {
+  it('masks the values of environment variables in the URL', async () => {
     server = await startAgentServer();
     server.queue({ status: 404, body: 'not here' });
     const key = 'query-secret-key';
@@ -297,9 +314,13 @@ describe('http provider', () => {
 describe('http health check', () => {
   it('passes on the expected status, sending the target headers', async () => {
     server = await startAgentServer(() => ({ status: 204 }));
-    const agent = provider({ healthcheck: { url: `${server.origin}/health`, expect_status: [200, 204] } });
+    const agent = provider({
+      healthcheck: { url: `${server.origin}/health`, expect_status: [200, 204] },
+    });
     await agent.healthcheck!();
-    expect(server.requests.map((request) => [request.method, request.url])).toEqual([['GET', '/health']]);
+    expect(server.requests.map((request) => [request.method, request.url])).toEqual([
+      ['GET', '/health'],
+    ]);
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
@@ -320,5 +341,17 @@ describe('http health check', () => {
     expect(agent.healthcheck).toBeUndefined();
     expect(agent.id).toBe('http:agent');
     expect(agent.kind).toBe('http');
+  });
+});
+
+describe('http provider on a port fetch blocks', () => {
+  it('says so without retrying', async () => {
+    server = undefined as unknown as AgentServer;
+    const target = makeTarget({ url: 'http://127.0.0.1:9/chat', response_path: 'a' });
+    const error = await failure(httpProviderFactory.create(target, {}).invoke(makeRequest()));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe(
+      'http target "agent": POST http://127.0.0.1:9/chat failed: fetch refuses the port of this URL',
+    );
   });
 });

@@ -99,7 +99,14 @@ export function createHttpProvider(
           hint: 'raise timeout_seconds on the target, or --agent-timeout',
         });
       }
-      throw new ProviderError(`${subject} failed: ${redact(describeFetchError(error))}`, {
+      const reason = describeFetchError(error);
+      if (reason === 'bad port') {
+        throw new ProviderError(`${subject} failed: fetch refuses the port of this URL`, {
+          retryable: false,
+          hint: 'run the agent on another port: fetch blocks ports reserved for other protocols (e.g. 9, 25, 6000)',
+        });
+      }
+      throw new ProviderError(`${subject} failed: ${redact(reason)}`, {
         retryable: true,
         cause: error,
         hint: `check that the server at ${redact(new URL(settings.url).origin)} is running`,

@@ -57,7 +57,10 @@ describe('validateHttpSettings', () => {
 
   it('names unknown body placeholders with a did-you-mean', () => {
     const issues = validateHttpSettings(
-      makeTarget({ ...VALID, body: { q: '{PROMT}', nested: [{ id: 'x {EVALID}' }], ok: '{{PROMT}}' } }),
+      makeTarget({
+        ...VALID,
+        body: { q: '{PROMT}', nested: [{ id: 'x {EVALID}' }], ok: '{{PROMT}}' },
+      }),
     );
     expect(issues.map((issue) => [issue.path, issue.message])).toEqual([
       [['body', 'q'], 'unknown placeholder {PROMT}; did you mean {PROMPT}?'],
@@ -100,7 +103,13 @@ describe('validateHttpSettings', () => {
     expect(problems({ healthcheck: 'http://x' })).toEqual(['error healthcheck: must be a mapping']);
     expect(
       problems({
-        healthcheck: { url: 'ftp://x', method: 'PING', expect_status: 700, timeout_seconds: 0, expect_stauts: 1 },
+        healthcheck: {
+          url: 'ftp://x',
+          method: 'PING',
+          expect_status: 700,
+          timeout_seconds: 0,
+          expect_stauts: 1,
+        },
       }),
     ).toEqual([
       'warning healthcheck.expect_stauts: unknown key; did you mean "expect_status"?',
@@ -148,12 +157,17 @@ describe('parseHttpSettings', () => {
       caught = error;
     }
     expect(isInvalidInputError(caught)).toBe(true);
-    const issues = (caught as { issues: { file: string; line: number; target: string; message: string }[] })
-      .issues;
+    const issues = (
+      caught as { issues: { file: string; line: number; target: string; message: string }[] }
+    ).issues;
     expect(issues.map((issue) => issue.message)).toEqual([
       'url: "nope" is not a URL',
       'response_path: is required: where the answer is in the JSON response',
     ]);
-    expect(issues[0]).toMatchObject({ file: '/project/.agentv/targets.yaml', line: 3, target: 'agent' });
+    expect(issues[0]).toMatchObject({
+      file: '/project/.agentv/targets.yaml',
+      line: 3,
+      target: 'agent',
+    });
   });
 });

@@ -32,7 +32,10 @@ describe('lookupPath', () => {
       found: false,
       reason: 'the response is a string, not an object or array',
     });
-    expect(lookupPath({}, 'a')).toEqual({ found: false, reason: 'the response is an empty object' });
+    expect(lookupPath({}, 'a')).toEqual({
+      found: false,
+      reason: 'the response is an empty object',
+    });
   });
 });
 
