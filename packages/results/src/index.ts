@@ -16,6 +16,7 @@ export {
   DEFAULT_BOOTSTRAP_SEED,
   MCNEMAR_EXACT_BELOW,
   mcnemarTest,
+  pairedBootstrap,
   TIE_TOLERANCE,
 } from './compare-runs.js';
 export type { FormatSummaryOptions } from './format-summary.js';
