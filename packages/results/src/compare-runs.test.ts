@@ -161,7 +161,9 @@ describe('pairedBootstrap', () => {
   it('matches the normal approximation for a large sample', () => {
     // 100 cases, 20 fixed (difference 1) and 80 unchanged (difference 0): mean 0.2,
     // standard error sqrt(0.2 * 0.8 / 100) = 0.04, so about 0.2 ± 1.96 * 0.04 = [0.1216, 0.2784].
-    const pairs = Array.from({ length: 100 }, (_, i) => (i < 20 ? [0, 1] : [1, 1]) as const);
+    const pairs = Array.from({ length: 100 }, (_, i): [number, number] =>
+      i < 20 ? [0, 1] : [1, 1],
+    );
     const [[low, high]] = pairedBootstrap([pairs], 10_000, 1) as [[number, number]];
     expect(Math.abs(low - 0.1216)).toBeLessThan(0.02);
     expect(Math.abs(high - 0.2784)).toBeLessThan(0.02);
