@@ -20,7 +20,7 @@ import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
 import { ExitCode } from '../exit-code.js';
 import { NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js';
 import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
-import { replayProviderFactory } from '../grade/replay-provider.js';
+import { type RecordedAnswers, replayProviderFactory } from '../grade/replay-provider.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { readResultLines } from '../results/read-result-lines.js';
 import { integerFlag, numberFlag, rejectUnknownFlags, stringFlag, verboseArg } from './_shared.js';
@@ -136,7 +136,8 @@ export default defineCommand({
       evalPaths = recorded.found;
     }
 
-    const answers = new Map();
+    // Filled once the plan has matched the recorded lines; providers read it when the run starts.
+    const answers: RecordedAnswers = new Map();
     const providerRegistry = createAppProviderRegistry().register(replayProviderFactory(answers));
     const project = await loadProject({
       cwd,
