@@ -12,6 +12,8 @@ const commands: Record<string, LazyCommand> = {
   validate: () => import('./commands/validate.js').then((module) => module.default),
   init: () => import('./commands/init.js').then((module) => module.default),
   results: () => import('./commands/results.js').then((module) => module.default),
+  compare: () => import('./commands/compare.js').then((module) => module.default),
+  grade: () => import('./commands/grade.js').then((module) => module.default),
 };
 
 export const main = defineCommand({

@@ -1,4 +1,24 @@
 // The public API of @agentv/results: named exports only.
+export type {
+  CaseChange,
+  CaseComparison,
+  CaseOutcome,
+  ComparableResult,
+  CompareOptions,
+  McNemarTest,
+  PairedChange,
+  RunComparison,
+  UnmatchedCase,
+} from './compare-runs.js';
+export {
+  compareRuns,
+  DEFAULT_BOOTSTRAP_RESAMPLES,
+  DEFAULT_BOOTSTRAP_SEED,
+  MCNEMAR_EXACT_BELOW,
+  mcnemarTest,
+  pairedBootstrap,
+  TIE_TOLERANCE,
+} from './compare-runs.js';
 export type { FormatSummaryOptions } from './format-summary.js';
 export { formatSummary } from './format-summary.js';
 export type { HtmlReportOptions } from './html-report.js';

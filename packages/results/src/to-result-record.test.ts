@@ -175,6 +175,17 @@ describe('toResultRecord', () => {
     expect(record.trace_summary).toBeNull();
   });
 
+  it('names the re-graded result file in graded_from, after eval_file and run, only when given', () => {
+    const record = toResultRecord(makeResult(), {
+      evalFileName: () => 'evals/a.yaml',
+      run: { id: 'abc', cases: 1 },
+      gradedFrom: 'run.jsonl',
+    });
+    expect(Object.keys(record).slice(-3)).toEqual(['eval_file', 'run', 'graded_from']);
+    expect(record.graded_from).toBe('run.jsonl');
+    expect(toResultRecord(makeResult())).not.toHaveProperty('graded_from');
+  });
+
   it('keeps errors on the case and its evaluators', () => {
     const record = toResultRecord(
       makeResult({

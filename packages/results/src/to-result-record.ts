@@ -72,6 +72,8 @@ export interface ResultRecord {
   eval_file?: string;
   /** Which run and shard wrote this line (only when `run` is given); `agentv results merge` checks it. */
   run?: RunRecord;
+  /** Set by `agentv grade`: the result file whose recorded answers this line re-graded. */
+  graded_from?: string;
 }
 
 export interface RepeatSummaryRecord {
@@ -105,6 +107,8 @@ export interface ResultRecordOptions {
   evalFileName?: (absolutePath: string) => string;
   /** Written as `run` on every line. */
   run?: RunRecord;
+  /** Written as `graded_from` on every line (`agentv grade`: the result file re-graded). */
+  gradedFrom?: string;
 }
 
 /**
@@ -149,6 +153,7 @@ export function toResultRecord(
   }
   if (options.evalFileName) record.eval_file = options.evalFileName(result.evalFile);
   if (options.run) record.run = options.run;
+  if (options.gradedFrom !== undefined) record.graded_from = options.gradedFrom;
   return record;
 }
 

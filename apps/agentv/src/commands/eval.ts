@@ -5,9 +5,6 @@ import {
   defaultEvaluators,
   displayPath,
   type EvaluationResult,
-  formatIssue,
-  InvalidInputError,
-  type Issue,
   loadProject,
   planRun,
   type runEvaluation,
@@ -23,6 +20,7 @@ import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { casesToResume, checkResumeFlags, notRunCases, prepareResume } from '../eval/resume.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
+import { defaultResultPath, reportIssues, useColor } from '../eval/run-output.js';
 import { caseKey, createEvalFileNamer, parseShard, runIdOf, shardOf } from '../eval/shard.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
@@ -416,25 +414,4 @@ function summaryOf(result: EvaluationResult): EvaluationResult {
     trace: undefined,
     outputMessages: undefined,
   };
-}
-
-/** Prints warnings, and throws when any issue is an error so the run never starts. */
-function reportIssues(issues: Issue[], cwd: string): void {
-  const shown = issues.map((issue) =>
-    issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
-  );
-  for (const warning of shown.filter((issue) => issue.severity === 'warning')) {
-    process.stderr.write(`warning: ${formatIssue(warning)}\n`);
-  }
-  const errors = shown.filter((issue) => issue.severity === 'error');
-  if (errors.length > 0) throw new InvalidInputError(errors);
-}
-
-function defaultResultPath(extension: string): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return path.join('.agentv', 'results', `eval_${stamp}.${extension}`);
-}
-
-function useColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.NO_COLOR && !process.env.CI;
 }

@@ -1,0 +1,283 @@
+import path from 'node:path';
+import {
+  createEvaluatorRegistry,
+  defaultEvaluators,
+  displayPath,
+  type EvaluationResult,
+  loadProject,
+  runEvaluation,
+  UsageError,
+} from '@agentv/core';
+import { computeRunStatistics, formatSummary, type RunRecord } from '@agentv/results';
+import { defineCommand } from 'citty';
+import { loadEvalFiles } from '../eval/load-eval-files.js';
+import { createProgressDisplay } from '../eval/progress-display.js';
+import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
+import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
+import { openRunArtifacts } from '../eval/run-artifacts.js';
+import { defaultResultPath, reportIssues, useColor } from '../eval/run-output.js';
+import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
+import { ExitCode } from '../exit-code.js';
+import { NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js';
+import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
+import { type RecordedAnswers, replayProviderFactory } from '../grade/replay-provider.js';
+import { createAppProviderRegistry } from '../registry.js';
+import { readResultLines } from '../results/read-result-lines.js';
+import { integerFlag, numberFlag, rejectUnknownFlags, stringFlag, verboseArg } from './_shared.js';
+
+const gradeArgs = {
+  paths: {
+    type: 'positional',
+    description:
+      'The result file (JSONL, written with --include-trace), then optionally the eval files (default: those the result lines name)',
+    required: true,
+    valueHint: 'RESULTS [EVAL_FILES...]',
+  },
+  targets: {
+    type: 'string',
+    description:
+      'Path of the targets file, for judge targets (default: found from the eval file upwards)',
+    valueHint: 'PATH',
+  },
+  out: {
+    type: 'string',
+    description: 'Result file of the new grades (default: .agentv/results/grade_<timestamp>.jsonl)',
+    valueHint: 'PATH',
+  },
+  workers: {
+    type: 'string',
+    description: 'Cases graded at once (default: as agentv eval)',
+    valueHint: 'N',
+  },
+  threshold: {
+    type: 'string',
+    description:
+      'A case passes when its score is at least this (0..1), instead of every evaluator passing',
+    valueHint: 'SCORE',
+  },
+  'judge-target': {
+    type: 'string',
+    description:
+      'Target that LLM graders (llm_judge, rubric) ask; wins over execution.judge_target and judge_target',
+    valueHint: 'NAME',
+  },
+  cache: {
+    type: 'boolean',
+    default: true,
+    description: 'Reuse judge answers stored in .agentv/cache/ (--no-cache asks every time)',
+  },
+  ...reportArgs,
+  ...verboseArg,
+} as const;
+
+const RESULT_HINT = 'pass the JSONL result file of agentv eval --include-trace';
+
+export default defineCommand({
+  meta: {
+    name: 'grade',
+    description:
+      "Grade a recorded run again with the eval files' current evaluators, without running any target",
+  },
+  args: gradeArgs,
+  async run({ args, rawArgs }) {
+    rejectUnknownFlags(rawArgs, gradeArgs, 'grade');
+    const cwd = process.cwd();
+    const workers = integerFlag(args.workers, 'workers', 1);
+    const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
+    const targetsPath = stringFlag(args.targets, 'targets');
+    const judgeTargetOverride = stringFlag(args['judge-target'], 'judge-target');
+    const out = stringFlag(args.out, 'out');
+    const verbose = args.verbose === true;
+    const [resultsArg, ...evalArgs] = args._;
+    if (resultsArg === undefined) {
+      throw new UsageError('agentv grade needs the result file to grade', {
+        hint: 'write agentv grade .agentv/results/eval_….jsonl [eval files]',
+      });
+    }
+    const resultsPath = path.resolve(cwd, resultsArg);
+    const shownResults = displayPath(cwd, resultsPath);
+    const reportFlags = await parseReportFlags({ ...args, _: evalArgs }, rawArgs, cwd);
+    const outPath = path.resolve(cwd, out ?? defaultResultPath(reportFlags.outputFormat, 'grade'));
+    if (outPath === resultsPath) {
+      throw new UsageError(`--out ${out} is the result file being graded`, {
+        hint: 'write the new grades to another file; the recorded answers stay where they are',
+      });
+    }
+
+    const lines = await readResultLines(resultsPath, cwd, RESULT_HINT);
+    if (lines.length === 0) {
+      throw new UsageError(`${shownResults} holds no result lines`, { hint: RESULT_HINT });
+    }
+    if (!lines.some(({ record }) => 'trace' in record)) {
+      throw new UsageError(
+        `${shownResults} was written without --include-trace: it holds no recorded traces to grade`,
+        { hint: NO_TRACE_HINT },
+      );
+    }
+
+    const evalFileName = createEvalFileNamer(cwd);
+    let evalPaths: string[];
+    const warnings: string[] = [];
+    if (reportFlags.evalInputs.length > 0) {
+      evalPaths = await resolveEvalPaths(reportFlags.evalInputs, cwd);
+    } else {
+      const recorded = findRecordedEvalFiles(lines, cwd, evalFileName);
+      for (const name of recorded.missing) {
+        warnings.push(`eval file ${name} named in ${shownResults} is not found from ${cwd}`);
+      }
+      if (recorded.found.length === 0) {
+        throw new UsageError(
+          `none of the eval files named in ${shownResults} is found (${recorded.missing.slice(0, 3).join(', ')})`,
+          {
+            hint: 'run agentv grade from the folder agentv eval ran in, or pass the eval files after the result file',
+          },
+        );
+      }
+      evalPaths = recorded.found;
+    }
+
+    // Filled once the plan has matched the recorded lines; providers read it when the run starts.
+    const answers: RecordedAnswers = new Map();
+    const providerRegistry = createAppProviderRegistry().register(replayProviderFactory(answers));
+    const project = await loadProject({
+      cwd,
+      providerRegistry,
+      evalFiles: evalPaths,
+      ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
+      mode: 'run',
+      loadEvalFiles: (requests) => loadEvalFiles(requests),
+    });
+    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
+    const targetsFile = project.evalFiles[0]?.targetsFile;
+    const grading = planGrade({
+      lines,
+      cases: project.cases,
+      evalFileNames: new Set(evalPaths.map(evalFileName)),
+      evalFileName,
+      targets: (targetsFile === undefined ? undefined : project.targets.get(targetsFile)) ?? [],
+      ...(targetsFile === undefined ? {} : { targetsFile: displayPath(cwd, targetsFile) }),
+      ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
+      providerRegistry,
+      evaluatorRegistry,
+      cwd,
+    });
+    reportIssues([...project.issues, ...grading.issues], cwd);
+    for (const [target, byCase] of grading.answers) answers.set(target, byCase);
+    if (grading.otherFiles === lines.length) {
+      throw new UsageError(`no line of ${shownResults} belongs to the eval files given`, {
+        hint: 'result lines name their eval file in eval_file; pass those eval files, or none to use them',
+      });
+    }
+
+    for (const line of warnings) process.stderr.write(`warning: ${line}\n`);
+    for (const missing of grading.ungraded) {
+      process.stderr.write(
+        `warning: ${shownResults}:${missing.line} case "${missing.evalId}" (${missing.evalFile}, target ${missing.target}) not graded: ${missing.reason}\n`,
+      );
+    }
+    for (const extra of grading.unrecorded) {
+      process.stderr.write(
+        `warning: case "${extra.evalId}" (${extra.evalFile}, target ${extra.target}) is not in ${shownResults}; run it with agentv eval\n`,
+      );
+    }
+    if (grading.otherFiles > 0) {
+      process.stderr.write(
+        `note: ${grading.otherFiles} line(s) of ${shownResults} belong to other eval files and were skipped\n`,
+      );
+    }
+
+    const recordedRun = lines[0]!.record.run;
+    const run: RunRecord = recordedRun
+      ? { id: recordedRun.id, cases: recordedRun.cases }
+      : {
+          id: runIdOf([...grading.recorded.keys()]),
+          cases: grading.recorded.size,
+        };
+    const progress = createProgressDisplay({
+      total: grading.plan.cases.length,
+      stream: process.stdout,
+    });
+    const artifacts = await openRunArtifacts({
+      flags: reportFlags,
+      outPath,
+      // New grades keep the answers and traces, so they can be graded again.
+      includeTrace: true,
+      recordOptions: { evalFileName, run, gradedFrom: shownResults },
+      cwd,
+      warn: (message) => progress.log(`warning: ${message}`),
+    });
+    const controller = new AbortController();
+    const stopOnSignal = (signal: NodeJS.Signals) => {
+      if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
+      progress.log(`\nagentv: ${signal} received, stopping (again to force)`);
+      controller.abort(new Error(`grading interrupted by ${signal}`));
+    };
+    process.on('SIGINT', stopOnSignal);
+    process.on('SIGTERM', stopOnSignal);
+    let outcome: Awaited<ReturnType<typeof runEvaluation>>;
+    try {
+      outcome = await runEvaluation({
+        plan: grading.plan,
+        providerRegistry,
+        evaluatorRegistry,
+        workers,
+        // A replayed answer never fails; retries would only repeat it.
+        maxRetries: 0,
+        threshold,
+        providerContext: {
+          env: project.env,
+          verbose,
+          log: (line) => progress.log(line),
+          cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
+        },
+        signal: controller.signal,
+        onWarning: (message) => progress.log(`warning: ${message}`),
+        onPrompt: (evalCase, prompt, target) => {
+          progress.onCaseStart(evalCase.id);
+          return artifacts.onPrompt(evalCase, prompt, target);
+        },
+        onAttempt: artifacts.onAttempt,
+        onResult: async (result) => {
+          const regraded = withRecordedAttempts(result, grading.recorded, evalFileName);
+          await artifacts.writer.write(regraded);
+          progress.onResult(regraded);
+        },
+        retainResults: true,
+      });
+    } finally {
+      progress.stop();
+      process.off('SIGINT', stopOnSignal);
+      process.off('SIGTERM', stopOnSignal);
+      await artifacts.close();
+    }
+
+    const results = outcome.results.map((result) =>
+      withRecordedAttempts(result, grading.recorded, evalFileName),
+    );
+    const statistics = computeRunStatistics(results);
+    process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
+    const notGraded = grading.ungraded.length;
+    process.stdout.write(
+      `Re-graded ${results.length} recorded case(s) of ${shownResults} without running any target` +
+        `${notGraded > 0 ? `; ${notGraded} not graded (see the warnings above)` : ''}` +
+        `${grading.unrecorded.length > 0 ? `; ${grading.unrecorded.length} eval case(s) not in the result file` : ''}\n`,
+    );
+    for (const line of await artifacts.finish(results)) process.stdout.write(`${line}\n`);
+    if (outcome.interrupted) return ExitCode.Interrupted;
+    if (notGraded > 0 || statistics.errored > 0) return ExitCode.Error;
+    if (statistics.failed > 0) return ExitCode.Failed;
+    return ExitCode.Passed;
+  },
+});
+
+/** The result with the recorded run's attempt count: grading replays the last attempt's answer. */
+function withRecordedAttempts(
+  result: EvaluationResult,
+  recorded: ReadonlyMap<string, { attempts?: number }>,
+  evalFileName: (absolutePath: string) => string,
+): EvaluationResult {
+  const attempts = recorded.get(
+    caseKey(evalFileName(result.evalFile), result.evalId, result.target),
+  )?.attempts;
+  return attempts === undefined ? result : { ...result, attempts };
+}

@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { displayPath, formatIssue, InvalidInputError, type Issue } from '@agentv/core';
+
+/** Prints warnings, and throws when any issue is an error so the run never starts. */
+export function reportIssues(issues: Issue[], cwd: string): void {
+  const shown = issues.map((issue) =>
+    issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
+  );
+  for (const warning of shown.filter((issue) => issue.severity === 'warning')) {
+    process.stderr.write(`warning: ${formatIssue(warning)}\n`);
+  }
+  const errors = shown.filter((issue) => issue.severity === 'error');
+  if (errors.length > 0) throw new InvalidInputError(errors);
+}
+
+/** `.agentv/results/<command>_<timestamp>.<extension>`, relative to cwd. */
+export function defaultResultPath(extension: string, command = 'eval'): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return path.join('.agentv', 'results', `${command}_${stamp}.${extension}`);
+}
+
+/** Color in the summary only on a terminal, and not under NO_COLOR or CI. */
+export function useColor(): boolean {
+  return process.stdout.isTTY === true && !process.env.NO_COLOR && !process.env.CI;
+}

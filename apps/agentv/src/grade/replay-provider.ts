@@ -1,0 +1,79 @@
+import path from 'node:path';
+import {
+  type EvalCase,
+  PROVIDER_SPECIFICATION_VERSION,
+  type Provider,
+  ProviderError,
+  type ProviderFactory,
+  type ProviderRequest,
+  type ProviderResponse,
+  parseOutputMessages,
+  parseTokenUsage,
+} from '@agentv/core';
+import type { ResultRecord } from '@agentv/results';
+
+/** The `provider:` kind of the stand-in targets `agentv grade` runs; not a kind users write. */
+export const REPLAY_PROVIDER_KIND = 'agentv-replay';
+
+/** Recorded answers by target, then by case (see `replayKey`). */
+export type RecordedAnswers = Map<string, Map<string, ResultRecord>>;
+
+/**
+ * What identifies a case in a provider request: its eval file's folder,
+ * dataset and id (a request does not name the eval file itself).
+ */
+export function replayKey(evalCase: Pick<EvalCase, 'filePath' | 'dataset' | 'id'>): string {
+  return JSON.stringify([path.dirname(evalCase.filePath), evalCase.dataset, evalCase.id]);
+}
+
+function requestKey(request: ProviderRequest): string {
+  return JSON.stringify([
+    request.evalDir ?? '',
+    String(request.metadata?.dataset ?? ''),
+    request.evalCaseId,
+  ]);
+}
+
+/**
+ * A provider factory whose providers answer from a result file instead of an
+ * agent: the recorded answer text, trace, output messages, token usage, cost
+ * and duration of the case. Nothing is started and nothing is called.
+ */
+export function replayProviderFactory(answers: RecordedAnswers): ProviderFactory {
+  return {
+    kind: REPLAY_PROVIDER_KIND,
+    create(target): Provider {
+      const byCase = answers.get(target.name) ?? new Map<string, ResultRecord>();
+      return {
+        specificationVersion: PROVIDER_SPECIFICATION_VERSION,
+        id: `${REPLAY_PROVIDER_KIND}:${target.name}`,
+        kind: REPLAY_PROVIDER_KIND,
+        targetName: target.name,
+        async invoke(request) {
+          const record = byCase.get(requestKey(request));
+          if (record === undefined) {
+            // The grade command plans only cases with a recorded answer; this is a bug.
+            throw new ProviderError(`no recorded answer for case "${request.evalCaseId}"`, {
+              retryable: false,
+            });
+          }
+          return replayResponse(record);
+        },
+      };
+    },
+  };
+}
+
+/** The provider response a result line recorded. */
+export function replayResponse(record: ResultRecord): ProviderResponse {
+  const response: ProviderResponse = { text: record.candidate_answer ?? '' };
+  if (Array.isArray(record.trace)) response.trace = record.trace;
+  const outputMessages = parseOutputMessages(record.output_messages);
+  if (outputMessages !== undefined) response.outputMessages = outputMessages;
+  const usage = parseTokenUsage(record.usage);
+  if (usage !== undefined) response.usage = usage;
+  if (typeof record.cost_usd === 'number') response.costUsd = record.cost_usd;
+  if (typeof record.duration_ms === 'number') response.durationMs = record.duration_ms;
+  if (record.cached === true) response.cached = true;
+  return response;
+}
