@@ -229,6 +229,18 @@ describe('cli provider, mode: persistent', () => {
     expect(error.retryable).toBe(false);
   });
 
+  it('masks env values in errors and the verbose log', async () => {
+    const lines: string[] = [];
+    const provider = persistent(testAgent(newLog()), { env: { TOKEN: 's3cret-value' } }, lines);
+    const error = (await catchError(() =>
+      provider.invoke(makeRequest({ evalCaseId: 'b', question: 'leak' })),
+    )) as ProviderError;
+    expect(error.message).toContain('{"id":"leaked","text":"***"}');
+    await provider.close?.();
+    expect(lines).toContain('[cli:my_agent#1] stderr: token=***');
+    expect(`${error.message}${lines.join('')}`).not.toContain('s3cret');
+  });
+
   it('closes with EOF on stdin: the agent ends by itself', async () => {
     const log = newLog();
     const provider = persistent(testAgent(log));

@@ -92,6 +92,13 @@ export class PersistentWorker {
   ask(request: ProviderRequest, timeoutMs: number | undefined): Promise<WorkerAnswer> {
     const child = this.process!;
     const id = request.evalCaseId;
+    if (child.exited) {
+      return Promise.reject(
+        new ProviderError(this.withStderr(`${this.options.label} (pid ${child.pid}) has exited`), {
+          retryable: true,
+        }),
+      );
+    }
     return new Promise<WorkerAnswer>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const onAbort = () =>
@@ -209,13 +216,15 @@ export class PersistentWorker {
     }
     const reply = parseReplyLine(line, `response line for case "${pending.id}"`);
     if (!reply.ok) {
-      this.fail(protocolError(`${label}: ${reply.problem}`));
+      this.fail(protocolError(this.options.redact(`${label}: ${reply.problem}`)));
       return;
     }
     if (reply.id !== pending.id) {
       this.fail(
         protocolError(
-          `${label}: response line for case "${pending.id}" has unknown id "${reply.id}": ${excerpt(line)}`,
+          this.options.redact(
+            `${label}: response line for case "${pending.id}" has unknown id "${reply.id}": ${excerpt(line)}`,
+          ),
         ),
       );
       return;

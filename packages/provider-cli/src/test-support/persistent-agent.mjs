@@ -1,7 +1,7 @@
 // A persistent agent for tests: `node persistent-agent.mjs <log file> [ignore-eof] [trap-term]`.
 // Logs `start <pid>` and `eof <pid>` lines to the log file; answers each request line by its
 // question: `crash` exits on attempt 0, `hang` starts a child and never answers, `bad-json` and
-// `wrong-id` break the protocol, anything else is echoed as `echo: <question>`.
+// `wrong-id` break the protocol, `leak` prints $TOKEN and answers it under a wrong id, anything else is echoed as `echo: <question>`.
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -19,6 +19,10 @@ lines.on('line', (line) => {
   if (question === 'crash' && attempt === 0) {
     process.stderr.write('boom: the agent crashed\n');
     process.exit(3);
+  }
+  if (question === 'leak') {
+    process.stderr.write(`token=${process.env.TOKEN}\n`);
+    return reply({ id: 'leaked', text: process.env.TOKEN });
   }
   if (question === 'hang') {
     const child = spawn('sleep', ['60'], { stdio: 'ignore' });
