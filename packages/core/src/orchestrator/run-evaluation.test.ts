@@ -335,7 +335,12 @@ describe('runEvaluation', () => {
     };
     await run(
       [evalCase('a'), evalCase('b')],
-      withClose(scriptedProvider(() => (controller.abort(), 'ok'))),
+      withClose(
+        scriptedProvider(() => {
+          controller.abort();
+          return 'ok';
+        }),
+      ),
       { workers: 1, signal: controller.signal },
     );
     expect(closed).toBe(1);
