@@ -55,6 +55,12 @@ export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { RunEvaluationOptions } from './orchestrator/run-options.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
+export type {
+  LongLivedProcess,
+  ProcessExit,
+  StartProcessOptions,
+} from './process/start-process.js';
+export { startProcess } from './process/start-process.js';
 export { stderrExcerpt } from './process/stderr-excerpt.js';
 export type { TargetPolicy } from './project/check-target.js';
 export { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from './project/check-target.js';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidInputError } from '@agentv/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { workingDirectory } from './cli-provider.js';
 import { parseCliSettings, validateCliSettings } from './cli-provider-settings.js';
 import { catchError } from './test-support/catch-error.js';
 import { makeTarget } from './test-support/make-target.js';
+import { workingDirectory } from './working-directory.js';
 
 const baseDir = mkdtempSync(join(tmpdir(), 'agentv-settings-test-'));
 afterAll(() => rmSync(baseDir, { recursive: true, force: true }));

@@ -10,6 +10,7 @@ import {
 } from '@agentv/core';
 import { z } from 'zod';
 import { batchTemplateIssues } from './batch-template-issues.js';
+import { type CliMode, cliMode, persistentModeIssues } from './persistent-settings.js';
 import {
   findPlaceholders,
   formatSupportedPlaceholders,
@@ -57,6 +58,8 @@ export interface CliProviderSettings {
   healthcheck?: CliHealthcheck;
   /** Log the rendered command, cwd, duration and stderr of every call. */
   verbose: boolean;
+  /** `persistent`: one process per worker speaking JSON lines; default `single` (a process per case). */
+  mode?: CliMode;
 }
 
 /**
@@ -72,6 +75,7 @@ export const CLI_SETTINGS_KEYS = [
   'env',
   'healthcheck',
   'verbose',
+  'mode',
 ] as const;
 
 const DEFAULT_FILE_FORMAT = '{path}';
@@ -160,8 +164,11 @@ export function validateCliSettings(target: ResolvedTarget): Issue[] {
   if (!parsed.success) issues.push(...toSettingsIssues(parsed.error.issues));
   if (typeof settings.command_template === 'string') {
     issues.push(...placeholderIssues(settings.command_template));
-    if (target.providerBatching) issues.push(...batchTemplateIssues(settings.command_template));
+    if (target.providerBatching && cliMode(settings) === 'single') {
+      issues.push(...batchTemplateIssues(settings.command_template));
+    }
   }
+  issues.push(...persistentModeIssues(target));
   // A relative cwd depends on the eval file of each case, so only an absolute one is checked here.
   if (typeof settings.cwd === 'string' && isAbsolute(settings.cwd.trim())) {
     const issue = directoryIssue(['cwd'], settings.cwd, target.baseDir);
@@ -229,6 +236,7 @@ export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
     ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
     ...(healthcheck === undefined ? {} : { healthcheck }),
     verbose: raw.verbose ?? false,
+    ...(cliMode(target.settings) === 'persistent' ? { mode: 'persistent' as const } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import {
   type Issue,
   type Provider,
@@ -23,11 +23,13 @@ import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js
 import { runHealthcheck } from './healthcheck.js';
 import { parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
+import { createPersistentCliProvider } from './persistent-provider.js';
 import { CALL_FILES, FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
 import { createRedactor } from './redact.js';
 import { findPlaceholders, renderCommandTemplate } from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
 import { runCommand } from './run-command.js';
+import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
 export interface CliProviderOptions extends ProviderContext {
@@ -53,11 +55,14 @@ export interface CliProviderOptions extends ProviderContext {
  * missing output file or a transient start failure (EAGAIN, EMFILE, ...); not
  * retryable when the command cannot be rendered, cannot ever start (missing
  * cwd, invalid environment), or when the request's signal stopped it.
+ * With `settings.mode: 'persistent'` it returns `createPersistentCliProvider`'s provider.
  */
 export function createCliProvider(
   settings: CliProviderSettings,
   options: CliProviderOptions,
 ): Provider {
+  // `mode: persistent`: one long-lived process per worker instead of one per case.
+  if (settings.mode === 'persistent') return createPersistentCliProvider(settings, options);
   const { targetName } = options;
   const log = options.log ?? ((line: string) => console.error(line));
   const verbose = options.verbose === true || settings.verbose;
@@ -270,17 +275,4 @@ function assertUniqueIds(ids: readonly string[]): void {
     }
     seen.add(id);
   }
-}
-
-/**
- * The directory a command runs in: `settings.cwd` when absolute, else resolved
- * against the directory of the case's eval file (`request.evalDir`; SPEC 2.2:
- * default that directory), or against the targets' base folder when the request names none.
- */
-export function workingDirectory(
-  settings: Pick<CliProviderSettings, 'cwd' | 'baseDir'>,
-  request: Pick<ProviderRequest, 'evalDir'>,
-): string {
-  if (isAbsolute(settings.cwd)) return settings.cwd;
-  return resolve(request.evalDir ?? settings.baseDir ?? process.cwd(), settings.cwd);
 }

@@ -35,22 +35,18 @@ export async function parseBatchOutput(
       lineNumber++;
       if (line.trim() === '') continue;
       // Some tools (PowerShell among them) start files with a byte-order mark.
-      const record = parseLine(lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line, lineNumber);
-      const id = record.id;
-      if (typeof id !== 'string' || id === '') {
-        throw batchError(`line ${lineNumber} has no string "id": ${excerpt(line)}`);
-      }
+      const reply = parseReplyLine(
+        lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line,
+        `line ${lineNumber}`,
+      );
+      if (!reply.ok) throw batchError(reply.problem);
+      const { id } = reply;
       const seenOn = firstLineOfId.get(id);
       if (seenOn !== undefined) {
         throw batchError(`line ${lineNumber} repeats id "${id}" (first on line ${seenOn})`);
       }
       firstLineOfId.set(id, lineNumber);
-      if (!isReplyRecord(record)) {
-        throw batchError(
-          `line ${lineNumber} (id "${id}") has no "text" and no "output_messages": ${excerpt(line)}`,
-        );
-      }
-      if (requested.has(id)) responses.set(id, parseOutputRecord(record));
+      if (requested.has(id)) responses.set(id, reply.response);
     }
   } finally {
     // Closing the reader does not close the file; a failed parse must not leak it.
@@ -67,17 +63,38 @@ export async function parseBatchOutput(
   return responses;
 }
 
-function parseLine(line: string, lineNumber: number): Record<string, unknown> {
-  let value: unknown;
+/** One reply line read by `parseReplyLine`: its id and response, or what is wrong with it. */
+export type ReplyLine =
+  | { ok: true; id: string; response: ProviderResponse }
+  | { ok: false; problem: string };
+
+/**
+ * Reads one JSONL reply line (a batch output line or a persistent agent's
+ * response): a JSON object with a string `id` and `text` or `output_messages`,
+ * converted by `parseOutputRecord`. A bad line gives a problem that starts
+ * with `label` (`line 3`) and ends with an excerpt of the line.
+ */
+export function parseReplyLine(line: string, label: string): ReplyLine {
+  let record: unknown;
   try {
-    value = JSON.parse(line);
+    record = JSON.parse(line);
   } catch {
-    throw batchError(`line ${lineNumber} is not valid JSON: ${excerpt(line)}`);
+    return { ok: false, problem: `${label} is not valid JSON: ${excerpt(line)}` };
   }
-  if (!isRecord(value)) {
-    throw batchError(`line ${lineNumber} is not a JSON object: ${excerpt(line)}`);
+  if (!isRecord(record)) {
+    return { ok: false, problem: `${label} is not a JSON object: ${excerpt(line)}` };
   }
-  return value;
+  const id = record.id;
+  if (typeof id !== 'string' || id === '') {
+    return { ok: false, problem: `${label} has no string "id": ${excerpt(line)}` };
+  }
+  if (!isReplyRecord(record)) {
+    return {
+      ok: false,
+      problem: `${label} (id "${id}") has no "text" and no "output_messages": ${excerpt(line)}`,
+    };
+  }
+  return { ok: true, id, response: parseOutputRecord(record) };
 }
 
 async function assertWritten(filePath: string): Promise<void> {
@@ -91,7 +108,8 @@ async function assertWritten(filePath: string): Promise<void> {
   }
 }
 
-function excerpt(line: string): string {
+/** The line, trimmed and cut to 120 characters, for messages. */
+export function excerpt(line: string): string {
   const trimmed = line.trim();
   return trimmed.length > EXCERPT_CHARS ? `${trimmed.slice(0, EXCERPT_CHARS)}…` : trimmed;
 }

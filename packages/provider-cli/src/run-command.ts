@@ -37,7 +37,8 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
 // EMFILE, ENOMEM, ...) is the system being busy, and another attempt may work.
 const PERMANENT_SPAWN_ERRORS = new Set(['E2BIG', 'EACCES', 'ENOENT', 'ENOTDIR', 'EPERM']);
 
-function startError(error: unknown, cwd: string): ProviderError {
+/** The `ProviderError` for a command that could not be started in `cwd`. */
+export function startError(error: unknown, cwd: string): ProviderError {
   // Node reports a missing cwd as `spawn /bin/sh ENOENT`, which points at the wrong thing.
   if (!existsSync(cwd)) {
     return new ProviderError(

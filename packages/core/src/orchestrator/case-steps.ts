@@ -112,6 +112,22 @@ export function useStartedJudgeProvider(
   started.set(targetName, provider);
 }
 
+// Providers `judgeFor` created during a run, by run: `runEvaluation` closes them at the end.
+const createdDuringRun = new WeakMap<RunEvaluationOptions, Provider[]>();
+
+function createLazily(target: ResolvedTarget, options: RunEvaluationOptions): Provider {
+  const provider = options.providerRegistry.create(target, options.providerContext);
+  const created = createdDuringRun.get(options) ?? [];
+  created.push(provider);
+  createdDuringRun.set(options, created);
+  return provider;
+}
+
+/** The providers created after the run started (judges of run targets), to be closed with it. */
+export function lazilyCreatedProviders(options: RunEvaluationOptions): readonly Provider[] {
+  return createdDuringRun.get(options) ?? [];
+}
+
 /** The stand-in judge `planRun` makes under `--dry-run`. */
 export function isDryRunJudge(target: ResolvedTarget): boolean {
   return target.provider === 'mock' && target.settings.response === DRY_RUN_JUDGE_REPLY;
@@ -140,8 +156,7 @@ export function judgeFor(planned: PlannedCase, options: RunEvaluationOptions): J
         };
       } else {
         const provider =
-          startedJudgeProviders.get(options)?.get(target.name) ??
-          options.providerRegistry.create(target, options.providerContext);
+          startedJudgeProviders.get(options)?.get(target.name) ?? createLazily(target, options);
         judge = createJudge(provider, retryPolicyFor(target, options));
       }
     } catch (error) {

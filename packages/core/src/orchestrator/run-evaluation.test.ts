@@ -311,6 +311,52 @@ describe('runEvaluation', () => {
     expect(provider.requests).toHaveLength(0);
   });
 
+  it('closes the provider once when the run ends, after its last case', async () => {
+    const events: string[] = [];
+    const provider = scriptedProvider((request) => {
+      events.push(`invoke ${request.evalCaseId}`);
+      return 'ok';
+    });
+    provider.close = async () => {
+      events.push('close');
+    };
+    await run([evalCase('a'), evalCase('b')], provider, { workers: 1 });
+    expect(events).toEqual(['invoke a', 'invoke b', 'close']);
+  });
+
+  it('closes the provider when the run is interrupted, a hook throws or a health check fails', async () => {
+    const controller = new AbortController();
+    let closed = 0;
+    const withClose = (provider: Provider) => {
+      provider.close = async () => {
+        closed++;
+      };
+      return provider;
+    };
+    await run(
+      [evalCase('a'), evalCase('b')],
+      withClose(
+        scriptedProvider(() => {
+          controller.abort();
+          return 'ok';
+        }),
+      ),
+      { workers: 1, signal: controller.signal },
+    );
+    expect(closed).toBe(1);
+    const failing = run([evalCase('a')], withClose(scriptedProvider(() => 'ok')), {
+      onResult: () => {
+        throw new Error('ENOSPC: no space left on device');
+      },
+    });
+    await expect(failing).rejects.toThrow('ENOSPC');
+    expect(closed).toBe(2);
+    const unhealthy = withClose(scriptedProvider(() => 'ok'));
+    unhealthy.healthcheck = () => Promise.reject(new Error('connection refused'));
+    await expect(run([evalCase('a')], unhealthy)).rejects.toThrow('connection refused');
+    expect(closed).toBe(3);
+  });
+
   it('stops scheduling cases when interrupted and keeps the finished ones', async () => {
     const controller = new AbortController();
     const provider = scriptedProvider(async (request) => {

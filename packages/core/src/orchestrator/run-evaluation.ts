@@ -1,6 +1,6 @@
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
-import { isDryRunJudge, useStartedJudgeProvider } from './case-steps.js';
+import { isDryRunJudge, lazilyCreatedProviders, useStartedJudgeProvider } from './case-steps.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
@@ -27,7 +27,20 @@ export interface RunOutcome {
  * case runs (a provider cannot be created or fails its health check).
  */
 export async function runEvaluation(options: RunEvaluationOptions): Promise<RunOutcome> {
-  const providers = await startProviders(options);
+  const started: Provider[] = [];
+  try {
+    return await runCases(options, await startProviders(options, started));
+  } finally {
+    // Providers that keep processes running (a persistent `cli` target) stop them here,
+    // whether the run finished, was interrupted or failed.
+    await closeProviders([...started, ...lazilyCreatedProviders(options)]);
+  }
+}
+
+async function runCases(
+  options: RunEvaluationOptions,
+  providers: Map<string, Provider>,
+): Promise<RunOutcome> {
   const size = poolSize(options);
   const pool = createWorkerPool(size, perTargetLimits(options));
   const results: EvaluationResult[] = [];
@@ -118,13 +131,23 @@ function chunked<T>(items: readonly T[], size: number): T[][] {
   return chunks;
 }
 
-async function startProviders(options: RunEvaluationOptions): Promise<Map<string, Provider>> {
+/** Calls every provider's `close` hook once; a failing hook does not stop the others. */
+async function closeProviders(providers: readonly Provider[]): Promise<void> {
+  await Promise.allSettled([...new Set(providers)].map((provider) => provider.close?.()));
+}
+
+/** Starts the run's providers, adding each to `started` as soon as it exists (to be closed). */
+async function startProviders(
+  options: RunEvaluationOptions,
+  started: Provider[],
+): Promise<Map<string, Provider>> {
   const providers = new Map<string, Provider>();
   for (const target of options.plan.targets) {
     const provider = options.createProvider
       ? options.createProvider(target)
       : options.providerRegistry.create(target, options.providerContext);
     providers.set(target.name, provider);
+    started.push(provider);
   }
   // Judge targets that no case runs against are started here too, so their
   // providers' health checks run once, like the run targets'.
@@ -139,6 +162,7 @@ async function startProviders(options: RunEvaluationOptions): Promise<Map<string
       continue; // judgeFor reports it on each case that asks.
     }
     judgeProviders.push(provider);
+    started.push(provider);
     useStartedJudgeProvider(options, judgeTarget.name, provider);
   }
   // Health checks run once per provider, all before the first case.

@@ -32,4 +32,10 @@ export interface Provider {
   invokeBatch?(requests: ProviderRequest[]): Promise<ProviderResponse[]>;
   /** Check the provider is reachable; throws a `ProviderError` when it is not. Run once per provider. */
   healthcheck?(): Promise<void>;
+  /**
+   * Release what the provider holds (processes it keeps running, connections).
+   * `runEvaluation` calls it once when the run ends, finished or interrupted;
+   * no `invoke` is made after it. Never rejects.
+   */
+  close?(): Promise<void>;
 }

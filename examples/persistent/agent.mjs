@@ -1,0 +1,18 @@
+// A persistent agent for `mode: persistent`: reads one JSON request per line on stdin,
+// writes one JSON response line per request to stdout (logs go to stderr).
+import { createInterface } from 'node:readline';
+
+async function answer(request) {
+  // Your agent's work goes here; the model, tools and caches stay loaded between cases.
+  return { text: `You asked: ${request.question}` };
+}
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (!line.trim()) continue;
+  const request = JSON.parse(line);
+  const started = Date.now();
+  const reply = await answer(request);
+  const record = { id: request.id, ...reply, duration_ms: Date.now() - started };
+  process.stdout.write(`${JSON.stringify(record)}\n`);
+}
+// stdin closed (EOF): AgentV is done; returning here exits the process.

@@ -1,0 +1,21 @@
+# A persistent agent for `mode: persistent`: reads one JSON request per line on stdin,
+# writes one JSON response line per request to stdout (logs go to stderr).
+import json
+import sys
+import time
+
+
+def answer(request):
+    # Your agent's work goes here; the model, tools and caches stay loaded between cases.
+    return {"text": f"You asked: {request['question']}"}
+
+
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    request = json.loads(line)
+    started = time.monotonic()
+    reply = answer(request)
+    record = {"id": request["id"], **reply, "duration_ms": int((time.monotonic() - started) * 1000)}
+    print(json.dumps(record), flush=True)
+# stdin closed (EOF): AgentV is done; returning here exits the process.

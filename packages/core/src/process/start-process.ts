@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createProcessGroupTerminator, trackProcessGroup } from './process-group.js';
+import { DEFAULT_KILL_GRACE_MS } from './run-process.js';
+
+/** How to start one long-lived process. */
+export interface StartProcessOptions {
+  /** A shell command line, run as `/bin/sh -c command`, or an argv list run without a shell. */
+  command: string | readonly string[];
+  /** Absolute working directory. */
+  cwd: string;
+  /** The process's whole environment, used as given. Default: `process.env` at start. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Time between SIGTERM and SIGKILL, and the wait for an exit after EOF. Default `DEFAULT_KILL_GRACE_MS`. */
+  killGraceMs?: number;
+}
+
+/** How a long-lived process ended. */
+export interface ProcessExit {
+  /** Undefined when the process was ended by a signal. */
+  exitCode?: number;
+  /** The signal that ended the process, e.g. `SIGKILL`. */
+  signalName?: string;
+}
+
+/** A running process with open stdin, stdout and stderr pipes (stdout and stderr as UTF-8). */
+export interface LongLivedProcess {
+  readonly pid: number;
+  readonly stdin: NodeJS.WritableStream;
+  readonly stdout: NodeJS.ReadableStream;
+  readonly stderr: NodeJS.ReadableStream;
+  /** True once the process has exited. */
+  readonly exited: boolean;
+  /**
+   * Resolves when the process has exited and no process of its group is left
+   * (leftovers are stopped with SIGTERM, then SIGKILL). Never rejects.
+   */
+  readonly done: Promise<ProcessExit>;
+  /** Stops the group now: SIGTERM, SIGKILL after the grace period. Resolves like `done`. */
+  kill(): Promise<ProcessExit>;
+  /**
+   * Ends the process politely: EOF on stdin, then (when it has not exited
+   * within the grace period) `kill()`. Resolves like `done`.
+   */
+  stop(): Promise<ProcessExit>;
+}
+
+/**
+ * Starts a process that keeps running and talks over its pipes, under the
+ * conventions of `runProcess`: its own process group (signalled as a whole),
+ * the environment exactly as given, killed with SIGKILL if AgentV exits while
+ * it runs. Rejects with the spawn error (an `ErrnoException`) when it could
+ * not start.
+ */
+export async function startProcess(options: StartProcessOptions): Promise<LongLivedProcess> {
+  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const child = spawnChild(options);
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  // Stays attached: a later 'error' (a failed kill) without a listener would be thrown.
+  child.on('error', () => {});
+  const pid = child.pid!;
+  const untrack = trackProcessGroup(pid);
+  const group = createProcessGroupTerminator(pid, graceMs);
+  const stdin = child.stdin!;
+  // The process may exit without reading its input; writes then fail with EPIPE.
+  stdin.on('error', () => {});
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+
+  let exited = false;
+  const done = new Promise<ProcessExit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = true;
+      stdin.destroy();
+      void group.settle().then(() => {
+        untrack();
+        resolve({
+          ...(code === null ? {} : { exitCode: code }),
+          ...(signal === null ? {} : { signalName: signal }),
+        });
+      });
+    });
+  });
+
+  const kill = () => {
+    if (!exited) group.terminate();
+    return done;
+  };
+  const stop = async () => {
+    if (!exited) {
+      stdin.end();
+      const timer = delay(graceMs, undefined, { ref: false }).then(() => 'late' as const);
+      if ((await Promise.race([done, timer])) === 'late') group.terminate();
+    }
+    return done;
+  };
+
+  return {
+    pid,
+    stdin,
+    stdout: child.stdout!,
+    stderr: child.stderr!,
+    get exited() {
+      return exited;
+    },
+    done,
+    kill,
+    stop,
+  };
+}
+
+function spawnChild(options: StartProcessOptions): ChildProcess {
+  const spawnOptions = {
+    cwd: options.cwd,
+    env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+    // A new process group (and session), so the whole tree can be signalled at once.
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  };
+  if (typeof options.command === 'string') {
+    return spawn('/bin/sh', ['-c', options.command], spawnOptions);
+  }
+  const [file, ...args] = options.command;
+  if (file === undefined) throw new TypeError('the command list is empty');
+  return spawn(file, args, spawnOptions);
+}

@@ -1,0 +1,168 @@
+import { isAbsolute } from 'node:path';
+import {
+  type Provider,
+  type ProviderContext,
+  ProviderError,
+  type ProviderRequest,
+  type ProviderResponse,
+} from '@agentv/core';
+import type { CliProviderSettings } from './cli-provider-settings.js';
+import { throwIfAborted } from './command-failure.js';
+import { runHealthcheck } from './healthcheck.js';
+import { PersistentWorker } from './persistent-worker.js';
+import { createRedactor } from './redact.js';
+import { renderCommandTemplate } from './render-command-template.js';
+import { workingDirectory } from './working-directory.js';
+
+/** What the persistent provider needs besides the settings (`CliProviderOptions`' shape). */
+export interface PersistentCliProviderOptions extends ProviderContext {
+  targetName: string;
+  killGraceMs?: number;
+  secretValues?: readonly string[];
+}
+
+/** One place in the pool: a worker number and the process that currently fills it. */
+interface Slot {
+  index: number;
+  busy: boolean;
+  worker?: PersistentWorker;
+}
+
+/**
+ * Creates the provider of a `cli` target with `mode: persistent`: its command
+ * starts once per worker and answers case after case over JSON lines (one
+ * request line on stdin, one response line on stdout, in the batch record
+ * shape). Processes start lazily, one per case running at the same time, so
+ * their number is the concurrency the run actually uses; a process serves one
+ * case at a time. A process that exits, times out or breaks the protocol is
+ * killed (its process group) and replaced on the next case; crashes and
+ * timeouts are retryable, protocol errors and interrupts are not. `close()`
+ * gives every process EOF on stdin, then SIGTERM and SIGKILL after the grace
+ * period.
+ */
+export function createPersistentCliProvider(
+  settings: CliProviderSettings,
+  options: PersistentCliProviderOptions,
+): Provider {
+  const { targetName } = options;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const verbose = options.verbose === true || settings.verbose;
+  const redact = createRedactor(settings.env, options.secretValues);
+  // Validation allows no placeholders here; rendering turns `{{NAME}}` into a literal `{NAME}`.
+  const command = renderCommandTemplate(settings.commandTemplate, {});
+  const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
+  const timeoutMs = timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000;
+  const env = { ...(options.env ?? process.env), ...settings.env };
+  const slots: Slot[] = [];
+  // Processes being stopped or killed; `close` waits until each is gone.
+  const ending = new Set<Promise<void>>();
+  let closed = false;
+
+  const track = (stopping: Promise<void>) => {
+    ending.add(stopping);
+    void stopping.finally(() => ending.delete(stopping));
+  };
+
+  /** An idle slot, preferring one whose process runs in `cwd`; a new one when all are busy. */
+  const acquire = (cwd: string): Slot => {
+    const idle = slots.filter((slot) => !slot.busy);
+    const slot = idle.find((slot) => slot.worker?.alive && slot.worker.cwd === cwd) ??
+      idle.find((slot) => !slot.worker?.alive) ??
+      idle[0] ?? { index: slots.length + 1, busy: false };
+    if (!slots.includes(slot)) slots.push(slot);
+    slot.busy = true;
+    return slot;
+  };
+
+  /** The slot's process, started (or replaced when it died or runs elsewhere) as needed. */
+  const workerFor = async (slot: Slot, cwd: string): Promise<PersistentWorker> => {
+    const current = slot.worker;
+    if (current?.alive && current.cwd === cwd) return current;
+    if (current) track(current.alive ? current.stop() : current.kill());
+    slot.worker = undefined;
+    const label = `[cli:${targetName}#${slot.index}]`;
+    if (verbose) log(`${label} starting: ${redact(command)}`);
+    const worker = await PersistentWorker.start({
+      label,
+      command,
+      cwd,
+      env,
+      redact,
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      ...(verbose ? { log } : {}),
+    });
+    if (closed) {
+      await worker.kill();
+      throw stoppedError();
+    }
+    slot.worker = worker;
+    return worker;
+  };
+
+  const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
+    throwIfAborted(request.signal);
+    if (closed) throw stoppedError();
+    const cwd = workingDirectory(settings, request);
+    const slot = acquire(cwd);
+    try {
+      const worker = await workerFor(slot, cwd);
+      const answer = await worker.ask(request, timeoutMs);
+      return {
+        ...answer.response,
+        durationMs: answer.response.durationMs ?? answer.wallTimeMs,
+        raw: {
+          command: redact(command),
+          cwd,
+          worker: slot.index,
+          pid: answer.pid,
+          wallTimeMs: answer.wallTimeMs,
+        },
+      };
+    } catch (error) {
+      // A worker that failed is being killed; `close` must wait for it.
+      const worker = slot.worker;
+      if (worker && !worker.alive) track(worker.kill());
+      throw error;
+    } finally {
+      slot.busy = false;
+    }
+  };
+
+  const close = async () => {
+    closed = true;
+    for (const slot of slots) {
+      const worker = slot.worker;
+      slot.worker = undefined;
+      if (worker) track(worker.alive ? worker.stop() : worker.kill());
+    }
+    while (ending.size > 0) await Promise.allSettled([...ending]);
+  };
+
+  const provider: Provider = {
+    specificationVersion: 'v1',
+    id: `cli:${targetName}`,
+    kind: 'cli',
+    targetName,
+    invoke,
+    close,
+  };
+  const healthcheck = settings.healthcheck;
+  if (healthcheck === undefined) return provider;
+  return {
+    ...provider,
+    healthcheck: () =>
+      runHealthcheck(healthcheck, {
+        cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
+        env: settings.env,
+        ...(options.env === undefined ? {} : { baseEnv: options.env }),
+        redact,
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      }),
+  };
+}
+
+function stoppedError(): ProviderError {
+  return new ProviderError('the persistent agent was not started: the run has ended', {
+    retryable: false,
+  });
+}

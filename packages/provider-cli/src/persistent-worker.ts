@@ -1,0 +1,251 @@
+import { createInterface } from 'node:readline';
+import {
+  type LongLivedProcess,
+  ProviderError,
+  type ProviderRequest,
+  type ProviderResponse,
+  startProcess,
+  stderrExcerpt,
+} from '@agentv/core';
+import { excerpt, parseReplyLine } from './parse-batch-output.js';
+import { requestRecord } from './placeholder-values.js';
+import { startError } from './run-command.js';
+
+/** How a worker starts its process and reports what it does. */
+export interface PersistentWorkerOptions {
+  /** `[cli:target#2]`: names the worker in logs and errors. */
+  label: string;
+  command: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  killGraceMs?: number;
+  /** Masks secrets in what is logged or reported. */
+  redact: (text: string) => string;
+  /** Diagnostics (start, stderr lines, exit) go here when set: the verbose log. */
+  log?: (line: string) => void;
+}
+
+/** A case's answer with the worker's diagnostics. */
+export interface WorkerAnswer {
+  response: ProviderResponse;
+  pid: number;
+  wallTimeMs: number;
+}
+
+/** What the case of a request is waiting for. */
+interface Pending {
+  id: string;
+  resolve: (answer: WorkerAnswer) => void;
+  reject: (error: unknown) => void;
+  started: number;
+}
+
+const STDERR_TAIL_CHARS = 4096;
+
+/**
+ * One process of a persistent agent: started once, answering one case at a
+ * time as a JSON line on stdin and a JSON line on stdout. A worker whose
+ * process died, was killed or broke the protocol is `dead`; the pool starts a
+ * new one in its place.
+ */
+export class PersistentWorker {
+  readonly cwd: string;
+  private readonly options: PersistentWorkerOptions;
+  private process: LongLivedProcess | undefined;
+  private pending: Pending | undefined;
+  private stderrTail = '';
+  private broken = false;
+
+  private constructor(options: PersistentWorkerOptions) {
+    this.options = options;
+    this.cwd = options.cwd;
+  }
+
+  /** Starts the process; throws a `ProviderError` when it cannot start. */
+  static async start(options: PersistentWorkerOptions): Promise<PersistentWorker> {
+    const worker = new PersistentWorker(options);
+    try {
+      worker.process = await startProcess({
+        command: options.command,
+        cwd: options.cwd,
+        env: options.env,
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      });
+    } catch (error) {
+      throw startError(error, options.cwd);
+    }
+    worker.attach(worker.process);
+    return worker;
+  }
+
+  /** False once the process exited, was killed, or broke the protocol. */
+  get alive(): boolean {
+    return !this.broken && this.process !== undefined && !this.process.exited;
+  }
+
+  /**
+   * Sends one request and resolves with the response line for it. Rejects with
+   * a retryable `ProviderError` when the process exits or the case times out
+   * (the process group is killed), and a non-retryable one for a line that is
+   * not a reply for this case, or when `request.signal` stops the case.
+   */
+  ask(request: ProviderRequest, timeoutMs: number | undefined): Promise<WorkerAnswer> {
+    const child = this.process!;
+    const id = request.evalCaseId;
+    if (child.exited) {
+      return Promise.reject(
+        new ProviderError(this.withStderr(`${this.options.label} (pid ${child.pid}) has exited`), {
+          retryable: true,
+        }),
+      );
+    }
+    return new Promise<WorkerAnswer>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = () =>
+        this.fail(
+          new ProviderError(`${this.options.label} was stopped: the run was interrupted`, {
+            retryable: false,
+          }),
+        );
+      const cleanUp = () => {
+        clearTimeout(timer);
+        request.signal?.removeEventListener('abort', onAbort);
+      };
+      this.pending = {
+        id,
+        started: performance.now(),
+        resolve: (answer) => {
+          cleanUp();
+          resolve(answer);
+        },
+        reject: (error) => {
+          cleanUp();
+          reject(error);
+        },
+      };
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(
+          () =>
+            this.fail(
+              new ProviderError(
+                this.withStderr(
+                  `timed out after ${timeoutMs / 1000}s: ${this.options.label} (pid ${child.pid}) gave no response line for case "${id}" and was killed`,
+                ),
+                {
+                  retryable: true,
+                  hint: 'raise timeout_seconds on the target or --agent-timeout, or make the agent answer faster; the worker is restarted for the next case',
+                },
+              ),
+            ),
+          timeoutMs,
+        );
+      }
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      const line = JSON.stringify({
+        ...requestRecord(request),
+        attempt: request.attempt,
+        repeat: request.repeat ?? 1,
+      });
+      child.stdin.write(`${line}\n`);
+    });
+  }
+
+  /** EOF on stdin, then SIGTERM and SIGKILL if the process does not exit. */
+  async stop(): Promise<void> {
+    await this.process?.stop();
+  }
+
+  /** Kills the process group; resolves when no process of it is left. */
+  async kill(): Promise<void> {
+    this.broken = true;
+    await this.process?.kill();
+  }
+
+  /** Fails the pending case (if any) and kills the process: its state is unknown now. */
+  private fail(error: ProviderError): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    this.broken = true;
+    this.process?.kill();
+    pending?.reject(error);
+  }
+
+  private attach(child: LongLivedProcess): void {
+    const { label, log, redact } = this.options;
+    log?.(`${label} started pid ${child.pid} in ${this.cwd}`);
+    const stdout = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
+    stdout.on('line', (line) => this.onLine(line));
+    const stderr = createInterface({ input: child.stderr, crlfDelay: Number.POSITIVE_INFINITY });
+    stderr.on('line', (line) => {
+      const shown = redact(line);
+      this.stderrTail = `${this.stderrTail}${shown}\n`.slice(-STDERR_TAIL_CHARS);
+      log?.(`${label} stderr: ${shown}`);
+    });
+    void child.done.then((exit) => {
+      const how =
+        exit.exitCode === undefined
+          ? `was killed by signal ${exit.signalName ?? 'unknown'}`
+          : `exited with code ${exit.exitCode}`;
+      log?.(`${label} pid ${child.pid} ${how}`);
+      const pending = this.pending;
+      if (pending === undefined) return;
+      this.fail(
+        new ProviderError(
+          this.withStderr(
+            `${label} (pid ${child.pid}) ${how} while answering case "${pending.id}"`,
+          ),
+          {
+            retryable: true,
+            ...(exit.exitCode === undefined ? {} : { exitCode: exit.exitCode }),
+            hint: 'the worker is restarted for the next attempt; run the command by hand and send it the request line (see --verbose) to find out why it stops',
+          },
+        ),
+      );
+    });
+  }
+
+  private onLine(line: string): void {
+    const pending = this.pending;
+    if (line.trim() === '') return;
+    const { label } = this.options;
+    if (pending === undefined) {
+      this.options.log?.(
+        `${label} stdout line while no case was waiting, ignored: ${excerpt(line)}`,
+      );
+      return;
+    }
+    const reply = parseReplyLine(line, `response line for case "${pending.id}"`);
+    if (!reply.ok) {
+      this.fail(protocolError(this.options.redact(`${label}: ${reply.problem}`)));
+      return;
+    }
+    if (reply.id !== pending.id) {
+      this.fail(
+        protocolError(
+          this.options.redact(
+            `${label}: response line for case "${pending.id}" has unknown id "${reply.id}": ${excerpt(line)}`,
+          ),
+        ),
+      );
+      return;
+    }
+    this.pending = undefined;
+    pending.resolve({
+      response: reply.response,
+      pid: this.process!.pid,
+      wallTimeMs: Math.round(performance.now() - pending.started),
+    });
+  }
+
+  private withStderr(message: string): string {
+    const tail = stderrExcerpt(this.stderrTail);
+    return tail ? `${message}; stderr: ${tail}` : message;
+  }
+}
+
+function protocolError(message: string): ProviderError {
+  return new ProviderError(message, {
+    retryable: false,
+    hint: 'a persistent agent writes exactly one JSON line {"id": "<the request\'s id>", "text": "..."} per request line to stdout; write logs to stderr',
+  });
+}

@@ -1,0 +1,39 @@
+// A persistent agent for tests: `node persistent-agent.mjs <log file> [ignore-eof] [trap-term]`.
+// Logs `start <pid>` and `eof <pid>` lines to the log file; answers each request line by its
+// question: `crash` exits on attempt 0, `hang` starts a child and never answers, `bad-json` and
+// `wrong-id` break the protocol, `leak` prints $TOKEN and answers it under a wrong id, anything else is echoed as `echo: <question>`.
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const [log, ...flags] = process.argv.slice(2);
+appendFileSync(log, `start ${process.pid}\n`);
+if (flags.includes('trap-term')) process.on('SIGTERM', () => {});
+
+const reply = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  const request = JSON.parse(line);
+  const { id, question, attempt } = request;
+  process.stderr.write(`working on ${id}\n`);
+  if (question === 'crash' && attempt === 0) {
+    process.stderr.write('boom: the agent crashed\n');
+    process.exit(3);
+  }
+  if (question === 'leak') {
+    process.stderr.write(`token=${process.env.TOKEN}\n`);
+    return reply({ id: 'leaked', text: process.env.TOKEN });
+  }
+  if (question === 'hang') {
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    appendFileSync(log, `child ${child.pid}\n`);
+    return;
+  }
+  if (question === 'bad-json') return void process.stdout.write('{"id": "oops" this is not json\n');
+  if (question === 'wrong-id') return reply({ id: 'someone-else', text: 'hello' });
+  reply({ id, text: `echo: ${question}`, token_usage: { input: 3, output: 2 } });
+});
+lines.on('close', () => {
+  appendFileSync(log, `eof ${process.pid}\n`);
+  if (flags.includes('ignore-eof')) setInterval(() => {}, 1000);
+});

@@ -1,0 +1,16 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { ProviderRequest } from '@agentv/core';
+import type { CliProviderSettings } from './cli-provider-settings.js';
+
+/**
+ * The directory a command runs in: `settings.cwd` when absolute, else resolved
+ * against the directory of the case's eval file (`request.evalDir`; SPEC 2.2:
+ * default that directory), or against the targets' base folder when the request names none.
+ */
+export function workingDirectory(
+  settings: Pick<CliProviderSettings, 'cwd' | 'baseDir'>,
+  request: Pick<ProviderRequest, 'evalDir'>,
+): string {
+  if (isAbsolute(settings.cwd)) return settings.cwd;
+  return resolve(request.evalDir ?? settings.baseDir ?? process.cwd(), settings.cwd);
+}
