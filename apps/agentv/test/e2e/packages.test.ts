@@ -4,10 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mustRun,
-  packPackage,
+  packWorkspace,
   runCommand,
   tarballFiles,
   tarballManifest,
+  tarballName,
   type WorkspacePackage,
   workspacePackages,
 } from '../support/packed-packages.js';
@@ -96,7 +97,10 @@ beforeAll(async () => {
   project = path.join(work, 'project');
   await mkdir(packed);
   await mkdir(project);
-  for (const pkg of packages) tarballs.set(pkg.name, await packPackage(pkg, packed));
+  const packedFiles = await packWorkspace(packed);
+  for (const pkg of packages) tarballs.set(pkg.name, path.join(packed, tarballName(pkg)));
+  // pnpm packs exactly the packages found here, no more, no fewer.
+  expect(packedFiles).toEqual([...tarballs.values()].sort());
 
   // An empty project of someone who never cloned AgentV, installing every package by path:
   // our packages come from the tarballs, their third-party dependencies from the registry.
@@ -177,13 +181,16 @@ describe('the packed packages', () => {
       for (const target of exportTargets(manifest.exports).filter((each) => !each.includes('*'))) {
         expect(files.has(target.replace(/^\.\//, '')), `${pkg.name} exports ${target}`).toBe(true);
       }
-      expect(manifest.exports['.'].types, pkg.name).toMatch(/\.d\.ts$/);
-      for (const bin of Object.values<string>(manifest.bin ?? {})) {
+      expect(
+        exportTargets((manifest.exports as Record<string, unknown>)['.']),
+        pkg.name,
+      ).toContainEqual(expect.stringMatching(/\.d\.ts$/));
+      for (const bin of Object.values(manifest.bin ?? {})) {
         expect(files.has(bin.replace(/^\.\//, '')), `${pkg.name} bin ${bin}`).toBe(true);
       }
 
-      for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
-        for (const [name, range] of Object.entries<string>(manifest[field] ?? {})) {
+      for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'] as const) {
+        for (const [name, range] of Object.entries(manifest[field] ?? {})) {
           expect(range, `${pkg.name} ${field}.${name}`).not.toMatch(/^workspace:/);
           if (versions.has(name)) expect(range, `${pkg.name} → ${name}`).toBe(versions.get(name));
         }
@@ -193,8 +200,9 @@ describe('the packed packages', () => {
 
   it('install with npm, every @agentv package from its tarball and none from the registry', async () => {
     const lock = JSON.parse(await readFile(path.join(project, 'package-lock.json'), 'utf8'));
-    const ours = Object.entries<Record<string, any>>(lock.packages).filter(([key, entry]) =>
-      packages.some((pkg) => key.endsWith(`node_modules/${pkg.name}`) || entry.name === pkg.name),
+    const ours = Object.entries<{ name?: string; resolved?: string }>(lock.packages).filter(
+      ([key, entry]) =>
+        packages.some((pkg) => key.endsWith(`node_modules/${pkg.name}`) || entry.name === pkg.name),
     );
     expect(ours.map(([key]) => key).sort()).toEqual(
       packages.map((pkg) => `node_modules/${pkg.name}`).sort(),

@@ -9,12 +9,30 @@ export const WORKSPACE_ROOT = fileURLToPath(new URL('../../../../', import.meta.
 /** The pnpm every command of this repository runs (see the root package.json). */
 const PNPM = ['--yes', 'pnpm@10.34.8'];
 
+/** The package.json fields the packaging checks read. */
+export interface PackageManifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  description?: string;
+  license?: string;
+  repository?: { directory?: string };
+  engines?: { node?: string };
+  types?: string;
+  exports?: unknown;
+  bin?: Record<string, string>;
+  publishConfig?: { access?: string };
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
 /** A publishable package of the workspace, as its package.json describes it. */
 export interface WorkspacePackage {
   dir: string;
   name: string;
   version: string;
-  manifest: Record<string, any>;
+  manifest: PackageManifest;
 }
 
 /** Every package under `packages/*` and `apps/*` that is not private, sorted by folder. */
@@ -26,7 +44,7 @@ export async function workspacePackages(): Promise<WorkspacePackage[]> {
       const dir = path.join(WORKSPACE_ROOT, group, entry.name);
       const text = await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => undefined);
       if (text === undefined) continue;
-      const manifest = JSON.parse(text) as Record<string, any>;
+      const manifest = JSON.parse(text) as PackageManifest;
       if (manifest.private === true) continue;
       found.push({ dir, name: manifest.name, version: manifest.version, manifest });
     }
@@ -107,13 +125,20 @@ export async function mustRun(
   return run;
 }
 
-/** Packs `pkg` with `pnpm pack` into `destination`; returns the tarball's path. */
-export async function packPackage(pkg: WorkspacePackage, destination: string): Promise<string> {
-  await mustRun('npx', [...PNPM, 'pack', '--pack-destination', destination], {
-    cwd: pkg.dir,
+/**
+ * Packs every public workspace package with one `pnpm -r pack` into
+ * `destination` (pnpm writes each internal `workspace:` range as an exact
+ * version); returns the tarballs' paths.
+ */
+export async function packWorkspace(destination: string): Promise<string[]> {
+  await mustRun('npx', [...PNPM, '--recursive', 'pack', '--pack-destination', destination], {
+    cwd: WORKSPACE_ROOT,
     env: { ...userEnvironment(), PATH: process.env.PATH },
   });
-  return path.join(destination, tarballName(pkg));
+  return (await readdir(destination))
+    .filter((file) => file.endsWith('.tgz'))
+    .map((file) => path.join(destination, file))
+    .sort();
 }
 
 /** The file paths in a tarball, without the leading `package/`. */
@@ -127,9 +152,9 @@ export async function tarballFiles(tarball: string): Promise<string[]> {
 }
 
 /** The package.json inside a tarball. */
-export async function tarballManifest(tarball: string): Promise<Record<string, any>> {
+export async function tarballManifest(tarball: string): Promise<PackageManifest> {
   const { stdout } = await mustRun('tar', ['-xzOf', tarball, 'package/package.json'], {
     cwd: path.dirname(tarball),
   });
-  return JSON.parse(stdout) as Record<string, any>;
+  return JSON.parse(stdout) as PackageManifest;
 }
