@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,8 +7,27 @@ import { fileURLToPath } from 'node:url';
 /** The monorepo's root folder. */
 export const WORKSPACE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** The pnpm every command of this repository runs (see the root package.json). */
-const PNPM = ['--yes', 'pnpm@10.34.8'];
+/**
+ * How to start pnpm: the one running this test when it put itself on PATH
+ * (`pnpm run test`), else the version every command of this repository uses
+ * through npx (see the root package.json).
+ */
+function pnpmCommand(): [string, ...string[]] {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'pnpm');
+    if (dir !== '' && isExecutable(candidate)) return [candidate];
+  }
+  return ['npx', '--yes', 'pnpm@10.34.8'];
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The package.json fields the packaging checks read. */
 export interface PackageManifest {
@@ -131,7 +151,8 @@ export async function mustRun(
  * version); returns the tarballs' paths.
  */
 export async function packWorkspace(destination: string): Promise<string[]> {
-  await mustRun('npx', [...PNPM, '--recursive', 'pack', '--pack-destination', destination], {
+  const [pnpm, ...args] = pnpmCommand();
+  await mustRun(pnpm, [...args, '--recursive', 'pack', '--pack-destination', destination], {
     cwd: WORKSPACE_ROOT,
     env: { ...userEnvironment(), PATH: process.env.PATH },
   });
