@@ -1,5 +1,6 @@
 import { createProviderRegistry, mockProviderFactory, type ProviderRegistry } from '@agentv/core';
 import { cliProviderFactory } from '@agentv/provider-cli';
+import { httpProviderFactory } from '@agentv/provider-http';
 import { llmProviderFactories } from '@agentv/provider-llm';
 
 /**
@@ -7,5 +8,10 @@ import { llmProviderFactories } from '@agentv/provider-llm';
  * to this app's dependencies and its factory to this list.
  */
 export function createAppProviderRegistry(): ProviderRegistry {
-  return createProviderRegistry([cliProviderFactory, mockProviderFactory, ...llmProviderFactories]);
+  return createProviderRegistry([
+    cliProviderFactory,
+    httpProviderFactory,
+    mockProviderFactory,
+    ...llmProviderFactories,
+  ]);
 }

@@ -75,6 +75,7 @@ export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
+export { parseRetryAfterMs } from './provider/retry-after.js';
 export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
 export { hasPlaceholder } from './targets/interpolate-env.js';
 export type { ResolvedTarget } from './targets/resolved-target.js';

@@ -1,6 +1,5 @@
-import { ProviderError } from '@agentv/core';
+import { ProviderError, parseRetryAfterMs } from '@agentv/core';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
-import { parseRetryAfterMs } from './retry-after.js';
 
 const API_CALL_ERROR = Symbol.for('vercel.ai.error.AI_APICallError');
 const RETRY_ERROR = Symbol.for('vercel.ai.error.AI_RetryError');

@@ -38,10 +38,10 @@ const CASES: Record<string, BadInput> = {
   ),
   'unknown-provider': {
     eval: [
-      'error: .agentv/targets.yaml:2: target "default": unknown provider "clii" (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, mock, openai, openai-compatible)',
+      'error: .agentv/targets.yaml:2: target "default": unknown provider "clii" (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible)',
     ],
     validate: [
-      'error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, mock, openai, openai-compatible (used by evals/cases.yaml))',
+      'error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible (used by evals/cases.yaml))',
     ],
   },
   'missing-attached-file': both(
