@@ -1,6 +1,6 @@
+import { computeRunStatistics } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from './format-summary.js';
-import { computeRunStatistics } from './statistics.js';
 import { errored, scored } from './test-support/make-result.js';
 
 const results = [

@@ -1,5 +1,4 @@
-import type { EvaluationResult } from '@agentv/core';
-import type { RunStatistics } from './statistics.js';
+import type { EvaluationResult, RunStatistics } from '@agentv/core';
 
 export interface FormatSummaryOptions {
   /** Use ANSI colours. Default false: plain text. */

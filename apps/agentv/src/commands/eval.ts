@@ -13,7 +13,7 @@ import {
   type runEvaluation,
   UsageError,
 } from '@agentv/core';
-import { computeRunStatistics, formatSummary, type RunRecord } from '@agentv/results';
+import { formatSummary, type RunRecord } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
