@@ -79,3 +79,30 @@ describe('formatSummary', () => {
     expect(formatSummary(computeRunStatistics([]))).toBe('0 cases: 0 passed, 0 failed, 0 errored');
   });
 });
+
+describe('formatSummary with several targets', () => {
+  it('shows the targets side by side in an aligned table', () => {
+    const text = formatSummary(
+      computeRunStatistics([
+        scored('a', 1, {
+          target: 'good',
+          durationMs: 1500,
+          usage: { inputTokens: 1200, outputTokens: 30 },
+        }),
+        scored('b', 0.9, { target: 'good', durationMs: 500, costUsd: 0.01 }),
+        scored('a', 0.2, { target: 'bad-long-name', durationMs: 200 }),
+        { ...errored('b', 'timed out'), target: 'bad-long-name', durationMs: 100 },
+      ]),
+    );
+    const table = text.slice(text.indexOf('Targets:')).split('\n').slice(1, 4);
+    expect(table).toEqual([
+      '  target         cases  passed  failed  errored  pass rate   mean  tokens in  tokens out     cost  duration',
+      '  good               2       2       0        0     100.0%  0.950      1,200          30  $0.0100      2.0s',
+      '  bad-long-name      2       0       1        1       0.0%  0.200          -           -        -      0.3s',
+    ]);
+  });
+
+  it('shows no table for a run with one target', () => {
+    expect(formatSummary(computeRunStatistics(results))).not.toContain('Targets:');
+  });
+});
