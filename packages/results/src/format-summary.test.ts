@@ -97,8 +97,8 @@ describe('formatSummary with several targets', () => {
     const table = text.slice(text.indexOf('Targets:')).split('\n').slice(1, 4);
     expect(table).toEqual([
       '  target         cases  passed  failed  errored  pass rate   mean  tokens in  tokens out     cost  duration',
-      '  good               2       2       0        0     100.0%  0.950      1,200          30  $0.0100      2.0s',
       '  bad-long-name      2       0       1        1       0.0%  0.200          -           -        -      0.3s',
+      '  good               2       2       0        0     100.0%  0.950      1,200          30  $0.0100      2.0s',
     ]);
   });
 

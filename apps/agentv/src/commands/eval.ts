@@ -224,6 +224,7 @@ export default defineCommand({
     const reportsNeedResults = Boolean(reportFlags.junitPath || reportFlags.htmlPath);
     const summaries: EvaluationResult[] = [];
     let listed = false;
+    let severalTargets = false;
 
     let outcome: EvaluateOutcome;
     try {
@@ -293,13 +294,16 @@ export default defineCommand({
         },
         onPrompt: (evalCase, prompt, target) => {
           // The prompt is built right before a case's provider call: the case is running from here.
-          progress?.onCaseStart(evalCase.id);
+          progress?.onCaseStart(severalTargets ? `${evalCase.id} [${target.name}]` : evalCase.id);
           return artifacts?.onPrompt(evalCase, prompt, target);
         },
         onAttempt: (record) => artifacts?.onAttempt(record),
         onResult: async (result) => {
           await artifacts?.writer.write(result);
-          progress?.onResult(result);
+          // With several targets each progress line names the target the case ran against.
+          progress?.onResult(
+            severalTargets ? { ...result, evalId: `${result.evalId} [${result.target}]` } : result,
+          );
           if (!reportsNeedResults) summaries.push(summaryOf(result));
         },
         retainResults: reportsNeedResults,
@@ -327,6 +331,7 @@ export default defineCommand({
         resumed === undefined
           ? selected
           : { ...selected, cases: casesToResume(selected.cases, resumed, retryErrors, keyOf) };
+      severalTargets = runPlan.targets.length > 1;
       progress = createProgressDisplay({ total: runPlan.cases.length, stream: process.stdout });
       artifacts = await openRunArtifacts({
         flags: reportFlags,

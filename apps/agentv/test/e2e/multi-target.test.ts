@@ -122,6 +122,9 @@ describe('agentv eval --target a --target b', () => {
       'good',
     ]);
 
+    // Progress lines name the target of each finished case.
+    expect(run.stdout).toMatch(/ life \[good\] /);
+    expect(run.stdout).toMatch(/ six-times-seven \[bad\] /);
     const summary = run.stdout.slice(run.stdout.indexOf('4 cases:'));
     expect(summary).toContain('4 cases: 2 passed, 2 failed, 0 errored');
     const table = summary.slice(summary.indexOf('Targets:\n')).split('\n').slice(1, 4);
@@ -129,19 +132,8 @@ describe('agentv eval --target a --target b', () => {
       '  target  cases  passed  failed  errored  pass rate   mean  tokens in  tokens out     cost  duration',
     );
     const cells = (line: string) => line.trim().split(/\s+/);
+    // Targets are listed by name, so every run orders them the same way.
     expect(cells(table[1]!).slice(0, 10)).toEqual([
-      'good',
-      '2',
-      '2',
-      '0',
-      '0',
-      '100.0%',
-      '1.000',
-      '200',
-      '20',
-      '$0.0040',
-    ]);
-    expect(cells(table[2]!).slice(0, 10)).toEqual([
       'bad',
       '2',
       '0',
@@ -153,7 +145,19 @@ describe('agentv eval --target a --target b', () => {
       '10',
       '-',
     ]);
-    expect(cells(table[1]!)[10]).toMatch(/^\d+\.\ds$/);
+    expect(cells(table[2]!).slice(0, 10)).toEqual([
+      'good',
+      '2',
+      '2',
+      '0',
+      '0',
+      '100.0%',
+      '1.000',
+      '200',
+      '20',
+      '$0.0040',
+    ]);
+    expect(cells(table[2]!)[10]).toMatch(/^\d+\.\ds$/);
     // Every column lines up: the rows are as long as the header.
     expect(table.map((line) => line.length)).toEqual([
       table[0]!.length,
@@ -199,8 +203,8 @@ describe('agentv eval --target a --target b', () => {
         ],
       ),
     ).toEqual([
-      ['good', 2, 1, 1, 0.004],
       ['bad', 2, 0, 0, null],
+      ['good', 2, 1, 1, 0.004],
     ]);
     // biome-ignore lint/suspicious/noExplicitAny: see reportData
     expect(data.cases.map((item: any) => `${item.target} ${item.id}`).sort()).toEqual([
@@ -344,7 +348,8 @@ describe.skipIf(!chromiumAvailable())('the HTML report of several targets in Chr
     expect(await rows.count()).toBe(2);
     const cells = async (index: number) =>
       (await rows.nth(index).locator('td').allTextContents()).slice(0, 10);
-    expect(await cells(0)).toEqual([
+    expect(await cells(0)).toEqual(['bad', '2', '0', '2', '0', '0.0%', '0.000', '100', '10', '-']);
+    expect(await cells(1)).toEqual([
       'good',
       '2',
       '2',
@@ -356,7 +361,6 @@ describe.skipIf(!chromiumAvailable())('the HTML report of several targets in Chr
       '20',
       '$0.0040',
     ]);
-    expect(await cells(1)).toEqual(['bad', '2', '0', '2', '0', '0.0%', '0.000', '100', '10', '-']);
 
     expect(await page.locator('tr.case-row').count()).toBe(4);
     await page.evaluate(`(() => {

@@ -136,7 +136,7 @@ describe('computeRunStatistics', () => {
     });
   });
 
-  it('computes the figures of each target, in order of first result', () => {
+  it('computes the figures of each target, by target name', () => {
     const stats = computeRunStatistics([
       scored('a', 1, { target: 'fast', durationMs: 100, usage: { inputTokens: 10 } }),
       scored('a', 0.5, { target: 'slow', durationMs: 900, costUsd: 0.5 }),

@@ -40,7 +40,7 @@ export interface RunStatistics {
   passRate: number | null;
   /** Summed `durationMs` of the results: time spent answering and grading cases. */
   durationMs: number;
-  /** The same figures per target, in order of each target's first result (one entry per target). */
+  /** The same figures per target, by target name (one entry per target, so a run's order is stable). */
   targets: TargetStatistics[];
 }
 
@@ -108,7 +108,9 @@ export function computeRunStatistics(
     ...usageTotals(results),
     passRate: results.length === 0 ? null : passed / results.length,
     durationMs: totalDuration(results),
-    targets: [...groupByTarget(results)].map(([target, group]) => targetStatistics(target, group)),
+    targets: [...groupByTarget(results)]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([target, group]) => targetStatistics(target, group)),
   };
 }
 
