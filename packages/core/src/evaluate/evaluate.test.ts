@@ -122,6 +122,22 @@ describe('evaluate', () => {
     expect(one.results.map((result) => result.target)).toEqual(['wrong', 'wrong']);
   });
 
+  it("lets a case's own execution.target replace the file's execution.targets", async () => {
+    await writeFile(
+      path.join(dir, 'evals', 'suite.yaml'),
+      SUITE.replace('execution:\n', 'execution:\n  targets: [default, wrong]\n').replace(
+        '  - id: second\n',
+        '  - id: second\n    execution: { target: wrong }\n',
+      ),
+    );
+    const outcome = await evaluate({ evalFiles: ['evals/suite.yaml'], providers, cwd: dir });
+    expect(outcome.results.map((result) => `${result.evalId}@${result.target}`).sort()).toEqual([
+      'first@default',
+      'first@wrong',
+      'second@wrong',
+    ]);
+  });
+
   it('throws the located issues of bad input before running anything', async () => {
     let started = 0;
     const error = await evaluate({
