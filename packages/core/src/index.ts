@@ -29,6 +29,13 @@ export type {
 } from './eval-file/eval-case.js';
 export type { LoadEvalFileOptions } from './eval-file/load-eval-file.js';
 export { loadEvalFile } from './eval-file/load-eval-file.js';
+export { evaluate } from './evaluate/evaluate.js';
+export type {
+  EvaluateOptions,
+  EvaluateOutcome,
+  EvaluateProgressEvent,
+  TargetDefinition,
+} from './evaluate/evaluate-options.js';
 export type {
   EvaluationContext,
   EvaluationScore,
@@ -83,6 +90,14 @@ export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
+export type {
+  HistogramBin,
+  RunStatistics,
+  RunStatisticsOptions,
+  TargetStatistics,
+  TokenTotals,
+} from './statistics/run-statistics.js';
+export { computeRunStatistics } from './statistics/run-statistics.js';
 export { hasPlaceholder } from './targets/interpolate-env.js';
 export type { ResolvedTarget } from './targets/resolved-target.js';
 export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';

@@ -1,6 +1,6 @@
+import { computeRunStatistics } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from './format-summary.js';
-import { computeRunStatistics } from './statistics.js';
 import { errored, scored } from './test-support/make-result.js';
 
 const results = [
@@ -77,5 +77,32 @@ describe('formatSummary', () => {
 
   it('says so when there were no cases', () => {
     expect(formatSummary(computeRunStatistics([]))).toBe('0 cases: 0 passed, 0 failed, 0 errored');
+  });
+});
+
+describe('formatSummary with several targets', () => {
+  it('shows the targets side by side in an aligned table', () => {
+    const text = formatSummary(
+      computeRunStatistics([
+        scored('a', 1, {
+          target: 'good',
+          durationMs: 1500,
+          usage: { inputTokens: 1200, outputTokens: 30 },
+        }),
+        scored('b', 0.9, { target: 'good', durationMs: 500, costUsd: 0.01 }),
+        scored('a', 0.2, { target: 'bad-long-name', durationMs: 200 }),
+        { ...errored('b', 'timed out'), target: 'bad-long-name', durationMs: 100 },
+      ]),
+    );
+    const table = text.slice(text.indexOf('Targets:')).split('\n').slice(1, 4);
+    expect(table).toEqual([
+      '  target         cases  passed  failed  errored  pass rate   mean  tokens in  tokens out     cost  duration',
+      '  bad-long-name      2       0       1        1       0.0%  0.200          -           -        -      0.3s',
+      '  good               2       2       0        0     100.0%  0.950      1,200          30  $0.0100      2.0s',
+    ]);
+  });
+
+  it('shows no table for a run with one target', () => {
+    expect(formatSummary(computeRunStatistics(results))).not.toContain('Targets:');
   });
 });

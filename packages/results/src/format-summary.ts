@@ -1,5 +1,4 @@
-import type { EvaluationResult } from '@agentv/core';
-import type { RunStatistics } from './statistics.js';
+import type { EvaluationResult, RunStatistics, TargetStatistics } from '@agentv/core';
 
 export interface FormatSummaryOptions {
   /** Use ANSI colours. Default false: plain text. */
@@ -57,6 +56,8 @@ export function formatSummary(stats: RunStatistics, options: FormatSummaryOption
     });
   }
 
+  if (stats.targets.length > 1) lines.push('', 'Targets:', ...targetTable(stats.targets));
+
   // Passing cases are left out: the list is there to say where to look first.
   const notPassed = stats.lowest.filter((result) => !result.passed);
   if (notPassed.length > 0) {
@@ -66,6 +67,51 @@ export function formatSummary(stats: RunStatistics, options: FormatSummaryOption
     if (more > 0) lines.push(`  ... and ${more} more that did not pass`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The targets of a run side by side, one aligned row each: counts, pass rate,
+ * mean score, tokens, cost and summed case duration (`-` where unknown).
+ */
+function targetTable(targets: readonly TargetStatistics[]): string[] {
+  const header = [
+    'target',
+    'cases',
+    'passed',
+    'failed',
+    'errored',
+    'pass rate',
+    'mean',
+    'tokens in',
+    'tokens out',
+    'cost',
+    'duration',
+  ];
+  const rows = targets.map((target) => [
+    target.target,
+    String(target.total),
+    String(target.passed),
+    String(target.failed),
+    String(target.errored),
+    target.passRate === null ? '-' : `${(target.passRate * 100).toFixed(1)}%`,
+    fixed(target.mean),
+    target.tokens === null ? '-' : count(target.tokens.input),
+    target.tokens === null ? '-' : count(target.tokens.output),
+    target.costUsd === null ? '-' : usd(target.costUsd),
+    `${(target.durationMs / 1000).toFixed(1)}s`,
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  // The name column is left-aligned, the figures right-aligned.
+  const line = (cells: string[]) =>
+    `  ${cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+      )
+      .join('  ')
+      .trimEnd()}`;
+  return [line(header), ...rows.map(line)];
 }
 
 /** `Tokens: 1,200 in (300 cached), 450 out  Cost: $0.0123  Cache: 2 of 5 answers`, or undefined. */

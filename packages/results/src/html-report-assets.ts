@@ -34,6 +34,7 @@ h3 { font-size: 14px; margin: 16px 0 6px; }
 .toolbar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .toolbar button { font: inherit; font-size: 13px; padding: 4px 12px; border: 1px solid var(--line); border-radius: 16px; background: var(--panel); color: var(--fg); cursor: pointer; }
 .toolbar button[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; }
+.toolbar select { font: inherit; font-size: 13px; padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
 .toolbar input { font: inherit; font-size: 13px; padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); min-width: 220px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -68,7 +69,8 @@ export const REPORT_SCRIPT = `
   var data = JSON.parse(document.getElementById('agentv-data').textContent);
   var app = document.getElementById('app');
   var PAGE = 500;
-  var state = { filter: 'all', search: '', shown: PAGE };
+  var state = { filter: 'all', search: '', target: '', shown: PAGE };
+  var targets = data.statistics.targets || [];
   var ORDER = { errored: 0, failed: 1, passed: 2 };
   var cases = data.cases.slice().sort(function (a, b) {
     return ORDER[a.status] - ORDER[b.status] || a.score - b.score || compare(a.id, b.id);
@@ -131,6 +133,40 @@ export const REPORT_SCRIPT = `
     app.appendChild(header);
   }
 
+  function percent(value) { return value === null || value === undefined ? '-' : (value * 100).toFixed(1) + '%'; }
+  function tokens(value) { return value === null || value === undefined ? '-' : value.toLocaleString('en-US'); }
+  function usd(value) {
+    if (value === null || value === undefined) return '-';
+    if (value <= 0) return '$0';
+    return '$' + value.toFixed(Math.min(10, Math.max(4, Math.ceil(-Math.log10(value)) + 1)));
+  }
+
+  function renderTargets() {
+    if (targets.length < 2) return;
+    var columns = ['Target', 'Cases', 'Passed', 'Failed', 'Errored', 'Pass rate', 'Mean', 'Tokens in', 'Tokens out', 'Cost', 'Duration'];
+    app.appendChild(el('section', { 'aria-label': 'Targets' }, [
+      el('h2', { text: 'Targets side by side' }),
+      el('table', { className: 'targets', 'data-testid': 'targets' }, [
+        el('thead', null, [el('tr', null, columns.map(function (title) { return el('th', { text: title }); }))]),
+        el('tbody', null, targets.map(function (t) {
+          return el('tr', { 'data-target': t.target }, [
+            el('td', { text: t.target }),
+            el('td', { className: 'num', text: String(t.total) }),
+            el('td', { className: 'num', text: String(t.passed) }),
+            el('td', { className: 'num', text: String(t.failed) }),
+            el('td', { className: 'num', text: String(t.errored) }),
+            el('td', { className: 'num', text: percent(t.passRate) }),
+            el('td', { className: 'num', text: fixed(t.mean) }),
+            el('td', { className: 'num', text: tokens(t.tokens && t.tokens.input) }),
+            el('td', { className: 'num', text: tokens(t.tokens && t.tokens.output) }),
+            el('td', { className: 'num', text: usd(t.costUsd) }),
+            el('td', { className: 'num', text: duration(t.durationMs) }),
+          ]);
+        })),
+      ]),
+    ]));
+  }
+
   function renderHistogram() {
     var bins = data.statistics.histogram;
     var largest = Math.max.apply(null, bins.map(function (bin) { return bin.count; }).concat([1]));
@@ -158,6 +194,7 @@ export const REPORT_SCRIPT = `
 
   function matches(item) {
     if (state.filter !== 'all' && item.status !== state.filter) return false;
+    if (state.target !== '' && item.target !== state.target) return false;
     return state.search === '' || item.id.toLowerCase().indexOf(state.search) !== -1;
   }
 
@@ -174,6 +211,14 @@ export const REPORT_SCRIPT = `
       filterButtons[entry[0]] = button;
       return button;
     }));
+    if (targets.length > 1) {
+      toolbar.appendChild(el('select', {
+        'aria-label': 'Filter by target', 'data-testid': 'target-filter',
+        oninput: function (event) { state.target = event.target.value; state.shown = PAGE; update(); },
+      }, [el('option', { value: '', text: 'All targets' })].concat(targets.map(function (t) {
+        return el('option', { value: t.target, text: t.target });
+      }))));
+    }
     toolbar.appendChild(el('input', {
       type: 'search', placeholder: 'Filter by case id', 'aria-label': 'Filter by case id',
       oninput: function (event) { state.search = event.target.value.trim().toLowerCase(); state.shown = PAGE; update(); },
@@ -304,6 +349,7 @@ export const REPORT_SCRIPT = `
   }
 
   renderSummary();
+  renderTargets();
   renderHistogram();
   renderCasesSection();
   update();

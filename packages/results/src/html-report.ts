@@ -1,8 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { EvaluationResult, TraceEvent, TraceSummary } from '@agentv/core';
+import {
+  computeRunStatistics,
+  type EvaluationResult,
+  type RunStatistics,
+  type TraceEvent,
+  type TraceSummary,
+} from '@agentv/core';
 import { REPORT_SCRIPT, REPORT_STYLES } from './html-report-assets.js';
-import { computeRunStatistics, type RunStatistics } from './statistics.js';
 
 export interface HtmlReportOptions {
   /** Shown as the page title. Default `AgentV report`. */

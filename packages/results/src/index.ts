@@ -32,13 +32,6 @@ export type { ReadResultLine } from './read-result-file.js';
 export { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
 export type { ResultWriter } from './result-file-writer.js';
 export type {
-  HistogramBin,
-  RunStatistics,
-  RunStatisticsOptions,
-  TokenTotals,
-} from './statistics.js';
-export { computeRunStatistics } from './statistics.js';
-export type {
   EvaluatorResultRecord,
   RepeatSummaryRecord,
   ResultRecord,

@@ -22,6 +22,40 @@ const results = [
 ];
 
 describe('formatJunitXml', () => {
+  it('writes a suite per eval file and target, with the target in classname, when a run has several', () => {
+    const twoTargets = [
+      scored('refund-001', 1, { ...support, target: 'gpt' }),
+      scored('refund-001', 0.2, { ...support, target: 'claude', misses: ['No refund'] }),
+      scored('refund-002', 1, { ...support, target: 'gpt' }),
+      scored('refund-002', 1, { ...support, target: 'claude' }),
+    ];
+    const root = parseXml(formatJunitXml(twoTargets, { relativeTo: '/repo' }));
+    const suites = elementsNamed(root, 'testsuite');
+    expect(
+      suites.map((suite) => [
+        suite.attributes.name,
+        suite.attributes.tests,
+        suite.attributes.failures,
+      ]),
+    ).toEqual([
+      ['support [gpt]', '2', '0'],
+      ['support [claude]', '2', '1'],
+    ]);
+    expect(elementsNamed(suites[1]!, 'property').map((property) => property.attributes)).toEqual([
+      { name: 'target', value: 'claude' },
+    ]);
+    expect(
+      elementsNamed(root, 'testcase').map(
+        (testcase) => `${testcase.attributes.classname} ${testcase.attributes.name}`,
+      ),
+    ).toEqual([
+      'support.gpt refund-001',
+      'support.gpt refund-002',
+      'support.claude refund-001',
+      'support.claude refund-002',
+    ]);
+  });
+
   it('writes a suite per eval file with counts, failures and errors', () => {
     const root = parseXml(formatJunitXml(results, { relativeTo: '/repo' }));
     expect(root.name).toBe('testsuites');

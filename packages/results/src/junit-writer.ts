@@ -27,7 +27,9 @@ const MESSAGE_LENGTH = 300;
 
 /**
  * Renders results as JUnit XML: one `<testsuite>` per eval file (named after
- * its dataset, in order of first result) with `tests`, `failures`, `errors`,
+ * its dataset, in order of first result; with several targets one per eval
+ * file and target, named `dataset [target]`, with a `target` property and
+ * `classname` = `dataset.target`) with `tests`, `failures`, `errors`,
  * `skipped` and `time` (seconds) attributes, one `<testcase>` per case
  * (`classname` = dataset, `name` = case id) carrying `<failure>` for a case
  * that failed (message: its first miss, body: every miss and the reasoning) or
@@ -38,13 +40,18 @@ export function formatJunitXml(
   results: readonly EvaluationResult[],
   options: JunitOptions = {},
 ): string {
+  const notRun = options.notRun ?? [];
+  // With several targets each (eval file, target) is a suite of its own, and the target goes
+  // into the classname (`dataset.target`), so CI tools list every target's cases apart.
+  const multiTarget =
+    new Set([...results.map((result) => result.target), ...notRun.map((c) => c.target)]).size > 1;
   const suites = new Map<string, EvaluationResult[]>();
   for (const result of results) {
-    const suite = suites.get(result.evalFile);
+    const key = multiTarget ? `${result.evalFile}\u0000${result.target}` : result.evalFile;
+    const suite = suites.get(key);
     if (suite) suite.push(result);
-    else suites.set(result.evalFile, [result]);
+    else suites.set(key, [result]);
   }
-  const notRun = options.notRun ?? [];
   const counted = countOf(results);
   const totals =
     notRun.length === 0
@@ -54,18 +61,27 @@ export function formatJunitXml(
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites ${attributes({ name: options.name ?? 'agentv', ...totals })}>`,
   ];
-  for (const [evalFile, cases] of suites) {
+  for (const cases of suites.values()) {
+    const { evalFile, dataset, target } = cases[0]!;
     const file = options.relativeTo ? path.relative(options.relativeTo, evalFile) : evalFile;
     lines.push(
       `  <testsuite ${attributes({
-        name: cases[0]!.dataset,
+        name: multiTarget ? `${dataset} [${target}]` : dataset,
         ...countOf(cases),
         skipped: 0,
         timestamp: earliestStart(cases),
         file,
       })}>`,
     );
-    for (const result of cases) lines.push(...testcase(result, file));
+    if (multiTarget) {
+      lines.push(
+        '    <properties>',
+        `      <property ${attributes({ name: 'target', value: target })} />`,
+        '    </properties>',
+      );
+    }
+    const classname = multiTarget ? `${dataset}.${target}` : dataset;
+    for (const result of cases) lines.push(...testcase(result, file, classname));
     lines.push('  </testsuite>');
   }
   if (notRun.length > 0) {
@@ -81,7 +97,7 @@ export function formatJunitXml(
         ? path.relative(options.relativeTo, missing.evalFile)
         : missing.evalFile;
       lines.push(
-        `    <testcase ${attributes({ name: missing.evalId, classname: missing.dataset, time: seconds(0), file })}>`,
+        `    <testcase ${attributes({ name: missing.evalId, classname: multiTarget ? `${missing.dataset}.${missing.target}` : missing.dataset, time: seconds(0), file })}>`,
         `      <skipped ${attributes({ message: `not run: ${message} (target ${missing.target})` })} />`,
         '    </testcase>',
       );
@@ -102,10 +118,10 @@ export async function writeJunitReport(
   await writeFile(filePath, formatJunitXml(results, options), 'utf8');
 }
 
-function testcase(result: EvaluationResult, file: string): string[] {
+function testcase(result: EvaluationResult, file: string, classname: string): string[] {
   const open = `    <testcase ${attributes({
     name: result.evalId,
-    classname: result.dataset,
+    classname,
     time: seconds(result.durationMs),
     file,
   })}>`;

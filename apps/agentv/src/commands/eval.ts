@@ -1,27 +1,35 @@
 import path from 'node:path';
 import {
-  createEvaluatorRegistry,
-  createMockProvider,
-  defaultEvaluators,
+  computeRunStatistics,
   displayPath,
+  type EvalCase,
+  type EvaluateOutcome,
   type EvaluationResult,
-  loadProject,
-  planRun,
-  type runEvaluation,
+  evaluate,
+  type PlannedCase,
+  type RunPlan,
   UsageError,
 } from '@agentv/core';
-import { computeRunStatistics, formatSummary, type RunRecord } from '@agentv/results';
+import { formatSummary, type RunRecord } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
+import type { ProgressDisplay } from '../eval/progress-display-type.js';
 import { parseRepeatReducer, runEvaluationRepeated, writeRepeatSummary } from '../eval/repeat.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { casesToResume, checkResumeFlags, notRunCases, prepareResume } from '../eval/resume.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
-import { defaultResultPath, reportIssues, useColor } from '../eval/run-output.js';
-import { caseKey, createEvalFileNamer, parseShard, runIdOf, shardOf } from '../eval/shard.js';
+import { defaultResultPath, useColor } from '../eval/run-output.js';
+import {
+  caseKey,
+  createEvalFileNamer,
+  parseShard,
+  runIdOf,
+  type Shard,
+  shardOf,
+} from '../eval/shard.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import {
@@ -42,6 +50,11 @@ const evalArgs = {
     valueHint: 'PATHS...',
   },
   ...targetArgs,
+  target: {
+    ...targetArgs.target,
+    description:
+      'Run every case against this target, overriding the eval files; repeat it (--target a --target b) to compare targets side by side',
+  },
   out: {
     type: 'string',
     description: 'Result file (default: .agentv/results/eval_<timestamp>.jsonl, or .yaml)',
@@ -165,7 +178,9 @@ export default defineCommand({
     };
     const verbose = args.verbose === true;
     const targetsPath = stringFlag(args.targets, 'targets');
-    const targetOverride = stringFlag(args.target, 'target');
+    // `--target a --target b` runs every case against each; citty keeps only the last.
+    stringFlag(args.target, 'target');
+    const targetOverrides = repeatedFlag(rawArgs, 'target');
     const judgeTargetOverride = stringFlag(args['judge-target'], 'judge-target');
     const out = stringFlag(args.out, 'out');
     const resumePath = stringFlag(args.resume, 'resume');
@@ -174,202 +189,163 @@ export default defineCommand({
 
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
     const evalPaths = await resolveEvalPaths(reportFlags.evalInputs, cwd);
-    const providerRegistry = createAppProviderRegistry();
-    const project = await loadProject({
-      cwd,
-      providerRegistry,
-      evalFiles: evalPaths,
-      ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
-      mode: 'run',
-      loadEvalFiles: (requests) => loadEvalFiles(requests),
-    });
-    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
-    const targetsFile = project.evalFiles[0]?.targetsFile;
-    const targets = targetsFile === undefined ? [] : project.targets.get(targetsFile);
-
     const idPatterns = repeatedFlag(rawArgs, 'eval-id');
     const filterPatterns = repeatedFlag(rawArgs, 'filter');
     const includeTags = repeatedFlag(rawArgs, 'tag');
     const excludeTags = repeatedFlag(rawArgs, 'exclude-tag');
     const shardValue = stringFlag(args.shard, 'shard');
     const shard = shardValue === undefined ? undefined : parseShard(shardValue);
-    const byId = filterCasesById(project.cases, idPatterns);
-    const byFilter = filterCasesById(byId, filterPatterns);
-    const selected = filterCasesByTags(byFilter, includeTags, excludeTags);
-    const { plan: fullPlan, issues } = planRun({
-      cases: selected,
-      targets: targets ?? [],
-      targetsFile: targetsFile && displayPath(cwd, targetsFile),
-      targetOverride,
-      ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
-      providerRegistry,
-      evaluatorRegistry,
-      dryRun,
-      // A targets file with errors is already reported; "unknown target" on top would mislead.
-      checkTargets: targets !== undefined,
-    });
-    reportIssues([...project.issues, ...issues], cwd);
-    if (idPatterns.length > 0 && byId.length === 0 && project.cases.length > 0) {
-      throw new UsageError(`no case id matches --eval-id ${idPatterns.join(', ')}`, {
-        hint: `ids in these files include: ${project.cases
-          .slice(0, 5)
-          .map((c) => c.id)
-          .join(', ')}`,
-      });
-    }
-    if (filterPatterns.length > 0 && byFilter.length === 0 && project.cases.length > 0) {
-      const also = idPatterns.length > 0 ? ` among the cases --eval-id selected` : '';
-      throw new UsageError(`no case id matches --filter ${filterPatterns.join(', ')}${also}`, {
-        hint: `ids in these files include: ${project.cases
-          .slice(0, 5)
-          .map((c) => c.id)
-          .join(', ')}`,
-      });
-    }
-    if (
-      includeTags.length + excludeTags.length > 0 &&
-      selected.length === 0 &&
-      project.cases.length > 0
-    ) {
-      const known = [...new Set(project.cases.flatMap((c) => c.tags ?? []))];
-      throw new UsageError(
-        `no case is left after ${[
-          ...includeTags.map((tag) => `--tag ${tag}`),
-          ...excludeTags.map((tag) => `--exclude-tag ${tag}`),
-        ].join(' ')}`,
-        {
-          hint:
-            known.length > 0
-              ? `tags in these files: ${known.slice(0, 10).join(', ')}`
-              : 'no case has tags; add `tags: [smoke]` to a case or to the eval file',
-        },
-      );
-    }
-
-    // Selection comes first, then sharding: every shard sees the same selection and run id.
     const evalFileName = createEvalFileNamer(cwd);
-    const run: RunRecord = {
-      id: runIdOf(
-        fullPlan.cases.map((c) =>
-          caseKey(evalFileName(c.evalCase.filePath), c.evalCase.id, c.target.name),
-        ),
-      ),
-      cases: fullPlan.cases.length,
-      ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
-    };
-    const plan =
-      shard === undefined
-        ? fullPlan
-        : {
-            ...fullPlan,
-            cases: fullPlan.cases.filter(
-              (c) =>
-                shardOf(evalFileName(c.evalCase.filePath), c.evalCase.id, shard.count) ===
-                shard.index,
-            ),
-          };
-    if (args.list === true) {
-      for (const c of plan.cases) {
-        const tags = c.evalCase.tags?.length ? `  [${c.evalCase.tags.join(', ')}]` : '';
-        process.stdout.write(
-          `${displayPath(cwd, c.evalCase.filePath)}  ${c.evalCase.id}  ${c.target.name}${tags}\n`,
-        );
-      }
-      const of = shard === undefined ? '' : ` (shard ${run.shard} of ${run.cases})`;
-      process.stdout.write(`${plan.cases.length} case(s) selected${of}\n`);
-      return ExitCode.Passed;
-    }
-    if (fullPlan.cases.length === 0) {
-      throw new UsageError('the eval files contain no cases to run');
-    }
-    if (plan.cases.length === 0) {
-      // An empty shard is normal for small runs: write an empty result file and pass.
-      process.stderr.write(
-        `agentv: shard ${run.shard} holds none of the ${run.cases} selected cases\n`,
-      );
-    }
-
-    const outPath = path.resolve(
-      cwd,
-      resumePath ?? out ?? defaultResultPath(reportFlags.outputFormat),
-    );
-    const keyOf = (c: (typeof plan.cases)[number]) =>
+    const keyOf = (c: PlannedCase) =>
       caseKey(evalFileName(c.evalCase.filePath), c.evalCase.id, c.target.name);
-    const resumed =
-      resumePath === undefined
-        ? undefined
-        : await prepareResume(outPath, run, cwd, (name) => {
-            const match = plan.cases.find((c) => evalFileName(c.evalCase.filePath) === name);
-            return match?.evalCase.filePath ?? path.resolve(cwd, name);
-          });
-    const runPlan =
-      resumed === undefined
-        ? plan
-        : { ...plan, cases: casesToResume(plan.cases, resumed, retryErrors, keyOf) };
-    const progress = createProgressDisplay({ total: runPlan.cases.length, stream: process.stdout });
-    const artifacts = await openRunArtifacts({
-      flags: reportFlags,
-      outPath,
-      append: resumed?.existed === true,
-      includeTrace: args['include-trace'] === true,
-      recordOptions: { evalFileName, run },
-      cwd,
-      warn: (message) => progress.log(`warning: ${message}`),
-    });
+
+    // What the CLI adds around evaluate(): filters, --shard, --list, --resume, result
+    // files and reports, the progress display and signal handling.
+    let allCases: EvalCase[] = [];
+    let byId: EvalCase[] = [];
+    let byFilter: EvalCase[] = [];
+    let run: RunRecord | undefined;
+    let plan: RunPlan | undefined;
+    let outPath = '';
+    let resumed: Awaited<ReturnType<typeof prepareResume>> | undefined;
+    let progress: ProgressDisplay | undefined;
+    let artifacts: Awaited<ReturnType<typeof openRunArtifacts>> | undefined;
+    const warn = (message: string) =>
+      progress
+        ? progress.log(`warning: ${message}`)
+        : process.stderr.write(`warning: ${message}\n`);
     const controller = new AbortController();
     const stopOnSignal = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
-      progress.log(`\nagentv: ${signal} received, stopping running cases (again to force)`);
+      progress?.log(`\nagentv: ${signal} received, stopping running cases (again to force)`);
       controller.abort(new Error(`run interrupted by ${signal}`));
     };
-    process.on('SIGINT', stopOnSignal);
-    process.on('SIGTERM', stopOnSignal);
-
     // Only the HTML and JUnit reports need whole results after the run; the summary needs
     // little of each, so large runs keep just that instead of every answer and trace.
     const reportsNeedResults = Boolean(reportFlags.junitPath || reportFlags.htmlPath);
     const summaries: EvaluationResult[] = [];
-    let outcome: Awaited<ReturnType<typeof runEvaluation>>;
+    let listed = false;
+    let severalTargets = false;
+
+    let outcome: EvaluateOutcome;
     try {
-      outcome = await runEvaluationRepeated(
-        {
-          plan: runPlan,
-          providerRegistry,
-          evaluatorRegistry,
-          workers,
-          maxRetries,
-          threshold,
-          providerContext: {
-            // `.env` reaches agents and judge scripts through this, not through process.env.
-            env: project.env,
-            verbose,
-            defaultTimeoutSeconds: agentTimeout,
-            log: (line) => progress.log(line),
-            cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
-          },
-          createProvider: dryRun ? (target) => createMockProvider(target.name) : undefined,
-          signal: controller.signal,
-          onWarning: (message) => progress.log(`warning: ${message}`),
-          // The prompt is built right before a case's provider call: the case is running from here.
-          onPrompt: (evalCase, prompt, target) => {
-            progress.onCaseStart(evalCase.id);
-            return artifacts.onPrompt(evalCase, prompt, target);
-          },
-          onAttempt: artifacts.onAttempt,
-          onResult: async (result) => {
-            await artifacts.writer.write(result);
-            progress.onResult(result);
-            if (!reportsNeedResults) summaries.push(summaryOf(result));
-          },
-          retainResults: reportsNeedResults,
+      outcome = await evaluate({
+        evalFiles: evalPaths,
+        providers: createAppProviderRegistry(),
+        cwd,
+        ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
+        ...(targetOverrides.length === 0 ? {} : { targets: targetOverrides }),
+        ...(judgeTargetOverride === undefined ? {} : { judgeTarget: judgeTargetOverride }),
+        workers,
+        maxRetries,
+        threshold,
+        dryRun,
+        signal: controller.signal,
+        loadEvalFiles: (requests) => loadEvalFiles(requests),
+        providerContext: {
+          verbose,
+          defaultTimeoutSeconds: agentTimeout,
+          log: (line) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`)),
+          cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
         },
-        repeat,
-      );
+        onWarning: warn,
+        selectCases: (cases) => {
+          allCases = cases;
+          byId = filterCasesById(cases, idPatterns);
+          byFilter = filterCasesById(byId, filterPatterns);
+          return filterCasesByTags(byFilter, includeTags, excludeTags);
+        },
+        onPlan: async (fullPlan) => {
+          checkSelection(allCases, byId, byFilter, fullPlan, {
+            idPatterns,
+            filterPatterns,
+            includeTags,
+            excludeTags,
+          });
+          // Selection comes first, then sharding: every shard sees the same selection and run id.
+          run = {
+            id: runIdOf(fullPlan.cases.map(keyOf)),
+            cases: fullPlan.cases.length,
+            ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+          };
+          plan =
+            shard === undefined
+              ? fullPlan
+              : {
+                  ...fullPlan,
+                  cases: fullPlan.cases.filter(
+                    (c) =>
+                      shardOf(evalFileName(c.evalCase.filePath), c.evalCase.id, shard.count) ===
+                      shard.index,
+                  ),
+                };
+          if (args.list === true) {
+            listCases(plan, run, shard, cwd);
+            listed = true;
+            return 'stop';
+          }
+          if (fullPlan.cases.length > 0 && plan.cases.length === 0) {
+            // An empty shard is normal for small runs: write an empty result file and pass.
+            process.stderr.write(
+              `agentv: shard ${run.shard} holds none of the ${run.cases} selected cases\n`,
+            );
+          }
+          if (fullPlan.cases.length === 0) return plan; // evaluate() reports it
+          return startRun(plan, run);
+        },
+        onPrompt: (evalCase, prompt, target) => {
+          // The prompt is built right before a case's provider call: the case is running from here.
+          progress?.onCaseStart(severalTargets ? `${evalCase.id} [${target.name}]` : evalCase.id);
+          return artifacts?.onPrompt(evalCase, prompt, target);
+        },
+        onAttempt: (record) => artifacts?.onAttempt(record),
+        onResult: async (result) => {
+          await artifacts?.writer.write(result);
+          // With several targets each progress line names the target the case ran against.
+          progress?.onResult(
+            severalTargets ? { ...result, evalId: `${result.evalId} [${result.target}]` } : result,
+          );
+          if (!reportsNeedResults) summaries.push(summaryOf(result));
+        },
+        retainResults: reportsNeedResults,
+        runner: (options) => runEvaluationRepeated(options, repeat),
+      });
     } finally {
-      progress.stop();
+      progress?.stop();
       process.off('SIGINT', stopOnSignal);
       process.off('SIGTERM', stopOnSignal);
-      await artifacts.close();
+      await artifacts?.close();
+    }
+    if (listed || plan === undefined || run === undefined) return ExitCode.Passed;
+
+    /** Opens the result file, reports and progress display of the cases that will run. */
+    async function startRun(selected: RunPlan, record: RunRecord): Promise<RunPlan> {
+      outPath = path.resolve(cwd, resumePath ?? out ?? defaultResultPath(reportFlags.outputFormat));
+      resumed =
+        resumePath === undefined
+          ? undefined
+          : await prepareResume(outPath, record, cwd, (name) => {
+              const match = selected.cases.find((c) => evalFileName(c.evalCase.filePath) === name);
+              return match?.evalCase.filePath ?? path.resolve(cwd, name);
+            });
+      const runPlan =
+        resumed === undefined
+          ? selected
+          : { ...selected, cases: casesToResume(selected.cases, resumed, retryErrors, keyOf) };
+      severalTargets = runPlan.targets.length > 1;
+      progress = createProgressDisplay({ total: runPlan.cases.length, stream: process.stdout });
+      artifacts = await openRunArtifacts({
+        flags: reportFlags,
+        outPath,
+        append: resumed?.existed === true,
+        includeTrace: args['include-trace'] === true,
+        recordOptions: { evalFileName, run: record },
+        cwd,
+        warn,
+      });
+      process.on('SIGINT', stopOnSignal);
+      process.on('SIGTERM', stopOnSignal);
+      return runPlan;
     }
 
     const finished = [
@@ -385,12 +361,13 @@ export default defineCommand({
         `interrupted: ${notRun.length} of ${plan.cases.length} cases did not run (finish them with --resume ${displayPath(cwd, outPath)})\n`,
       );
     }
-    for (const line of await artifacts.finish(finished, { notRun, total: plan.cases.length })) {
+    const opened = artifacts as Awaited<ReturnType<typeof openRunArtifacts>>;
+    for (const line of await opened.finish(finished, { notRun, total: plan.cases.length })) {
       process.stdout.write(`${line}\n`);
     }
     if (outcome.interrupted) {
       process.stderr.write(
-        `agentv: interrupted; ${outcome.finished} of ${runPlan.cases.length} cases finished and were written\n`,
+        `agentv: interrupted; ${outcome.finished} of ${outcome.plan.cases.length} cases finished and were written\n`,
       );
       return ExitCode.Interrupted;
     }
@@ -414,4 +391,65 @@ function summaryOf(result: EvaluationResult): EvaluationResult {
     trace: undefined,
     outputMessages: undefined,
   };
+}
+
+interface SelectionFlags {
+  idPatterns: string[];
+  filterPatterns: string[];
+  includeTags: string[];
+  excludeTags: string[];
+}
+
+/** Throws a usage error naming the flag when a filter left no case. */
+function checkSelection(
+  all: readonly EvalCase[],
+  byId: readonly EvalCase[],
+  byFilter: readonly EvalCase[],
+  plan: RunPlan,
+  flags: SelectionFlags,
+): void {
+  if (all.length === 0) return;
+  const someIds = () =>
+    `ids in these files include: ${all
+      .slice(0, 5)
+      .map((c) => c.id)
+      .join(', ')}`;
+  if (flags.idPatterns.length > 0 && byId.length === 0) {
+    throw new UsageError(`no case id matches --eval-id ${flags.idPatterns.join(', ')}`, {
+      hint: someIds(),
+    });
+  }
+  if (flags.filterPatterns.length > 0 && byFilter.length === 0) {
+    const also = flags.idPatterns.length > 0 ? ` among the cases --eval-id selected` : '';
+    throw new UsageError(`no case id matches --filter ${flags.filterPatterns.join(', ')}${also}`, {
+      hint: someIds(),
+    });
+  }
+  if (flags.includeTags.length + flags.excludeTags.length > 0 && plan.cases.length === 0) {
+    const known = [...new Set(all.flatMap((c) => c.tags ?? []))];
+    throw new UsageError(
+      `no case is left after ${[
+        ...flags.includeTags.map((tag) => `--tag ${tag}`),
+        ...flags.excludeTags.map((tag) => `--exclude-tag ${tag}`),
+      ].join(' ')}`,
+      {
+        hint:
+          known.length > 0
+            ? `tags in these files: ${known.slice(0, 10).join(', ')}`
+            : 'no case has tags; add `tags: [smoke]` to a case or to the eval file',
+      },
+    );
+  }
+}
+
+/** `--list`: prints the selected cases (file, id, target, tags) and their count. */
+function listCases(plan: RunPlan, run: RunRecord, shard: Shard | undefined, cwd: string): void {
+  for (const c of plan.cases) {
+    const tags = c.evalCase.tags?.length ? `  [${c.evalCase.tags.join(', ')}]` : '';
+    process.stdout.write(
+      `${displayPath(cwd, c.evalCase.filePath)}  ${c.evalCase.id}  ${c.target.name}${tags}\n`,
+    );
+  }
+  const of = shard === undefined ? '' : ` (shard ${run.shard} of ${run.cases})`;
+  process.stdout.write(`${plan.cases.length} case(s) selected${of}\n`);
 }

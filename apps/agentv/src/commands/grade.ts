@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  computeRunStatistics,
   createEvaluatorRegistry,
   defaultEvaluators,
   displayPath,
@@ -8,7 +9,7 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
-import { computeRunStatistics, formatSummary, type RunRecord } from '@agentv/results';
+import { formatSummary, type RunRecord } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';

@@ -1,12 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { displayPath, UsageError } from '@agentv/core';
-import {
-  computeRunStatistics,
-  formatSummary,
-  writeHtmlReport,
-  writeJunitReport,
-} from '@agentv/results';
+import { computeRunStatistics, displayPath, UsageError } from '@agentv/core';
+import { formatSummary, writeHtmlReport, writeJunitReport } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { ExitCode } from '../exit-code.js';
 import { mergeResultFiles } from '../results/merge-results.js';

@@ -5,7 +5,7 @@ import { createAppProviderRegistry } from '../registry.js';
 import { collectInputFiles } from '../validate/collect-input-files.js';
 import { formatReport, paletteFor } from '../validate/format-report.js';
 import { validateInputs } from '../validate/validate-inputs.js';
-import { rejectUnknownFlags, stringFlag, targetArgs } from './_shared.js';
+import { rejectUnknownFlags, repeatedFlag, stringFlag, targetArgs } from './_shared.js';
 
 /** Exit code when any file has errors (warnings alone exit 0; a bad command line exits 2). */
 const HAS_ERRORS = 1;
@@ -24,7 +24,7 @@ const validateArgs = {
   },
   target: {
     ...targetArgs.target,
-    description: 'Check every case as if run with --target NAME',
+    description: 'Check every case as if run with --target NAME (repeatable)',
   },
 } as const;
 
@@ -41,6 +41,8 @@ export default defineCommand({
     const inputs = args._.length > 0 ? args._ : ['.'];
     const files = await collectInputFiles(inputs, cwd);
     const targetsPath = stringFlag(args.targets, 'targets');
+    stringFlag(args.target, 'target');
+    const targets = repeatedFlag(rawArgs, 'target');
     // The --targets file is checked first; `loadProject` throws when it does not exist.
     const targetsFile = targetsPath === undefined ? undefined : path.resolve(cwd, targetsPath);
     if (targetsFile !== undefined && !files.includes(targetsFile)) files.unshift(targetsFile);
@@ -49,7 +51,8 @@ export default defineCommand({
       providerRegistry: createAppProviderRegistry(),
       evaluatorRegistry: createEvaluatorRegistry(defaultEvaluators()),
       targetsFile: targetsPath,
-      targetOverride: stringFlag(args.target, 'target'),
+      // Like eval, `--target a --target b` checks every case against each.
+      ...(targets.length === 0 ? {} : { targetOverride: targets }),
     });
     const lines = formatReport(report, cwd, paletteFor(process.stdout));
     process.stdout.write(`${lines.join('\n')}\n`);

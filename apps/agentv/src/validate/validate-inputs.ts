@@ -18,8 +18,8 @@ export interface ValidateInputsOptions {
   evaluatorRegistry: EvaluatorRegistry;
   /** `--targets`: the targets file eval files are checked against. */
   targetsFile?: string;
-  /** `--target`: check every case against this target. */
-  targetOverride?: string;
+  /** `--target`: check every case against this target (or each of these targets). */
+  targetOverride?: string | readonly string[];
 }
 
 /** Everything `agentv validate` found. */

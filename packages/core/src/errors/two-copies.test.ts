@@ -19,7 +19,8 @@ beforeAll(async () => {
   await cp(path.join(coreDir, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
   first = await import(pathToFileURL(path.join(coreDir, 'dist', 'index.js')).href);
   second = await import(pathToFileURL(path.join(copyDir, 'dist', 'index.js')).href);
-});
+  // Copying and importing dist twice is slow on a loaded machine; the default 10 s is not a goal here.
+}, 120_000);
 
 afterAll(async () => {
   if (copyDir) await rm(copyDir, { recursive: true, force: true });

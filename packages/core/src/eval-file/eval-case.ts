@@ -65,6 +65,11 @@ export interface EvalCase {
   conversationId?: string;
   /** The case's target override, else the file's target; undefined means "default". */
   target?: string;
+  /**
+   * `execution.targets` of the case, else of the file: the case runs against
+   * each of them (wins over `target`). `--target` wins over both.
+   */
+  targets?: string[];
   /** `execution.judge_target` of the case, else of the file. */
   judgeTarget?: string;
   /** The evaluators that grade this case (case-level, else file defaults). */

@@ -87,6 +87,11 @@ export const rubricSchema = z.union([
 /** A case's `execution:` block. */
 export const caseExecutionSchema = z.looseObject({
   target: z.string().min(1).optional().describe('The target (from the targets file) that answers'),
+  targets: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe('Several targets: every case runs against each of them, side by side'),
   evaluators: z.array(evaluatorEntrySchema).optional().describe('How answers are graded'),
   judge_target: z
     .string()

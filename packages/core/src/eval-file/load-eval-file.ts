@@ -53,6 +53,8 @@ interface FileDefaults {
   dataset: string;
   source: SourceLocator;
   target?: string;
+  /** The file's `execution.targets`. */
+  targets?: string[];
   judgeTarget?: string;
   threshold?: number;
   /** The file's `tags`, given to every case. */
@@ -96,6 +98,7 @@ export async function loadEvalFile(
         hint: evalFileHint,
       },
     );
+  issues.push(...bothTargetKeysIssues(data, filePath, source));
   const header = evalFileHeaderSchema.safeParse(data);
   if (!header.success) issues.push(...describe(header.error.issues, []));
   const noCases = data.evalcases === undefined && data.cases === undefined;
@@ -128,6 +131,7 @@ export async function loadEvalFile(
         : path.basename(absolutePath, path.extname(absolutePath)),
     source,
     target: stringOr(execution?.target) ?? stringOr(data.target),
+    targets: stringListOr(execution?.targets),
     judgeTarget: stringOr(execution?.judge_target),
     tags: Array.isArray(data.tags)
       ? data.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '')
@@ -347,8 +351,13 @@ async function buildCase(
     });
   }
   if (input.conversation_id !== undefined) evalCase.conversationId = input.conversation_id;
-  const target = input.execution?.target ?? defaults.target;
+  // A case naming its own target(s) replaces the file's choice entirely.
+  const ownTargets =
+    input.execution?.target !== undefined || input.execution?.targets !== undefined;
+  const target = ownTargets ? input.execution?.target : defaults.target;
   if (target !== undefined) evalCase.target = target;
+  const targets = ownTargets ? input.execution?.targets : defaults.targets;
+  if (targets !== undefined) evalCase.targets = [...targets];
   const judgeTarget = input.execution?.judge_target ?? defaults.judgeTarget;
   if (judgeTarget !== undefined) evalCase.judgeTarget = judgeTarget;
   const ownEvaluators =
@@ -530,4 +539,39 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 
 function stringOr(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function stringListOr(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const names = value.filter((item): item is string => typeof item === 'string' && item !== '');
+  return names.length > 0 ? names : undefined;
+}
+
+/** `execution.target` and `execution.targets` side by side (in the file or a case): ambiguous. */
+function bothTargetKeysIssues(
+  data: Record<string, unknown>,
+  file: string,
+  source: SourceLocator,
+): Issue[] {
+  const issues: Issue[] = [];
+  const check = (execution: unknown, at: PropertyKey[], caseId?: string) => {
+    const record = asRecord(execution);
+    if (record?.target === undefined || record.targets === undefined) return;
+    issues.push({
+      severity: 'error',
+      file,
+      ...source.locateKey(at, 'targets'),
+      ...(caseId === undefined ? {} : { caseId }),
+      message: 'sets both execution.target and execution.targets',
+      hint: 'keep one: `targets: [a, b]` runs every case against each target, `target: a` against one',
+    });
+  };
+  check(data.execution, ['execution']);
+  if (Array.isArray(data.evalcases)) {
+    data.evalcases.forEach((raw, index) => {
+      const record = asRecord(raw);
+      check(record?.execution, ['evalcases', index, 'execution'], stringOr(record?.id));
+    });
+  }
+  return issues;
 }

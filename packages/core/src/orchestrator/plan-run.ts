@@ -16,8 +16,8 @@ export interface PlanRunOptions {
   targets: readonly ResolvedTarget[];
   /** The targets file, for messages; undefined when none was found. */
   targetsFile?: string;
-  /** `--target`: run every case against this target. */
-  targetOverride?: string;
+  /** `--target`: run every case against this target, or against each of these targets. */
+  targetOverride?: string | readonly string[];
   providerRegistry: ProviderRegistry;
   evaluatorRegistry: EvaluatorRegistry;
   /** `--dry-run`: every target is answered by the mock provider, so none needs to exist. */
@@ -77,8 +77,15 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
 
   const checkTargets = options.checkTargets !== false && !options.dryRun;
   for (const original of options.cases) {
+    for (const name of targetNamesOf(original, options.targetOverride)) {
+      const planned = planCase(original, name);
+      if (planned) cases.push(planned);
+    }
+  }
+  return { plan: { cases, targets: [...used.values()] }, issues: issues.list() };
+
+  function planCase(original: EvalCase, name: string): PlannedCase | undefined {
     let evalCase = original;
-    const name = targetNameOf(evalCase, options.targetOverride);
     let target = used.get(name);
     if (!target) {
       const defined = byName.get(name);
@@ -93,7 +100,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
         for (const issue of checked) issues.add({ ...issue, ...where });
       } else {
         issues.add(unknownTargetIssue(name, evalCase, options, available));
-        continue;
+        return undefined;
       }
       used.set(name, target);
     }
@@ -119,9 +126,8 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
       if (judgeTarget) planned.judgeTarget = judgeTarget;
     }
-    cases.push(planned);
+    return planned;
   }
-  return { plan: { cases, targets: [...used.values()] }, issues: issues.list() };
 }
 
 /** Resolves and checks the judge target of a case whose evaluators need one. */
@@ -191,9 +197,20 @@ function planJudge(
   return judge;
 }
 
-/** The name of the target a case runs against: `--target`, else the case's, else `default`. */
-export function targetNameOf(evalCase: EvalCase, targetOverride?: string): string {
-  return targetOverride ?? evalCase.target ?? DEFAULT_TARGET_NAME;
+/**
+ * The targets a case runs against, each once: `--target` (one or several),
+ * else the case's `execution.target(s)`, else the file's, else `default`.
+ */
+export function targetNamesOf(
+  evalCase: EvalCase,
+  targetOverride?: string | readonly string[],
+): string[] {
+  const override = typeof targetOverride === 'string' ? [targetOverride] : targetOverride;
+  if (override !== undefined && override.length > 0) return [...new Set(override)];
+  if (evalCase.targets !== undefined && evalCase.targets.length > 0) {
+    return [...new Set(evalCase.targets)];
+  }
+  return [evalCase.target ?? DEFAULT_TARGET_NAME];
 }
 
 /** Stands in for a target under `--dry-run`, or when targets are not checked. */
@@ -220,7 +237,7 @@ function unknownTargetIssue(
   options: PlanRunOptions,
   available: string[],
 ): Issue {
-  const fromFlag = options.targetOverride !== undefined;
+  const fromFlag = options.targetOverride !== undefined && options.targetOverride.length > 0;
   const hint =
     available.length === 0
       ? options.targetsFile
@@ -236,11 +253,11 @@ function unknownTargetIssue(
     line: evalCase.line,
     caseId: evalCase.id,
     message:
-      evalCase.target === undefined
+      evalCase.target === undefined && evalCase.targets === undefined
         ? `no target given and no target named "${DEFAULT_TARGET_NAME}" exists`
         : `unknown target "${name}"`,
     hint:
-      evalCase.target === undefined && available.length > 0
+      evalCase.target === undefined && evalCase.targets === undefined && available.length > 0
         ? `set execution.target in the eval file, pass --target, or name a target "${DEFAULT_TARGET_NAME}" (${hint})`
         : hint,
   };

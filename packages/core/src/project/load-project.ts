@@ -7,7 +7,7 @@ import type { Issue } from '../errors/input-issue.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { EvalCase, EvalFile } from '../eval-file/eval-case.js';
 import { type LoadEvalFileOptions, loadEvalFile } from '../eval-file/load-eval-file.js';
-import { targetNameOf } from '../orchestrator/plan-run.js';
+import { targetNamesOf } from '../orchestrator/plan-run.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { loadDotEnv } from '../targets/load-dotenv.js';
 import { findTargetsFile, loadTargetsFile } from '../targets/load-targets.js';
@@ -35,8 +35,8 @@ export interface LoadProjectOptions {
   configFiles?: readonly string[];
   /** `--targets`: the targets file every eval file uses, relative to `cwd`; it must exist. */
   targetsFile?: string;
-  /** `--target`: every case uses this target. */
-  targetOverride?: string;
+  /** `--target`: every case uses this target (or each of these targets). */
+  targetOverride?: string | readonly string[];
   /**
    * `run` (`agentv eval`): the eval files run together, so they must use one
    * targets file; the `.env` of the first eval file's directory fills every
@@ -50,6 +50,8 @@ export interface LoadProjectOptions {
    */
   mode: 'run' | 'validate';
   loadEvalFiles?: EvalFilesLoader;
+  /** The shell's variables, merged over `.env`; default `process.env` (never changed). */
+  env?: Record<string, string | undefined>;
 }
 
 /** An eval file as loaded, and the files that govern it. */
@@ -186,7 +188,10 @@ class ProjectLoader {
       for (const evalCase of file.value.cases) {
         // The judge target an eval file names is used too (a target's own judge_target is
         // checked when the plan resolves it).
-        const names = [targetNameOf(evalCase, this.options.targetOverride), evalCase.judgeTarget];
+        const names = [
+          ...targetNamesOf(evalCase, this.options.targetOverride),
+          evalCase.judgeTarget,
+        ];
         for (const name of names) {
           if (name === undefined) continue;
           const key = `${file.targetsFile}\0${name}`;
@@ -266,7 +271,7 @@ class ProjectLoader {
         const loaded = await loadDotEnv(dir, {
           repoRoot,
           cwd: this.options.cwd,
-          processEnv: process.env,
+          processEnv: this.options.env ?? process.env,
         });
         return loaded.env;
       });

@@ -70,10 +70,22 @@ export async function loadTargetsFile(
   filePath: string,
   options: LoadTargetsOptions = {},
 ): Promise<LoadResult<ResolvedTarget[]>> {
-  const absolutePath = path.resolve(filePath);
-  const read = await readInputFile(absolutePath, filePath, 'targets file');
+  const read = await readInputFile(path.resolve(filePath), filePath, 'targets file');
   if (read.value === undefined) return { issues: read.issues };
-  const parsed = parseYamlMapping(read.value, filePath, 'targets file', {
+  return parseTargetsText(read.value, filePath, options);
+}
+
+/**
+ * `loadTargetsFile` on text already read: `filePath` names it in issues and
+ * relative paths in its targets resolve against its folder.
+ */
+export function parseTargetsText(
+  text: string,
+  filePath: string,
+  options: LoadTargetsOptions = {},
+): LoadResult<ResolvedTarget[]> {
+  const absolutePath = path.resolve(filePath);
+  const parsed = parseYamlMapping(text, filePath, 'targets file', {
     matchKey: (written, segment) => toSnakeCase(written) === segment,
   });
   if (parsed.value === undefined) return { issues: parsed.issues };

@@ -1,4 +1,4 @@
-import type { EvaluationResult } from '@agentv/core';
+import type { EvaluationResult } from '../orchestrator/evaluation-result.js';
 
 /** One bar of the score histogram: scores in [from, to), the last bin [0.8, 1.0]. */
 export interface HistogramBin {
@@ -36,6 +36,28 @@ export interface RunStatistics {
   costUsd: number | null;
   /** Results whose provider answered from its cache. */
   cached: number;
+  /** `passed / total` (an errored case counts as not passed); null for an empty run. */
+  passRate: number | null;
+  /** Summed `durationMs` of the results: time spent answering and grading cases. */
+  durationMs: number;
+  /** The same figures per target, by target name (one entry per target, so a run's order is stable). */
+  targets: TargetStatistics[];
+}
+
+/** A run's figures for one target, for comparing targets side by side. */
+export interface TargetStatistics {
+  target: string;
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  graded: number;
+  passRate: number | null;
+  /** Mean score of the target's cases without an error; null when there are none. */
+  mean: number | null;
+  tokens: TokenTotals | null;
+  costUsd: number | null;
+  durationMs: number;
 }
 
 /** Tokens summed over a run (`cached` counts input tokens the model served from its prompt cache). */
@@ -84,7 +106,48 @@ export function computeRunStatistics(
     histogram,
     lowest,
     ...usageTotals(results),
+    passRate: results.length === 0 ? null : passed / results.length,
+    durationMs: totalDuration(results),
+    targets: [...groupByTarget(results)]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([target, group]) => targetStatistics(target, group)),
   };
+}
+
+function targetStatistics(target: string, results: readonly EvaluationResult[]): TargetStatistics {
+  const graded = results.filter((result) => result.error === undefined);
+  const passed = graded.filter((result) => result.passed).length;
+  const { tokens, costUsd } = usageTotals(results);
+  return {
+    target,
+    total: results.length,
+    passed,
+    failed: graded.length - passed,
+    errored: results.length - graded.length,
+    graded: graded.length,
+    passRate: results.length === 0 ? null : passed / results.length,
+    mean:
+      graded.length === 0
+        ? null
+        : graded.reduce((sum, result) => sum + result.score, 0) / graded.length,
+    tokens,
+    costUsd,
+    durationMs: totalDuration(results),
+  };
+}
+
+function groupByTarget(results: readonly EvaluationResult[]): Map<string, EvaluationResult[]> {
+  const groups = new Map<string, EvaluationResult[]>();
+  for (const result of results) {
+    const group = groups.get(result.target);
+    if (group) group.push(result);
+    else groups.set(result.target, [result]);
+  }
+  return groups;
+}
+
+function totalDuration(results: readonly EvaluationResult[]): number {
+  return results.reduce((sum, result) => sum + result.durationMs, 0);
 }
 
 function usageTotals(

@@ -1,6 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { computeRunStatistics } from './statistics.js';
-import { errored, scored } from './test-support/make-result.js';
+import type { EvaluationResult } from '../orchestrator/evaluation-result.js';
+import { computeRunStatistics } from './run-statistics.js';
+
+function scored(
+  evalId: string,
+  score: number,
+  overrides: Partial<EvaluationResult> = {},
+): EvaluationResult {
+  return {
+    timestamp: '2025-01-01T12:00:00.000Z',
+    evalId,
+    dataset: 'suite',
+    evalFile: '/repo/evals/suite.yaml',
+    target: 'default',
+    score,
+    passed: score >= 0.8,
+    hits: [],
+    misses: [],
+    reasoning: '',
+    candidateAnswer: 'It is 42.',
+    evaluatorResults: [],
+    attempts: 1,
+    durationMs: 120,
+    traceSummary: null,
+    ...overrides,
+  };
+}
+
+function errored(evalId: string, error: string): EvaluationResult {
+  return scored(evalId, 0, { passed: false, error });
+}
 
 const counts = (stats: ReturnType<typeof computeRunStatistics>) =>
   stats.histogram.map((bin) => bin.count);
@@ -101,7 +130,49 @@ describe('computeRunStatistics', () => {
       tokens: null,
       costUsd: null,
       cached: 0,
+      passRate: null,
+      durationMs: 0,
+      targets: [],
     });
+  });
+
+  it('computes the figures of each target, by target name', () => {
+    const stats = computeRunStatistics([
+      scored('a', 1, { target: 'fast', durationMs: 100, usage: { inputTokens: 10 } }),
+      scored('a', 0.5, { target: 'slow', durationMs: 900, costUsd: 0.5 }),
+      scored('b', 0.9, { target: 'fast', durationMs: 50 }),
+      { ...errored('b', 'timed out'), target: 'slow', durationMs: 1000 },
+    ]);
+    expect(stats.passRate).toBe(0.5);
+    expect(stats.durationMs).toBe(2050);
+    expect(stats.targets).toEqual([
+      {
+        target: 'fast',
+        total: 2,
+        passed: 2,
+        failed: 0,
+        errored: 0,
+        graded: 2,
+        passRate: 1,
+        mean: 0.95,
+        tokens: { input: 10, output: 0, cached: 0 },
+        costUsd: null,
+        durationMs: 150,
+      },
+      {
+        target: 'slow',
+        total: 2,
+        passed: 0,
+        failed: 1,
+        errored: 1,
+        graded: 1,
+        passRate: 0,
+        mean: 0.5,
+        tokens: null,
+        costUsd: 0.5,
+        durationMs: 1900,
+      },
+    ]);
   });
 
   it('sums tokens and cost of the results that report them, errored ones included', () => {

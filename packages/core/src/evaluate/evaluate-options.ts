@@ -1,0 +1,106 @@
+import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
+import type { AttemptRecord, EvaluationResult } from '../orchestrator/evaluation-result.js';
+import type { RunPlan } from '../orchestrator/plan-run.js';
+import type { RunOutcome } from '../orchestrator/run-evaluation.js';
+import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
+import type { EvalFilesLoader } from '../project/load-project.js';
+import type { BuiltPrompt } from '../prompt/build-prompt.js';
+import type { ProviderContext } from '../provider/provider-factory.js';
+import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { RunStatistics } from '../statistics/run-statistics.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
+
+/**
+ * A target written as in `targets.yaml` (`name`, `provider`, the provider's
+ * settings; camelCase or snake_case; `${{ VAR }}` placeholders filled from `env`).
+ */
+export type TargetDefinition = { name: string; provider: string } & Record<string, unknown>;
+
+/** What `evaluate()` runs, against what, and whom it tells. */
+export interface EvaluateOptions {
+  /** Eval files to run (resolved against `cwd`). Give these or `cases`. */
+  evalFiles?: readonly string[];
+  /**
+   * Cases already parsed (e.g. with `loadEvalFile`), instead of `evalFiles`.
+   * Each case's `filePath` must be absolute: results name it, and relative
+   * paths in targets resolve against it.
+   */
+  cases?: readonly EvalCase[];
+  /** Every provider kind targets may use, e.g. `createProviderRegistry([cliProviderFactory])`. */
+  providers: ProviderRegistry;
+  /** Graders by type; default `createEvaluatorRegistry(defaultEvaluators())`. */
+  evaluators?: EvaluatorRegistry;
+  /** Path of the targets file (relative to `cwd`); default: found from the eval files upwards. */
+  targetsFile?: string;
+  /** Targets given in code instead of a targets file (in the targets.yaml shape). */
+  targetDefinitions?: readonly TargetDefinition[];
+  /** Run every case against this target (wins over the eval files' `execution.target(s)`). */
+  target?: string;
+  /** Run every case against each of these targets (wins over `target`). */
+  targets?: readonly string[];
+  /** The target LLM graders ask; wins over `execution.judge_target` and targets' `judge_target`. */
+  judgeTarget?: string;
+  /** Cases run at once; default the targets' `workers`, else 4. */
+  workers?: number;
+  /** Retries of a failed agent call; a target's `max_retries` wins; default 2. */
+  maxRetries?: number;
+  /** A case passes when its score reaches this (0..1), instead of every evaluator passing. */
+  threshold?: number;
+  /** Answer every case with the mock provider instead of the real targets. */
+  dryRun?: boolean;
+  /** Stops scheduling cases and aborts running ones; the outcome is then `interrupted`. */
+  signal?: AbortSignal;
+  /** The shell's variables, merged over the project's `.env`; default `process.env` (never changed). */
+  env?: Record<string, string | undefined>;
+  /** Resolves relative paths and names files in messages; default `process.cwd()`. */
+  cwd?: string;
+  /** Passed to every provider (verbose logging, default timeout, cache folder). */
+  providerContext?: Omit<ProviderContext, 'env'>;
+  /** Called with each finished case's result, in the order cases finish. */
+  onResult?: (result: EvaluationResult) => void | Promise<void>;
+  /** A case started or finished, with counts. */
+  onProgress?: (event: EvaluateProgressEvent) => void;
+  /** Something worth knowing that does not stop the run (file warnings, provider notes). */
+  onWarning?: (message: string) => void;
+  /** Each case's prompt, once built, before its provider call. */
+  onPrompt?: (
+    evalCase: EvalCase,
+    prompt: BuiltPrompt,
+    target: ResolvedTarget,
+  ) => void | Promise<void>;
+  /** Each provider call of a case, as it ends. */
+  onAttempt?: (record: AttemptRecord) => void | Promise<void>;
+  /** Chooses among the loaded cases before the run is planned (filters by id or tag). */
+  selectCases?: (cases: EvalCase[]) => EvalCase[] | Promise<EvalCase[]>;
+  /**
+   * Sees the checked plan before anything runs; returns the plan to run (a
+   * subset of its cases, e.g. one shard) or `'stop'` to run nothing.
+   */
+  onPlan?: (plan: RunPlan) => RunPlan | 'stop' | Promise<RunPlan | 'stop'>;
+  /** Runs the plan; default `runEvaluation` (the CLI wraps it for `--repeat`). */
+  runner?: (options: RunEvaluationOptions) => Promise<RunOutcome>;
+  /** Keep every result for `EvaluateOutcome.results` (default true); off for very large runs. */
+  retainResults?: boolean;
+  /** Loads eval files, e.g. on worker threads; default one after another. */
+  loadEvalFiles?: EvalFilesLoader;
+}
+
+/** A case started (its prompt was built) or finished; `done` of `total` cases have finished. */
+export type EvaluateProgressEvent =
+  | { type: 'case-started'; evalId: string; target: string; done: number; total: number }
+  | { type: 'case-finished'; result: EvaluationResult; done: number; total: number };
+
+/** What `evaluate()` returns. A failing or errored case is a result, never an exception. */
+export interface EvaluateOutcome {
+  /** Every finished case, in finishing order (empty with `retainResults: false`). */
+  results: EvaluationResult[];
+  /** Counts, pass rate, scores, tokens, cost and duration; per target in `summary.targets`. */
+  summary: RunStatistics;
+  /** True when `signal` stopped the run before every case finished. */
+  interrupted: boolean;
+  /** How many cases finished. */
+  finished: number;
+  /** The cases that were to run, each with its target. */
+  plan: RunPlan;
+}
