@@ -209,6 +209,7 @@ export default defineCommand({
       dryRun,
       // A targets file with errors is already reported; "unknown target" on top would mislead.
       checkTargets: targets !== undefined,
+      inlineTargets: project.inlineTargets,
     });
     reportIssues([...project.issues, ...issues], cwd);
     if (idPatterns.length > 0 && byId.length === 0 && project.cases.length > 0) {
