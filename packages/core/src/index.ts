@@ -27,6 +27,7 @@ export type {
   RubricItem,
   TextContentBlock,
 } from './eval-file/eval-case.js';
+export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type { LoadEvalFileOptions } from './eval-file/load-eval-file.js';
 export { loadEvalFile } from './eval-file/load-eval-file.js';
 export type {
