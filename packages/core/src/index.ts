@@ -17,6 +17,7 @@ export { isProviderError, ProviderError } from './errors/provider-error.js';
 export { UnknownProviderError } from './errors/unknown-provider-error.js';
 export { UnknownTargetError } from './errors/unknown-target-error.js';
 export { isUsageError, UsageError } from './errors/usage-error.js';
+export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type {
   ContentBlock,
   EvalCase,
@@ -27,7 +28,6 @@ export type {
   RubricItem,
   TextContentBlock,
 } from './eval-file/eval-case.js';
-export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type { LoadEvalFileOptions } from './eval-file/load-eval-file.js';
 export { loadEvalFile } from './eval-file/load-eval-file.js';
 export type {

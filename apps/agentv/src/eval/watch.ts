@@ -1,6 +1,12 @@
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
-import { displayPath, judgeFilesOf, type LoadedProject, loadProject, UsageError } from '@agentv/core';
+import {
+  displayPath,
+  judgeFilesOf,
+  type LoadedProject,
+  loadProject,
+  UsageError,
+} from '@agentv/core';
 import { ExitCode } from '../exit-code.js';
 import { printError } from '../print-error.js';
 import { createAppProviderRegistry } from '../registry.js';

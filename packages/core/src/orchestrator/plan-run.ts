@@ -144,7 +144,8 @@ function planJudge(
 ): ResolvedTarget | undefined {
   let judgeName = configuredJudge;
   // Without the target's definition (no usable targets file) its judge_target is unknown, not missing.
-  const inlineJudge = judgeName === undefined ? {} : findInline(options, evalCase.filePath, judgeName);
+  const inlineJudge =
+    judgeName === undefined ? {} : findInline(options, evalCase.filePath, judgeName);
   const targetUnknown =
     !options.targets.some((candidate) => candidate.name === target.name) &&
     findInline(options, evalCase.filePath, target.name).target === undefined;
@@ -164,7 +165,9 @@ function planJudge(
     });
     return undefined;
   }
-  const judgeKey = inlineJudge.target ? `${inlineJudge.target.filePath}\u0000${judgeName}` : judgeName;
+  const judgeKey = inlineJudge.target
+    ? `${inlineJudge.target.filePath}\u0000${judgeName}`
+    : judgeName;
   const known = judges.get(judgeKey);
   if (known) return known;
   const defined =

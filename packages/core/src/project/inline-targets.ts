@@ -53,7 +53,9 @@ export async function loadAllInlineTargets(
       ...(options.mode === 'validate'
         ? {
             inspectTarget: (target: ResolvedTarget, all: readonly ResolvedTarget[]) => {
-              const judged = all.some((other) => other.judgeTarget === target.name && used.has(other.name));
+              const judged = all.some(
+                (other) => other.judgeTarget === target.name && used.has(other.name),
+              );
               const users = used.has(target.name) || judged ? new Set([file.path]) : undefined;
               return checkTarget(target, options.providerRegistry, options.validatePolicy(users));
             },
