@@ -74,7 +74,9 @@ describe('targets declared inline in an eval file', () => {
     expect(run.stderr).toBe(expected);
     const validate = await runAgentv(['validate', 'evals/small.yaml'], project.dir);
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toBe(`${expected}2 files checked: 1 with errors (1 error, 0 warnings)\n`);
+    expect(validate.stdout).toBe(
+      `${expected}2 files checked: 1 with errors (1 error, 0 warnings)\n`,
+    );
   });
 
   it('are checked like targets.yaml: unknown keys, unknown providers and settings', async () => {
