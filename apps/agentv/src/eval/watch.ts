@@ -103,10 +103,26 @@ class EvalWatcher {
   }
 
   /** Ctrl-C: when a pass runs, the pass stops its cases (its own handler) and the watch ends after it. */
-  private readonly onSignal = () => {
+  private readonly onSignal = (signal: NodeJS.Signals) => {
     this.stopping = true;
-    if (!this.running) this.stop(this.lastCode);
+    if (!this.running) {
+      this.stop(this.lastCode);
+      return;
+    }
+    // A pass still loading its files has no handler yet: hand the signal on once it has one.
+    if (process.listenerCount(signal) === 1) this.forwardWhenHandled(signal);
   };
+
+  private forwardWhenHandled(signal: NodeJS.Signals): void {
+    const poll = setInterval(() => {
+      if (!this.running) {
+        clearInterval(poll);
+      } else if (process.listenerCount(signal) > 1) {
+        clearInterval(poll);
+        process.emit(signal as 'SIGINT', signal);
+      }
+    }, 20);
+  }
 
   private stop(code: number): void {
     clearTimeout(this.timer);

@@ -155,6 +155,48 @@ describe('agentv eval --watch', () => {
     expect(await watch.exited).toBe(2);
   }, 120_000);
 
+  it('Ctrl-C during a pass stops it and exits 130', async () => {
+    project = await createProject(FILES);
+    const watch = startWatch(project.dir);
+    await until(() => count(watch.output(), WATCHING) === 1, 'the first pass');
+    await writeFile(project.file('hold'), '');
+    await appendFile(project.file('evals/a-note.txt'), ' (edited)');
+    await until(() => passes(watch.output()).length === 1, 'the second pass to start');
+    watch.process.kill('SIGINT');
+    expect(await watch.exited).toBe(130);
+    expect(watch.output()).toContain('agentv: SIGINT received, stopping running cases');
+    expect(count(watch.output(), WATCHING)).toBe(1);
+  }, 120_000);
+
+  it('on a terminal, clears the screen before a pass instead of printing a separator', async () => {
+    project = await createProject(FILES);
+    const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, BIN, 'eval', 'evals', '--watch'].map(quote).join(' ');
+    const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm' };
+    delete env.CI;
+    child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: project.dir,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child!.on('close', resolve));
+    const watching = /agentv: watching \d+ files for changes \(Ctrl-C to stop\)/g;
+    await until(() => count(output, watching) === 1, 'the first pass');
+    await appendFile(project.file('evals/a-note.txt'), ' (edited)');
+    await until(() => count(output, watching) === 2, 'the second pass');
+    expect(output).toContain(
+      '\x1b[2J\x1b[3J\x1b[Hagentv: evals/a-note.txt changed; running evals/a.yaml\r\n',
+    );
+    expect(output).not.toContain('-'.repeat(72));
+    // Ctrl-C typed in the terminal.
+    child.stdin?.write('\x03');
+    expect(await exited).toBe(0);
+  }, 120_000);
+
   it('refuses --watch with --resume, --shard or --list', async () => {
     project = await createProject(FILES);
     for (const [flags, name] of [
