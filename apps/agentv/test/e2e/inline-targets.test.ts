@@ -60,6 +60,22 @@ describe('targets declared inline in an eval file', () => {
     );
   });
 
+  it('two eval files run together cannot each declare a target of the same name', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      'evals/small.yaml': ONE_FILE,
+      'evals/twin.yaml': ONE_FILE,
+    });
+    const run = await runAgentv(['eval', 'evals'], project.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'error: evals/twin.yaml:2: target "local": also declared inline in evals/small.yaml:2; eval files that run together need different target names (hint: rename one of them, move the target to targets.yaml to share it, or run these eval files separately)\n',
+    );
+    // Each runs on its own, and validate checks each file for itself.
+    expect((await runAgentv(['eval', 'evals/twin.yaml'], project.dir)).code).toBe(0);
+    expect((await runAgentv(['validate', 'evals'], project.dir)).code).toBe(0);
+  });
+
   it('a name also in targets.yaml is an error naming both places, in eval and validate', async () => {
     project = await createProject({
       'agent.mjs': AGENT,

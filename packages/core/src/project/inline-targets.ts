@@ -67,7 +67,42 @@ export async function loadAllInlineTargets(
     issues.push(...clashes);
     result.set(file.path, clashes.length > 0 ? undefined : loaded.value);
   }
+  if (options.mode === 'run') issues.push(...sameNameIssues(result, options.cwd));
   return { value: result, issues };
+}
+
+/**
+ * A run knows its targets by name (providers, workers, result lines), so eval
+ * files that run together cannot each declare a target of the same name.
+ */
+function sameNameIssues(
+  inline: ReadonlyMap<string, readonly ResolvedTarget[] | undefined>,
+  cwd: string,
+): Issue[] {
+  const first = new Map<string, ResolvedTarget>();
+  const issues: Issue[] = [];
+  for (const targets of inline.values()) {
+    for (const target of targets ?? []) {
+      const earlier = first.get(target.name);
+      if (earlier === undefined) {
+        first.set(target.name, target);
+        continue;
+      }
+      issues.push({
+        severity: 'error',
+        file: target.filePath,
+        ...(target.line === undefined ? {} : { line: target.line }),
+        target: target.name,
+        message: `also declared inline in ${at(earlier, cwd)}; eval files that run together need different target names`,
+        hint: 'rename one of them, move the target to targets.yaml to share it, or run these eval files separately',
+      });
+    }
+  }
+  return issues;
+}
+
+function at(target: ResolvedTarget, cwd: string): string {
+  return `${displayPath(cwd, target.filePath)}${target.line === undefined ? '' : `:${target.line}`}`;
 }
 
 function clashIssues(
@@ -82,14 +117,12 @@ function clashIssues(
   for (const target of inline) {
     const other = fileTargets.find((candidate) => candidate.name === target.name);
     if (other === undefined) continue;
-    const at = (t: ResolvedTarget) =>
-      `${displayPath(cwd, t.filePath)}${t.line === undefined ? '' : `:${t.line}`}`;
     issues.push({
       severity: 'error',
       file: target.filePath,
       ...(target.line === undefined ? {} : { line: target.line }),
       target: target.name,
-      message: `defined twice: inline in ${at(target)} and in ${at(other)}`,
+      message: `defined twice: inline in ${at(target, cwd)} and in ${at(other, cwd)}`,
       hint: `rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use ${displayPath(cwd, other.filePath)}'s`,
     });
   }
