@@ -17,6 +17,7 @@ export { isProviderError, ProviderError } from './errors/provider-error.js';
 export { UnknownProviderError } from './errors/unknown-provider-error.js';
 export { UnknownTargetError } from './errors/unknown-target-error.js';
 export { isUsageError, UsageError } from './errors/usage-error.js';
+export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type {
   ContentBlock,
   EvalCase,

@@ -35,7 +35,7 @@ h3 { font-size: 14px; margin: 16px 0 6px; }
 .toolbar button { font: inherit; font-size: 13px; padding: 4px 12px; border: 1px solid var(--line); border-radius: 16px; background: var(--panel); color: var(--fg); cursor: pointer; }
 .toolbar button[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; }
 .toolbar select { font: inherit; font-size: 13px; padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
-.toolbar input { font: inherit; font-size: 13px; padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); min-width: 220px; }
+.toolbar input { font: inherit; font-size: 13px; padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
@@ -61,6 +61,19 @@ ul.misses li { color: var(--fail); } ul.hits li { color: var(--pass); }
 .event details summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 .empty { color: var(--muted); padding: 12px 0; }
 .more { margin: 12px 0; }
+/* Nothing may widen the page: long unbroken ids, paths, answers and trace text wrap; a table
+   wider than a phone scrolls inside its own box. */
+.meta, td, li, .event .text, .evaluators div { overflow-wrap: anywhere; }
+.table-scroll { max-width: 100%; overflow-x: auto; }
+.bin { min-width: 0; } .bin .range { text-align: center; overflow-wrap: anywhere; }
+.toolbar input { flex: 1 1 220px; min-width: 0; max-width: 100%; }
+@media (max-width: 640px) {
+  body { padding: 12px; }
+  .histogram { gap: 4px; }
+  .bin .range { font-size: 10px; }
+  th.optional, td.optional { display: none; }
+  .toolbar button { padding: 6px 12px; }
+}
 `;
 
 export const REPORT_SCRIPT = `
@@ -187,6 +200,8 @@ export const REPORT_SCRIPT = `
     ]));
   }
 
+  // Columns a phone leaves out (CSS), by position.
+  var OPTIONAL = [null, null, 'optional', null, null, 'optional', 'optional', null];
   var tbody;
   var emptyNote;
   var moreButton;
@@ -229,11 +244,11 @@ export const REPORT_SCRIPT = `
     app.appendChild(el('section', { 'aria-label': 'Cases' }, [
       el('h2', { text: 'Cases' }),
       toolbar,
-      el('table', { 'data-testid': 'cases' }, [
+      el('div', { className: 'table-scroll' }, [el('table', { 'data-testid': 'cases' }, [
         el('thead', null, [el('tr', null, ['Status', 'Case', 'Dataset', 'Target', 'Score', 'Duration', 'Attempts', 'Details']
-          .map(function (title) { return el('th', { text: title }); }))]),
+          .map(function (title, index) { return el('th', { text: title, className: OPTIONAL[index] }); }))]),
         tbody,
-      ]),
+      ])]),
       emptyNote,
       moreButton,
     ]));
@@ -243,26 +258,43 @@ export const REPORT_SCRIPT = `
     Object.keys(filterButtons).forEach(function (key) {
       filterButtons[key].setAttribute('aria-pressed', String(key === state.filter));
     });
-    while (tbody.firstChild) tbody.removeChild(tbody.firstChild);
+    // Each case's rows are built once and only moved in and out afterwards, so filtering
+    // a large report does work in proportion to the rows shown.
+    var rows = document.createDocumentFragment();
     var visible = cases.filter(matches);
-    visible.slice(0, state.shown).forEach(function (item) { appendCase(item); });
+    visible.slice(0, state.shown).forEach(function (item) {
+      var built = rowsOf(item);
+      rows.appendChild(built[0]);
+      rows.appendChild(built[1]);
+    });
+    tbody.replaceChildren(rows);
     emptyNote.hidden = visible.length !== 0;
     moreButton.hidden = visible.length <= state.shown;
     moreButton.textContent = 'Show ' + Math.min(PAGE, visible.length - state.shown) + ' more of ' +
       (visible.length - state.shown);
   }
 
-  function appendCase(item) {
+  var builtRows = new Map();
+  function rowsOf(item) {
+    var built = builtRows.get(item);
+    if (!built) {
+      built = buildCase(item);
+      builtRows.set(item, built);
+    }
+    return built;
+  }
+
+  function buildCase(item) {
     var detailsRow = el('tr', { className: 'details', hidden: 'hidden' });
     var toggle = el('button', { type: 'button', className: 'toggle', 'aria-expanded': 'false', text: 'Show' });
     var row = el('tr', { className: 'case-row ' + item.status, 'data-case': item.id, 'data-status': item.status }, [
       el('td', null, [el('span', { className: 'status ' + item.status, text: item.status.toUpperCase() })]),
       el('td', { className: 'case-id', text: item.id }),
-      el('td', { text: item.dataset, title: item.evalFile }),
+      el('td', { text: item.dataset, title: item.evalFile, className: 'optional' }),
       el('td', { text: item.target }),
       el('td', { className: 'num', text: item.status === 'errored' ? '-' : fixed(item.score) }),
-      el('td', { className: 'num', text: duration(item.durationMs) }),
-      el('td', { className: 'num', text: String(item.attempts) }),
+      el('td', { className: 'num optional', text: duration(item.durationMs) }),
+      el('td', { className: 'num optional', text: String(item.attempts) }),
       el('td', null, [toggle]),
     ]);
     row.addEventListener('click', function () {
@@ -274,8 +306,7 @@ export const REPORT_SCRIPT = `
       toggle.setAttribute('aria-expanded', String(open));
       toggle.textContent = open ? 'Hide' : 'Show';
     });
-    tbody.appendChild(row);
-    tbody.appendChild(detailsRow);
+    return [row, detailsRow];
   }
 
   function list(items, className) {

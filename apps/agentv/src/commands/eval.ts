@@ -30,6 +30,7 @@ import {
   type Shard,
   shardOf,
 } from '../eval/shard.js';
+import { watchEval } from '../eval/watch.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import {
@@ -157,15 +158,32 @@ const evalArgs = {
     description:
       'Reuse LLM answers stored in .agentv/cache/ (--no-cache calls the model every time)',
   },
+  watch: {
+    type: 'boolean',
+    description:
+      'Run, then re-run the eval files a change affects (eval, targets, attached and grader files) until Ctrl-C',
+  },
   ...reportArgs,
   ...verboseArg,
 } as const;
 
-export default defineCommand({
+const evalCommand = defineCommand({
   meta: { name: 'eval', description: 'Run eval cases against their targets and grade the answers' },
   args: evalArgs,
-  async run({ args, rawArgs }) {
+  async run(context) {
+    const { args, rawArgs } = context;
     rejectUnknownFlags(rawArgs, evalArgs, 'eval');
+    // --watch seam (../eval/watch.ts): watchEval re-enters this run once per pass, with
+    // `data.evalFiles` naming the eval files that pass runs instead of the command line's.
+    const watchPass = context.data as { evalFiles: readonly string[] } | undefined;
+    if (args.watch === true && watchPass === undefined) {
+      return watchEval({
+        args,
+        rawArgs,
+        cwd: process.cwd(),
+        runPass: (evalFiles) => evalCommand.run!({ ...context, data: { evalFiles } }),
+      });
+    }
     const cwd = process.cwd();
     const workers = integerFlag(args.workers, 'workers', 1);
     const maxRetries = integerFlag(args['max-retries'], 'max-retries', 0);
@@ -188,7 +206,9 @@ export default defineCommand({
     checkResumeFlags(resumePath, retryErrors, out);
 
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
-    const evalPaths = await resolveEvalPaths(reportFlags.evalInputs, cwd);
+    const evalPaths = watchPass
+      ? [...watchPass.evalFiles]
+      : await resolveEvalPaths(reportFlags.evalInputs, cwd);
     const idPatterns = repeatedFlag(rawArgs, 'eval-id');
     const filterPatterns = repeatedFlag(rawArgs, 'filter');
     const includeTags = repeatedFlag(rawArgs, 'tag');
@@ -378,6 +398,8 @@ export default defineCommand({
     return ExitCode.Passed;
   },
 });
+
+export default evalCommand;
 
 /** What the end-of-run summary reads of a result, without its answer, trace and evaluator details. */
 function summaryOf(result: EvaluationResult): EvaluationResult {

@@ -57,7 +57,7 @@ export async function validateInputs(
   const issues = [...project.issues];
   for (const file of project.evalFiles) {
     if (!file.value) continue;
-    if (file.targetsFile === undefined) {
+    if (file.targetsFile === undefined && !project.inlineTargets.has(file.path)) {
       issues.push({
         severity: 'warning',
         file: file.path,
@@ -73,9 +73,12 @@ export async function validateInputs(
       targetOverride: options.targetOverride,
       providerRegistry: options.providerRegistry,
       evaluatorRegistry: options.evaluatorRegistry,
-      // Without a usable targets file only the evaluators can be checked.
-      checkTargets: targets !== undefined,
+      // Without a usable targets file only the evaluators can be checked (inline targets count).
+      checkTargets:
+        targets !== undefined ||
+        (file.targetsFile === undefined && project.inlineTargets.has(file.path)),
       targetsChecked: true,
+      inlineTargets: project.inlineTargets,
     });
     issues.push(...planned.issues);
   }

@@ -31,10 +31,14 @@ export interface BrowserPage {
   /** Evaluates a JavaScript expression in the page (the app's types have no DOM). */
   evaluate<T>(expression: string): Promise<T>;
   locator(selector: string): BrowserLocator;
+  /** A PNG of the viewport, or of the whole page with `fullPage` (as wide as the page scrolls). */
+  screenshot(options?: { path?: string; fullPage?: boolean }): Promise<Buffer>;
+  close(): Promise<void>;
 }
 
 export interface BrowserLocator {
   click(): Promise<void>;
+  fill(value: string): Promise<void>;
   count(): Promise<number>;
   textContent(): Promise<string | null>;
   allTextContents(): Promise<string[]>;
@@ -47,7 +51,7 @@ export interface BrowserLocator {
 }
 
 export interface Browser {
-  newPage(): Promise<BrowserPage>;
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<BrowserPage>;
   close(): Promise<void>;
 }
 

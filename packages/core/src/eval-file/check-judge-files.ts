@@ -198,3 +198,34 @@ async function isFile(filePath: string): Promise<boolean> {
 async function isDirectory(dirPath: string): Promise<boolean> {
   return (await stat(dirPath).catch(() => undefined))?.isDirectory() === true;
 }
+
+/**
+ * The local files evaluators read (absolute): `code_judge` script files and
+ * the prompt or schema files of `llm_judge`, `json_schema` and composite
+ * aggregators, composite members included, resolved as `checkJudgeFiles`
+ * resolves them. E.g. for `agentv eval --watch`, which re-runs when one changes.
+ */
+export function judgeFilesOf(evaluators: readonly EvaluatorConfig[], evalDir: string): string[] {
+  const files: string[] = [];
+  for (const config of evaluators) {
+    if (config.type === 'composite' && Array.isArray(config.evaluators)) {
+      const members = config.evaluators.filter(
+        (member): member is EvaluatorConfig =>
+          typeof member === 'object' && member !== null && typeof member.type === 'string',
+      );
+      files.push(...judgeFilesOf(members, evalDir));
+    }
+    const templateFile = templateFileOf(config);
+    if (templateFile !== undefined) files.push(path.resolve(evalDir, templateFile.file));
+    if (config.type !== 'code_judge') continue;
+    const words = scriptWords(config.script);
+    const found = words === undefined ? undefined : scriptFileOf(words);
+    if (found === undefined) continue;
+    const workDir =
+      typeof config.cwd === 'string' && config.cwd.trim() !== ''
+        ? path.resolve(evalDir, config.cwd)
+        : evalDir;
+    files.push(path.resolve(workDir, found.word));
+  }
+  return files;
+}

@@ -93,5 +93,7 @@ export interface EvalFile {
   description?: string;
   /** Absolute path of the dataset named by `cases:`, when it exists; its cases are in `cases`. */
   casesFile?: string;
+  /** True when the file declares `targets:` inline (loaded by `loadInlineTargets`). */
+  declaresTargets?: boolean;
   cases: EvalCase[];
 }

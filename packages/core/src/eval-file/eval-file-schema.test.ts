@@ -27,6 +27,7 @@ describe('eval file schema', () => {
       'tags',
       'cases',
       'evalcases',
+      'targets',
     ]);
     // Either `evalcases` or a `cases` dataset: the loader checks that one is there.
     expect(evalSchema.required).toBeUndefined();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { targetSchema } from '../targets/targets-schema.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 
 /** The message roles an eval file may use. */
@@ -167,11 +168,20 @@ export const evalFileSchema = z.looseObject({
       'A dataset of more cases: a .jsonl file (one case per line) or a .csv file (header row), relative to the eval file',
     ),
   evalcases: z.array(evalCaseSchema).min(1).optional().describe('Required unless `cases` is set'),
+  targets: z
+    .array(targetSchema)
+    .min(1)
+    .optional()
+    .describe(
+      "Targets only this file's cases use, written as in targets.yaml; a name also defined in targets.yaml is an error",
+    ),
 });
 
 /** The file without its cases, which are validated one by one (`evalCaseSchema`). */
 export const evalFileHeaderSchema = evalFileSchema.extend({
   evalcases: z.array(z.unknown()).min(1).optional(),
+  // Checked by the targets loader (`loadInlineTargets`), which accepts camelCase keys.
+  targets: z.unknown().optional(),
 });
 
 export type EvalFileInput = z.infer<typeof evalFileSchema>;

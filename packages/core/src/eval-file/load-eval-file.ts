@@ -185,6 +185,7 @@ export async function loadEvalFile(
     cases,
   };
   if (casesFile !== undefined) evalFile.casesFile = casesFile;
+  if (data.targets !== undefined) evalFile.declaresTargets = true;
   if (header.success && header.data.description !== undefined) {
     evalFile.description = header.data.description;
   }

@@ -44,6 +44,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
     dryRun: options.dryRun === true,
     // A targets file with errors is already reported; "unknown target" on top would mislead.
     checkTargets: input.targets !== undefined,
+    ...(input.inlineTargets === undefined ? {} : { inlineTargets: input.inlineTargets }),
   });
   reportIssues([...input.issues, ...issues], cwd, options.onWarning);
 

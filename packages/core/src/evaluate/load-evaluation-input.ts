@@ -21,6 +21,8 @@ export interface EvaluationInput {
   targetsFile?: string;
   env: Record<string, string | undefined>;
   issues: Issue[];
+  /** Eval file → the targets it declares inline (undefined when they have errors). */
+  inlineTargets?: ReadonlyMap<string, readonly ResolvedTarget[] | undefined>;
 }
 
 /** Names targets given as `targetDefinitions` in messages. */
@@ -47,6 +49,10 @@ export async function loadEvaluationInput(
     });
   }
   if (options.evalFiles !== undefined) {
+    const target =
+      options.targets !== undefined && options.targets.length > 0
+        ? options.targets
+        : options.target;
     const evalFiles = options.evalFiles.map((file) => path.resolve(cwd, file));
     const project = await loadProject({
       cwd,
@@ -56,12 +62,14 @@ export async function loadEvaluationInput(
       mode: 'run',
       ...(options.loadEvalFiles === undefined ? {} : { loadEvalFiles: options.loadEvalFiles }),
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(target === undefined ? {} : { targetOverride: target }),
     });
     const input: EvaluationInput = {
       cases: project.cases,
       targets: [],
       env: project.env,
       issues: project.issues,
+      inlineTargets: project.inlineTargets,
     };
     if (options.targetDefinitions !== undefined) {
       return {

@@ -36,6 +36,13 @@ export interface PlanRunOptions {
   targetsChecked?: boolean;
   /** `--judge-target`: the target LLM graders ask, for every case. */
   judgeTargetOverride?: string;
+  /**
+   * Eval file → the targets it declares inline (`LoadedProject.inlineTargets`):
+   * its cases look a name up there first, then in `targets`. Undefined for a
+   * file means its inline targets have errors (already reported): its cases'
+   * targets are then not checked.
+   */
+  inlineTargets?: ReadonlyMap<string, readonly ResolvedTarget[] | undefined>;
 }
 
 export interface PlannedCase {
@@ -86,10 +93,12 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
 
   function planCase(original: EvalCase, name: string): PlannedCase | undefined {
     let evalCase = original;
-    let target = used.get(name);
+    const inline = findInline(options, evalCase.filePath, name);
+    const key = inline.target ? `${inline.target.filePath}\u0000${name}` : name;
+    let target = used.get(key);
     if (!target) {
-      const defined = byName.get(name);
-      if (options.dryRun || options.checkTargets === false) {
+      const defined = inline.target ?? byName.get(name);
+      if (options.dryRun || options.checkTargets === false || inline.unusable) {
         target = mockTarget(name, defined, evalCase);
       } else if (defined) {
         target = defined;
@@ -102,7 +111,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
         issues.add(unknownTargetIssue(name, evalCase, options, available));
         return undefined;
       }
-      used.set(name, target);
+      used.set(key, target);
     }
     const use = `${target.name}\u0000${evalCase.filePath}`;
     if (checkTargets && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
@@ -141,8 +150,12 @@ function planJudge(
 ): ResolvedTarget | undefined {
   let judgeName = configuredJudge;
   // Without the target's definition (no usable targets file) its judge_target is unknown, not missing.
-  const targetUnknown = !options.targets.some((candidate) => candidate.name === target.name);
-  const mocked = options.dryRun || options.checkTargets === false;
+  const inlineJudge =
+    judgeName === undefined ? {} : findInline(options, evalCase.filePath, judgeName);
+  const targetUnknown =
+    !options.targets.some((candidate) => candidate.name === target.name) &&
+    findInline(options, evalCase.filePath, target.name).target === undefined;
+  const mocked = options.dryRun || options.checkTargets === false || inlineJudge.unusable === true;
   if (judgeName === undefined && mocked && targetUnknown) judgeName = 'judge';
   const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
   const asking = evalCase.evaluators
@@ -158,9 +171,13 @@ function planJudge(
     });
     return undefined;
   }
-  const known = judges.get(judgeName);
+  const judgeKey = inlineJudge.target
+    ? `${inlineJudge.target.filePath}\u0000${judgeName}`
+    : judgeName;
+  const known = judges.get(judgeKey);
   if (known) return known;
-  const defined = options.targets.find((candidate) => candidate.name === judgeName);
+  const defined =
+    inlineJudge.target ?? options.targets.find((candidate) => candidate.name === judgeName);
   let judge: ResolvedTarget;
   if (mocked) {
     judge = {
@@ -193,8 +210,21 @@ function planJudge(
     });
     return undefined;
   }
-  judges.set(judgeName, judge);
+  judges.set(judgeKey, judge);
   return judge;
+}
+
+/** Target `name` as declared inline by eval file `file`; `unusable` when its inline targets have errors. */
+function findInline(
+  options: PlanRunOptions,
+  file: string,
+  name: string,
+): { target?: ResolvedTarget; unusable?: boolean } {
+  if (options.inlineTargets?.has(file) !== true) return {};
+  const inline = options.inlineTargets.get(file);
+  if (inline === undefined) return { unusable: true };
+  const target = inline.find((candidate) => candidate.name === name);
+  return target === undefined ? {} : { target };
 }
 
 /**
@@ -238,12 +268,20 @@ function unknownTargetIssue(
   available: string[],
 ): Issue {
   const fromFlag = options.targetOverride !== undefined && options.targetOverride.length > 0;
-  const hint =
+  const inline = (options.inlineTargets?.get(evalCase.filePath) ?? []).map((t) => t.name);
+  const listed =
     available.length === 0
       ? options.targetsFile
         ? `${options.targetsFile} defines no targets`
         : 'no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH'
       : `targets in ${options.targetsFile}: ${available.join(', ')}`;
+  const inlineHint = `targets declared in this eval file: ${inline.join(', ')}`;
+  const hint =
+    inline.length === 0
+      ? listed
+      : available.length === 0 && !options.targetsFile
+        ? inlineHint
+        : `${listed}; ${inlineHint}`;
   if (fromFlag) {
     return { severity: 'error', file: '--target', message: `unknown target "${name}"`, hint };
   }
@@ -257,7 +295,9 @@ function unknownTargetIssue(
         ? `no target given and no target named "${DEFAULT_TARGET_NAME}" exists`
         : `unknown target "${name}"`,
     hint:
-      evalCase.target === undefined && evalCase.targets === undefined && available.length > 0
+      evalCase.target === undefined &&
+      evalCase.targets === undefined &&
+      available.length + inline.length > 0
         ? `set execution.target in the eval file, pass --target, or name a target "${DEFAULT_TARGET_NAME}" (${hint})`
         : hint,
   };

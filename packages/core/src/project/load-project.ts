@@ -16,6 +16,7 @@ import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { type LoadResult, uniqueIssues } from '../util/load-result.js';
 import { checkTarget, type TargetPolicy } from './check-target.js';
+import { loadAllInlineTargets } from './inline-targets.js';
 
 /** Loads eval files in order, e.g. on worker threads (the app's); default: one after another here. */
 export type EvalFilesLoader = (
@@ -75,6 +76,11 @@ export interface LoadedProject {
   cases: EvalCase[];
   /** Targets file → its targets; undefined when the file has errors and its targets cannot be used. */
   targets: Map<string, ResolvedTarget[] | undefined>;
+  /**
+   * Eval file → the targets it declares inline (`targets:`), seen only by its
+   * own cases; undefined when they have errors. Files without `targets:` are absent.
+   */
+  inlineTargets: Map<string, ResolvedTarget[] | undefined>;
   /**
    * The environment agents and judge scripts start from: the shell's
    * variables merged over `.env` (the shell wins). `process.env` is never changed.
@@ -164,10 +170,21 @@ class ProjectLoader {
       this.add(loaded.issues);
       targets.set(file, loaded.value);
     }
+    const inlineTargets = await loadAllInlineTargets(evalFiles, targets, {
+      cwd: options.cwd,
+      mode: options.mode,
+      providerRegistry: options.providerRegistry,
+      knownKeys: knownSettingsKeys(options.providerRegistry),
+      targetOverride: options.targetOverride,
+      env: (dir) => (options.mode === 'run' ? Promise.resolve(env) : this.envOf(dir)),
+      validatePolicy: (users) => this.validatePolicy(users),
+    });
+    this.add(inlineTargets.issues);
     return {
       evalFiles,
       cases,
       targets,
+      inlineTargets: inlineTargets.value,
       env,
       files: [...this.files],
       issues: uniqueIssues(this.issues),

@@ -101,6 +101,51 @@ export function parseTargetsText(
     }),
   );
 
+  return resolveTargets(data, source, filePath, targetsBaseDir(absolutePath), options, issues);
+}
+
+/**
+ * Loads the `targets:` list an eval file may declare inline (same schema and
+ * checks as a targets file; its other keys are the eval file's and not looked
+ * at). Relative paths of these targets (`cwd`) resolve against the eval
+ * file's directory. No `targets:` key: no targets and no issues.
+ */
+export async function loadInlineTargets(
+  evalFilePath: string,
+  options: LoadTargetsOptions = {},
+): Promise<LoadResult<ResolvedTarget[]>> {
+  const absolutePath = path.resolve(evalFilePath);
+  const read = await readInputFile(absolutePath, evalFilePath, 'eval file');
+  if (read.value === undefined) return { issues: [] };
+  const parsed = parseYamlMapping(read.value, evalFilePath, 'eval file', {
+    splitKey: 'evalcases',
+    matchKey: (written, segment) => toSnakeCase(written) === segment,
+  });
+  // Unreadable YAML is reported by the eval file's own loader.
+  if (parsed.value === undefined || parsed.value.data.targets === undefined) {
+    return { value: [], issues: [] };
+  }
+  const { source, data } = parsed.value;
+  return resolveTargets(
+    { targets: data.targets },
+    source,
+    evalFilePath,
+    path.dirname(absolutePath),
+    options,
+    [],
+  );
+}
+
+/** Checks and resolves the `targets:` list of `data` (a targets file, or an eval file's inline list). */
+function resolveTargets(
+  data: Record<string, unknown>,
+  source: SourceLocator,
+  filePath: string,
+  baseDir: string,
+  options: LoadTargetsOptions,
+  issues: Issue[],
+): LoadResult<ResolvedTarget[]> {
+  const absolutePath = path.resolve(filePath);
   const env = options.env ?? process.env;
   const prepared = Array.isArray(data.targets)
     ? data.targets.map((raw, index) => prepareTarget(raw, index, env, filePath, source, issues))
@@ -124,7 +169,6 @@ export function parseTargetsText(
   }
   issues.push(...duplicateNameIssues(checked.targets, filePath, source));
 
-  const baseDir = targetsBaseDir(absolutePath);
   const targets: ResolvedTarget[] = [];
   // Targets with invalid common settings: not usable, but their provider can still check its own
   // settings, so one pass reports every problem.
