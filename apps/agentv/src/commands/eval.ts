@@ -16,6 +16,7 @@ import {
 import { computeRunStatistics, formatSummary, type RunRecord } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
+import { fitHeapToRun } from '../eval/heap-tuning.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
 import { parseRepeatReducer, runEvaluationRepeated, writeRepeatSummary } from '../eval/repeat.js';
@@ -308,6 +309,7 @@ export default defineCommand({
       resumed === undefined
         ? plan
         : { ...plan, cases: casesToResume(plan.cases, resumed, retryErrors, keyOf) };
+    fitHeapToRun(runPlan.cases.length);
     const progress = createProgressDisplay({ total: runPlan.cases.length, stream: process.stdout });
     const artifacts = await openRunArtifacts({
       flags: reportFlags,
@@ -406,13 +408,32 @@ export default defineCommand({
 
 /** What the end-of-run summary reads of a result, without its answer, trace and evaluator details. */
 function summaryOf(result: EvaluationResult): EvaluationResult {
+  // Every field written out, in one order: `{ ...result, candidateAnswer: '' }` gave each
+  // summary a hidden class of its own in V8 (about 500 bytes, 50 MiB at 100,000 cases).
   return {
-    ...result,
-    candidateAnswer: '',
+    timestamp: result.timestamp,
+    evalId: result.evalId,
+    dataset: result.dataset,
+    evalFile: result.evalFile,
+    target: result.target,
+    conversationId: result.conversationId,
+    score: result.score,
+    passed: result.passed,
     hits: [],
     misses: result.misses.slice(0, 1),
     reasoning: result.passed ? '' : result.reasoning,
+    candidateAnswer: '',
     evaluatorResults: [],
+    attempts: result.attempts,
+    durationMs: result.durationMs,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    cached: result.cached,
+    judgeUsage: result.judgeUsage,
+    judgeCostUsd: result.judgeCostUsd,
+    error: result.error,
+    traceSummary: result.traceSummary,
+    repeats: result.repeats,
     trace: undefined,
     outputMessages: undefined,
   };
