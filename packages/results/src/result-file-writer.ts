@@ -27,22 +27,36 @@ export async function createResultFileWriter(
   // `append` keeps what the file holds (resuming a run); otherwise it starts empty.
   const handle = await open(filePath, options.append === true ? 'a' : 'w');
   let closing: Promise<void> | undefined;
+  // Entries of writes made together (workers finishing in the same microtask round) go out
+  // in one write call; each `write` resolves once its entry is handed to the OS.
+  let pending: string[] = [];
+  let flushing: Promise<void> | undefined;
+  const flush = () => {
+    const bytes = Buffer.from(pending.length === 1 ? pending[0]! : pending.join(''), 'utf8');
+    pending = [];
+    flushing = undefined;
+    // A synchronous write hands the entries to the OS at once, so entries never interleave
+    // and a killed run keeps every one written; for small lines it is also far cheaper than
+    // a thread-pool round trip.
+    let offset = 0;
+    while (offset < bytes.length) {
+      offset += writeSync(handle.fd, bytes, offset, bytes.length - offset);
+    }
+  };
 
   return {
     filePath,
     async write(result) {
       if (closing) throw new Error(`cannot write result "${result.evalId}": ${filePath} is closed`);
-      // A synchronous write hands each entry to the OS before `write` returns, so
-      // entries never interleave and a killed run keeps every one written; for
-      // small lines it is also far cheaper than a thread-pool round trip per result.
-      const bytes = Buffer.from(render(result), 'utf8');
-      let offset = 0;
-      while (offset < bytes.length) {
-        offset += writeSync(handle.fd, bytes, offset, bytes.length - offset);
-      }
+      pending.push(render(result));
+      flushing ??= Promise.resolve().then(flush);
+      return flushing;
     },
     close() {
-      closing ??= handle.close();
+      closing ??= (flushing ?? Promise.resolve()).then(
+        () => handle.close(),
+        () => handle.close(),
+      );
       return closing;
     },
   };

@@ -4,7 +4,6 @@ import {
   displayPath,
   type EvalCase,
   type EvaluateOutcome,
-  type EvaluationResult,
   evaluate,
   type PlannedCase,
   type RunPlan,
@@ -13,6 +12,7 @@ import {
 import { formatSummary, type RunRecord } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
+import { fitHeapToRun } from '../eval/heap-tuning.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
 import type { ProgressDisplay } from '../eval/progress-display-type.js';
@@ -243,7 +243,6 @@ const evalCommand = defineCommand({
     // Only the HTML and JUnit reports need whole results after the run; the summary needs
     // little of each, so large runs keep just that instead of every answer and trace.
     const reportsNeedResults = Boolean(reportFlags.junitPath || reportFlags.htmlPath);
-    const summaries: EvaluationResult[] = [];
     let listed = false;
     let severalTargets = false;
 
@@ -325,7 +324,6 @@ const evalCommand = defineCommand({
           progress?.onResult(
             severalTargets ? { ...result, evalId: `${result.evalId} [${result.target}]` } : result,
           );
-          if (!reportsNeedResults) summaries.push(summaryOf(result));
         },
         retainResults: reportsNeedResults,
         runner: (options) => runEvaluationRepeated(options, repeat),
@@ -353,6 +351,7 @@ const evalCommand = defineCommand({
           ? selected
           : { ...selected, cases: casesToResume(selected.cases, resumed, retryErrors, keyOf) };
       severalTargets = runPlan.targets.length > 1;
+      fitHeapToRun(runPlan.cases.length);
       progress = createProgressDisplay({ total: runPlan.cases.length, stream: process.stdout });
       artifacts = await openRunArtifacts({
         flags: reportFlags,
@@ -368,10 +367,8 @@ const evalCommand = defineCommand({
       return runPlan;
     }
 
-    const finished = [
-      ...(resumed?.previous ?? []),
-      ...(reportsNeedResults ? outcome.results : summaries),
-    ];
+    // Without reports, evaluate() keeps only a summary of each result (see retainResults).
+    const finished = [...(resumed?.previous ?? []), ...outcome.results];
     const statistics = computeRunStatistics(finished);
     const notRun = notRunCases(plan.cases, finished, keyOf, evalFileName);
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
@@ -400,20 +397,6 @@ const evalCommand = defineCommand({
 });
 
 export default evalCommand;
-
-/** What the end-of-run summary reads of a result, without its answer, trace and evaluator details. */
-function summaryOf(result: EvaluationResult): EvaluationResult {
-  return {
-    ...result,
-    candidateAnswer: '',
-    hits: [],
-    misses: result.misses.slice(0, 1),
-    reasoning: result.passed ? '' : result.reasoning,
-    evaluatorResults: [],
-    trace: undefined,
-    outputMessages: undefined,
-  };
-}
 
 interface SelectionFlags {
   idPatterns: string[];

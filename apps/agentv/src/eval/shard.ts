@@ -47,9 +47,16 @@ export function createEvalFileNamer(cwd: string): (absolutePath: string) => stri
     }
     return root;
   };
+  // Asked once per case (keys, shards, resume), for a handful of files: computed once per file.
+  const names = new Map<string, string>();
   return (absolutePath) => {
-    const relative = path.relative(rootOf(path.dirname(absolutePath)), absolutePath);
-    return relative.split(path.sep).join('/');
+    let name = names.get(absolutePath);
+    if (name === undefined) {
+      const relative = path.relative(rootOf(path.dirname(absolutePath)), absolutePath);
+      name = relative.split(path.sep).join('/');
+      names.set(absolutePath, name);
+    }
+    return name;
   };
 }
 

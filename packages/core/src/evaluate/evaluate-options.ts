@@ -93,7 +93,7 @@ export type EvaluateProgressEvent =
 
 /** What `evaluate()` returns. A failing or errored case is a result, never an exception. */
 export interface EvaluateOutcome {
-  /** Every finished case, in finishing order (empty with `retainResults: false`). */
+  /** Every finished case, in finishing order; with `retainResults: false`, a summary of each (answer, trace and evaluator details dropped). */
   results: EvaluationResult[];
   /** Counts, pass rate, scores, tokens, cost and duration; per target in `summary.targets`. */
   summary: RunStatistics;

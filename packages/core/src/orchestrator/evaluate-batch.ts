@@ -17,7 +17,6 @@ import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
 import { withRetries } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-options.js';
-import { createWorkerPool } from './worker-pool.js';
 
 /** Longest batch error copied into each case's result. */
 const CASE_ERROR_CHARS = 1000;
@@ -79,18 +78,24 @@ export async function evaluateBatch(
   if (outcome.ok) {
     const durationMs = Date.now() - callStarted;
     const responses = outcome.value;
-    const pool = createWorkerPool(gradeConcurrency);
-    await Promise.all(
-      prepared.map(({ context, prompt }, index) =>
-        pool.run(async () => {
-          const answer = answerOf(responses[index]!, outcome.attempts);
-          await options.onAttempt?.(
-            attemptRecord(context.planned, answer.attempts, durationMs, answer),
-          );
-          await emit(await gradeAnswer(context, prompt, answer));
-        }),
-      ),
-    );
+    // A few graders take the next case in turn: no promise or closure per case is made up
+    // front, and each case's prompt and response are dropped as soon as it is graded.
+    let next = 0;
+    const grader = async () => {
+      while (next < prepared.length) {
+        const index = next++;
+        const { context, prompt } = prepared[index]!;
+        const answer = answerOf(responses[index]!, outcome.attempts);
+        prepared[index] = undefined as never;
+        responses[index] = undefined as never;
+        await options.onAttempt?.(
+          attemptRecord(context.planned, answer.attempts, durationMs, answer),
+        );
+        await emit(await gradeAnswer(context, prompt, answer));
+      }
+    };
+    const graders = Math.max(1, Math.min(gradeConcurrency, prepared.length));
+    await Promise.all(Array.from({ length: graders }, grader));
     return;
   }
   const lastError = failureMessage(outcome.error, outcome.attempts);

@@ -106,6 +106,20 @@ describe('computeRunStatistics', () => {
     expect(computeRunStatistics(results, { lowestCount: 2 }).lowest).toHaveLength(2);
   });
 
+  it('lists the lowest scores ascending with ties in run order, errored cases first', () => {
+    const scores = [0.5, 0.2, 0.9, 0.2, 0.5, 0.1, 0.2, 1, 0.5, 0.1];
+    const results = [
+      ...scores.map((score, index) => scored(`c${index}`, score)),
+      errored('e1', 'timed out'),
+    ];
+    const ids = (count: number) =>
+      computeRunStatistics(results, { lowestCount: count }).lowest.map((result) => result.evalId);
+    expect(ids(6)).toEqual(['e1', 'c5', 'c9', 'c1', 'c3', 'c6']);
+    expect(ids(8)).toEqual(['e1', 'c5', 'c9', 'c1', 'c3', 'c6', 'c0', 'c4']);
+    expect(ids(1)).toEqual(['e1']);
+    expect(ids(0)).toEqual([]);
+  });
+
   it('handles an empty run', () => {
     const stats = computeRunStatistics([]);
     expect(stats).toEqual({

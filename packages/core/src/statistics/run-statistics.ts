@@ -93,8 +93,11 @@ export function computeRunStatistics(
   }));
   for (const score of scores) histogram[binIndex(score)]!.count++;
 
-  const byScore = [...gradedCases].sort((a, b) => a.score - b.score);
-  const lowest = [...erroredCases, ...byScore].slice(0, Math.max(0, options.lowestCount ?? 5));
+  const lowestCount = Math.max(0, options.lowestCount ?? 5);
+  const lowest = [
+    ...erroredCases.slice(0, lowestCount),
+    ...lowestScores(gradedCases, lowestCount - Math.min(lowestCount, erroredCases.length)),
+  ];
 
   return {
     total: results.length,
@@ -159,18 +162,41 @@ function usageTotals(
   for (const result of results) {
     if (result.cached === true) cached++;
     // The agent's calls and the judge calls that graded its answer both count.
-    for (const cost of [result.costUsd, result.judgeCostUsd]) {
-      if (cost !== undefined) costUsd = (costUsd ?? 0) + cost;
-    }
-    for (const usage of [result.usage, result.judgeUsage]) {
-      if (usage === undefined) continue;
-      tokens ??= { input: 0, output: 0, cached: 0 };
-      tokens.input += usage.inputTokens ?? 0;
-      tokens.output += usage.outputTokens ?? 0;
-      tokens.cached += usage.cachedTokens ?? 0;
-    }
+    if (result.costUsd !== undefined) costUsd = (costUsd ?? 0) + result.costUsd;
+    if (result.judgeCostUsd !== undefined) costUsd = (costUsd ?? 0) + result.judgeCostUsd;
+    if (result.usage !== undefined) tokens = addUsage(tokens, result.usage);
+    if (result.judgeUsage !== undefined) tokens = addUsage(tokens, result.judgeUsage);
   }
   return { tokens, costUsd, cached };
+}
+
+function addUsage(
+  tokens: TokenTotals | null,
+  usage: NonNullable<EvaluationResult['usage']>,
+): TokenTotals {
+  const totals = tokens ?? { input: 0, output: 0, cached: 0 };
+  totals.input += usage.inputTokens ?? 0;
+  totals.output += usage.outputTokens ?? 0;
+  totals.cached += usage.cachedTokens ?? 0;
+  return totals;
+}
+
+/**
+ * The `count` results with the lowest scores, ascending, ties in run order: what sorting
+ * them all would give, in one pass instead of a sort of every result.
+ */
+function lowestScores(results: readonly EvaluationResult[], count: number): EvaluationResult[] {
+  const kept: EvaluationResult[] = [];
+  if (count <= 0) return kept;
+  for (const result of results) {
+    if (kept.length === count && result.score >= kept[count - 1]!.score) continue;
+    // After every kept result of the same score, so ties stay in run order.
+    let at = kept.length;
+    while (at > 0 && kept[at - 1]!.score > result.score) at--;
+    kept.splice(at, 0, result);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
 }
 
 function binIndex(score: number): number {

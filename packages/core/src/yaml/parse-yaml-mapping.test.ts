@@ -74,3 +74,32 @@ describe('parseYamlMapping split by evalcases', () => {
     expect(result.issues).toEqual(whole(broken).issues);
   });
 });
+
+describe('parseYamlMapping and process.env', () => {
+  it('never replaces process.env while parsing, whole or split', () => {
+    const env = process.env;
+    let replaced = 0;
+    Object.defineProperty(process, 'env', {
+      configurable: true,
+      enumerable: true,
+      get: () => env,
+      set: () => {
+        replaced++;
+      },
+    });
+    try {
+      const text =
+        'description: d\nevalcases:\n  - id: a\n    input_messages: [{ role: user, content: hi }]\n';
+      expect(whole(text).value?.data.description).toBe('d');
+      expect(split(text).value?.data.description).toBe('d');
+    } finally {
+      Object.defineProperty(process, 'env', {
+        configurable: true,
+        enumerable: true,
+        writable: true,
+        value: env,
+      });
+    }
+    expect(replaced).toBe(0);
+  });
+});
