@@ -18,51 +18,19 @@ import { parseJsonl } from '../support/project.js';
 // The library-API script (b): what a developer writes who installs
 // @agentv/core and @agentv/provider-cli without the CLI. It runs the eval file
 // below through the cli provider (a real /bin/sh command) and prints the
-// results as JSON. Written against loadProject/planRun/runEvaluation; switch it
-// to the one-call library API once that lands.
+// results and the summary as JSON, through the one-call library API, evaluate().
 // ---------------------------------------------------------------------------
 const LIBRARY_SCRIPT = `
-import path from 'node:path';
-import {
-  createEvaluatorRegistry,
-  createProviderRegistry,
-  defaultEvaluators,
-  formatIssue,
-  loadProject,
-  planRun,
-  runEvaluation,
-} from '@agentv/core';
+import { createProviderRegistry, evaluate } from '@agentv/core';
 import { cliProviderFactory } from '@agentv/provider-cli';
 
-const providerRegistry = createProviderRegistry([cliProviderFactory]);
-const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
-const project = await loadProject({
-  cwd: process.cwd(),
-  providerRegistry,
-  evalFiles: [path.resolve('evals/echo.yaml')],
-  mode: 'run',
-});
-const targetsFile = project.evalFiles[0]?.targetsFile;
-const { plan, issues } = planRun({
-  cases: project.cases,
-  targets: (targetsFile && project.targets.get(targetsFile)) || [],
-  targetsFile,
-  providerRegistry,
-  evaluatorRegistry,
-});
-const problems = [...project.issues, ...issues];
-for (const issue of problems) console.error(formatIssue(issue));
-if (problems.some((issue) => issue.severity === 'error')) process.exit(2);
-
 const seen = [];
-const { results } = await runEvaluation({
-  plan,
-  providerRegistry,
-  evaluatorRegistry,
-  providerContext: { env: project.env },
+const { results, summary } = await evaluate({
+  evalFiles: ['evals/echo.yaml'],
+  providers: createProviderRegistry([cliProviderFactory]),
   onResult: (result) => seen.push(result.evalId),
 });
-console.log(JSON.stringify({ seen, results }));
+console.log(JSON.stringify({ seen, results, summary }));
 `;
 
 const LIBRARY_TARGETS = `$schema: agentv-targets-v2.2
@@ -257,8 +225,9 @@ describe('in a project outside the repository', () => {
       const run = await runCommand(process.execPath, ['run.mjs'], { cwd: dir });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      const { seen, results } = JSON.parse(run.stdout);
+      const { seen, results, summary } = JSON.parse(run.stdout);
       expect(seen).toEqual(['echo-quotes']);
+      expect(summary).toMatchObject({ total: 1, passed: 1, failed: 0, errored: 0 });
       expect(results).toHaveLength(1);
       expect(results[0]).toMatchObject({
         evalId: 'echo-quotes',
