@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import {
   type Issue,
   type Provider,
@@ -20,7 +20,7 @@ import {
   validateCliSettings,
 } from './cli-provider-settings.js';
 import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js';
-import { runHealthcheck } from './healthcheck.js';
+import { withHealthcheck } from './healthcheck.js';
 import { parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
 import { createPersistentCliProvider } from './persistent-provider.js';
@@ -188,21 +188,11 @@ export function createCliProvider(
     invoke,
     invokeBatch,
   };
-  const healthcheck = settings.healthcheck;
-  if (healthcheck === undefined) return provider;
-  return {
-    ...provider,
-    healthcheck: () =>
-      runHealthcheck(healthcheck, {
-        // A probe runs before any case, so no eval file is known: the target's cwd counts
-        // only when absolute; else the targets' base folder (a probe's own cwd wins).
-        cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
-        env: settings.env,
-        ...(options.env === undefined ? {} : { baseEnv: options.env }),
-        redact,
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      }),
-  };
+  return withHealthcheck(provider, settings, {
+    redact,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+  });
 }
 
 /** The `cli` provider factory, registered by the app under `provider: cli`. */

@@ -1,5 +1,6 @@
-import { ProviderError, stderrExcerpt } from '@agentv/core';
-import type { CliHealthcheck } from './cli-provider-settings.js';
+import { isAbsolute } from 'node:path';
+import { type Provider, ProviderError, stderrExcerpt } from '@agentv/core';
+import type { CliHealthcheck, CliProviderSettings } from './cli-provider-settings.js';
 import type { Redactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
 import { runCommand } from './run-command.js';
@@ -17,6 +18,35 @@ export interface HealthcheckContext {
   baseEnv?: Readonly<Record<string, string | undefined>>;
   redact: Redactor;
   killGraceMs?: number;
+}
+
+/**
+ * Adds the target's `healthcheck` (when it has one) to a cli provider. A probe
+ * runs before any case, so no eval file is known: the target's cwd counts only
+ * when absolute; else the targets' base folder (a probe's own cwd wins).
+ */
+export function withHealthcheck(
+  provider: Provider,
+  settings: CliProviderSettings,
+  options: {
+    env?: Readonly<Record<string, string | undefined>>;
+    killGraceMs?: number;
+    redact: Redactor;
+  },
+): Provider {
+  const healthcheck = settings.healthcheck;
+  if (healthcheck === undefined) return provider;
+  return {
+    ...provider,
+    healthcheck: () =>
+      runHealthcheck(healthcheck, {
+        cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
+        env: settings.env,
+        ...(options.env === undefined ? {} : { baseEnv: options.env }),
+        redact: options.redact,
+        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+      }),
+  };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { isAbsolute } from 'node:path';
 import {
   type Provider,
   type ProviderContext,
@@ -8,7 +7,7 @@ import {
 } from '@agentv/core';
 import type { CliProviderSettings } from './cli-provider-settings.js';
 import { throwIfAborted } from './command-failure.js';
-import { runHealthcheck } from './healthcheck.js';
+import { withHealthcheck } from './healthcheck.js';
 import { PersistentWorker } from './persistent-worker.js';
 import { createRedactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
@@ -146,19 +145,11 @@ export function createPersistentCliProvider(
     invoke,
     close,
   };
-  const healthcheck = settings.healthcheck;
-  if (healthcheck === undefined) return provider;
-  return {
-    ...provider,
-    healthcheck: () =>
-      runHealthcheck(healthcheck, {
-        cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
-        env: settings.env,
-        ...(options.env === undefined ? {} : { baseEnv: options.env }),
-        redact,
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      }),
-  };
+  return withHealthcheck(provider, settings, {
+    redact,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+  });
 }
 
 function stoppedError(): ProviderError {
