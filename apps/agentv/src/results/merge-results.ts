@@ -1,13 +1,8 @@
 import path from 'node:path';
 import { displayPath, type EvaluationResult, UsageError } from '@agentv/core';
-import {
-  fromResultRecord,
-  type ReadResultLine,
-  ResultFileLineError,
-  type ResultRecord,
-  readResultFile,
-} from '@agentv/results';
+import { fromResultRecord, type ReadResultLine, type ResultRecord } from '@agentv/results';
 import { caseKey } from '../eval/shard.js';
+import { readResultLines } from './read-result-lines.js';
 
 /** The joined content of several result files of one run. */
 export interface MergedRun {
@@ -36,26 +31,11 @@ export async function mergeResultFiles(files: readonly string[], cwd: string): P
   const parts: Part[] = [];
   for (const file of files) {
     const shown = displayPath(cwd, file);
-    let lines: ReadResultLine[];
-    try {
-      lines = await readResultFile(file);
-    } catch (error) {
-      if (error instanceof ResultFileLineError) {
-        throw new UsageError(`${shown}:${error.line} ${error.message}`, {
-          hint: 'pass the JSONL result files agentv eval wrote (--out PATH.jsonl)',
-        });
-      }
-      const code = (error as NodeJS.ErrnoException).code;
-      const reason =
-        code === 'ENOENT'
-          ? 'the file does not exist'
-          : code === 'EISDIR'
-            ? 'it is a folder'
-            : (error as Error).message;
-      throw new UsageError(`cannot read ${shown}: ${reason}`, {
-        hint: 'check the path; each shard writes its own file with --out',
-      });
-    }
+    const lines = await readResultLines(
+      file,
+      cwd,
+      'pass the JSONL result files agentv eval wrote: each shard writes its own with --out PATH.jsonl',
+    );
     const ids = new Set(lines.map((line) => line.record.run?.id));
     if (ids.size > 1) {
       throw new UsageError(`${shown} holds lines of ${ids.size} different runs`, {
