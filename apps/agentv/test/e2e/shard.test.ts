@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createProject,
@@ -195,7 +196,13 @@ describe('agentv eval --shard and agentv results merge', () => {
 
     const bad = await runAgentv(['results', 'merge', 'evals/alpha.yaml', '--out', 'm.jsonl'], dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('evals/alpha.yaml:1 is not valid JSON');
+    expect(bad.stderr).toContain(
+      'agentv: evals/alpha.yaml is a YAML file; this command reads JSONL result files',
+    );
+    await writeFile(path.join(dir, 'notes.jsonl'), 'not json\n');
+    const notJson = await runAgentv(['results', 'merge', 'notes.jsonl', '--out', 'm.jsonl'], dir);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('notes.jsonl:1 is not valid JSON');
     expect(bad.stderr).not.toContain('    at ');
   });
 });
