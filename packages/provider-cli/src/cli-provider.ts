@@ -70,7 +70,7 @@ export function createCliProvider(
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
   ];
-  const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
+  const timeoutSeconds = options.defaultTimeoutSeconds ?? settings.timeoutSeconds;
   const prefix = `[cli:${targetName}]`;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
   // built once and handed to every command as its whole environment.
@@ -106,7 +106,7 @@ export function createCliProvider(
       if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
     }
     const excerpt = stderrExcerpt(stderr);
-    throwIfFailed(outcome, excerpt, timeoutSeconds);
+    throwIfFailed(outcome, excerpt, timeoutSeconds, options.defaultTimeoutSeconds !== undefined);
     const raw = {
       command: redact(command),
       cwd,

@@ -21,6 +21,8 @@ export interface LlmProviderOptions {
   kind?: string;
   /** Per-call time limit in seconds; none when undefined. */
   timeoutSeconds?: number;
+  /** The time limit came from `--agent-timeout` (a timeout's hint names it). */
+  timeoutFromFlag?: boolean;
   /** Folder of the disk cache (`.agentv/cache`); undefined turns caching off. */
   cacheDir?: string;
   /** Values to mask in errors and logs besides the API key (the target's `${{ VAR }}` values). */
@@ -136,7 +138,13 @@ export function createLlmProvider(
       if (timeout.signal.aborted) {
         throw new ProviderError(
           `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
-          { retryable: true, hint: 'raise timeout_seconds on the target, or --agent-timeout' },
+          {
+            retryable: true,
+            // --agent-timeout wins over timeout_seconds: only name what would change the outcome.
+            hint: options.timeoutFromFlag
+              ? "raise --agent-timeout (it wins over the target's timeout_seconds)"
+              : 'raise timeout_seconds on the target, or pass --agent-timeout',
+          },
         );
       }
       throw toProviderError(error, failedCall);

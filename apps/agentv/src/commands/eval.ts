@@ -51,7 +51,7 @@ const evalArgs = {
   },
   workers: {
     type: 'string',
-    description: "Cases run at once (default: the target's workers, else 4)",
+    description: "Cases run at once; wins over the targets' workers (default: their largest, else 4)",
     valueHint: 'N',
   },
   'eval-id': {
@@ -112,12 +112,12 @@ const evalArgs = {
   },
   'max-retries': {
     type: 'string',
-    description: "Retries of a failed agent call (default: the target's max_retries, else 2)",
+    description: "Retries of a failed agent call (default 2); wins over the target's max_retries",
     valueHint: 'N',
   },
   'agent-timeout': {
     type: 'string',
-    description: 'Default timeout of one agent call, for targets without timeout_seconds',
+    description: "Timeout of one agent call; wins over the target's timeout_seconds",
     valueHint: 'SECONDS',
   },
   threshold: {

@@ -4,7 +4,7 @@ import type { Provider } from './provider.js';
 
 /** What the app gives a provider factory besides the target. */
 export interface ProviderContext {
-  /** Default per-call timeout in seconds (`--agent-timeout`), used when the target sets none. */
+  /** Per-call timeout in seconds from `--agent-timeout`: wins over the target's `timeout_seconds`. */
   defaultTimeoutSeconds?: number;
   /** Print diagnostics (rendered command, stderr, duration) through `log`. */
   verbose?: boolean;
