@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative as relativePath, resolve } from 'node:path';
 import {
+  closestMatch,
   InvalidInputError,
   type Issue,
   isRecord,
@@ -14,6 +15,7 @@ import {
   findPlaceholders,
   formatSupportedPlaceholders,
   isSupportedPlaceholder,
+  SUPPORTED_PLACEHOLDERS,
 } from './render-command-template.js';
 
 /** A health check over HTTP: GET `url`; any 2xx status passes. */
@@ -239,8 +241,14 @@ function placeholderIssues(template: string): Issue[] {
       severity: 'error' as const,
       path: ['command_template'],
       message: `unknown placeholder {${name}}; supported placeholders are ${formatSupportedPlaceholders()}`,
-      hint: `fix the name, or write {{${name}}} for a literal {${name}}`,
+      hint: placeholderHint(name),
     }));
+}
+
+function placeholderHint(name: string): string {
+  const match = closestMatch(name, SUPPORTED_PLACEHOLDERS);
+  const fix = match === undefined ? 'fix the name' : `did you mean {${match}}?`;
+  return `${fix} (write {{${name}}} for a literal {${name}})`;
 }
 
 function directoryIssue(

@@ -39,7 +39,7 @@ export function throwIfFailed(
       ...diagnostics,
       // --agent-timeout wins over timeout_seconds: only name what would change the outcome.
       hint: timeoutFromFlag
-        ? 'raise --agent-timeout (it wins over the target\'s timeout_seconds), or make the agent faster'
+        ? "raise --agent-timeout (it wins over the target's timeout_seconds), or make the agent faster"
         : 'raise timeout_seconds on the target (or pass --agent-timeout), or make the agent faster',
     });
   }

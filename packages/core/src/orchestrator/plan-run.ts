@@ -1,11 +1,14 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
+import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { needsJudge } from '../evaluators/judge.js';
 import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { targetIssuePosition } from '../targets/target-positions.js';
+import { didYouMean } from '../util/did-you-mean.js';
 
 /** The target a case runs against, when no flag, case or file names one. */
 export const DEFAULT_TARGET_NAME = 'default';
@@ -86,11 +89,12 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
         target = mockTarget(name, defined, evalCase);
       } else if (defined) {
         target = defined;
-        const where = { file: target.filePath, line: target.line };
         const checked = options.targetsChecked
           ? []
           : checkTarget(defined, options.providerRegistry, RUN_TARGET_POLICY);
-        for (const issue of checked) issues.add({ ...issue, ...where });
+        for (const issue of checked) {
+          issues.add({ ...issue, ...targetIssuePosition(defined, issue.path) });
+        }
       } else {
         issues.add(unknownTargetIssue(name, evalCase, options, available));
         continue;
@@ -166,8 +170,9 @@ function planJudge(
     const checked = options.targetsChecked
       ? []
       : checkTarget(defined, options.providerRegistry, RUN_TARGET_POLICY);
-    for (const issue of checked)
-      issues.add({ ...issue, file: defined.filePath, line: defined.line });
+    for (const issue of checked) {
+      issues.add({ ...issue, ...targetIssuePosition(defined, issue.path) });
+    }
   } else {
     const source =
       options.judgeTargetOverride !== undefined
@@ -258,19 +263,23 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     return;
   }
   for (const config of evalCase.evaluators) {
+    const at = (path?: readonly (string | number)[]) => ({
+      ...where,
+      ...evaluatorIssuePosition(evalCase, config.name, path),
+    });
     if (!registry.has(config.type)) {
       issues.add({
-        ...where,
+        ...at(['type']),
         severity: 'error',
         message: `evaluator "${config.name}" has unknown type "${config.type}"`,
-        hint: `use one of: ${registry.types().join(', ')}`,
+        hint: didYouMean(config.type, registry.types()),
       });
       continue;
     }
     for (const problem of registry.get(config.type).validate?.(config, registry) ?? []) {
       issues.add({
         ...problem,
-        ...where,
+        ...at(problem.path),
         message: `evaluator "${config.name}": ${problem.message}`,
       });
     }
