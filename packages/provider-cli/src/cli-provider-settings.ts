@@ -11,6 +11,7 @@ import {
 } from '@agentv/core';
 import { z } from 'zod';
 import { batchTemplateIssues } from './batch-template-issues.js';
+import { checkTargetProgram } from './check-program.js';
 import {
   findPlaceholders,
   formatSupportedPlaceholders,
@@ -177,14 +178,23 @@ export function validateCliSettings(target: ResolvedTarget): Issue[] {
 
 /**
  * Problems of running a `cli` target for the cases of `evalFile`: a relative
- * `cwd` resolves against that file's directory and must exist there.
+ * `cwd` resolves against that file's directory and must exist there, and the
+ * program the command starts must be found from it (`checkTargetProgram`).
  */
-export function checkCliUse(target: ResolvedTarget, evalFile: string): Issue[] {
+export function checkCliUse(
+  target: ResolvedTarget,
+  evalFile: string,
+  mode: 'run' | 'validate' = 'run',
+): Issue[] {
   const cwd = target.settings.cwd;
   const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
-  if (isAbsolute(relative)) return [];
-  const issue = directoryIssue(['cwd'], relative, dirname(evalFile));
-  if (!issue) return [];
+  const issue = isAbsolute(relative)
+    ? undefined
+    : directoryIssue(['cwd'], relative, dirname(evalFile));
+  if (!issue) {
+    const program = checkTargetProgram(target, resolve(dirname(evalFile), relative), mode);
+    return program === undefined ? [] : [program];
+  }
   return [
     {
       ...issue,

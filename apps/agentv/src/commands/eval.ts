@@ -51,7 +51,8 @@ const evalArgs = {
   },
   workers: {
     type: 'string',
-    description: "Cases run at once; wins over the targets' workers (default: their largest, else 4)",
+    description:
+      "Cases run at once; wins over the targets' workers (default: their largest, else 4)",
     valueHint: 'N',
   },
   'eval-id': {

@@ -76,6 +76,7 @@ export async function validateInputs(
       // Without a usable targets file only the evaluators can be checked.
       checkTargets: targets !== undefined,
       targetsChecked: true,
+      validating: true,
     });
     issues.push(...planned.issues);
   }

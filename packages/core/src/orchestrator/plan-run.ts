@@ -37,6 +37,8 @@ export interface PlanRunOptions {
    * loaded (`loadProject` for validate); names and per-file uses are still checked.
    */
   targetsChecked?: boolean;
+  /** Planned for `agentv validate`: `checkUse` reports what may differ at run time as warnings. */
+  validating?: boolean;
   /** `--judge-target`: the target LLM graders ask, for every case. */
   judgeTargetOverride?: string;
 }
@@ -104,11 +106,11 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     const use = `${target.name}\u0000${evalCase.filePath}`;
     if (checkTargets && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
       checkedUses.add(use);
-      for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath)) {
+      const mode = options.validating ? 'validate' : 'run';
+      for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath, mode)) {
         issues.add({
           ...targetSettingsIssue(problem, target),
-          file: target.filePath,
-          line: target.line,
+          ...targetIssuePosition(target, problem.path),
         });
       }
     }

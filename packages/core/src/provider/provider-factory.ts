@@ -41,8 +41,10 @@ export interface ProviderFactory {
   /**
    * Check what depends on where the target is used, e.g. a `cwd` relative to
    * the eval file; called once per target and eval file before the run.
+   * `mode` is `validate` for `agentv validate`: what may differ when the run
+   * starts (a program not installed yet) is then a warning, not an error.
    */
-  checkUse?(target: ResolvedTarget, evalFile: string): Issue[];
+  checkUse?(target: ResolvedTarget, evalFile: string, mode?: 'run' | 'validate'): Issue[];
   /** Create the provider for a target whose settings passed `validate`. */
   create(target: ResolvedTarget, context: ProviderContext): Provider;
 }
