@@ -271,11 +271,12 @@ describe('cli provider: environment', () => {
       { verbose: true, log: (line) => lines.push(line) },
     ).invoke(makeRequest());
     const log = lines.join('\n');
-    expect(log).toContain('[cli:my_agent] case-1 attempt 0: ');
+    // Attempts are shown counted from 1; every line names the case and attempt.
+    expect(log).toContain('[cli:my_agent] case-1 attempt 1: ');
     expect(log).toContain('# ***');
-    expect(log).toContain(`cwd: ${scratch}`);
-    expect(log).toMatch(/command exited with code 0 after \d+ ms/);
-    expect(log).toContain('stderr:\ntoken=***');
+    expect(log).toContain(`[cli:my_agent] case-1 attempt 1 cwd: ${scratch}`);
+    expect(log).toMatch(/\[cli:my_agent\] case-1 attempt 1 command exited with code 0 after \d+ ms/);
+    expect(log).toContain('[cli:my_agent] case-1 attempt 1 stderr: token=***');
     expect(log).not.toContain(secret);
     expect(JSON.stringify(response.raw)).not.toContain(secret);
     expect(response.raw).toMatchObject({ stderr: 'token=***' });

@@ -98,7 +98,7 @@ export function createLlmProvider(
     if (cache && key && request.refresh !== true) {
       const hit = await cache.read(key);
       if (hit) {
-        verbose(`${request.evalCaseId}: answered from the cache`);
+        verbose(`${caseLabel(request)}: answered from the cache`);
         // Nothing was spent on this answer, so it has no cost; usage is the original call's.
         return { ...hit, durationMs: Date.now() - started, cached: true };
       }
@@ -156,7 +156,7 @@ export function createLlmProvider(
     const costUsd = usage && estimateCostUsd(settings.model, usage, settings.pricing);
     const durationMs = Date.now() - started;
     verbose(
-      `${request.evalCaseId}: ${settings.model} answered in ${durationMs} ms` +
+      `${caseLabel(request)}: ${settings.model} answered in ${durationMs} ms` +
         (usage ? ` (${usage.inputTokens ?? '?'} in, ${usage.outputTokens ?? '?'} out tokens)` : ''),
     );
     if (cache && key)
@@ -219,4 +219,9 @@ function variableHolding(
   if (key === undefined) return undefined;
   const preferred = LLM_KINDS[settings.kind].keyVariables.find((name) => env[name] === key);
   return preferred ?? Object.keys(env).find((name) => env[name] === key);
+}
+
+/** How verbose lines name a call: its case and attempt, counted from 1 (`request.attempt` is 0-based). */
+function caseLabel(request: ProviderRequest): string {
+  return `${request.evalCaseId} attempt ${request.attempt + 1}`;
 }

@@ -162,12 +162,16 @@ max_retries: 0
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      "[cli:default] talk attempt 0: node agent.mjs 'hello' --token-hint ***",
+      "[cli:default] talk attempt 1: node agent.mjs 'hello' --token-hint ***",
     );
-    expect(run.stderr).toContain(`[cli:default] cwd: ${project.dir}`);
-    expect(run.stderr).toMatch(/\[cli:default\] command exited with code 0 after \d+ ms/);
-    expect(run.stderr).toMatch(/\[cli:default\] command exited with code 4 after \d+ ms/);
-    expect(run.stderr).toContain('[cli:default] stderr:\ntoken=***');
+    expect(run.stderr).toContain(`[cli:default] talk attempt 1 cwd: ${project.dir}`);
+    expect(run.stderr).toMatch(
+      /\[cli:default\] talk attempt 1 command exited with code 0 after \d+ ms/,
+    );
+    expect(run.stderr).toMatch(
+      /\[cli:default\] broken attempt 1 command exited with code 4 after \d+ ms/,
+    );
+    expect(run.stderr).toContain('[cli:default] broken attempt 1 stderr: token=***');
     const resultFile = await readFile(project.file('out.jsonl'), 'utf8');
     const broken = parseJsonl(resultFile).find((line) => line.eval_id === 'broken')!;
     expect(broken.error).toContain('command exited with code 4; stderr: token=***');
