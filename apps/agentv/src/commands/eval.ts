@@ -26,6 +26,7 @@ import { openRunArtifacts } from '../eval/run-artifacts.js';
 import { caseKey, createEvalFileNamer, parseShard, runIdOf, shardOf } from '../eval/shard.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
+import { useColor } from '../use-color.js';
 import {
   integerFlag,
   numberFlag,
@@ -381,7 +382,7 @@ export default defineCommand({
     ];
     const statistics = computeRunStatistics(finished);
     const notRun = notRunCases(plan.cases, finished, keyOf, evalFileName);
-    process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
+    process.stdout.write(`\n${formatSummary(statistics, { color: useColor(process.stdout) })}\n`);
     const flaky = repeat.count > 1 ? writeRepeatSummary(finished, repeat, process.stdout) : 0;
     if (notRun.length > 0) {
       process.stdout.write(
@@ -434,8 +435,4 @@ function reportIssues(issues: Issue[], cwd: string): void {
 function defaultResultPath(extension: string): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return path.join('.agentv', 'results', `eval_${stamp}.${extension}`);
-}
-
-function useColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.NO_COLOR && !process.env.CI;
 }
