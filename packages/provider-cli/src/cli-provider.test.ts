@@ -275,7 +275,9 @@ describe('cli provider: environment', () => {
     expect(log).toContain('[cli:my_agent] case-1 attempt 1: ');
     expect(log).toContain('# ***');
     expect(log).toContain(`[cli:my_agent] case-1 attempt 1 cwd: ${scratch}`);
-    expect(log).toMatch(/\[cli:my_agent\] case-1 attempt 1 command exited with code 0 after \d+ ms/);
+    expect(log).toMatch(
+      /\[cli:my_agent\] case-1 attempt 1 command exited with code 0 after \d+ ms/,
+    );
     expect(log).toContain('[cli:my_agent] case-1 attempt 1 stderr: token=***');
     expect(log).not.toContain(secret);
     expect(JSON.stringify(response.raw)).not.toContain(secret);
