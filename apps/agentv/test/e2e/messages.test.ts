@@ -228,6 +228,20 @@ evalcases:
   });
 });
 
+describe('a misspelt target name', () => {
+  it('gets a did-you-mean from eval and validate alike', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/t.yaml': evalFile(['one']).replace('target: default', 'target: defualt'),
+    });
+    const message =
+      'error: evals/t.yaml:4: case "one": unknown target "defualt" (hint: did you mean "default"? targets in .agentv/targets.yaml: default)';
+    expect((await runAgentv(['eval', 'evals'], project.dir)).stderr).toBe(`${message}\n`);
+    expect((await runAgentv(['validate'], project.dir)).stdout).toContain(`${message}\n`);
+  });
+});
+
 describe('a cli command whose program is not found', () => {
   it('is a validate warning and fails eval before the first case with the same message', async () => {
     project = await createProject({

@@ -8,6 +8,7 @@ import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { targetIssuePosition } from '../targets/target-positions.js';
+import { closestMatch } from '../util/closest-match.js';
 import { didYouMean } from '../util/did-you-mean.js';
 
 /** The target a case runs against, when no flag, case or file names one. */
@@ -221,6 +222,12 @@ function mockTarget(
   };
 }
 
+/** `did you mean "default"? ` when a defined target is a likely typo of `name`. */
+function closeTarget(name: string, available: readonly string[]): string {
+  const match = closestMatch(name, available);
+  return match === undefined ? '' : `did you mean "${match}"? `;
+}
+
 function unknownTargetIssue(
   name: string,
   evalCase: EvalCase,
@@ -233,7 +240,7 @@ function unknownTargetIssue(
       ? options.targetsFile
         ? `${options.targetsFile} defines no targets`
         : 'no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH'
-      : `targets in ${options.targetsFile}: ${available.join(', ')}`;
+      : `${closeTarget(name, available)}targets in ${options.targetsFile}: ${available.join(', ')}`;
   if (fromFlag) {
     return { severity: 'error', file: '--target', message: `unknown target "${name}"`, hint };
   }
