@@ -19,7 +19,8 @@ beforeAll(async () => {
   await cp(path.join(coreDir, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
   first = await import(pathToFileURL(path.join(coreDir, 'dist', 'index.js')).href);
   second = await import(pathToFileURL(path.join(copyDir, 'dist', 'index.js')).href);
-});
+  // Copying and loading dist twice can pass vitest's 10 s default on a loaded machine.
+}, 120_000);
 
 afterAll(async () => {
   if (copyDir) await rm(copyDir, { recursive: true, force: true });
