@@ -1,4 +1,5 @@
 import { type CommandDef, defineCommand, renderUsage, runCommand } from 'citty';
+import { stripColor, useColor } from './use-color.js';
 import { readVersion } from './version.js';
 
 // Each command has its own argument types; the map only needs to load and run them.
@@ -31,6 +32,8 @@ export const main = defineCommand({
  */
 export async function runCli(argv: string[]): Promise<number> {
   ignoreClosedOutput();
+  // `agentv help [command]` is `agentv [command] --help`.
+  if (argv[0] === 'help') argv = [...argv.slice(1), '--help'];
   const commandIndex = argv.findIndex((arg) => !arg.startsWith('-'));
   const commandName = commandIndex === -1 ? undefined : argv[commandIndex];
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
@@ -40,13 +43,17 @@ export async function runCli(argv: string[]): Promise<number> {
       return 0;
     }
     if (commandName === undefined) {
-      process.stdout.write(`${await renderUsage(main)}\n`);
+      writeUsage(await renderUsage(main));
       return wantsHelp ? 0 : 2;
     }
     const load = commands[commandName];
     if (!load) {
+      const { closestMatch } = await import('@agentv/core');
+      const names = Object.keys(commands);
+      const match = closestMatch(commandName, names);
+      const guess = match === undefined ? '' : `did you mean "${match}"? `;
       process.stderr.write(
-        `agentv: unknown command "${commandName}"\n  hint: available commands: ${Object.keys(commands).join(', ')}; see agentv --help\n`,
+        `agentv: unknown command "${commandName}"\n  hint: ${guess}available commands: ${names.join(', ')}; see agentv --help\n`,
       );
       return 2;
     }
@@ -62,7 +69,7 @@ export async function runCli(argv: string[]): Promise<number> {
       rawArgs = rawArgs.slice(1);
     }
     if (wantsHelp) {
-      process.stdout.write(`${await renderUsage(command, parent)}\n`);
+      writeUsage(await renderUsage(command, parent));
       return 0;
     }
     const { result } = await runCommand(command, { rawArgs });
@@ -72,6 +79,11 @@ export async function runCli(argv: string[]): Promise<number> {
     const { printError } = await import('./print-error.js');
     return printError(error, commandName);
   }
+}
+
+/** citty colours its usage whenever NO_COLOR=1 and CI are unset; colour it only as `useColor` says. */
+function writeUsage(usage: string): void {
+  process.stdout.write(`${useColor(process.stdout) ? usage : stripColor(usage)}\n`);
 }
 
 type SubCommands = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative as relativePath, resolve } from 'node:path';
 import {
+  closestMatch,
   InvalidInputError,
   type Issue,
   isRecord,
@@ -10,11 +11,13 @@ import {
 } from '@agentv/core';
 import { z } from 'zod';
 import { batchTemplateIssues } from './batch-template-issues.js';
+import { checkTargetProgram } from './check-program.js';
 import { type CliMode, cliMode, persistentModeIssues } from './persistent-settings.js';
 import {
   findPlaceholders,
   formatSupportedPlaceholders,
   isSupportedPlaceholder,
+  SUPPORTED_PLACEHOLDERS,
 } from './render-command-template.js';
 
 /** A health check over HTTP: GET `url`; any 2xx status passes. */
@@ -182,14 +185,23 @@ export function validateCliSettings(target: ResolvedTarget): Issue[] {
 
 /**
  * Problems of running a `cli` target for the cases of `evalFile`: a relative
- * `cwd` resolves against that file's directory and must exist there.
+ * `cwd` resolves against that file's directory and must exist there, and the
+ * program the command starts must be found from it (`checkTargetProgram`).
  */
-export function checkCliUse(target: ResolvedTarget, evalFile: string): Issue[] {
+export function checkCliUse(
+  target: ResolvedTarget,
+  evalFile: string,
+  mode: 'run' | 'validate' = 'run',
+): Issue[] {
   const cwd = target.settings.cwd;
   const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
-  if (isAbsolute(relative)) return [];
-  const issue = directoryIssue(['cwd'], relative, dirname(evalFile));
-  if (!issue) return [];
+  const issue = isAbsolute(relative)
+    ? undefined
+    : directoryIssue(['cwd'], relative, dirname(evalFile));
+  if (!issue) {
+    const program = checkTargetProgram(target, resolve(dirname(evalFile), relative), mode);
+    return program === undefined ? [] : [program];
+  }
   return [
     {
       ...issue,
@@ -247,8 +259,14 @@ function placeholderIssues(template: string): Issue[] {
       severity: 'error' as const,
       path: ['command_template'],
       message: `unknown placeholder {${name}}; supported placeholders are ${formatSupportedPlaceholders()}`,
-      hint: `fix the name, or write {{${name}}} for a literal {${name}}`,
+      hint: placeholderHint(name),
     }));
+}
+
+function placeholderHint(name: string): string {
+  const match = closestMatch(name, SUPPORTED_PLACEHOLDERS);
+  const fix = match === undefined ? 'fix the name' : `did you mean {${match}}?`;
+  return `${fix} (write {{${name}}} for a literal {${name}})`;
 }
 
 function directoryIssue(

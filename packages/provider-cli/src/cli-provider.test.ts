@@ -271,11 +271,14 @@ describe('cli provider: environment', () => {
       { verbose: true, log: (line) => lines.push(line) },
     ).invoke(makeRequest());
     const log = lines.join('\n');
-    expect(log).toContain('[cli:my_agent] case-1 attempt 0: ');
+    // Attempts are shown counted from 1; every line names the case and attempt.
+    expect(log).toContain('[cli:my_agent] case-1 attempt 1: ');
     expect(log).toContain('# ***');
-    expect(log).toContain(`cwd: ${scratch}`);
-    expect(log).toMatch(/command exited with code 0 after \d+ ms/);
-    expect(log).toContain('stderr:\ntoken=***');
+    expect(log).toContain(`[cli:my_agent] case-1 attempt 1 cwd: ${scratch}`);
+    expect(log).toMatch(
+      /\[cli:my_agent\] case-1 attempt 1 command exited with code 0 after \d+ ms/,
+    );
+    expect(log).toContain('[cli:my_agent] case-1 attempt 1 stderr: token=***');
     expect(log).not.toContain(secret);
     expect(JSON.stringify(response.raw)).not.toContain(secret);
     expect(response.raw).toMatchObject({ stderr: 'token=***' });
@@ -289,12 +292,14 @@ describe('cli provider: environment', () => {
 });
 
 describe('cli provider: failures', () => {
-  it('reports a non-zero exit with its code and the end of stderr', async () => {
+  it('reports a non-zero exit with its code and the start and end of stderr', async () => {
     const error = (await catchError(() =>
       provider(`${fakeAgentCommand('fail')} 3 'something broke' 500`).invoke(makeRequest()),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.message).toMatch(/^command exited with code 3; stderr: …/);
+    expect(error.message).toMatch(
+      /^command exited with code 3; stderr: (something broke\n)+… \d+ lines cut …(\nsomething broke)+$/,
+    );
     expect(error.message).toMatch(/something broke$/);
     expect(error.exitCode).toBe(3);
     expect(error.retryable).toBe(true);

@@ -75,7 +75,7 @@ export function createCliProvider(
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
   ];
-  const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
+  const timeoutSeconds = options.defaultTimeoutSeconds ?? settings.timeoutSeconds;
   const prefix = `[cli:${targetName}]`;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
   // built once and handed to every command as its whole environment.
@@ -93,9 +93,11 @@ export function createCliProvider(
   ) => {
     const signal = request.signal;
     const cwd = workingDirectory(settings, request);
+    // With several workers lines interleave: every line names its case and attempt.
+    const tag = `${prefix} ${label}`;
     if (verbose) {
-      log(`${prefix} ${label}: ${redact(command)}`);
-      log(`${prefix} cwd: ${cwd}`);
+      log(`${tag}: ${redact(command)}`);
+      log(`${tag} cwd: ${cwd}`);
     }
     const outcome = await runCommand({
       command,
@@ -107,11 +109,13 @@ export function createCliProvider(
     });
     const stderr = redact(outcome.stderr);
     if (verbose) {
-      log(`${prefix} ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
-      if (stderr.trim()) log(`${prefix} stderr:\n${stderr.trimEnd()}`);
+      log(`${tag} ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
+      for (const line of stderr.trimEnd().split(/\r?\n/)) {
+        if (line.trim()) log(`${tag} stderr: ${line}`);
+      }
     }
     const excerpt = stderrExcerpt(stderr);
-    throwIfFailed(outcome, excerpt, timeoutSeconds);
+    throwIfFailed(outcome, excerpt, timeoutSeconds, options.defaultTimeoutSeconds !== undefined);
     const raw = {
       command: redact(command),
       cwd,
@@ -135,7 +139,7 @@ export function createCliProvider(
       const command = renderCommandTemplate(settings.commandTemplate, values);
       const { outcome, raw } = await execute(
         command,
-        `${request.evalCaseId} attempt ${request.attempt}`,
+        `${request.evalCaseId} attempt ${request.attempt + 1}`,
         request,
       );
       const content = outputFile === undefined ? outcome.stdout : await readOutputFile(outputFile);
@@ -168,7 +172,7 @@ export function createCliProvider(
       });
       const { raw } = await execute(
         command,
-        `batch of ${requests.length} attempt ${first.attempt}`,
+        `batch of ${requests.length} attempt ${first.attempt + 1}`,
         first,
       );
       const byId = await parseBatchOutput(outputFile, ids);

@@ -13,11 +13,13 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /**
  * Throws the `ProviderError` for a command that did not succeed: interrupted
  * (not retryable), timed out or exited non-zero (retryable), with the stderr excerpt.
+ * `timeoutFromFlag`: the timeout came from `--agent-timeout` (the hint names it).
  */
 export function throwIfFailed(
   outcome: CommandOutcome,
   stderr: string,
   timeoutSeconds: number | undefined,
+  timeoutFromFlag = false,
 ): void {
   if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
   const withStderr = (message: string) => (stderr ? `${message}; stderr: ${stderr}` : message);
@@ -35,7 +37,10 @@ export function throwIfFailed(
     throw new ProviderError(withStderr(`timed out after ${timeoutSeconds}s`), {
       retryable: true,
       ...diagnostics,
-      hint: 'raise timeout_seconds on the target or --agent-timeout, or make the agent faster',
+      // --agent-timeout wins over timeout_seconds: only name what would change the outcome.
+      hint: timeoutFromFlag
+        ? "raise --agent-timeout (it wins over the target's timeout_seconds), or make the agent faster"
+        : 'raise timeout_seconds on the target (or pass --agent-timeout), or make the agent faster',
     });
   }
   throw new ProviderError(withStderr(describeEnd(outcome, timeoutSeconds)), {

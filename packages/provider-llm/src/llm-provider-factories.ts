@@ -12,7 +12,8 @@ export function createLlmProviderFactory(kind: LlmKind, as: string = kind): Prov
     create: (target, context) =>
       createLlmProvider(target.name, parseLlmSettings(kind, target), {
         kind: as,
-        timeoutSeconds: target.timeoutSeconds ?? context.defaultTimeoutSeconds,
+        timeoutSeconds: context.defaultTimeoutSeconds ?? target.timeoutSeconds,
+        timeoutFromFlag: context.defaultTimeoutSeconds !== undefined,
         cacheDir: context.cacheDir,
         secrets: target.secretValues,
         env: context.env,

@@ -21,6 +21,8 @@ export interface LlmProviderOptions {
   kind?: string;
   /** Per-call time limit in seconds; none when undefined. */
   timeoutSeconds?: number;
+  /** The time limit came from `--agent-timeout` (a timeout's hint names it). */
+  timeoutFromFlag?: boolean;
   /** Folder of the disk cache (`.agentv/cache`); undefined turns caching off. */
   cacheDir?: string;
   /** Values to mask in errors and logs besides the API key (the target's `${{ VAR }}` values). */
@@ -96,7 +98,7 @@ export function createLlmProvider(
     if (cache && key && request.refresh !== true) {
       const hit = await cache.read(key);
       if (hit) {
-        verbose(`${request.evalCaseId}: answered from the cache`);
+        verbose(`${caseLabel(request)}: answered from the cache`);
         // Nothing was spent on this answer, so it has no cost; usage is the original call's.
         return { ...hit, durationMs: Date.now() - started, cached: true };
       }
@@ -136,7 +138,13 @@ export function createLlmProvider(
       if (timeout.signal.aborted) {
         throw new ProviderError(
           `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
-          { retryable: true, hint: 'raise timeout_seconds on the target, or --agent-timeout' },
+          {
+            retryable: true,
+            // --agent-timeout wins over timeout_seconds: only name what would change the outcome.
+            hint: options.timeoutFromFlag
+              ? "raise --agent-timeout (it wins over the target's timeout_seconds)"
+              : 'raise timeout_seconds on the target, or pass --agent-timeout',
+          },
         );
       }
       throw toProviderError(error, failedCall);
@@ -148,7 +156,7 @@ export function createLlmProvider(
     const costUsd = usage && estimateCostUsd(settings.model, usage, settings.pricing);
     const durationMs = Date.now() - started;
     verbose(
-      `${request.evalCaseId}: ${settings.model} answered in ${durationMs} ms` +
+      `${caseLabel(request)}: ${settings.model} answered in ${durationMs} ms` +
         (usage ? ` (${usage.inputTokens ?? '?'} in, ${usage.outputTokens ?? '?'} out tokens)` : ''),
     );
     if (cache && key)
@@ -211,4 +219,9 @@ function variableHolding(
   if (key === undefined) return undefined;
   const preferred = LLM_KINDS[settings.kind].keyVariables.find((name) => env[name] === key);
   return preferred ?? Object.keys(env).find((name) => env[name] === key);
+}
+
+/** How verbose lines name a call: its case and attempt, counted from 1 (`request.attempt` is 0-based). */
+function caseLabel(request: ProviderRequest): string {
+  return `${request.evalCaseId} attempt ${request.attempt + 1}`;
 }

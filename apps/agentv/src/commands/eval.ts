@@ -21,7 +21,7 @@ import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { casesToResume, checkResumeFlags, notRunCases, prepareResume } from '../eval/resume.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
-import { defaultResultPath, useColor } from '../eval/run-output.js';
+import { defaultResultPath } from '../eval/run-output.js';
 import {
   caseKey,
   createEvalFileNamer,
@@ -33,6 +33,7 @@ import {
 import { watchEval } from '../eval/watch.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
+import { useColor } from '../use-color.js';
 import {
   integerFlag,
   numberFlag,
@@ -63,7 +64,8 @@ const evalArgs = {
   },
   workers: {
     type: 'string',
-    description: "Cases run at once (default: the target's workers, else 4)",
+    description:
+      "Cases run at once; wins over the targets' workers (default: their largest, else 4)",
     valueHint: 'N',
   },
   'eval-id': {
@@ -124,12 +126,12 @@ const evalArgs = {
   },
   'max-retries': {
     type: 'string',
-    description: "Retries of a failed agent call (default: the target's max_retries, else 2)",
+    description: "Retries of a failed agent call (default 2); wins over the target's max_retries",
     valueHint: 'N',
   },
   'agent-timeout': {
     type: 'string',
-    description: 'Default timeout of one agent call, for targets without timeout_seconds',
+    description: "Timeout of one agent call; wins over the target's timeout_seconds",
     valueHint: 'SECONDS',
   },
   threshold: {
@@ -371,7 +373,7 @@ const evalCommand = defineCommand({
     const finished = [...(resumed?.previous ?? []), ...outcome.results];
     const statistics = computeRunStatistics(finished);
     const notRun = notRunCases(plan.cases, finished, keyOf, evalFileName);
-    process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
+    process.stdout.write(`\n${formatSummary(statistics, { color: useColor(process.stdout) })}\n`);
     const flaky = repeat.count > 1 ? writeRepeatSummary(finished, repeat, process.stdout) : 0;
     if (notRun.length > 0) {
       process.stdout.write(

@@ -16,7 +16,7 @@ import { createProgressDisplay } from '../eval/progress-display.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
-import { defaultResultPath, reportIssues, useColor } from '../eval/run-output.js';
+import { defaultResultPath, reportIssues } from '../eval/run-output.js';
 import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
 import { ExitCode } from '../exit-code.js';
 import { NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js';
@@ -24,6 +24,7 @@ import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
 import { type RecordedAnswers, replayProviderFactory } from '../grade/replay-provider.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { readResultLines } from '../results/read-result-lines.js';
+import { useColor } from '../use-color.js';
 import { integerFlag, numberFlag, rejectUnknownFlags, stringFlag, verboseArg } from './_shared.js';
 
 const gradeArgs = {
@@ -256,7 +257,7 @@ export default defineCommand({
       withRecordedAttempts(result, grading.recorded, evalFileName),
     );
     const statistics = computeRunStatistics(results);
-    process.stdout.write(`\n${formatSummary(statistics, { color: useColor() })}\n`);
+    process.stdout.write(`\n${formatSummary(statistics, { color: useColor(process.stdout) })}\n`);
     const notGraded = grading.ungraded.length;
     process.stdout.write(
       `Re-graded ${results.length} recorded case(s) of ${shownResults} without running any target` +

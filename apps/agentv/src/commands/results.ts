@@ -5,6 +5,7 @@ import { formatSummary, writeHtmlReport, writeJunitReport } from '@agentv/result
 import { defineCommand } from 'citty';
 import { ExitCode } from '../exit-code.js';
 import { mergeResultFiles } from '../results/merge-results.js';
+import { useColor } from '../use-color.js';
 import { rejectUnknownFlags, stringFlag } from './_shared.js';
 
 const mergeArgs = {
@@ -67,7 +68,7 @@ const merge = defineCommand({
       writeFile(outPath, records.map((record) => `${JSON.stringify(record)}\n`).join('')),
     );
     const statistics = computeRunStatistics(results);
-    const color = process.stdout.isTTY === true && !process.env.NO_COLOR && !process.env.CI;
+    const color = useColor(process.stdout);
     process.stdout.write(`\n${formatSummary(statistics, { color })}\n`);
     process.stdout.write(`Results: ${displayPath(cwd, outPath)}\n`);
     if (junit !== undefined) {

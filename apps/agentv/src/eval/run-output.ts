@@ -18,8 +18,3 @@ export function defaultResultPath(extension: string, command = 'eval'): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return path.join('.agentv', 'results', `${command}_${stamp}.${extension}`);
 }
-
-/** Color in the summary only on a terminal, and not under NO_COLOR or CI. */
-export function useColor(): boolean {
-  return process.stdout.isTTY === true && !process.env.NO_COLOR && !process.env.CI;
-}

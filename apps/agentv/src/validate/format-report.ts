@@ -1,4 +1,5 @@
 import { displayPath, formatIssue, type Issue } from '@agentv/core';
+import { type ColorStream, useColor } from '../use-color.js';
 import type { ValidationReport } from './validate-inputs.js';
 
 /** ANSI styles, or none. */
@@ -23,9 +24,9 @@ const ansi: Palette = {
   ok: (text) => `\u001b[32m${text}\u001b[0m`,
 };
 
-/** Colour only on a terminal, and never when `NO_COLOR` is set (https://no-color.org). */
-export function paletteFor(stream: { isTTY?: boolean }, env = process.env): Palette {
-  return stream.isTTY === true && !env.NO_COLOR ? ansi : plain;
+/** Colour only on a terminal, honouring `NO_COLOR` and `FORCE_COLOR` (see `useColor`). */
+export function paletteFor(stream: ColorStream, env = process.env): Palette {
+  return useColor(stream, env) ? ansi : plain;
 }
 
 /**

@@ -79,6 +79,7 @@ export async function validateInputs(
         (file.targetsFile === undefined && project.inlineTargets.has(file.path)),
       targetsChecked: true,
       inlineTargets: project.inlineTargets,
+      validating: true,
     });
     issues.push(...planned.issues);
   }

@@ -21,9 +21,11 @@ interface BadInput {
 }
 
 const PLACEHOLDERS =
-  'supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: fix the name, or write {{PROMTP}} for a literal {PROMTP})';
+  'supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMTP}} for a literal {PROMTP}))';
 const EVALUATOR_TYPES =
   'use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory';
+const PROVIDERS =
+  'use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible';
 
 /** The same message from both commands. */
 const both = (...fragments: string[]) => ({ eval: fragments, validate: fragments });
@@ -36,12 +38,13 @@ const CASES: Record<string, BadInput> = {
     'error: evals/cases.yaml:2:9: evalcases[0].id must be text, not a whole number (42) (hint: write the id as text; quote ids that look like numbers, e.g. `id: "001"`)',
     'error: evals/cases.yaml:6:21: case "greet": input_messages must be a list, not text ("hello") (hint: add `input_messages:`',
   ),
+  // eval and validate point at the same file:line:column; validate also names the users.
   'unknown-provider': {
     eval: [
-      'error: .agentv/targets.yaml:2: target "default": unknown provider "clii" (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible)',
+      `error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: did you mean "cli"? (${PROVIDERS}))`,
     ],
     validate: [
-      'error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible (used by evals/cases.yaml))',
+      `error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: did you mean "cli"? (${PROVIDERS}) (used by evals/cases.yaml))`,
     ],
   },
   'missing-attached-file': both(
@@ -54,20 +57,15 @@ const CASES: Record<string, BadInput> = {
   ),
   // A relative cwd resolves against the eval file's directory, so it is checked per eval file.
   'missing-target-cwd': both(
-    'error: .agentv/targets.yaml:2: target "default": cwd: directory ./agent-home (resolved to',
+    'error: .agentv/targets.yaml:5:5: target "default": cwd: directory ./agent-home (resolved to',
     'does not exist for the cases of evals/cases.yaml',
   ),
   'duplicate-case-ids': both(
     'error: evals/cases.yaml:5:9: case "greet": duplicate case id "greet" on lines 2 and 5 (hint: case ids must be unique within a file; rename one of them)',
   ),
-  'unknown-placeholder': {
-    eval: [
-      `error: .agentv/targets.yaml:2: target "default": command_template: unknown placeholder {PROMTP}; ${PLACEHOLDERS}`,
-    ],
-    validate: [
-      `error: .agentv/targets.yaml:4:5: target "default": command_template: unknown placeholder {PROMTP}; ${PLACEHOLDERS}`,
-    ],
-  },
+  'unknown-placeholder': both(
+    `error: .agentv/targets.yaml:4:5: target "default": command_template: unknown placeholder {PROMTP}; ${PLACEHOLDERS}`,
+  ),
   'empty-eval-file': both(
     'error: evals/cases.yaml: eval file is empty (hint: add an `evalcases:` list with at least one case)',
   ),
@@ -108,7 +106,7 @@ const CASES: Record<string, BadInput> = {
   ),
   'unset-env-var': {
     eval: [
-      'error: .agentv/targets.yaml:2: target "default": uses environment variable(s) AGENTV_CORPUS_UNSET_TOKEN, which are not set (hint: set AGENTV_CORPUS_UNSET_TOKEN in your shell or in a .env file',
+      'error: .agentv/targets.yaml:6:7: target "default": uses environment variable(s) AGENTV_CORPUS_UNSET_TOKEN, which are not set (hint: set AGENTV_CORPUS_UNSET_TOKEN in your shell or in a .env file',
     ],
     validate: [
       'warning: .agentv/targets.yaml:6:7: target "default": needs environment variable(s) AGENTV_CORPUS_UNSET_TOKEN, which are not set (hint: set AGENTV_CORPUS_UNSET_TOKEN in your shell or in a .env file; a run that uses this target fails until then)',
@@ -131,23 +129,18 @@ const CASES: Record<string, BadInput> = {
     'error: evals/cases.yaml:2: case "greet": evaluator "rubrics" (rubric) has no rubric items (hint: add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`)',
   ),
   'unknown-evaluator-type': both(
-    `error: evals/cases.yaml:2: case "greet": evaluator "contain" has unknown type "contain" (hint: ${EVALUATOR_TYPES})`,
+    `error: evals/cases.yaml:4:26: case "greet": evaluator "contain" has unknown type "contain" (hint: did you mean "contains"? (${EVALUATOR_TYPES}))`,
   ),
   // The evaluator's own check words its message as the fix; it has no separate hint.
   'bad-evaluator-options': both(
-    'error: evals/cases.yaml:2: case "greet": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
+    'error: evals/cases.yaml:4:39: case "greet": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
   ),
   'duplicate-target-names': both(
     'error: .agentv/targets.yaml:5:11: target "default": duplicate target name "default" on lines 2 and 5 (hint: target names must be unique within a targets file; rename one of them)',
   ),
-  'bad-healthcheck': {
-    eval: [
-      'error: .agentv/targets.yaml:2: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http,',
-    ],
-    validate: [
-      'error: .agentv/targets.yaml:5:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http,',
-    ],
-  },
+  'bad-healthcheck': both(
+    'error: .agentv/targets.yaml:5:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http,',
+  ),
   'yaml-duplicate-key': both(
     'error: evals/cases.yaml:3:5: YAML syntax error: Map keys must be unique (hint: each key may appear once per mapping; remove or rename the repeated key)',
   ),
@@ -172,16 +165,10 @@ const CASES: Record<string, BadInput> = {
   'timeout-not-a-number': both(
     'error: .agentv/targets.yaml:5:22: target "default": timeout_seconds must be a number, not text (hint: timeout_seconds is a number of seconds > 0, e.g. `timeout_seconds: 60`)',
   ),
-  'missing-command-template': {
-    eval: [
-      'error: .agentv/targets.yaml:2: target "default": command_template: is required (hint: set command_template to the command that runs your agent',
-      'warning: .agentv/targets.yaml:4:5: target "default": unknown key "commandTemplat" for provider "cli" is ignored (hint: did you mean "command_template"?)',
-    ],
-    validate: [
-      'error: .agentv/targets.yaml:2:5: target "default": command_template: is required (hint: set command_template to the command that runs your agent',
-      'warning: .agentv/targets.yaml:4:5: target "default": unknown key "commandTemplat" for provider "cli" is ignored (hint: did you mean "command_template"?)',
-    ],
-  },
+  'missing-command-template': both(
+    'error: .agentv/targets.yaml:2:5: target "default": command_template: is required (hint: set command_template to the command that runs your agent',
+    'warning: .agentv/targets.yaml:4:5: target "default": unknown key "commandTemplat" for provider "cli" is ignored (hint: did you mean "command_template"?)',
+  ),
 };
 
 const temp = await mkdtemp(path.join(tmpdir(), 'agentv-bad-input-'));

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} is targets-file syntax, not a JS template
 import { appendFileSync, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processAlive, refusedUrl, startLocalServer } from '../support/processes.js';
 import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
@@ -162,12 +162,16 @@ max_retries: 0
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      "[cli:default] talk attempt 0: node agent.mjs 'hello' --token-hint ***",
+      "[cli:default] talk attempt 1: node agent.mjs 'hello' --token-hint ***",
     );
-    expect(run.stderr).toContain(`[cli:default] cwd: ${project.dir}`);
-    expect(run.stderr).toMatch(/\[cli:default\] command exited with code 0 after \d+ ms/);
-    expect(run.stderr).toMatch(/\[cli:default\] command exited with code 4 after \d+ ms/);
-    expect(run.stderr).toContain('[cli:default] stderr:\ntoken=***');
+    expect(run.stderr).toContain(`[cli:default] talk attempt 1 cwd: ${project.dir}`);
+    expect(run.stderr).toMatch(
+      /\[cli:default\] talk attempt 1 command exited with code 0 after \d+ ms/,
+    );
+    expect(run.stderr).toMatch(
+      /\[cli:default\] broken attempt 1 command exited with code 4 after \d+ ms/,
+    );
+    expect(run.stderr).toContain('[cli:default] broken attempt 1 stderr: token=***');
     const resultFile = await readFile(project.file('out.jsonl'), 'utf8');
     const broken = parseJsonl(resultFile).find((line) => line.eval_id === 'broken')!;
     expect(broken.error).toContain('command exited with code 4; stderr: token=***');
@@ -314,29 +318,31 @@ process.exit(3);
     expect(run.code).toBe(2);
     const [line] = await results();
     expect(line).toMatchObject({ passed: false, attempts: 2, score: 0 });
-    expect(line!.error).toMatch(/^command exited with code 3; stderr: …/);
+    // The start and the end of stderr, with a marker for the lines cut between them.
+    expect(line!.error).toMatch(/^command exited with code 3; stderr: noise line 0 /);
+    expect(line!.error).toMatch(/\n… \d+ lines cut …\n/);
     expect(line!.error).toContain('fatal: quota exceeded on attempt 1');
-    expect(line!.error).not.toContain('noise line 0 ');
+    expect(line!.error).not.toContain('noise line 250 ');
     expect(line!.error.length).toBeLessThan(2600);
     expect(await linesOf('calls.log')).toHaveLength(2);
     expect(run.stdout).toContain('always-fails');
   });
 
-  it('retries a command that cannot be started (not found, exit 127)', async () => {
+  it('retries a command whose program disappears during the run (exit 127)', async () => {
     project = await createProject({
+      'agent.sh': '#!/bin/sh\nrm -f "$0"\nexit 127\n',
       '.agentv/targets.yaml': targets(`
-command_template: ./no-such-agent {PROMPT}
+command_template: ./agent.sh {PROMPT}
 max_retries: 1
 `),
       'evals/m.yaml': evalFile(evalCase('missing', 'hi')),
     });
+    await chmod(project.file('agent.sh'), 0o755);
     const run = await runAgentv(['eval', 'evals/m.yaml', '--out', 'out.jsonl'], project.dir);
     expect(run.code).toBe(2);
     const [line] = await results();
     expect(line).toMatchObject({ attempts: 2, passed: false });
-    expect(line!.error).toMatch(
-      /^command exited with code 127; stderr: .*no-such-agent.*not found/,
-    );
+    expect(line!.error).toMatch(/^command exited with code 127; stderr: .*agent\.sh.*not found/);
   });
 });
 

@@ -59,6 +59,11 @@ export interface EvalCase {
   filePath: string;
   /** 1-based line of the case in the eval file. */
   line?: number;
+  /**
+   * Where the case's evaluators are written in the eval file (`evaluatorPositions`):
+   * issues about an evaluator point at it, not at its case.
+   */
+  evaluatorPositions?: Record<string, { line: number; column: number }>;
   expectedOutcome?: string;
   inputMessages: EvalMessage[];
   expectedMessages: EvalMessage[];

@@ -41,6 +41,10 @@ describe('loadEvalFile: valid files', () => {
       dataset: 'my-suite',
       filePath: valid('full-spec.yaml'),
       line: 16,
+      evaluatorPositions: {
+        amount: { line: 35, column: 17 },
+        'amount.script': { line: 36, column: 19 },
+      },
       expectedOutcome: 'Agent refunds the order',
       inputMessages: [
         { role: 'system', content: [{ type: 'text', value: 'You are a support agent.' }] },

@@ -12,7 +12,7 @@ import { isRecord, valueAt } from '../util/records.js';
 import { searchDirectories } from '../util/search-directories.js';
 import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
-import type { SourceLocator } from '../yaml/yaml-source.js';
+import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
 import type { EvalCase, EvalFile, RubricItem } from './eval-case.js';
@@ -26,6 +26,7 @@ import {
   type RubricInput,
 } from './eval-file-schema.js';
 import { evalFileUnknownKeyWarnings } from './eval-file-unknown-keys.js';
+import { evaluatorPositions } from './evaluator-positions.js';
 import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
 import type { FileLookup } from './resolve-input-file.js';
@@ -60,6 +61,7 @@ interface FileDefaults {
   /** The file's `tags`, given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
+  evaluatorPositions: Record<string, SourcePosition>;
   lookup: FileLookup;
   /** Set for a case read from a dataset: the line it starts on there. */
   datasetLine?: number;
@@ -138,6 +140,7 @@ export async function loadEvalFile(
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     evaluators: fileEvaluators,
+    evaluatorPositions: evaluatorPositions(fileEvaluators, ['execution', 'evaluators'], source),
     describe,
     lookup: {
       searchDirs: await searchDirectories(evalDir, {
@@ -376,6 +379,11 @@ async function buildCase(
       input.id,
       issues,
     );
+    evalCase.evaluatorPositions = evaluatorPositions(
+      evalCase.evaluators,
+      ownEvaluators.path,
+      source,
+    );
     await checkJudgeFiles(evalCase.evaluators, ownEvaluators.path, {
       file,
       source,
@@ -387,6 +395,7 @@ async function buildCase(
   } else {
     // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
     evalCase.evaluators = defaults.evaluators;
+    evalCase.evaluatorPositions = defaults.evaluatorPositions;
   }
   if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
   if (input.rubrics !== undefined) {

@@ -189,7 +189,7 @@ describe('code_judge', () => {
     await expect(
       codeJudgeEvaluator.evaluate(judge('node code-judge/judge-crash.mjs'), context),
     ).rejects.toThrow(
-      'script "node code-judge/judge-crash.mjs" exited with code 3; stderr: loading model... | Error: database unreachable',
+      'script "node code-judge/judge-crash.mjs" exited with code 3; Error: database unreachable; stderr: loading model... | Error: database unreachable',
     );
   });
 

@@ -3,6 +3,7 @@ import { EvaluatorError, isEvaluatorError } from '../errors/evaluator-error.js';
 import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import type { EvaluatorEntryInput } from '../eval-file/eval-file-schema.js';
 import { normalizeEvaluators } from '../eval-file/normalize-evaluators.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { isRecord } from '../util/records.js';
 import { DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS } from './code-judge.js';
 import type {
@@ -134,7 +135,7 @@ function validateComposite(config: EvaluatorConfig, registry?: EvaluatorRegistry
       if (!registry) continue;
       if (!registry.has(member.type)) {
         add(
-          `member "${member.name}" has unknown type "${member.type}"; use one of: ${registry.types().join(', ')}`,
+          `member "${member.name}" has unknown type "${member.type}"; ${didYouMean(member.type, registry.types())}`,
           index,
           'type',
         );

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import { type ProcessOutcome, runProcess } from '../process/run-process.js';
-import { stderrExcerpt } from '../process/stderr-excerpt.js';
+import { stderrErrorLine, stderrExcerpt } from '../process/stderr-excerpt.js';
 
 /** How to run a judge script. */
 export interface RunJudgeScriptOptions {
@@ -24,8 +24,8 @@ export interface JudgeScriptOutput {
 }
 
 const MAX_STDOUT_BYTES = 8 * 1024 * 1024;
-/** Enough of the end of stderr for the excerpt in messages. */
-const MAX_STDERR_BYTES = 16 * 1024;
+/** Enough of stderr for the excerpt in messages (its start and end). */
+const MAX_STDERR_BYTES = 1024 * 1024;
 
 /** How a script is named in messages. */
 export function describeScript(script: string | readonly string[]): string {
@@ -93,11 +93,16 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** The last lines of stderr on one line, as messages show them. */
+/**
+ * The error's own message first (Node prints it near the top of a crash,
+ * Python at the bottom), then the start and end of stderr on one line.
+ */
 function describeStderr(stderr: string): string {
-  const lines = stderr.trim().split(/\r?\n/).slice(-5).join(' | ');
-  if (lines === '') return 'it printed nothing on stderr';
-  return `stderr: ${stderrExcerpt(lines, 500)}`;
+  const excerpt = stderrExcerpt(stderr, 600).split(/\r?\n/).join(' | ');
+  if (excerpt === '') return 'it printed nothing on stderr';
+  const errorLine = stderrErrorLine(stderr);
+  if (errorLine === undefined || excerpt === errorLine) return `stderr: ${excerpt}`;
+  return `${errorLine}; stderr: ${excerpt}`;
 }
 
 function formatSeconds(ms: number): string {

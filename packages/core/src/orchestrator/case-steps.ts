@@ -53,12 +53,12 @@ export function resultBase({ evalCase, target }: PlannedCase): ResultBase {
   };
 }
 
-/** The retry policy for a target: its `max_retries`, else `--max-retries`, else the default. */
+/** The retry policy for a target: `--max-retries`, else its `max_retries`, else the default. */
 export function retryPolicyFor(target: ResolvedTarget, options: RunEvaluationOptions): RetryPolicy {
   return {
     ...DEFAULT_RETRY_POLICY,
     ...options.retryPolicy,
-    maxRetries: target.maxRetries ?? options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+    maxRetries: options.maxRetries ?? target.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
   };
 }
 

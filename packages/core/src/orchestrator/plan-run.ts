@@ -1,11 +1,15 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
+import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { needsJudge } from '../evaluators/judge.js';
 import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { targetIssuePosition } from '../targets/target-positions.js';
+import { closestMatch } from '../util/closest-match.js';
+import { didYouMean } from '../util/did-you-mean.js';
 
 /** The target a case runs against, when no flag, case or file names one. */
 export const DEFAULT_TARGET_NAME = 'default';
@@ -34,6 +38,8 @@ export interface PlanRunOptions {
    * loaded (`loadProject` for validate); names and per-file uses are still checked.
    */
   targetsChecked?: boolean;
+  /** Planned for `agentv validate`: `checkUse` reports what may differ at run time as warnings. */
+  validating?: boolean;
   /** `--judge-target`: the target LLM graders ask, for every case. */
   judgeTargetOverride?: string;
   /**
@@ -102,11 +108,12 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
         target = mockTarget(name, defined, evalCase);
       } else if (defined) {
         target = defined;
-        const where = { file: target.filePath, line: target.line };
         const checked = options.targetsChecked
           ? []
           : checkTarget(defined, options.providerRegistry, RUN_TARGET_POLICY);
-        for (const issue of checked) issues.add({ ...issue, ...where });
+        for (const issue of checked) {
+          issues.add({ ...issue, ...targetIssuePosition(defined, issue.path) });
+        }
       } else {
         issues.add(unknownTargetIssue(name, evalCase, options, available));
         return undefined;
@@ -116,11 +123,11 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     const use = `${target.name}\u0000${evalCase.filePath}`;
     if (checkTargets && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
       checkedUses.add(use);
-      for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath)) {
+      const mode = options.validating ? 'validate' : 'run';
+      for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath, mode)) {
         issues.add({
           ...targetSettingsIssue(problem, target),
-          file: target.filePath,
-          line: target.line,
+          ...targetIssuePosition(target, problem.path),
         });
       }
     }
@@ -189,8 +196,9 @@ function planJudge(
     const checked = options.targetsChecked
       ? []
       : checkTarget(defined, options.providerRegistry, RUN_TARGET_POLICY);
-    for (const issue of checked)
-      issues.add({ ...issue, file: defined.filePath, line: defined.line });
+    for (const issue of checked) {
+      issues.add({ ...issue, ...targetIssuePosition(defined, issue.path) });
+    }
   } else {
     const source =
       options.judgeTargetOverride !== undefined
@@ -261,6 +269,12 @@ function mockTarget(
   };
 }
 
+/** `did you mean "default"? ` when a defined target is a likely typo of `name`. */
+function closeTarget(name: string, available: readonly string[]): string {
+  const match = closestMatch(name, available);
+  return match === undefined ? '' : `did you mean "${match}"? `;
+}
+
 function unknownTargetIssue(
   name: string,
   evalCase: EvalCase,
@@ -277,11 +291,12 @@ function unknownTargetIssue(
       : `targets in ${options.targetsFile}: ${available.join(', ')}`;
   const inlineHint = `targets declared in this eval file: ${inline.join(', ')}`;
   const hint =
-    inline.length === 0
+    closeTarget(name, [...available, ...inline]) +
+    (inline.length === 0
       ? listed
       : available.length === 0 && !options.targetsFile
         ? inlineHint
-        : `${listed}; ${inlineHint}`;
+        : `${listed}; ${inlineHint}`);
   if (fromFlag) {
     return { severity: 'error', file: '--target', message: `unknown target "${name}"`, hint };
   }
@@ -315,19 +330,23 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     return;
   }
   for (const config of evalCase.evaluators) {
+    const at = (path?: readonly (string | number)[]) => ({
+      ...where,
+      ...evaluatorIssuePosition(evalCase, config.name, path),
+    });
     if (!registry.has(config.type)) {
       issues.add({
-        ...where,
+        ...at(['type']),
         severity: 'error',
         message: `evaluator "${config.name}" has unknown type "${config.type}"`,
-        hint: `use one of: ${registry.types().join(', ')}`,
+        hint: didYouMean(config.type, registry.types()),
       });
       continue;
     }
     for (const problem of registry.get(config.type).validate?.(config, registry) ?? []) {
       issues.add({
         ...problem,
-        ...where,
+        ...at(problem.path),
         message: `evaluator "${config.name}": ${problem.message}`,
       });
     }

@@ -14,9 +14,9 @@ export interface RunEvaluationOptions {
   plan: RunPlan;
   providerRegistry: ProviderRegistry;
   evaluatorRegistry: EvaluatorRegistry;
-  /** `--workers`; else the largest `workers` of the used targets; else 4. */
+  /** `--workers`; wins over the targets' `workers` (no per-target limits then); else the largest `workers` of the used targets; else 4. */
   workers?: number;
-  /** `--max-retries`; a target's `max_retries` wins; default 2. */
+  /** `--max-retries`; wins over a target's `max_retries`; default 2. */
   maxRetries?: number;
   /** Backoff timing; tests shorten it. */
   retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groupHasLiveMembers } from './process-group.js';
 import { runProcess } from './run-process.js';
-import { STDERR_EXCERPT_CHARS, stderrExcerpt } from './stderr-excerpt.js';
+import { STDERR_EXCERPT_CHARS, stderrErrorLine, stderrExcerpt } from './stderr-excerpt.js';
 
 const node = JSON.stringify(process.execPath);
 
@@ -208,13 +208,54 @@ describe('runProcess start failures', () => {
 });
 
 describe('stderrExcerpt', () => {
-  it('keeps short stderr whole and marks where long stderr was cut', () => {
+  it('keeps short stderr whole', () => {
     expect(stderrExcerpt('  short\n')).toBe('short');
-    const long = `${'x'.repeat(5000)}\nthe error`;
-    const excerpt = stderrExcerpt(long);
-    expect(excerpt.startsWith('…')).toBe(true);
-    expect(excerpt.endsWith('the error')).toBe(true);
-    expect(excerpt.length).toBeLessThanOrEqual(STDERR_EXCERPT_CHARS + 1);
-    expect(stderrExcerpt(`${'🚀'.repeat(10)}`, 5)).toBe('…🚀🚀');
+  });
+
+  it('keeps the first and last lines of long stderr and says how many lines were cut', () => {
+    const lines = Array.from({ length: 200 }, (_, index) => `line ${index} ${'.'.repeat(30)}`);
+    const excerpt = stderrExcerpt(['Error: the cause', ...lines, 'the end'].join('\n'));
+    const kept = excerpt.split('\n');
+    expect(kept[0]).toBe('Error: the cause');
+    expect(kept.at(-1)).toBe('the end');
+    const marker = kept.find((line) => line.startsWith('… '));
+    expect(marker).toMatch(/^… \d+ lines cut …$/);
+    const cut = Number(marker!.split(' ')[1]);
+    expect(kept.length - 1 + cut).toBe(202);
+    expect(excerpt.length).toBeLessThanOrEqual(STDERR_EXCERPT_CHARS);
+  });
+
+  it('cuts inside a line too long to keep whole, never inside a surrogate pair', () => {
+    const excerpt = stderrExcerpt(`${'x'.repeat(5000)}\nthe error`);
+    expect(excerpt).toMatch(/^x+\n… \d+ characters cut …\nx+\nthe error$/);
+    expect(excerpt.length).toBeLessThanOrEqual(STDERR_EXCERPT_CHARS);
+    expect(stderrExcerpt('🚀'.repeat(40), 40)).toMatch(/^(🚀)+\n… \d+ characters cut …\n(🚀)+$/);
+  });
+});
+
+describe('stderrErrorLine', () => {
+  it("finds Node's error line near the top and Python's at the bottom", () => {
+    const node = [
+      '/project/judge.mjs:3',
+      "throw new Error('database unreachable');",
+      '^',
+      '',
+      'Error: database unreachable',
+      '    at file:///project/judge.mjs:3:7',
+      '',
+      'Node.js v20.19.0',
+    ].join('\n');
+    expect(stderrErrorLine(node)).toBe('Error: database unreachable');
+    const python = [
+      'Traceback (most recent call last):',
+      '  File "/project/judge.py", line 4, in <module>',
+      '    raise ValueError("score out of range")',
+      'ValueError: score out of range',
+    ].join('\n');
+    expect(stderrErrorLine(python)).toBe('ValueError: score out of range');
+    expect(stderrErrorLine('TypeError [ERR_INVALID_ARG_TYPE]: bad')).toBe(
+      'TypeError [ERR_INVALID_ARG_TYPE]: bad',
+    );
+    expect(stderrErrorLine('just some progress\ndone')).toBeUndefined();
   });
 });

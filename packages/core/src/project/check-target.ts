@@ -2,6 +2,7 @@ import { formatIssuePath, type Issue } from '../errors/input-issue.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { hasPlaceholder, usesVariable } from '../targets/interpolate-env.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { didYouMean } from '../util/did-you-mean.js';
 import { isRecord, valueAt } from '../util/records.js';
 
 /** How severe each kind of target problem is, decided by the caller before checking. */
@@ -56,7 +57,7 @@ export function checkTarget(
     });
   }
   if (!registry.has(target.provider)) {
-    const kinds = registry.kinds().join(', ');
+    const kinds = didYouMean(target.provider, registry.kinds());
     const error = policy.unknownProvider === 'error';
     const usedBy = policy.usedBy?.length ? ` (used by ${policy.usedBy.join(', ')})` : '';
     issues.push({
@@ -64,9 +65,7 @@ export function checkTarget(
       path: ['provider'],
       target: target.name,
       message: `unknown provider "${target.provider}"${error ? '' : '; this target cannot run with this AgentV'}`,
-      hint: error
-        ? `use one of: ${kinds}${usedBy}`
-        : `use one of: ${kinds}, or leave it for runs that do not use it`,
+      hint: error ? `${kinds}${usedBy}` : `${kinds}, or leave it for runs that do not use it`,
     });
     return issues;
   }

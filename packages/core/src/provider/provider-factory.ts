@@ -4,7 +4,7 @@ import type { Provider } from './provider.js';
 
 /** What the app gives a provider factory besides the target. */
 export interface ProviderContext {
-  /** Default per-call timeout in seconds (`--agent-timeout`), used when the target sets none. */
+  /** Per-call timeout in seconds from `--agent-timeout`: wins over the target's `timeout_seconds`. */
   defaultTimeoutSeconds?: number;
   /** Print diagnostics (rendered command, stderr, duration) through `log`. */
   verbose?: boolean;
@@ -41,8 +41,10 @@ export interface ProviderFactory {
   /**
    * Check what depends on where the target is used, e.g. a `cwd` relative to
    * the eval file; called once per target and eval file before the run.
+   * `mode` is `validate` for `agentv validate`: what may differ when the run
+   * starts (a program not installed yet) is then a warning, not an error.
    */
-  checkUse?(target: ResolvedTarget, evalFile: string): Issue[];
+  checkUse?(target: ResolvedTarget, evalFile: string, mode?: 'run' | 'validate'): Issue[];
   /** Create the provider for a target whose settings passed `validate`. */
   create(target: ResolvedTarget, context: ProviderContext): Provider;
 }

@@ -14,7 +14,7 @@ export interface ProviderRegistry {
   /** Validate a target's settings with its factory; unknown kinds throw `UnknownProviderError`. */
   validate(target: ResolvedTarget): Issue[];
   /** Problems of using a target for the cases of one eval file (see `ProviderFactory.checkUse`). */
-  checkUse(target: ResolvedTarget, evalFile: string): Issue[];
+  checkUse(target: ResolvedTarget, evalFile: string, mode?: 'run' | 'validate'): Issue[];
   /** Create a target's provider; throws when it implements another contract version. */
   create(target: ResolvedTarget, context?: ProviderContext): Provider;
 }
@@ -41,9 +41,9 @@ export function createProviderRegistry(
     validate(target) {
       return registry.get(target.provider, target.name).validate?.(target) ?? [];
     },
-    checkUse(target, evalFile) {
+    checkUse(target, evalFile, mode = 'run') {
       // An unknown kind is reported by `validate`; there is nothing more to say about its use.
-      return byKind.get(target.provider)?.checkUse?.(target, evalFile) ?? [];
+      return byKind.get(target.provider)?.checkUse?.(target, evalFile, mode) ?? [];
     },
     create(target, context = {}) {
       const provider = registry.get(target.provider, target.name).create(target, context);

@@ -25,6 +25,11 @@ describe('loadTargetsFile', () => {
       timeoutSeconds: 60,
       judgeTarget: 'judge',
       line: 3,
+      positions: expect.objectContaining({
+        '': { line: 3, column: 5 },
+        command_template: { line: 5, column: 5 },
+        'healthcheck.url': { line: 9, column: 32 },
+      }),
       secretValues: ['http://localhost:9000'],
       filePath: fixture('spec-example.yaml'),
       baseDir: fixturesDir,

@@ -15,6 +15,7 @@ import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { hasPlaceholder, interpolateEnv } from './interpolate-env.js';
 import type { ResolvedTarget } from './resolved-target.js';
+import { targetPositions } from './target-positions.js';
 import {
   COMMON_TARGET_KEYS,
   TARGETS_FILE_KEYS,
@@ -198,6 +199,7 @@ function resolveTargets(
       baseDir,
       source.locate(['targets', index])?.line,
     );
+    resolved.positions = targetPositions(resolved.settings, ['targets', index], source);
     targetIndex.set(resolved, index);
     (result.complete ? targets : inspectOnly).push(resolved);
   });

@@ -27,6 +27,11 @@ export interface ResolvedTarget {
   secretValues?: string[];
   /** 1-based line of the target in its file. */
   line?: number;
+  /**
+   * Where the target and each of its settings are written (`targetPositions`), so
+   * issues found when a run uses it point where `validate` points.
+   */
+  positions?: Record<string, { line: number; column: number }>;
   /** Absolute path of the targets file that defined it. */
   filePath: string;
   /** Directory relative paths in the target (`cwd`) resolve against. */

@@ -1,0 +1,392 @@
+import { spawnSync } from 'node:child_process';
+import { chmod, readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
+
+// Issue 16: every message true and useful. Each test runs the built CLI as a user
+// would and asserts the exact messages.
+
+let project: Project | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  project = undefined;
+});
+
+const targets = (settings: string) => `targets:
+  - name: default
+    provider: cli
+    cwd: ..
+${settings
+  .trim()
+  .split('\n')
+  .map((line) => `    ${line}`)
+  .join('\n')}
+`;
+
+const evalFile = (ids: string[], evaluator = '{ name: said, type: contains, value: said }') =>
+  `execution:
+  target: default
+evalcases:
+${ids
+  .map(
+    (id) => `  - id: ${id}
+    input_messages:
+      - role: user
+        content: hello
+    evaluators:
+      - ${evaluator}
+`,
+  )
+  .join('')}`;
+
+const ECHO = "console.log('said ' + process.argv[2]);\n";
+
+async function results(): Promise<ReturnType<typeof parseJsonl>> {
+  return parseJsonl(await readFile(project!.file('out.jsonl'), 'utf8'));
+}
+
+describe('a code_judge script that crashes', () => {
+  it("shows a Node error's own line, not only the end of its stack trace", async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      'judge.mjs': `
+for (let i = 0; i < 300; i++) console.error('loading rubric part ' + i);
+throw new Error('rubric file is empty');
+`,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/j.yaml': evalFile(
+        ['crash'],
+        '{ name: graded, type: code_judge, script: node ../judge.mjs }',
+      ),
+    });
+    const run = await runAgentv(['eval', 'evals/j.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(
+      '[1/1] ERROR crash  evaluator "graded" (code_judge) failed: script "node ../judge.mjs" exited with code 1; Error: rubric file is empty; stderr: loading rubric part 0 | ',
+    );
+    const [line] = await results();
+    const error: string = line!.evaluator_results[0].error;
+    expect(error).toMatch(
+      /^script "node \.\.\/judge\.mjs" exited with code 1; Error: rubric file is empty; stderr: loading rubric part 0 \| loading rubric part 1 \| .* \| … \d+ lines cut … \| .*Node\.js v\d+/,
+    );
+  });
+
+  it.skipIf(spawnSync('python3', ['--version']).status !== 0)(
+    "shows Python's last error line, printed at the bottom of the traceback",
+    async () => {
+      project = await createProject({
+        'agent.mjs': ECHO,
+        'judge.py': `
+import json, sys
+def grade(data):
+    return data["score"]
+grade(json.load(sys.stdin))
+`,
+        '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+        'evals/j.yaml': evalFile(
+          ['py'],
+          '{ name: graded, type: code_judge, script: python3 ../judge.py }',
+        ),
+      });
+      const run = await runAgentv(['eval', 'evals/j.yaml', '--out', 'out.jsonl'], project.dir);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toContain(
+        `failed: script "python3 ../judge.py" exited with code 1; KeyError: 'score'; stderr: Traceback (most recent call last): | `,
+      );
+    },
+  );
+});
+
+describe('command-line flags win over target settings', () => {
+  it('--agent-timeout wins over timeout_seconds, and the hint names only the flag', async () => {
+    project = await createProject({
+      'agent.mjs': 'setTimeout(() => console.log("said late"), 20000);\n',
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT}
+timeout_seconds: 60
+max_retries: 0
+`),
+      'evals/t.yaml': evalFile(['slow']),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/t.yaml', '--agent-timeout', '1', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(run.code).toBe(2);
+    const [line] = await results();
+    expect(line!.error).toBe(
+      "timed out after 1s (hint: raise --agent-timeout (it wins over the target's timeout_seconds), or make the agent faster)",
+    );
+  });
+
+  it('--max-retries wins over max_retries', async () => {
+    project = await createProject({
+      'agent.mjs': `import { appendFileSync } from 'node:fs';
+appendFileSync('calls.log', 'call\\n');
+process.exit(3);
+`,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT}
+max_retries: 3
+`),
+      'evals/r.yaml': evalFile(['fails']),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/r.yaml', '--max-retries', '0', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(run.code).toBe(2);
+    const [line] = await results();
+    expect(line!.attempts).toBe(1);
+    expect((await readFile(project.file('calls.log'), 'utf8')).trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--workers wins over the target workers', async () => {
+    // Each case waits (up to 10 s) for the other to start: only two at once can both see it.
+    const agent = `import { existsSync, writeFileSync } from 'node:fs';
+const me = process.argv[2];
+writeFileSync('started-' + me, '');
+const other = me === 'a' ? 'b' : 'a';
+const until = Date.now() + 10000;
+while (!existsSync('started-' + other) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+console.log(existsSync('started-' + other) ? 'said together' : 'alone');
+`;
+    project = await createProject({
+      'agent.mjs': agent,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {EVAL_ID}
+workers: 1
+max_retries: 0
+`),
+      'evals/w.yaml': evalFile(['a', 'b'], '{ name: together, type: contains, value: together }'),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/w.yaml', '--workers', '2', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect((await results()).map((line) => line.passed)).toEqual([true, true]);
+  });
+
+  it('says so in --help', async () => {
+    const run = await runAgentv(['eval', '--help'], process.cwd());
+    expect(run.stdout).toContain(
+      "Timeout of one agent call; wins over the target's timeout_seconds",
+    );
+    expect(run.stdout).toContain(
+      "Retries of a failed agent call (default 2); wins over the target's max_retries",
+    );
+    expect(run.stdout).toContain(
+      "Cases run at once; wins over the targets' workers (default: their largest, else 4)",
+    );
+  });
+});
+
+describe('eval and validate report the same locations', () => {
+  it('prints the same problems at the same file:line:column, with a did-you-mean', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMT}
+healthcheck: { type: tcp }
+`),
+      'evals/b.yaml': `execution:
+  target: default
+evalcases:
+  - id: first
+    input_messages:
+      - role: user
+        content: hello
+    evaluators:
+      - name: ok
+        type: contains
+        value: said
+      - name: typo
+        type: contians
+        value: said
+      - name: shape
+        type: regex
+`,
+    });
+    const evalRun = await runAgentv(['eval', 'evals'], project.dir);
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(validateRun.code).toBe(1);
+    const problems = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => /^(error|warning): /.test(line))
+        .sort();
+    const expected = [
+      'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
+      'error: .agentv/targets.yaml:6:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
+      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? (use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory))',
+      'error: evals/b.yaml:16:15: case "first": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
+    ];
+    expect(problems(evalRun.stderr)).toEqual(expected);
+    expect(problems(validateRun.stdout)).toEqual(expected);
+  });
+});
+
+describe('a misspelt target name', () => {
+  it('gets a did-you-mean from eval and validate alike', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/t.yaml': evalFile(['one']).replace('target: default', 'target: defualt'),
+    });
+    const message =
+      'error: evals/t.yaml:4: case "one": unknown target "defualt" (hint: did you mean "default"? targets in .agentv/targets.yaml: default)';
+    expect((await runAgentv(['eval', 'evals'], project.dir)).stderr).toBe(`${message}\n`);
+    expect((await runAgentv(['validate'], project.dir)).stdout).toContain(`${message}\n`);
+  });
+});
+
+describe('a cli command whose program is not found', () => {
+  it('is a validate warning and fails eval before the first case with the same message', async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': targets('command_template: no-such-agent-16 --prompt {PROMPT}'),
+      'evals/p.yaml': evalFile(['one', 'two']),
+    });
+    const message = `.agentv/targets.yaml:5:5: target "default": command_template: the program "no-such-agent-16" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-16", relative to the working directory "${project.dir}"))`;
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(validateRun.code).toBe(0);
+    expect(validateRun.stdout).toContain(`warning: ${message}\n`);
+    const evalRun = await runAgentv(['eval', 'evals/p.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(evalRun.stderr).toBe(`error: ${message}\n`);
+    expect(evalRun.stdout).toBe('');
+  });
+
+  it('names a relative script that does not exist or is not executable', async () => {
+    project = await createProject({
+      'agent.sh': '#!/bin/sh\necho "said $1"\n',
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    cwd: ..
+    command_template: ./agent.sh {PROMPT}
+  - name: missing
+    provider: cli
+    cwd: ..
+    command_template: ./bin/agent.sh {PROMPT}
+`,
+      'evals/p.yaml': evalFile(['one']),
+    });
+    const notExecutable = await runAgentv(['eval', 'evals/p.yaml'], project.dir);
+    expect(notExecutable.stderr).toBe(
+      `error: .agentv/targets.yaml:5:5: target "default": command_template: the program "./agent.sh" is not an executable file (${project.dir}/agent.sh) (hint: make it executable (chmod +x ./agent.sh), or start it through its interpreter (e.g. "sh ./agent.sh" or "node ./agent.sh"))\n`,
+    );
+    const missing = await runAgentv(['eval', 'evals/p.yaml', '--target', 'missing'], project.dir);
+    expect(missing.stderr).toBe(
+      `error: .agentv/targets.yaml:9:5: target "missing": command_template: the program "./bin/agent.sh" does not exist (looked for ${project.dir}/bin/agent.sh) (hint: fix the path; relative paths resolve against the target's working directory "${project.dir}")\n`,
+    );
+    await chmod(project.file('agent.sh'), 0o755);
+    const fixed = await runAgentv(['eval', 'evals/p.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(fixed.code, fixed.stderr).toBe(0);
+  });
+
+  it('raises no false alarm for env assignments, builtins and shell snippets', async () => {
+    const commands = [
+      'FOO=1 node agent.mjs {PROMPT}',
+      'cd . && node agent.mjs {PROMPT}',
+      'exec node agent.mjs {PROMPT}',
+      'node agent.mjs {PROMPT} | cat',
+      'if true; then node agent.mjs {PROMPT}; fi',
+      '"node" agent.mjs {PROMPT}',
+    ];
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': `targets:\n${commands
+        .map(
+          (command, index) =>
+            `  - name: t${index}\n    provider: cli\n    cwd: ..\n    command_template: ${JSON.stringify(command)}\n`,
+        )
+        .join('')}`,
+      'evals/p.yaml': evalFile(['one']).replace('target: default', 'target: t0'),
+    });
+    for (const [index] of commands.entries()) {
+      const run = await runAgentv(
+        ['eval', 'evals/p.yaml', '--target', `t${index}`, '--out', `out-${index}.jsonl`],
+        project.dir,
+      );
+      expect(run.code, `${commands[index]}\n${run.stderr}`).toBe(0);
+      expect(run.stderr).toBe('');
+    }
+  });
+});
+
+describe('--verbose with several workers', () => {
+  it('names the case and attempt (from 1) on every line', async () => {
+    project = await createProject({
+      'agent.mjs': `const attempt = Number(process.argv[3]);
+console.error('working on ' + process.argv[2] + '\\nsecond line');
+if (attempt === 0) process.exit(1);
+console.log('said ' + process.argv[2]);
+`,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {EVAL_ID} {ATTEMPT}
+max_retries: 1
+`),
+      'evals/v.yaml': evalFile(['case-a', 'case-b', 'case-c']),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/v.yaml', '--verbose', '--workers', '3', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(lines.length).toBeGreaterThan(12);
+    for (const line of lines) {
+      expect(line).toMatch(
+        /^\[cli:default\] case-[abc] attempt [12](: | cwd: | command | stderr: )/,
+      );
+    }
+    for (const id of ['case-a', 'case-b', 'case-c']) {
+      expect(lines).toContain(`[cli:default] ${id} attempt 1: node agent.mjs '${id}' '0'`);
+      expect(lines).toContain(`[cli:default] ${id} attempt 2: node agent.mjs '${id}' '1'`);
+      expect(lines).toContain(`[cli:default] ${id} attempt 2 stderr: second line`);
+    }
+    expect((await results()).map((line) => line.attempts)).toEqual([2, 2, 2]);
+  });
+});
+
+describe('colours', () => {
+  const noCi = { CI: undefined, TEST: undefined, TERM: 'xterm-256color' };
+  const ESC = '\u001b[';
+
+  it('none when piped, in --help and validate; FORCE_COLOR forces them, NO_COLOR stops them', async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMT}'),
+      'evals/c.yaml': evalFile(['one']),
+    });
+    for (const args of [['--help'], ['eval', '--help'], ['validate']]) {
+      const piped = await runAgentv(args, project.dir, { ...noCi, NO_COLOR: undefined });
+      expect(piped.stdout, args.join(' ')).not.toContain(ESC);
+      const forced = await runAgentv(args, project.dir, {
+        ...noCi,
+        NO_COLOR: undefined,
+        FORCE_COLOR: '1',
+      });
+      expect(forced.stdout, args.join(' ')).toContain(ESC);
+      const off = await runAgentv(args, project.dir, { ...noCi, NO_COLOR: 'true' });
+      expect(off.stdout, args.join(' ')).not.toContain(ESC);
+    }
+  });
+
+  it('agentv help [command] is --help, and a misspelt command gets a did-you-mean', async () => {
+    const cwd = process.cwd();
+    expect((await runAgentv(['help'], cwd)).stdout).toBe((await runAgentv(['--help'], cwd)).stdout);
+    const help = await runAgentv(['help', 'eval'], cwd);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runAgentv(['eval', '--help'], cwd)).stdout);
+    expect((await runAgentv(['help', 'results', 'merge'], cwd)).stdout).toBe(
+      (await runAgentv(['results', 'merge', '--help'], cwd)).stdout,
+    );
+    const typo = await runAgentv(['help', 'evl'], cwd);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, results; see agentv --help\n',
+    );
+  });
+});

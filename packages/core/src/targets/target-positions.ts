@@ -1,0 +1,45 @@
+import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
+import type { ResolvedTarget } from './resolved-target.js';
+
+/**
+ * Where each setting of a target is written, keyed by its snake_case path
+ * joined with `.` (`command_template`, `healthcheck.url`); `''` is the target
+ * itself. Plain data, so targets stay cloneable.
+ */
+export function targetPositions(
+  settings: Record<string, unknown>,
+  targetPath: readonly PropertyKey[],
+  source: SourceLocator,
+): Record<string, SourcePosition> {
+  const positions: Record<string, SourcePosition> = {};
+  const own = source.locate(targetPath);
+  if (own !== undefined) positions[''] = own;
+  const visit = (value: unknown, path: string[]) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+    for (const [key, entry] of Object.entries(value)) {
+      const position = source.locateKey([...targetPath, ...path], key);
+      if (position !== undefined) positions[[...path, key].join('.')] = position;
+      visit(entry, [...path, key]);
+    }
+  };
+  visit(settings, []);
+  return positions;
+}
+
+/**
+ * The position of the setting `path` names in `target`'s file, else of its
+ * nearest written parent, else of the target: where `validate` and `eval`
+ * both point an issue about a target.
+ */
+export function targetIssuePosition(
+  target: ResolvedTarget,
+  path: readonly (string | number)[] | undefined,
+): { file: string; line?: number; column?: number } {
+  const positions = target.positions ?? {};
+  const segments = (path ?? []).map(String);
+  for (let length = segments.length; length >= 0; length--) {
+    const position = positions[segments.slice(0, length).join('.')];
+    if (position !== undefined) return { file: target.filePath, ...position };
+  }
+  return { file: target.filePath, ...(target.line === undefined ? {} : { line: target.line }) };
+}

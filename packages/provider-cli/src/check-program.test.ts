@@ -1,0 +1,80 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkProgram, programOf } from './check-program.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentv-program-'));
+  await mkdir(join(dir, 'bin'));
+  await writeFile(join(dir, 'agent.sh'), '#!/bin/sh\necho hi\n');
+  await chmod(join(dir, 'agent.sh'), 0o755);
+  await writeFile(join(dir, 'plain.sh'), 'echo hi\n');
+  await writeFile(join(dir, 'bin', 'my-agent'), '#!/bin/sh\necho hi\n');
+  await chmod(join(dir, 'bin', 'my-agent'), 0o755);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const PATH = process.env.PATH;
+
+describe('programOf', () => {
+  it('names the first word after env assignments, and nothing for shell snippets', () => {
+    expect(programOf('node agent.mjs --prompt {PROMPT}')).toBe('node');
+    expect(programOf('FOO=1 BAR=x node agent.mjs')).toBe('node');
+    expect(programOf('  ./agent.sh {PROMPT}')).toBe('./agent.sh');
+    for (const snippet of [
+      'cd agent && node run.mjs',
+      'exec node agent.mjs',
+      '. ./env.sh; node agent.mjs',
+      'if true; then echo hi; fi',
+      '"my agent" {PROMPT}',
+      '$AGENT {PROMPT}',
+      '{PROMPT_FILE}',
+      '~/bin/agent',
+      'FOO="a b" node x',
+      '(cd x; ./run)',
+      'time node x',
+    ]) {
+      expect(programOf(snippet), snippet).toBeUndefined();
+    }
+  });
+});
+
+describe('checkProgram', () => {
+  it('raises no false alarm for valid commands', () => {
+    for (const command of [
+      'node agent.mjs {PROMPT}',
+      'sh -c "echo hi"',
+      'FOO=1 node x',
+      './agent.sh {PROMPT}',
+      'bin/my-agent',
+      'my-agent --x',
+      'cd sub && ./missing-here-is-fine',
+      'exec ./missing',
+      'echo hi | cat',
+    ]) {
+      expect(checkProgram(command, dir, `bin:${PATH}`, 'error'), command).toBeUndefined();
+    }
+  });
+
+  it('names a program not on PATH, a missing path and a file that is not executable', () => {
+    expect(checkProgram('no-such-agent-xyz {PROMPT}', dir, PATH, 'warning')).toEqual({
+      severity: 'warning',
+      path: ['command_template'],
+      message: 'the program "no-such-agent-xyz" was not found on PATH',
+      hint: `install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory ${JSON.stringify(dir)})`,
+    });
+    expect(checkProgram('./missing.sh', dir, PATH, 'error')).toMatchObject({
+      severity: 'error',
+      message: `the program "./missing.sh" does not exist (looked for ${join(dir, 'missing.sh')})`,
+    });
+    expect(checkProgram('./plain.sh {PROMPT}', dir, PATH, 'error')).toMatchObject({
+      message: `the program "./plain.sh" is not an executable file (${join(dir, 'plain.sh')})`,
+      hint: 'make it executable (chmod +x ./plain.sh), or start it through its interpreter (e.g. "sh ./plain.sh" or "node ./plain.sh")',
+    });
+    expect(checkProgram('my-agent', dir, PATH, 'error')?.message).toBe(
+      'the program "my-agent" was not found on PATH',
+    );
+  });
+});
