@@ -386,7 +386,7 @@ describe('colours', () => {
     const typo = await runAgentv(['help', 'evl'], cwd);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe(
-      'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, results; see agentv --help\n',
+      'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, results, compare, grade; see agentv --help\n',
     );
   });
 });
