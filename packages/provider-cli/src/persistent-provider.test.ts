@@ -339,6 +339,13 @@ describe('cli provider, mode: persistent: validation', () => {
     expect(issue!.hint).toContain('read each case from stdin');
   });
 
+  it('names every field of the request line in the persistent hint, repeat included', () => {
+    const [issue] = issues({ command_template: 'node agent.mjs {PROMPT}', mode: 'persistent' });
+    expect(issue!.hint).toContain(
+      '{"id", "question", "guidelines", "guideline_files", "input_files", "input_messages", "expected_outcome", "attempt", "repeat"}',
+    );
+  });
+
   it('rejects provider_batching with mode: persistent', () => {
     expect(
       issues(

@@ -1,5 +1,5 @@
 import type { AttemptRecord, TraceEvent, TraceSummary } from '@agentv/core';
-import { type CaseIdentity, createCaseFileFolder } from './case-file-names.js';
+import { type CaseIdentity, createCaseFileFolder, safeFileStem } from './case-file-names.js';
 
 /** One provider call to dump, with where its case came from when known. */
 export type TraceDumpRecord = AttemptRecord & Pick<CaseIdentity, 'dataset' | 'evalFile'>;
@@ -32,15 +32,21 @@ export interface TraceDumpWriter {
  * (created on the first write), named `<case>_attempt-<n>.json` where `<case>`
  * is the sanitised case id (see `createCaseFileNames`): no id can place a file
  * outside the folder, and two cases never share a file, even with the same id.
- * A file left from an earlier run with the same name is replaced.
+ * A file left from an earlier run with the same name is replaced. With
+ * `namesTarget` (a run of several targets) the name holds the target too.
  */
-export function createTraceDumpWriter(directory: string): TraceDumpWriter {
+export function createTraceDumpWriter(
+  directory: string,
+  options: { namesTarget?: boolean } = {},
+): TraceDumpWriter {
   const folder = createCaseFileFolder(directory);
   const used = new Set<string>();
   return {
     directory: folder.directory,
     async write(record) {
-      const stem = folder.stemFor(record);
+      const caseStem = folder.stemFor(record);
+      // A run of several targets dumps each case once per target: `<case>_<target>_attempt-<n>.json`.
+      const stem = options.namesTarget ? `${caseStem}_${safeFileStem(record.target)}` : caseStem;
       let name = `${stem}_attempt-${record.attempt}.json`;
       // Only reached when a record lacks the dataset and file that tell two same-id cases apart.
       for (let counter = 2; used.has(name.toLowerCase()); counter++) {

@@ -362,6 +362,7 @@ const evalCommand = defineCommand({
         includeTrace: args['include-trace'] === true,
         recordOptions: { evalFileName, run: record },
         cwd,
+        severalTargets: selected.targets.length > 1,
         warn,
       });
       process.on('SIGINT', stopOnSignal);

@@ -206,6 +206,7 @@ export default defineCommand({
       includeTrace: true,
       recordOptions: { evalFileName, run, gradedFrom: shownResults },
       cwd,
+      severalTargets: grading.plan.targets.length > 1,
       warn: (message) => progress.log(`warning: ${message}`),
     });
     const controller = new AbortController();

@@ -6,6 +6,7 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
+import { shareProviders } from './shared-providers.js';
 
 export const REPEAT_REDUCERS = ['mean', 'median', 'pass_at_k', 'pass_all', 'majority'] as const;
 export type RepeatReducer = (typeof REPEAT_REDUCERS)[number];
@@ -147,16 +148,24 @@ export async function runEvaluationRepeated(
   repeat: { count: number; reducer: RepeatReducer },
 ): Promise<RunOutcome> {
   if (repeat.count <= 1) return runEvaluation(options);
+  // The repeats share their providers: a persistent agent starts once for all of them.
+  const providers = shareProviders(options);
   const outcome = await runRepeats({
     count: repeat.count,
     reducer: repeat.reducer,
     ...(options.threshold === undefined ? {} : { threshold: options.threshold }),
     runOnce: (number, onResult) =>
-      runEvaluation({ ...options, repeat: number, onResult, retainResults: false }),
+      runEvaluation({
+        ...options,
+        repeat: number,
+        onResult,
+        retainResults: false,
+        createProvider: providers.create,
+      }),
     onAggregate: async (result) => {
       await options.onResult?.(result);
     },
-  });
+  }).finally(providers.close);
   return {
     interrupted: outcome.interrupted,
     finished: outcome.finished,

@@ -57,6 +57,8 @@ export interface RunArtifactsOptions {
   /** More result-line options (`eval_file`, `run`). */
   recordOptions?: Omit<ResultRecordOptions, 'includeTrace'>;
   cwd: string;
+  /** The run has several targets: trace dump file names name the target. */
+  severalTargets?: boolean;
   /** Prints a warning without breaking the progress display. */
   warn(message: string): void;
 }
@@ -86,7 +88,10 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
       { hint: 'pass --out a file path in a folder you can write to' },
     );
   });
-  const traces = flags.traceDir === undefined ? undefined : createTraceDumpWriter(flags.traceDir);
+  const traces =
+    flags.traceDir === undefined
+      ? undefined
+      : createTraceDumpWriter(flags.traceDir, { namesTarget: options.severalTargets === true });
   const prompts =
     flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);
   const written = { traces: 0, prompts: 0 };

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -213,6 +213,30 @@ describe('agentv eval --target a --target b', () => {
       'good life',
       'good six-times-seven',
     ]);
+  });
+
+  it('names each target in the --dump-traces file names', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': TARGETS,
+      'evals/answers.yaml': suite(),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/answers.yaml', '--target', 'good', '--target', 'bad', '--dump-traces'],
+      project.dir,
+    );
+    expect(run.code).toBe(1);
+    const files = (await readdir(project.file('.agentv/traces'))).sort();
+    expect(files).toEqual([
+      'life_bad_attempt-1.json',
+      'life_good_attempt-1.json',
+      'six-times-seven_bad_attempt-1.json',
+      'six-times-seven_good_attempt-1.json',
+    ]);
+    const dump = JSON.parse(
+      await readFile(project.file('.agentv/traces/life_bad_attempt-1.json'), 'utf8'),
+    );
+    expect(dump).toMatchObject({ eval_id: 'life', target: 'bad' });
   });
 
   it('takes execution.targets from the eval file; --target wins over it', async () => {

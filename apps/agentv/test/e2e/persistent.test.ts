@@ -90,6 +90,23 @@ describe('agentv eval with mode: persistent', () => {
     120_000,
   );
 
+  it('keeps its processes across --repeat: a worker starts once, not once per repeat', async () => {
+    project = await createProject({
+      'agent.mjs': TEST_AGENT,
+      '.agentv/targets.yaml': targets('node agent.mjs'),
+      'evals/e.yaml': evalFile(3),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/e.yaml', '--out', 'out.jsonl', '--workers', '1', '--repeat', '3'],
+      project.dir,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('3 cases: 3 passed, 0 failed, 0 errored');
+    const starts = await logged(project, 'start');
+    expect(starts).toHaveLength(1);
+    expect(starts.filter(processAlive)).toEqual([]);
+  }, 60_000);
+
   it('restarts a worker that crashed on one case; the retry and the other cases pass', async () => {
     project = await createProject({
       'agent.mjs': TEST_AGENT,
