@@ -228,6 +228,31 @@ evalcases:
   });
 });
 
+describe('a missing nested setting and a bad one', () => {
+  it('are printed by eval and validate at the same places, in file order', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT}
+healthcheck:
+  url: http://127.0.0.1:9/health
+files_format: "{nope}"
+`),
+      'evals/n.yaml': evalFile(['one']),
+    });
+    const expected = [
+      'error: .agentv/targets.yaml:6:5: target "default": healthcheck.type: is missing; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
+      'error: .agentv/targets.yaml:8:5: target "default": files_format: must contain {path} or {basename} (hint: e.g. files_format: "--file {path}")',
+    ];
+    const problems = (output: string) =>
+      output.split('\n').filter((line) => /^(error|warning): /.test(line));
+    const evalRun = await runAgentv(['eval', 'evals'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(problems(evalRun.stderr)).toEqual(expected);
+    expect(problems((await runAgentv(['validate'], project.dir)).stdout)).toEqual(expected);
+  });
+});
+
 describe('a misspelt target name', () => {
   it('gets a did-you-mean from eval and validate alike', async () => {
     project = await createProject({

@@ -10,6 +10,7 @@ import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { targetIssuePosition } from '../targets/target-positions.js';
 import { closestMatch } from '../util/closest-match.js';
 import { didYouMean } from '../util/did-you-mean.js';
+import { sortIssues } from '../util/load-result.js';
 
 /** The target a case runs against, when no flag, case or file names one. */
 export const DEFAULT_TARGET_NAME = 'default';
@@ -111,9 +112,12 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
         const checked = options.targetsChecked
           ? []
           : checkTarget(defined, options.providerRegistry, RUN_TARGET_POLICY);
-        for (const issue of checked) {
-          issues.add({ ...issue, ...targetIssuePosition(defined, issue.path) });
-        }
+        // Located and ordered as `validate` prints them.
+        const located = checked.map((issue) => ({
+          ...issue,
+          ...targetIssuePosition(defined, issue.path),
+        }));
+        for (const issue of sortIssues(located)) issues.add(issue);
       } else {
         issues.add(unknownTargetIssue(name, evalCase, options, available));
         return undefined;

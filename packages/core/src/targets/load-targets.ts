@@ -15,7 +15,7 @@ import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { hasPlaceholder, interpolateEnv } from './interpolate-env.js';
 import type { ResolvedTarget } from './resolved-target.js';
-import { targetPositions } from './target-positions.js';
+import { targetIssuePosition, targetPositions } from './target-positions.js';
 import {
   COMMON_TARGET_KEYS,
   TARGETS_FILE_KEYS,
@@ -174,7 +174,6 @@ function resolveTargets(
   // Targets with invalid common settings: not usable, but their provider can still check its own
   // settings, so one pass reports every problem.
   const inspectOnly: ResolvedTarget[] = [];
-  const targetIndex = new Map<ResolvedTarget, number>();
   (prepared ?? []).forEach((target, index) => {
     const result = parseWithoutInvalidKeys(target.checked);
     if (result === undefined) return;
@@ -200,40 +199,19 @@ function resolveTargets(
       source.locate(['targets', index])?.line,
     );
     resolved.positions = targetPositions(resolved.settings, ['targets', index], source);
-    targetIndex.set(resolved, index);
     (result.complete ? targets : inspectOnly).push(resolved);
   });
   const usable = validated.success && !hasErrors(issues);
   if (options.inspectTarget) {
     for (const target of [...targets, ...inspectOnly]) {
-      const index = targetIndex.get(target)!;
       for (const issue of options.inspectTarget(target, targets)) {
-        issues.push(locateTargetIssue(issue, target.name, ['targets', index], filePath, source));
+        // Where `eval` points the same issue (plan-run): the setting, else its nearest written parent.
+        issues.push({ ...issue, ...targetIssuePosition(target, issue.path), target: target.name });
       }
     }
   }
   if (!usable) return { issues: sortIssues(issues) };
   return { value: targets, issues: sortIssues(issues) };
-}
-
-/**
- * Places an issue found in one target on the setting its `path` names
- * (written in either spelling), else on the value's nearest existing parent,
- * else on the target.
- */
-function locateTargetIssue(
-  issue: Issue,
-  targetName: string,
-  targetPath: readonly PropertyKey[],
-  file: string,
-  source: SourceLocator,
-): Issue {
-  const segments = (issue.path ?? []).map(String);
-  const position =
-    segments.length === 0
-      ? source.locate(targetPath)
-      : source.locateKey([...targetPath, ...segments.slice(0, -1)], segments.at(-1)!);
-  return { ...issue, file, ...position, target: targetName };
 }
 
 /** A target's settings (snake_case, interpolated) and the copy its common fields are checked on. */
