@@ -162,7 +162,9 @@ class EvalWatcher {
       ...this.dependencies.shared,
       ...[...this.dependencies.byEvalFile.values()].flatMap((set) => [...set]),
     ]).size;
-    this.out.write(`agentv: watching ${count} files for changes (Ctrl-C to stop)\n`);
+    this.out.write(
+      `agentv: watching ${count} ${count === 1 ? 'file' : 'files'} for changes (Ctrl-C to stop)\n`,
+    );
   }
 
   /** Runs the eval files the pending changes affect, unless a pass is running (it runs them after). */

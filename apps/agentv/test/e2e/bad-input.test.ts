@@ -136,7 +136,7 @@ const CASES: Record<string, BadInput> = {
     'error: evals/cases.yaml:4:39: case "greet": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
   ),
   'duplicate-target-names': both(
-    'error: .agentv/targets.yaml:5:11: target "default": duplicate target name "default" on lines 2 and 5 (hint: target names must be unique within a targets file; rename one of them)',
+    'error: .agentv/targets.yaml:5:11: target "default": duplicate target name "default" on lines 2 and 5 (hint: target names must be unique within one targets: list; rename one of them)',
   ),
   'bad-healthcheck': both(
     'error: .agentv/targets.yaml:5:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http,',

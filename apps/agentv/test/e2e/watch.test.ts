@@ -43,7 +43,7 @@ const FILES = {
   'evals/judge.mjs': `process.stdout.write(JSON.stringify({ score: 1, reasoning: 'ok' }));\n`,
 };
 
-const WATCHING = /agentv: watching \d+ files for changes \(Ctrl-C to stop\)\n/g;
+const WATCHING = /agentv: watching \d+ files? for changes \(Ctrl-C to stop\)\n/g;
 
 /** Starts `agentv eval evals --watch` with piped output; `output()` is everything printed so far. */
 function startWatch(dir: string) {
@@ -184,7 +184,7 @@ describe('agentv eval --watch', () => {
       output += chunk;
     });
     const exited = new Promise<number | null>((resolve) => child!.on('close', resolve));
-    const watching = /agentv: watching \d+ files for changes \(Ctrl-C to stop\)/g;
+    const watching = /agentv: watching \d+ files? for changes \(Ctrl-C to stop\)/g;
     await until(() => count(output, watching) === 1, 'the first pass');
     await appendFile(project.file('evals/a-note.txt'), ' (edited)');
     await until(() => count(output, watching) === 2, 'the second pass');

@@ -328,7 +328,7 @@ function duplicateNameIssues(targets: unknown, file: string, source: SourceLocat
       ...source.locate(['targets', index, 'name']),
       target: name,
       message: `duplicate target name "${name}" on lines ${lines.join(' and ')}`,
-      hint: 'target names must be unique within a targets file; rename one of them',
+      hint: 'target names must be unique within one targets: list; rename one of them',
     });
   });
   return issues;
