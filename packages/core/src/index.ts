@@ -109,6 +109,7 @@ export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js'
 export type { TraceSummary } from './trace/trace-summary.js';
 export { snakeCaseSettings } from './util/case-keys.js';
 export { closestMatch } from './util/closest-match.js';
+export { describeFetchError } from './util/describe-fetch-error.js';
 export { displayPath } from './util/display-path.js';
 export { findRepoRoot } from './util/find-repo-root.js';
 export type { LoadResult } from './util/load-result.js';

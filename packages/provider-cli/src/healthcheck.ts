@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { type Provider, ProviderError, stderrExcerpt } from '@agentv/core';
+import { describeFetchError, type Provider, ProviderError, stderrExcerpt } from '@agentv/core';
 import type { CliHealthcheck, CliProviderSettings } from './cli-provider-settings.js';
 import type { Redactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
@@ -122,14 +122,4 @@ async function checkCommand(
     ...(stderr ? { stderr } : {}),
     hint: 'run the health check command by hand to see why it fails',
   });
-}
-
-function describeFetchError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    return code ? `${code} (${cause.message})` : cause.message;
-  }
-  return error.message;
 }

@@ -1,5 +1,4 @@
-import { ProviderError } from '@agentv/core';
-import { describeFetchError } from './http-errors.js';
+import { describeFetchError, ProviderError } from '@agentv/core';
 import type { HttpHealthcheck } from './http-settings.js';
 import type { Redactor } from './redact.js';
 

@@ -31,14 +31,3 @@ function hintFor(status: number): string {
   if (status === 404 || status === 405) return "check the target's url and method";
   return "check the target's body: the server refused the request";
 }
-
-/** The reason a `fetch` failed, e.g. `ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)`. */
-export function describeFetchError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    return code ? `${code} (${cause.message})` : cause.message;
-  }
-  return error.message;
-}

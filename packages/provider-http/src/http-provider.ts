@@ -1,4 +1,5 @@
 import {
+  describeFetchError,
   type Issue,
   type Provider,
   type ProviderContext,
@@ -13,7 +14,7 @@ import {
 } from '@agentv/core';
 import { placeholderValues, renderBody } from './body-template.js';
 import { runHttpHealthcheck } from './healthcheck.js';
-import { describeFetchError, statusError } from './http-errors.js';
+import { statusError } from './http-errors.js';
 import {
   HTTP_SETTINGS_KEYS,
   type HttpProviderSettings,
