@@ -1,3 +1,4 @@
+import { toSnakeCase } from '../util/case-keys.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import type { ResolvedTarget } from './resolved-target.js';
 
@@ -14,15 +15,18 @@ export function targetPositions(
   const positions: Record<string, SourcePosition> = {};
   const own = source.locate(targetPath);
   if (own !== undefined) positions[''] = own;
-  const visit = (value: unknown, path: string[]) => {
+  // `written` locates keys in the file (nested settings keep the spelling written, e.g.
+  // `healthcheck.timeoutSeconds`); `named` is the snake_case path issues use.
+  const visit = (value: unknown, written: string[], named: string[]) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
     for (const [key, entry] of Object.entries(value)) {
-      const position = source.locateKey([...targetPath, ...path], key);
-      if (position !== undefined) positions[[...path, key].join('.')] = position;
-      visit(entry, [...path, key]);
+      const position = source.locateKey([...targetPath, ...written], key);
+      const name = [...named, toSnakeCase(key)];
+      if (position !== undefined) positions[name.join('.')] = position;
+      visit(entry, [...written, key], name);
     }
   };
-  visit(settings, []);
+  visit(settings, [], []);
   return positions;
 }
 
