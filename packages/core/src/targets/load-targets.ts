@@ -198,7 +198,8 @@ function resolveTargets(
       baseDir,
       source.locate(['targets', index])?.line,
     );
-    resolved.positions = targetPositions(resolved.settings, ['targets', index], source);
+    // From the settings as written: a value whose ${{ VAR }} is unset is left out of `resolved.settings`.
+    resolved.positions = targetPositions(target.settings, ['targets', index], source);
     (result.complete ? targets : inspectOnly).push(resolved);
   });
   const usable = validated.success && !hasErrors(issues);

@@ -22,7 +22,11 @@ export function targetPositions(
     for (const [key, entry] of Object.entries(value)) {
       const position = source.locateKey([...targetPath, ...written], key);
       const name = [...named, toSnakeCase(key)];
-      if (position !== undefined) positions[name.join('.')] = position;
+      if (position !== undefined) {
+        // Under both spellings: option paths are snake_case, names such as env variables are not.
+        positions[name.join('.')] = position;
+        positions[[...written, key].join('.')] = position;
+      }
       visit(entry, [...written, key], name);
     }
   };
