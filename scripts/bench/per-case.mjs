@@ -10,15 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  evalYaml,
-  interleaved,
-  ROUNDS,
-  report,
-  tempProject,
-  timedAgentv,
-  verifyResults,
-} from './support.mjs';
+import { evalAndVerify, evalYaml, interleaved, ROUNDS, report, tempProject } from './support.mjs';
 
 const N = 1000;
 const N_SMALL = 10;
@@ -78,13 +70,7 @@ for (const [name, agent] of Object.entries(AGENTS)) {
 }
 
 function agentv(name, file, count) {
-  const project = projects[name];
-  const { ms, peakMiB } = timedAgentv(
-    ['eval', `evals/${file}.yaml`, '--workers', String(WORKERS), '--out', `${file}.jsonl`],
-    { cwd: project.dir },
-  );
-  verifyResults(path.join(project.dir, `${file}.jsonl`), count, (id) => `answer ${id}`);
-  return { ms, peakMiB };
+  return evalAndVerify(projects[name].dir, file, count, WORKERS);
 }
 
 try {

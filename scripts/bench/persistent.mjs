@@ -4,16 +4,7 @@
 // Per-case cost: (time of N cases - time of N_SMALL cases) / (N - N_SMALL), so AgentV's own start
 // and the workers' first start do not count. Medians of interleaved rounds; every run's result
 // file is checked case by case. Budget: the persistent agent costs under a fifth of a start per case.
-import path from 'node:path';
-import {
-  evalYaml,
-  interleaved,
-  ROUNDS,
-  report,
-  tempProject,
-  timedAgentv,
-  verifyResults,
-} from './support.mjs';
+import { evalAndVerify, evalYaml, interleaved, ROUNDS, report, tempProject } from './support.mjs';
 
 const N = 1000;
 const N_SMALL = 10;
@@ -50,13 +41,7 @@ for (const [name, settings] of Object.entries(MODES)) {
 }
 
 function agentv(name, file, count) {
-  const project = projects[name];
-  const { ms, peakMiB } = timedAgentv(
-    ['eval', `evals/${file}.yaml`, '--workers', String(WORKERS), '--out', `${file}.jsonl`],
-    { cwd: project.dir },
-  );
-  verifyResults(path.join(project.dir, `${file}.jsonl`), count, (id) => `answer ${id}`);
-  return { ms, peakMiB };
+  return evalAndVerify(projects[name].dir, file, count, WORKERS);
 }
 
 try {

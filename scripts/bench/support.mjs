@@ -117,6 +117,19 @@ export function verifyResults(file, count, answerFor) {
 }
 
 /** An eval file with `count` cases answered by the file's target, graded by `contains`. */
+/**
+ * Runs `agentv eval evals/<file>.yaml` in a bench project with `workers`, checks every case's
+ * answer is `answer <id>`, and returns its time and peak memory.
+ */
+export function evalAndVerify(dir, file, count, workers) {
+  const { ms, peakMiB } = timedAgentv(
+    ['eval', `evals/${file}.yaml`, '--workers', String(workers), '--out', `${file}.jsonl`],
+    { cwd: dir },
+  );
+  verifyResults(path.join(dir, `${file}.jsonl`), count, (id) => `answer ${id}`);
+  return { ms, peakMiB };
+}
+
 export function evalYaml(count) {
   const lines = [
     'execution:',
