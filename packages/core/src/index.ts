@@ -69,7 +69,7 @@ export type {
   StartProcessOptions,
 } from './process/start-process.js';
 export { startProcess } from './process/start-process.js';
-export { stderrExcerpt } from './process/stderr-excerpt.js';
+export { stderrExcerpt, stderrSummary } from './process/stderr-excerpt.js';
 export type { TargetPolicy } from './project/check-target.js';
 export { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from './project/check-target.js';
 export type {

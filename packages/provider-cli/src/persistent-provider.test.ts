@@ -158,6 +158,17 @@ describe('cli provider, mode: persistent', () => {
     });
   });
 
+  it('puts the error line of a crashed worker first, then its stderr on one line', async () => {
+    const provider = persistent(testAgent(newLog()));
+    const error = (await catchError(() =>
+      provider.invoke(makeRequest({ evalCaseId: 't', question: 'throw' })),
+    )) as ProviderError;
+    expect(error.message).toMatch(
+      /exited with code 1 while answering case "t"; Error: model file missing; stderr: working on t \| .*throw new Error\('model file missing'\)/,
+    );
+    await provider.close?.();
+  });
+
   it('restarts a worker that crashed: that case fails retryably with stderr, the next one passes', async () => {
     const log = newLog();
     const provider = persistent(testAgent(log));

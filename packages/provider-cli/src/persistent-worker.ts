@@ -5,7 +5,7 @@ import {
   type ProviderRequest,
   type ProviderResponse,
   startProcess,
-  stderrExcerpt,
+  stderrSummary,
 } from '@agentv/core';
 import { excerpt, parseReplyLine } from './parse-batch-output.js';
 import { requestRecord } from './placeholder-values.js';
@@ -238,8 +238,9 @@ export class PersistentWorker {
   }
 
   private withStderr(message: string): string {
-    const tail = stderrExcerpt(this.stderrTail);
-    return tail ? `${message}; stderr: ${tail}` : message;
+    // The error's own line first (Node prints it near the top of a crash), as code_judge errors do.
+    const summary = stderrSummary(this.stderrTail);
+    return summary ? `${message}; ${summary}` : message;
   }
 }
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import { type ProcessOutcome, runProcess } from '../process/run-process.js';
-import { stderrErrorLine, stderrExcerpt } from '../process/stderr-excerpt.js';
+import { stderrSummary } from '../process/stderr-excerpt.js';
 
 /** How to run a judge script. */
 export interface RunJudgeScriptOptions {
@@ -71,7 +71,8 @@ export async function runJudgeScript(options: RunJudgeScriptOptions): Promise<Ju
       outcome.exitCode === undefined
         ? `was killed by signal ${outcome.signalName}`
         : `exited with code ${outcome.exitCode}`;
-    throw new EvaluatorError(`${label} ${how}; ${describeStderr(outcome.stderr)}`);
+    const stderr = stderrSummary(outcome.stderr, 600) || 'it printed nothing on stderr';
+    throw new EvaluatorError(`${label} ${how}; ${stderr}`);
   }
   return { stdout: outcome.stdout, stderr: outcome.stderr };
 }
@@ -91,18 +92,6 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The error's own message first (Node prints it near the top of a crash,
- * Python at the bottom), then the start and end of stderr on one line.
- */
-function describeStderr(stderr: string): string {
-  const excerpt = stderrExcerpt(stderr, 600).split(/\r?\n/).join(' | ');
-  if (excerpt === '') return 'it printed nothing on stderr';
-  const errorLine = stderrErrorLine(stderr);
-  if (errorLine === undefined || excerpt === errorLine) return `stderr: ${excerpt}`;
-  return `${errorLine}; stderr: ${excerpt}`;
 }
 
 function formatSeconds(ms: number): string {

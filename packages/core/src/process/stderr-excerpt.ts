@@ -71,3 +71,16 @@ function safeEnd(text: string): string {
 function safeStart(text: string): string {
   return /^[\uDC00-\uDFFF]/.test(text) ? text.slice(1) : text;
 }
+
+/**
+ * stderr on one line for an error message: the line that says what went wrong
+ * first (when one is found), then the excerpt's lines joined with ` | `;
+ * `''` when stderr is empty.
+ */
+export function stderrSummary(stderr: string, limit = STDERR_EXCERPT_CHARS): string {
+  const excerpt = stderrExcerpt(stderr, limit).split(/\r?\n/).join(' | ');
+  if (excerpt === '') return '';
+  const errorLine = stderrErrorLine(stderr);
+  if (errorLine === undefined || excerpt === errorLine) return `stderr: ${excerpt}`;
+  return `${errorLine}; stderr: ${excerpt}`;
+}

@@ -20,6 +20,10 @@ lines.on('line', (line) => {
     process.stderr.write('boom: the agent crashed\n');
     process.exit(3);
   }
+  if (question === 'throw') {
+    // An uncaught error: Node prints the source line first and the error's own line below it.
+    throw new Error('model file missing');
+  }
   if (question === 'leak') {
     process.stderr.write(`token=${process.env.TOKEN}\n`);
     return reply({ id: 'leaked', text: process.env.TOKEN });
