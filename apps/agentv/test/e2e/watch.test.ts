@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFile, rm, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, createProject, type Project, runAgentv } from '../support/project.js';
+import { spawnInTerminal } from '../support/run-in-terminal.js';
 
 let project: Project | undefined;
 let child: ChildProcess | undefined;
@@ -170,15 +171,7 @@ describe('agentv eval --watch', () => {
 
   it('on a terminal, clears the screen before a pass instead of printing a separator', async () => {
     project = await createProject(FILES);
-    const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-    const command = [process.execPath, BIN, 'eval', 'evals', '--watch'].map(quote).join(' ');
-    const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm' };
-    delete env.CI;
-    child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd: project.dir,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    child = spawnInTerminal(['eval', 'evals', '--watch'], project.dir);
     let output = '';
     child.stdout?.on('data', (chunk) => {
       output += chunk;
