@@ -171,10 +171,15 @@ describe('LLM targets', () => {
   });
 
   it('does not load the AI SDK for --version or a run without LLM targets', async () => {
-    // A module hook that reports every AI SDK module node resolves.
-    const resolveHook = `export async function resolve(specifier, context, next) {
+    // A module hook that reports every AI SDK module node resolves: the SDK's own files, or a
+    // chunk of the CLI's bundle holding SDK code (the bundler heads each module with its path).
+    const resolveHook = `import { readFileSync } from 'node:fs';
+const sdk = /node_modules\\/(ai|@ai-sdk)\\//;
+export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  if (result.url.includes('/@ai-sdk/') || result.url.includes('/node_modules/ai/')) {
+  const url = result.url;
+  const sdkChunk = url.includes('/bundle/') && sdk.test(readFileSync(new URL(url), 'utf8'));
+  if (sdk.test(url) || sdkChunk) {
     process.stderr.write('SDK ' + result.url + ' ');
   }
   return result;
@@ -205,14 +210,24 @@ register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolveHo
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
       );
-    // The hook itself works: loading the package's SDK module is reported.
-    const control = await collectRun(
-      spawn(process.execPath, ['--import', project.file('hook.mjs'), '-e', "await import('ai')"], {
-        cwd: new URL('../../../../packages/provider-llm/', import.meta.url),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
-    expect(control.stderr).toContain('SDK ');
+    // The hook sees the SDK when the CLI does load it: a run with an LLM target.
+    const chat = await startChatServer();
+    server = chat.server;
+    const llm = await llmProject(server.url);
+    try {
+      const control = await collectRun(
+        spawn(process.execPath, ['--import', project.file('hook.mjs'), BIN, 'eval', 'evals'], {
+          cwd: llm.dir,
+          env: { ...process.env, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+      expect(control.code).toBe(0);
+      expect(chat.bodies).toHaveLength(1);
+      expect(control.stderr).toContain('SDK ');
+    } finally {
+      await llm.cleanup();
+    }
 
     const version = await run(['--version']);
     expect(version.code).toBe(0);

@@ -69,10 +69,20 @@ export const jsonSchemaEvaluator: Evaluator = {
 
 let ajvClass: typeof AjvClass | undefined;
 
-// ajv is loaded on first use, so start-up (`agentv --version`) does not pay for it.
+// ajv is loaded on first use, so start-up (`agentv --version`) does not pay for it. It is
+// resolved from this package's own folder, not from where this code runs: the agentv CLI bundles
+// this module, and ajv is a dependency of @agentv/core, not of the CLI.
 function loadAjv(): typeof AjvClass {
-  ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
+  ajvClass ??= (createRequire(ownPackageUrl())('ajv') as { Ajv: typeof AjvClass }).Ajv;
   return ajvClass;
+}
+
+function ownPackageUrl(): string {
+  try {
+    return import.meta.resolve('@agentv/core');
+  } catch {
+    return import.meta.url;
+  }
 }
 
 function compile(schema: unknown): ValidateFunction | string {

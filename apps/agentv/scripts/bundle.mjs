@@ -1,0 +1,27 @@
+// Bundles the CLI into `bundle/` after `tsc` has built `dist/`: loading ~350 separate ES modules
+// (ours, zod's, yaml's) costs node ~150 ms per run; one graph of a few chunks loads in a third of
+// that. `dist/` stays as tsc wrote it, for `import { runCli } from 'agentv'` and the types.
+//
+// Layout contract (the code relies on it): every file of the bundle sits directly in `bundle/`,
+// one level below the package root like `dist/*.js`, so `new URL('../package.json', import.meta.url)`
+// and the eval-loading worker's `new URL('./load-eval-file-worker.js', import.meta.url)` resolve
+// the same from any chunk. The AI SDK lands in chunks reached only through its dynamic imports, so it
+// loads only when an LLM target or judge runs (apps/agentv/test/e2e/llm-provider.test.ts checks).
+import { rmSync } from 'node:fs';
+import { build } from 'rolldown';
+
+rmSync('bundle', { recursive: true, force: true });
+await build({
+  input: {
+    cli: 'dist/main.js',
+    'load-eval-file-worker': 'dist/eval/load-eval-file-worker.js',
+  },
+  platform: 'node',
+  logLevel: 'warn',
+  output: {
+    dir: 'bundle',
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+  },
+});
