@@ -17,6 +17,18 @@ function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Whether any mapping `evalFileUnknownKeyWarnings` checks in a case has a key it does not know. */
+function caseHasUnknownKey(evalCase: Record<string, unknown>): boolean {
+  if (hasUnknownKey(evalCase, KNOWN.case)) return true;
+  if (hasUnknownKey(evalCase.execution, KNOWN.caseExecution)) return true;
+  for (const key of ['input_messages', 'expected_messages']) {
+    const messages = evalCase[key];
+    if (!Array.isArray(messages)) continue;
+    for (const message of messages) if (hasUnknownKey(message, KNOWN.message)) return true;
+  }
+  return false;
+}
+
 /**
  * Warnings for keys an eval file does not understand: at the top level, in
  * `execution`, in each case, its `execution` and its messages.
@@ -46,6 +58,7 @@ export function evalFileUnknownKeyWarnings(
   data.evalcases.forEach((rawCase: unknown, index) => {
     if (typeof rawCase !== 'object' || rawCase === null) return;
     const evalCase = rawCase as Record<string, unknown>;
+    if (!caseHasUnknownKey(evalCase)) return;
     const casePath = ['evalcases', index];
     const caseId = typeof evalCase.id === 'string' && evalCase.id !== '' ? evalCase.id : undefined;
     const check = (value: unknown, relative: PropertyKey[], known: ReadonlySet<string>) => {

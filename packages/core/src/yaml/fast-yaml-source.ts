@@ -1,4 +1,4 @@
-import type { FastNode } from './fast-yaml.js';
+import type { FastLoad, FastNode } from './fast-yaml.js';
 import type { KeyMatcher, SourceLocator, SourcePosition } from './yaml-source.js';
 
 const exactKey: KeyMatcher = (keyInFile, segment) => keyInFile === segment;
@@ -14,54 +14,57 @@ export class FastYamlSource implements SourceLocator {
 
   constructor(
     private readonly text: string,
-    private readonly root: FastNode,
+    private readonly load: FastLoad,
     private readonly fallback: () => SourceLocator,
     private readonly matchKey: KeyMatcher = exactKey,
   ) {}
 
   locate(path: readonly PropertyKey[]): SourcePosition | undefined {
     const found = this.deepestNode(path);
-    if (found === undefined || found.node.start < 0) return this.slowSource().locate(path);
-    return this.positionOf(found.node.start);
+    const start = found === undefined ? -1 : this.load.frames.startOf(found.index);
+    if (start < 0) return this.slowSource().locate(path);
+    return this.positionOf(start);
   }
 
   locateKey(mapPath: readonly PropertyKey[], key: string): SourcePosition | undefined {
     const found = this.deepestNode(mapPath);
-    if (found === undefined || found.node.start < 0) {
-      return this.slowSource().locateKey(mapPath, key);
-    }
-    const { node, complete } = found;
-    if (complete && node.keys !== undefined) {
+    const node = found === undefined ? undefined : this.load.frames.expand(found.index);
+    if (node === undefined || node.start < 0) return this.slowSource().locateKey(mapPath, key);
+    if (found!.complete && node.keys !== undefined) {
       let index = node.keys.indexOf(key);
       if (index === -1) index = node.keys.findIndex((candidate) => this.matchKey(candidate, key));
       if (index !== -1) return this.positionOf(node.keyStarts![index]!);
-    } else if (complete && !node.exact) {
+    } else if (found!.complete && !node.exact) {
       return this.slowSource().locateKey(mapPath, key);
     }
     return this.positionOf(node.start);
   }
 
-  /** As `YamlSource`'s; undefined when the way passes a node without exact positions. */
+  /**
+   * As `YamlSource`'s, as a node number; undefined when the way passes a node
+   * without exact positions.
+   */
   private deepestNode(
     path: readonly PropertyKey[],
-  ): { node: FastNode; complete: boolean } | undefined {
-    let node = this.root;
+  ): { index: number; complete: boolean } | undefined {
+    const frames = this.load.frames;
+    let index = this.load.root;
     for (const segment of path) {
+      const node: FastNode = frames.expand(index);
       if (!node.exact) return undefined;
-      let child: FastNode | undefined;
+      let child: number | undefined;
       if (node.items !== undefined) {
         if (typeof segment === 'number') child = node.items[segment];
       } else if (node.keys !== undefined) {
         const name = String(segment);
-        let index = node.keys.indexOf(name);
-        if (index === -1)
-          index = node.keys.findIndex((candidate) => this.matchKey(candidate, name));
-        if (index !== -1) child = node.values![index];
+        let at = node.keys.indexOf(name);
+        if (at === -1) at = node.keys.findIndex((candidate) => this.matchKey(candidate, name));
+        if (at !== -1) child = node.values![at];
       }
-      if (child === undefined) return { node, complete: false };
-      node = child;
+      if (child === undefined) return { index, complete: false };
+      index = child;
     }
-    return { node, complete: true };
+    return { index, complete: true };
   }
 
   private slowSource(): SourceLocator {

@@ -92,6 +92,12 @@ const edgeCases: Record<string, string> = {
   'comment between key and value': 'a:\n  # note\n  b: 1\nc: # note\n  - x\n',
   'special strings': "a: '@x'\nb: '`x`'\nc: -x\nd: ?x\ne: ':x'\nf: x:y\ng: '- x'\n",
   'reserved indicators': 'a: @x\n',
+  'exclamation marks in text': 'a: wow!\nb: "!x"\nc: x !y\nd: [x!, y]\n',
+  'markdown in text': 'a: |\n  - **bold** item\n  - *em*\nb: say *hi*\nc: "*x*"\n',
+  'tag on a key': '!!str a: 1\n',
+  'tag after a list dash': 'a:\n  - !!str 1\n',
+  'tag in flow': 'a: [1, !!str 2]\n',
+  'anchor on a key': '&k a: 1\nb: *k\n',
   'windows path': 'a: C:\\dir\\file\nb: "C:\\\\dir"\n',
   'question mark value': 'a: ?\nb: -\n',
   'trailing spaces': 'a: 1   \nb:   \n  - x   \n',
@@ -168,7 +174,7 @@ function compare(text: string): { fast: boolean; slowLocates: number } {
     const yamlSource = new YamlSource(text, matchKey);
     const fastSource = new FastYamlSource(
       text,
-      fast.root,
+      fast,
       () => {
         slowLocates++;
         return yamlSource;
@@ -236,7 +242,16 @@ describe('loadFast against the yaml package', () => {
   });
 
   it('reads common files without building the yaml syntax tree', () => {
-    for (const name of ['eval file', 'numbers', 'unicode', 'bom', 'crlf', 'nested flow']) {
+    for (const name of [
+      'eval file',
+      'numbers',
+      'unicode',
+      'bom',
+      'crlf',
+      'nested flow',
+      'exclamation marks in text',
+      'markdown in text',
+    ]) {
       expect({ name, ...compare(edgeCases[name]!) }).toEqual({ name, fast: true, slowLocates: 0 });
     }
   });
@@ -257,6 +272,10 @@ describe('loadFast against the yaml package', () => {
       'flow over lines',
       'top-level list',
       'alias to undefined',
+      'tag on a key',
+      'tag after a list dash',
+      'tag in flow',
+      'anchor on a key',
     ];
     for (const name of slow)
       expect({ name, fast: loadFast(edgeCases[name]!) }).toEqual({ name, fast: undefined });

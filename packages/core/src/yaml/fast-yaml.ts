@@ -1,11 +1,11 @@
 import { FAILSAFE_SCHEMA, load, type State, Type } from 'js-yaml';
 
 /**
- * A node of a file read by `loadFast`: where it starts (a character offset
- * in the text, as the `yaml` package's `range[0]`) and, for collections,
- * where its keys and children start. `exact: false` means the positions
- * below this node could not be matched to the `yaml` package's; a locator
- * then asks `yaml` instead.
+ * A node with its start as the `yaml` package reports it (`range[0]`, an
+ * offset in the text) and its keys and children (node numbers for
+ * `expandNode`). `exact: false` means its children could not be matched to
+ * `yaml`'s nodes, and `start: -1` that its start could not be: a locator
+ * then asks `yaml`.
  */
 export interface FastNode {
   start: number;
@@ -13,15 +13,183 @@ export interface FastNode {
   /** A mapping's keys (as `String(key)`), their offsets and their values, in file order. */
   keys?: string[];
   keyStarts?: number[];
-  values?: FastNode[];
+  values?: number[];
   /** A sequence's items. */
-  items?: FastNode[];
+  items?: number[];
 }
 
-/** A file parsed by `loadFast`. */
+const SCALAR = 1;
+const MAPPING = 2;
+const SEQUENCE = 3;
+const KINDS: Record<string, number> = { scalar: SCALAR, mapping: MAPPING, sequence: SEQUENCE };
+
+/**
+ * The nodes js-yaml read, numbered in the order it began them (0 is the
+ * stream): where reading began and ended, their kind and value, and the tree
+ * (first child, next sibling). Plain numbers in typed arrays, so recording a
+ * large file allocates almost nothing per node.
+ */
+export class FastFrames {
+  count = 1;
+  start: Int32Array;
+  end: Int32Array;
+  line: Int32Array;
+  kind: Uint8Array;
+  childCount: Int32Array;
+  firstChild: Int32Array;
+  lastChild: Int32Array;
+  nextSibling: Int32Array;
+  results: unknown[] = [null];
+  private readonly expanded = new Map<number, FastNode>();
+
+  constructor(
+    /** The text js-yaml read (without a byte order mark) and what to add to its offsets. */
+    readonly input: string,
+    readonly shift: number,
+  ) {
+    const capacity = Math.max(64, input.length >> 3);
+    this.start = new Int32Array(capacity);
+    this.end = new Int32Array(capacity);
+    this.line = new Int32Array(capacity);
+    this.kind = new Uint8Array(capacity);
+    this.childCount = new Int32Array(capacity);
+    this.firstChild = new Int32Array(capacity);
+    this.lastChild = new Int32Array(capacity);
+    this.nextSibling = new Int32Array(capacity);
+  }
+
+  /** Records a node js-yaml begins at `start`; returns its number. */
+  open(start: number, line: number): number {
+    if (this.count === this.start.length) this.grow();
+    const index = this.count++;
+    this.start[index] = start;
+    this.line[index] = line;
+    this.results.push(null);
+    return index;
+  }
+
+  /** Records the end of node `index` and links it under `parent`. */
+  close(index: number, parent: number, end: number, kind: string | null, result: unknown): void {
+    this.end[index] = end;
+    this.kind[index] = kind === null ? 0 : (KINDS[kind] ?? 0);
+    this.results[index] = result;
+    if (this.childCount[parent] === 0) this.firstChild[parent] = index;
+    else this.nextSibling[this.lastChild[parent]!] = index;
+    this.lastChild[parent] = index;
+    this.childCount[parent]!++;
+  }
+
+  /** The children of node `index`. */
+  children(index: number): number[] {
+    const children: number[] = [];
+    let child = this.firstChild[index]!;
+    for (let left = this.childCount[index]!; left > 0; left--) {
+      children.push(child);
+      child = this.nextSibling[child]!;
+    }
+    return children;
+  }
+
+  /** A value on its own line is read through a nested attempt that yields the same result. */
+  isWrapper(index: number): boolean {
+    if (this.childCount[index] !== 1) return false;
+    const only = this.firstChild[index]!;
+    return this.results[only] === this.results[index] && this.kind[only] === this.kind[index];
+  }
+
+  /** The node a wrapper stands for. */
+  private unwrap(index: number): number {
+    let inner = index;
+    while (this.isWrapper(inner)) inner = this.firstChild[inner]!;
+    return inner;
+  }
+
+  /** Where node `index` starts as `yaml` reports it; -1 when unknown. */
+  startOf(index: number): number {
+    const known = this.expanded.get(index);
+    if (known !== undefined) return known.start;
+    const inner = this.unwrap(index);
+    const start = skipSpace(this.input, this.start[inner]!);
+    // An empty value: `yaml` places it where its line's content ends.
+    return this.results[inner] === null && start >= this.end[inner]! ? -1 : start + this.shift;
+  }
+
+  /** The start, keys and children of node `index` (computed once). */
+  expand(index: number): FastNode {
+    const known = this.expanded.get(index);
+    if (known !== undefined) return known;
+    const inner = this.unwrap(index);
+    const result = this.results[inner];
+    const start = this.startOf(inner);
+    const node: FastNode = { start, exact: start >= 0 };
+    const children = this.children(inner);
+    if (this.kind[inner] === MAPPING) {
+      if (children.length !== Object.keys(result as object).length * 2) {
+        node.exact = false;
+      } else {
+        node.keys = [];
+        node.keyStarts = [];
+        node.values = [];
+        for (let child = 0; child < children.length; child += 2) {
+          const key = children[child]!;
+          node.keys.push(this.results[key] as string);
+          node.keyStarts.push(skipSpace(this.input, this.start[key]!) + this.shift);
+          node.values.push(children[child + 1]!);
+        }
+      }
+    } else if (this.kind[inner] === SEQUENCE) {
+      if (children.length !== (result as unknown[]).length) node.exact = false;
+      else node.items = children;
+    }
+    this.expanded.set(index, node);
+    return node;
+  }
+
+  /** False for what `yaml` reads differently: odd keys, and flow collections over several lines. */
+  supported(index: number, endLine: number): boolean {
+    const kind = this.kind[index];
+    if (kind !== MAPPING && kind !== SEQUENCE) return true;
+    if (endLine !== this.line[index]) {
+      const first = this.input.charCodeAt(skipSpace(this.input, this.start[index]!));
+      if (first === 0x5b /* [ */ || first === 0x7b /* { */) return false;
+    }
+    const count = this.childCount[index]!;
+    if (kind === SEQUENCE || count === 0 || this.isWrapper(index)) return true;
+    if (count % 2 !== 0) return false;
+    // `yaml` turns other keys into other strings ("" for null, "[ x ]" for a list) and refuses
+    // implicit keys over 1024 characters.
+    let key = this.firstChild[index]!;
+    for (let left = count; left > 0; left -= 2) {
+      if (typeof this.results[key] !== 'string' || this.end[key]! - this.start[key]! > 1000) {
+        return false;
+      }
+      key = this.nextSibling[this.nextSibling[key]!]!;
+    }
+    return true;
+  }
+
+  private grow(): void {
+    const grow = <T extends Int32Array | Uint8Array>(array: T): T => {
+      const bigger = new (array.constructor as new (length: number) => T)(array.length * 2);
+      bigger.set(array);
+      return bigger;
+    };
+    this.start = grow(this.start);
+    this.end = grow(this.end);
+    this.line = grow(this.line);
+    this.kind = grow(this.kind);
+    this.childCount = grow(this.childCount);
+    this.firstChild = grow(this.firstChild);
+    this.lastChild = grow(this.lastChild);
+    this.nextSibling = grow(this.nextSibling);
+  }
+}
+
+/** A file parsed by `loadFast`: its value and its nodes (the root mapping is `root`). */
 export interface FastLoad {
   data: unknown;
-  root: FastNode;
+  frames: FastFrames;
+  root: number;
 }
 
 // Scalars resolve as in the `yaml` package's default (YAML 1.2 core) schema, with the same
@@ -72,58 +240,47 @@ const CORE_SCHEMA = FAILSAFE_SCHEMA.extend({
   ],
 });
 
-interface Frame {
-  start: number;
-  /** Nodes read inside this one (undefined for none). */
-  children: Frame[] | undefined;
-  result: unknown;
-  kind: string | null;
-  endLine: number;
-  line: number;
-  end: number;
-}
-
-/** Characters that start node properties or aliases, or a directive line. */
+/** A node property or alias where a node starts, at a line start or after an indicator. */
+const MAYBE_PROPERTY = /(?:^|[:\-?[{,])[ \t]*[!&*]/m;
 const PROPERTY = /[!&*]/;
 
 /**
  * Parses `text` with js-yaml (fast, no syntax tree) into the same value the
- * `yaml` package gives, with the start of every node. Undefined whenever the
- * result might differ from `yaml`'s or `yaml` would report a syntax error or
- * warning: a js-yaml error (duplicate keys, several documents, tabs…),
- * directives, tags, anchors and aliases, flow collections over several
- * lines, and a top level that is not a mapping. The caller then uses `yaml`.
+ * `yaml` package gives, recording where each node is read. Undefined
+ * whenever the result might differ from `yaml`'s or `yaml` would report a
+ * syntax error or warning: a js-yaml error (duplicate keys, several
+ * documents, tabs…), directives, tags, anchors and aliases, keys that are not
+ * text or longer than 1,000 characters, flow collections over several lines,
+ * and a top level that is not a mapping. The caller then uses `yaml`.
  */
 export function loadFast(text: string): FastLoad | undefined {
   if (/^%/m.test(text)) return undefined;
   // js-yaml drops a leading byte order mark; `yaml` counts it in offsets.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const stack: Frame[] = [
-    { start: 0, children: undefined, result: null, kind: null, line: 0, endLine: 0, end: 0 },
-  ];
+  const input = shift === 1 ? text.slice(1) : text;
+  // Tags and aliases show only at the start of a node: look there when the text may hold one.
+  const checkStarts = MAYBE_PROPERTY.test(input);
+  const frames = new FastFrames(input, shift);
+  const stack: number[] = [0];
   let unsupported = false;
   const listener = (event: 'open' | 'close', state: State & Record<string, unknown>) => {
     if (event === 'open') {
-      stack.push({
-        start: state.position,
-        children: undefined,
-        result: null,
-        kind: null,
-        line: state.line,
-        endLine: 0,
-        end: 0,
-      });
+      const start = state.position as number;
+      if (checkStarts && PROPERTY.test(input.charAt(skipSpace(input, start)))) unsupported = true;
+      stack.push(frames.open(start, state.line as number));
       return;
     }
-    const frame = stack.pop()!;
-    frame.result = state.result;
-    frame.kind = (state.kind as string | null) ?? null;
-    frame.endLine = state.line;
-    frame.end = state.position;
-    if (state.anchor !== null) unsupported = true;
-    const parent = stack[stack.length - 1]!;
-    if (parent.children === undefined) parent.children = [frame];
-    else parent.children.push(frame);
+    const index = stack.pop()!;
+    frames.close(
+      index,
+      stack[stack.length - 1]!,
+      state.position as number,
+      state.kind as string | null,
+      state.result,
+    );
+    if (state.anchor !== null || !frames.supported(index, state.line as number)) {
+      unsupported = true;
+    }
   };
   let data: unknown;
   try {
@@ -138,83 +295,8 @@ export function loadFast(text: string): FastLoad | undefined {
   if (unsupported || typeof data !== 'object' || data === null || Array.isArray(data)) {
     return undefined;
   }
-  const top = stack[0]!.children;
-  if (top?.length !== 1) return undefined;
-  const input = shift === 1 ? text.slice(1) : text;
-  const context = { input, shift, flowOverLines: false, unsupported: false };
-  const root = toNode(top[0]!, context);
-  if (context.flowOverLines || context.unsupported) return undefined;
-  return { data, root };
-}
-
-interface Context {
-  input: string;
-  shift: number;
-  flowOverLines: boolean;
-  unsupported: boolean;
-}
-
-function toNode(frame: Frame, context: Context): FastNode {
-  // A value on its own line is read through a nested attempt that yields the same result.
-  let inner = frame;
-  while (
-    inner.children?.length === 1 &&
-    inner.children[0]!.result === inner.result &&
-    inner.children[0]!.kind === inner.kind
-  ) {
-    inner = inner.children[0]!;
-  }
-  const children = inner.children ?? [];
-  const start = skipSpace(context.input, inner.start);
-  const first = context.input.charAt(start);
-  if (PROPERTY.test(first)) context.unsupported = true;
-  const node: FastNode = { start: start + context.shift, exact: true };
-  if (inner.kind === 'mapping') {
-    if ((first === '{' || first === '[') && inner.endLine !== inner.line)
-      context.flowOverLines = true;
-    const keys = Object.keys(inner.result as object);
-    if (children.length !== keys.length * 2) {
-      node.exact = false;
-      return node;
-    }
-    node.keys = [];
-    node.keyStarts = [];
-    node.values = [];
-    for (let index = 0; index < children.length; index += 2) {
-      const key = children[index]!;
-      const keyStart = skipSpace(context.input, key.start);
-      // `yaml` turns other keys into different strings ("" for null, "[ x ]" for a list) and
-      // refuses implicit keys over 1024 characters.
-      if (
-        typeof key.result !== 'string' ||
-        key.end - keyStart > 1000 ||
-        PROPERTY.test(context.input.charAt(keyStart))
-      ) {
-        context.unsupported = true;
-        return node;
-      }
-      node.keys.push(String(key.result));
-      node.keyStarts.push(keyStart + context.shift);
-      node.values.push(valueNode(children[index + 1]!, context));
-    }
-  } else if (inner.kind === 'sequence') {
-    if (first === '[' && inner.endLine !== inner.line) context.flowOverLines = true;
-    const items = inner.result as unknown[];
-    if (children.length !== items.length) {
-      node.exact = false;
-      return node;
-    }
-    node.items = children.map((child) => valueNode(child, context));
-  }
-  return node;
-}
-
-/** A value, or an empty value, which `yaml` places where its line's content ends. */
-function valueNode(frame: Frame, context: Context): FastNode {
-  if (frame.result === null && skipSpace(context.input, frame.start) >= frame.end) {
-    return { start: -1, exact: false };
-  }
-  return toNode(frame, context);
+  if (frames.childCount[0] !== 1) return undefined;
+  return { data, frames, root: frames.firstChild[0]! };
 }
 
 /** The offset of the next character that is not white space, a line break or a comment. */

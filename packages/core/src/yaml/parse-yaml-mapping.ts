@@ -53,7 +53,7 @@ export function parseYamlMapping(
       new YamlSource(text, options.matchKey);
     return {
       value: {
-        source: new FastYamlSource(text, fast.root, slow, options.matchKey),
+        source: new FastYamlSource(text, fast, slow, options.matchKey),
         data: fast.data as Record<string, unknown>,
       },
       issues: [],
