@@ -22,6 +22,7 @@ import {
   evalCaseSchema,
   evalFileHeaderSchema,
   evalFileHint,
+  isPlainValidCase,
   messageSchema,
   type RubricInput,
 } from './eval-file-schema.js';
@@ -304,7 +305,9 @@ async function buildCase(
   defaults: FileDefaults,
   issues: Issue[],
 ): Promise<EvalCase | undefined> {
-  const parsed = evalCaseSchema.safeParse(rawCase);
+  const parsed = isPlainValidCase(rawCase)
+    ? { success: true as const, data: rawCase }
+    : evalCaseSchema.safeParse(rawCase);
   if (!parsed.success) {
     issues.push(...defaults.describe(parsed.error.issues, ['evalcases', index]));
     await checkFilesOfInvalidCase(rawCase, index, defaults, issues);
