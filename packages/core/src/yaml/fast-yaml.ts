@@ -25,15 +25,18 @@ const KINDS: Record<string, number> = { scalar: SCALAR, mapping: MAPPING, sequen
 
 /**
  * The nodes js-yaml read, numbered in the order it began them (0 is the
- * stream): where reading began and ended, their kind and value, and the tree
- * (first child, next sibling). Plain numbers in typed arrays, so recording a
- * large file allocates almost nothing per node.
+ * stream): where reading began and ended, their kind, value and parent, and
+ * (after `link`) the tree as first child and next sibling. Plain numbers in
+ * typed arrays, so recording a large file allocates almost nothing per node;
+ * the listener only stores, and the checks run in one loop afterwards.
  */
 export class FastFrames {
   count = 1;
   start: Int32Array;
   end: Int32Array;
   line: Int32Array;
+  endLine: Int32Array;
+  parent: Int32Array;
   kind: Uint8Array;
   childCount: Int32Array;
   firstChild: Int32Array;
@@ -51,6 +54,8 @@ export class FastFrames {
     this.start = new Int32Array(capacity);
     this.end = new Int32Array(capacity);
     this.line = new Int32Array(capacity);
+    this.endLine = new Int32Array(capacity);
+    this.parent = new Int32Array(capacity);
     this.kind = new Uint8Array(capacity);
     this.childCount = new Int32Array(capacity);
     this.firstChild = new Int32Array(capacity);
@@ -58,25 +63,59 @@ export class FastFrames {
     this.nextSibling = new Int32Array(capacity);
   }
 
-  /** Records a node js-yaml begins at `start`; returns its number. */
-  open(start: number, line: number): number {
+  /** Records a node js-yaml begins; returns its number. */
+  open(state: State): number {
     if (this.count === this.start.length) this.grow();
     const index = this.count++;
-    this.start[index] = start;
-    this.line[index] = line;
+    this.start[index] = state.position;
+    this.line[index] = state.line;
     this.results.push(null);
     return index;
   }
 
-  /** Records the end of node `index` and links it under `parent`. */
-  close(index: number, parent: number, end: number, kind: string | null, result: unknown): void {
-    this.end[index] = end;
-    this.kind[index] = kind === null ? 0 : (KINDS[kind] ?? 0);
-    this.results[index] = result;
-    if (this.childCount[parent] === 0) this.firstChild[parent] = index;
-    else this.nextSibling[this.lastChild[parent]!] = index;
-    this.lastChild[parent] = index;
-    this.childCount[parent]!++;
+  /** Records the end of node `index`, read inside `parent`. */
+  close(index: number, parent: number, state: State): void {
+    this.end[index] = state.position;
+    this.endLine[index] = state.line;
+    this.parent[index] = parent;
+    const kind = state.kind;
+    this.kind[index] =
+      kind === 'scalar'
+        ? SCALAR
+        : kind === 'mapping'
+          ? MAPPING
+          : kind === 'sequence'
+            ? SEQUENCE
+            : 0;
+    this.results[index] = state.result;
+  }
+
+  /** Builds the tree from the parents (children in the order they were read). */
+  link(): void {
+    for (let index = 1; index < this.count; index++) {
+      const parent = this.parent[index]!;
+      if (this.childCount[parent] === 0) this.firstChild[parent] = index;
+      else this.nextSibling[this.lastChild[parent]!] = index;
+      this.lastChild[parent] = index;
+      this.childCount[parent]!++;
+    }
+  }
+
+  /**
+   * False when a node is read differently by `yaml`: see `supported`; with
+   * `checkStarts`, also a node starting with a tag, anchor or alias.
+   */
+  allSupported(checkStarts: boolean): boolean {
+    for (let index = 1; index < this.count; index++) {
+      if (
+        checkStarts &&
+        PROPERTY.test(this.input.charAt(skipSpace(this.input, this.start[index]!)))
+      ) {
+        return false;
+      }
+      if (!this.supported(index)) return false;
+    }
+    return true;
   }
 
   /** The children of node `index`. */
@@ -146,10 +185,10 @@ export class FastFrames {
   }
 
   /** False for what `yaml` reads differently: odd keys, and flow collections over several lines. */
-  supported(index: number, endLine: number): boolean {
+  private supported(index: number): boolean {
     const kind = this.kind[index];
     if (kind !== MAPPING && kind !== SEQUENCE) return true;
-    if (endLine !== this.line[index]) {
+    if (this.endLine[index] !== this.line[index]) {
       const first = this.input.charCodeAt(skipSpace(this.input, this.start[index]!));
       if (first === 0x5b /* [ */ || first === 0x7b /* { */) return false;
     }
@@ -177,6 +216,8 @@ export class FastFrames {
     this.start = grow(this.start);
     this.end = grow(this.end);
     this.line = grow(this.line);
+    this.endLine = grow(this.endLine);
+    this.parent = grow(this.parent);
     this.kind = grow(this.kind);
     this.childCount = grow(this.childCount);
     this.firstChild = grow(this.firstChild);
@@ -263,24 +304,13 @@ export function loadFast(text: string): FastLoad | undefined {
   const frames = new FastFrames(input, shift);
   const stack: number[] = [0];
   let unsupported = false;
-  const listener = (event: 'open' | 'close', state: State & Record<string, unknown>) => {
+  const listener = (event: 'open' | 'close', state: State & { anchor: string | null }) => {
     if (event === 'open') {
-      const start = state.position as number;
-      if (checkStarts && PROPERTY.test(input.charAt(skipSpace(input, start)))) unsupported = true;
-      stack.push(frames.open(start, state.line as number));
+      stack.push(frames.open(state));
       return;
     }
-    const index = stack.pop()!;
-    frames.close(
-      index,
-      stack[stack.length - 1]!,
-      state.position as number,
-      state.kind as string | null,
-      state.result,
-    );
-    if (state.anchor !== null || !frames.supported(index, state.line as number)) {
-      unsupported = true;
-    }
+    frames.close(stack.pop()!, stack[stack.length - 1]!, state);
+    if (state.anchor !== null) unsupported = true;
   };
   let data: unknown;
   try {
@@ -295,7 +325,8 @@ export function loadFast(text: string): FastLoad | undefined {
   if (unsupported || typeof data !== 'object' || data === null || Array.isArray(data)) {
     return undefined;
   }
-  if (frames.childCount[0] !== 1) return undefined;
+  frames.link();
+  if (frames.childCount[0] !== 1 || !frames.allSupported(checkStarts)) return undefined;
   return { data, frames, root: frames.firstChild[0]! };
 }
 
