@@ -207,6 +207,14 @@ export class FastFrames {
     return true;
   }
 
+  /** Frees what only `link` and `allSupported` use (a large file has millions of nodes). */
+  dropBuildState(): void {
+    this.line = new Int32Array(0);
+    this.endLine = new Int32Array(0);
+    this.parent = new Int32Array(0);
+    this.lastChild = new Int32Array(0);
+  }
+
   private grow(): void {
     const grow = <T extends Int32Array | Uint8Array>(array: T): T => {
       const bigger = new (array.constructor as new (length: number) => T)(array.length * 2);
@@ -327,6 +335,7 @@ export function loadFast(text: string): FastLoad | undefined {
   }
   frames.link();
   if (frames.childCount[0] !== 1 || !frames.allSupported(checkStarts)) return undefined;
+  frames.dropBuildState();
   return { data, frames, root: frames.firstChild[0]! };
 }
 
