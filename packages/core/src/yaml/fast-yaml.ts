@@ -3,7 +3,7 @@ import { FAILSAFE_SCHEMA, load, type State, Type } from 'js-yaml';
 /**
  * A node with its start as the `yaml` package reports it (`range[0]`, an
  * offset in the text) and its keys and children (node numbers for
- * `expandNode`). `exact: false` means its children could not be matched to
+ * `FastFrames.expand`). `exact: false` means its children could not be matched to
  * `yaml`'s nodes, and `start: -1` that its start could not be: a locator
  * then asks `yaml`.
  */
@@ -21,7 +21,6 @@ export interface FastNode {
 const SCALAR = 1;
 const MAPPING = 2;
 const SEQUENCE = 3;
-const KINDS: Record<string, number> = { scalar: SCALAR, mapping: MAPPING, sequence: SEQUENCE };
 
 /**
  * The nodes js-yaml read, numbered in the order it began them (0 is the
