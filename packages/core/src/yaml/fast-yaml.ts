@@ -42,6 +42,7 @@ export class FastFrames {
   lastChild: Int32Array;
   nextSibling: Int32Array;
   results: unknown[] = [null];
+  anchored = false;
   private readonly expanded = new Map<number, FastNode>();
 
   constructor(
@@ -62,31 +63,40 @@ export class FastFrames {
     this.nextSibling = new Int32Array(capacity);
   }
 
-  /** Records a node js-yaml begins; returns its number. */
-  open(state: State): number {
-    if (this.count === this.start.length) this.grow();
-    const index = this.count++;
-    this.start[index] = state.position;
-    this.line[index] = state.line;
-    this.results.push(null);
-    return index;
-  }
-
-  /** Records the end of node `index`, read inside `parent`. */
-  close(index: number, parent: number, state: State): void {
-    this.end[index] = state.position;
-    this.endLine[index] = state.line;
-    this.parent[index] = parent;
-    const kind = state.kind;
-    this.kind[index] =
-      kind === 'scalar'
-        ? SCALAR
-        : kind === 'mapping'
-          ? MAPPING
-          : kind === 'sequence'
-            ? SEQUENCE
-            : 0;
-    this.results[index] = state.result;
+  /**
+   * The listener js-yaml calls as it begins ('open') and ends ('close') each
+   * node. It only stores: it runs for every node of the file, mostly before
+   * the JIT has compiled it. Sets `anchored` when a node has an anchor.
+   */
+  listener(): (event: string, state: State & { anchor: string | null }) => void {
+    const stack: number[] = [0];
+    let depth = 1;
+    return (event, state) => {
+      if (event === 'open') {
+        if (this.count === this.start.length) this.grow();
+        const index = this.count++;
+        this.start[index] = state.position;
+        this.line[index] = state.line;
+        this.parent[index] = stack[depth - 1]!;
+        this.results[index] = null;
+        stack[depth++] = index;
+        return;
+      }
+      const index = stack[--depth]!;
+      this.end[index] = state.position;
+      this.endLine[index] = state.line;
+      const kind = state.kind;
+      this.kind[index] =
+        kind === 'scalar'
+          ? SCALAR
+          : kind === 'mapping'
+            ? MAPPING
+            : kind === 'sequence'
+              ? SEQUENCE
+              : 0;
+      this.results[index] = state.result;
+      if (state.anchor !== null) this.anchored = true;
+    };
   }
 
   /** Builds the tree from the parents (children in the order they were read). */
@@ -309,27 +319,17 @@ export function loadFast(text: string): FastLoad | undefined {
   // Tags and aliases show only at the start of a node: look there when the text may hold one.
   const checkStarts = MAYBE_PROPERTY.test(input);
   const frames = new FastFrames(input, shift);
-  const stack: number[] = [0];
-  let unsupported = false;
-  const listener = (event: 'open' | 'close', state: State & { anchor: string | null }) => {
-    if (event === 'open') {
-      stack.push(frames.open(state));
-      return;
-    }
-    frames.close(stack.pop()!, stack[stack.length - 1]!, state);
-    if (state.anchor !== null) unsupported = true;
-  };
   let data: unknown;
   try {
     data = load(text, {
       schema: CORE_SCHEMA,
       json: false,
-      listener: listener as unknown as (event: string, state: State) => void,
+      listener: frames.listener() as (event: string, state: State) => void,
     });
   } catch {
     return undefined;
   }
-  if (unsupported || typeof data !== 'object' || data === null || Array.isArray(data)) {
+  if (frames.anchored || typeof data !== 'object' || data === null || Array.isArray(data)) {
     return undefined;
   }
   frames.link();
