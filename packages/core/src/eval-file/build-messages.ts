@@ -36,7 +36,8 @@ export function buildMessagesWithoutFiles(
   messages: readonly MessageInput[],
 ): EvalMessage[] | undefined {
   const built: EvalMessage[] = [];
-  for (const input of messages) {
+  for (let index = 0; index < messages.length; index++) {
+    const input = messages[index]!;
     const content = input.content;
     if (Array.isArray(content) && content.some((block) => block.type !== 'text')) return undefined;
     built.push(toMessage(input, undefined));

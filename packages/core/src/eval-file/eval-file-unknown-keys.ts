@@ -19,12 +19,19 @@ function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
 
 /** Whether any mapping `evalFileUnknownKeyWarnings` checks in a case has a key it does not know. */
 function caseHasUnknownKey(evalCase: Record<string, unknown>): boolean {
-  if (hasUnknownKey(evalCase, KNOWN.case)) return true;
-  if (hasUnknownKey(evalCase.execution, KNOWN.caseExecution)) return true;
-  for (const key of ['input_messages', 'expected_messages']) {
-    const messages = evalCase[key];
-    if (!Array.isArray(messages)) continue;
-    for (const message of messages) if (hasUnknownKey(message, KNOWN.message)) return true;
+  return (
+    hasUnknownKey(evalCase, KNOWN.case) ||
+    hasUnknownKey(evalCase.execution, KNOWN.caseExecution) ||
+    someHasUnknownKey(evalCase.input_messages, KNOWN.message) ||
+    someHasUnknownKey(evalCase.expected_messages, KNOWN.message)
+  );
+}
+
+/** `hasUnknownKey` for the items of a list (an indexed loop: it runs for every case). */
+function someHasUnknownKey(list: unknown, known: ReadonlySet<string>): boolean {
+  if (!Array.isArray(list)) return false;
+  for (let index = 0; index < list.length; index++) {
+    if (hasUnknownKey(list[index], known)) return true;
   }
   return false;
 }

@@ -49,7 +49,8 @@ export class FastYamlSource implements SourceLocator {
   ): { index: number; complete: boolean } | undefined {
     const frames = this.load.frames;
     let index = this.load.root;
-    for (const segment of path) {
+    for (let depth = 0; depth < path.length; depth++) {
+      const segment = path[depth]!;
       const node: FastNode = frames.expand(index);
       if (!node.exact) return undefined;
       let child: number | undefined;
