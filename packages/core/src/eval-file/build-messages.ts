@@ -28,30 +28,36 @@ export async function buildMessages(
   return Promise.all(messages.map((message, index) => buildMessage(message, index, context)));
 }
 
-/** Normalises the message at position `index` of the list at `context.path`. */
-export async function buildMessage(
-  input: MessageInput,
-  index: number,
-  context: MessageListContext,
-): Promise<EvalMessage> {
+/**
+ * `buildMessages` without waiting, for lists without file blocks (most
+ * cases): undefined when a message has one, which needs the file system.
+ */
+export function buildMessagesWithoutFiles(
+  messages: readonly MessageInput[],
+): EvalMessage[] | undefined {
+  const built: EvalMessage[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const input = messages[index]!;
+    const content = input.content;
+    if (Array.isArray(content) && content.some((block) => block.type !== 'text')) return undefined;
+    built.push(toMessage(input, undefined));
+  }
+  return built;
+}
+
+/** The message without its content blocks when `blocks` is undefined (computed from text content). */
+function toMessage(input: MessageInput, blocks: ContentBlock[] | undefined): EvalMessage {
   const message: EvalMessage = { role: input.role, content: [] };
   if (input.name !== undefined) message.name = input.name;
   const content = input.content;
-  if (typeof content === 'string') {
+  if (blocks !== undefined) {
+    message.content = blocks;
+  } else if (typeof content === 'string') {
     message.content = [{ type: 'text', value: content }];
   } else if (Array.isArray(content)) {
-    const blocks = await Promise.all(
-      content.map((block, blockIndex) =>
-        block.type === 'text'
-          ? ({ type: 'text', value: block.value } satisfies ContentBlock)
-          : resolveFileBlock(
-              block.value,
-              [...context.path, index, 'content', blockIndex, 'value'],
-              context,
-            ),
-      ),
+    message.content = content.map(
+      (block) => ({ type: 'text', value: block.value }) satisfies ContentBlock,
     );
-    message.content = blocks.filter((block): block is ContentBlock => block !== undefined);
   } else if (content !== undefined) {
     message.structured = content;
     message.content = [{ type: 'text', value: JSON.stringify(content, null, 2) }];
@@ -65,6 +71,31 @@ export async function buildMessage(
     });
   }
   return message;
+}
+
+/** Normalises the message at position `index` of the list at `context.path`. */
+export async function buildMessage(
+  input: MessageInput,
+  index: number,
+  context: MessageListContext,
+): Promise<EvalMessage> {
+  const content = input.content;
+  if (!Array.isArray(content)) return toMessage(input, undefined);
+  const blocks = await Promise.all(
+    content.map((block, blockIndex) =>
+      block.type === 'text'
+        ? ({ type: 'text', value: block.value } satisfies ContentBlock)
+        : resolveFileBlock(
+            block.value,
+            [...context.path, index, 'content', blockIndex, 'value'],
+            context,
+          ),
+    ),
+  );
+  return toMessage(
+    input,
+    blocks.filter((block): block is ContentBlock => block !== undefined),
+  );
 }
 
 async function resolveFileBlock(

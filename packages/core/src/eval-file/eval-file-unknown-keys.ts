@@ -17,6 +17,25 @@ function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** Whether any mapping `evalFileUnknownKeyWarnings` checks in a case has a key it does not know. */
+function caseHasUnknownKey(evalCase: Record<string, unknown>): boolean {
+  return (
+    hasUnknownKey(evalCase, KNOWN.case) ||
+    hasUnknownKey(evalCase.execution, KNOWN.caseExecution) ||
+    someHasUnknownKey(evalCase.input_messages, KNOWN.message) ||
+    someHasUnknownKey(evalCase.expected_messages, KNOWN.message)
+  );
+}
+
+/** `hasUnknownKey` for the items of a list (an indexed loop: it runs for every case). */
+function someHasUnknownKey(list: unknown, known: ReadonlySet<string>): boolean {
+  if (!Array.isArray(list)) return false;
+  for (let index = 0; index < list.length; index++) {
+    if (hasUnknownKey(list[index], known)) return true;
+  }
+  return false;
+}
+
 /**
  * Warnings for keys an eval file does not understand: at the top level, in
  * `execution`, in each case, its `execution` and its messages.
@@ -46,6 +65,7 @@ export function evalFileUnknownKeyWarnings(
   data.evalcases.forEach((rawCase: unknown, index) => {
     if (typeof rawCase !== 'object' || rawCase === null) return;
     const evalCase = rawCase as Record<string, unknown>;
+    if (!caseHasUnknownKey(evalCase)) return;
     const casePath = ['evalcases', index];
     const caseId = typeof evalCase.id === 'string' && evalCase.id !== '' ? evalCase.id : undefined;
     const check = (value: unknown, relative: PropertyKey[], known: ReadonlySet<string>) => {

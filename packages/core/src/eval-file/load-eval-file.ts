@@ -13,7 +13,7 @@ import { searchDirectories } from '../util/search-directories.js';
 import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
-import { buildMessage, buildMessages } from './build-messages.js';
+import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
 import type { EvalCase, EvalFile, RubricItem } from './eval-case.js';
 import {
@@ -22,6 +22,7 @@ import {
   evalCaseSchema,
   evalFileHeaderSchema,
   evalFileHint,
+  isPlainValidCase,
   messageSchema,
   type RubricInput,
 } from './eval-file-schema.js';
@@ -304,7 +305,9 @@ async function buildCase(
   defaults: FileDefaults,
   issues: Issue[],
 ): Promise<EvalCase | undefined> {
-  const parsed = evalCaseSchema.safeParse(rawCase);
+  const parsed = isPlainValidCase(rawCase)
+    ? { success: true as const, data: rawCase }
+    : evalCaseSchema.safeParse(rawCase);
   if (!parsed.success) {
     issues.push(...defaults.describe(parsed.error.issues, ['evalcases', index]));
     await checkFilesOfInvalidCase(rawCase, index, defaults, issues);
@@ -321,23 +324,27 @@ async function buildCase(
     lookup: defaults.lookup,
     issues,
   });
+  // Messages without file blocks (most) are built without waiting for anything.
   const evalCase: EvalCase = {
     id: input.id,
     dataset: defaults.dataset,
     filePath: defaults.filePath,
-    inputMessages: await buildMessages(input.input_messages, listContext('input_messages')),
-    expectedMessages: await buildMessages(
-      input.expected_messages ?? [],
-      listContext('expected_messages'),
-    ),
+    inputMessages:
+      buildMessagesWithoutFiles(input.input_messages) ??
+      (await buildMessages(input.input_messages, listContext('input_messages'))),
+    expectedMessages:
+      buildMessagesWithoutFiles(input.expected_messages ?? []) ??
+      (await buildMessages(input.expected_messages ?? [], listContext('expected_messages'))),
     evaluators: [],
   };
   // A dataset case's line is in the dataset, not the eval file `line` refers to.
   const line = defaults.datasetLine === undefined ? source.locate(casePath)?.line : undefined;
   if (line !== undefined) evalCase.line = line;
   if (input.vars !== undefined) evalCase.vars = input.vars;
-  const tags = [...new Set([...defaults.tags, ...(input.tags ?? [])])];
-  if (tags.length > 0) evalCase.tags = tags;
+  if (defaults.tags.length > 0 || input.tags !== undefined) {
+    const tags = [...new Set([...defaults.tags, ...(input.tags ?? [])])];
+    if (tags.length > 0) evalCase.tags = tags;
+  }
   const expectedOutcome = input.expected_outcome ?? input.outcome;
   if (expectedOutcome !== undefined) evalCase.expectedOutcome = expectedOutcome;
   if (

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseYamlMapping } from './parse-yaml-mapping.js';
+import { parseWithYaml, parseYamlMapping } from './parse-yaml-mapping.js';
 import { splitTopLevelSequence } from './split-top-level-sequence.js';
 
-const whole = (text: string) => parseYamlMapping(text, 'f.yaml', 'eval file');
+// The `yaml` package's path (a valid plain file otherwise takes the fast parser, see fast-yaml.test.ts).
+const whole = (text: string) => parseWithYaml(text, 'f.yaml', 'eval file', {});
 const split = (text: string) =>
-  parseYamlMapping(text, 'f.yaml', 'eval file', { splitKey: 'evalcases', splitAboveBytes: 0 });
+  parseWithYaml(text, 'f.yaml', 'eval file', { splitKey: 'evalcases', splitAboveBytes: 0 });
 
 const layouts = {
   indented: [
@@ -76,7 +77,7 @@ describe('parseYamlMapping split by evalcases', () => {
 });
 
 describe('parseYamlMapping and process.env', () => {
-  it('never replaces process.env while parsing, whole or split', () => {
+  it('never replaces process.env while parsing, whole, split or fast', () => {
     const env = process.env;
     let replaced = 0;
     Object.defineProperty(process, 'env', {
@@ -92,6 +93,7 @@ describe('parseYamlMapping and process.env', () => {
         'description: d\nevalcases:\n  - id: a\n    input_messages: [{ role: user, content: hi }]\n';
       expect(whole(text).value?.data.description).toBe('d');
       expect(split(text).value?.data.description).toBe('d');
+      expect(parseYamlMapping(text, 'f.yaml', 'eval file').value?.data.description).toBe('d');
     } finally {
       Object.defineProperty(process, 'env', {
         configurable: true,

@@ -2,6 +2,8 @@ import { isMap, isSeq } from 'yaml';
 import type { Issue } from '../errors/input-issue.js';
 import { hasErrors, type LoadResult } from '../util/load-result.js';
 import { emptyHint } from '../util/read-input-file.js';
+import { loadFast } from './fast-yaml.js';
+import { FastYamlSource } from './fast-yaml-source.js';
 import { splitTopLevelSequence } from './split-top-level-sequence.js';
 import { SplitYamlSource } from './split-yaml-source.js';
 import { type KeyMatcher, type SourceLocator, YamlSource } from './yaml-source.js';
@@ -31,6 +33,11 @@ const DEFAULT_SPLIT_ABOVE_BYTES = 256 * 1024;
  * Parses `text` as one YAML document whose top level must be a mapping.
  * Syntax errors, a comment-only file and any other top level are errors;
  * YAML warnings are returned along with the value.
+ *
+ * A plain valid file is read by the fast parser, and the `yaml` package's
+ * syntax tree is built only if a position it could not record is asked for;
+ * anything else (errors, warnings, anchors, tags…) goes through `yaml`, so
+ * values and messages are the same either way.
  */
 export function parseYamlMapping(
   text: string,
@@ -38,8 +45,39 @@ export function parseYamlMapping(
   kind: string,
   options: ParseYamlOptions = {},
 ): LoadResult<ParsedYamlMapping> {
-  if (options.splitKey && text.length >= (options.splitAboveBytes ?? DEFAULT_SPLIT_ABOVE_BYTES)) {
-    const split = parseSplit(text, file, options.splitKey, options.matchKey);
+  const fast = loadFast(text);
+  if (fast !== undefined) {
+    const slow = () =>
+      (isLarge(text, options) &&
+        parseSplit(text, file, options.splitKey!, options.matchKey)?.value?.source) ||
+      new YamlSource(text, options.matchKey);
+    return {
+      value: {
+        source: new FastYamlSource(text, fast, slow, options.matchKey),
+        data: fast.data as Record<string, unknown>,
+      },
+      issues: [],
+    };
+  }
+  return parseWithYaml(text, file, kind, options);
+}
+
+function isLarge(text: string, options: ParseYamlOptions): boolean {
+  return (
+    options.splitKey !== undefined &&
+    text.length >= (options.splitAboveBytes ?? DEFAULT_SPLIT_ABOVE_BYTES)
+  );
+}
+
+/** `parseYamlMapping` with the `yaml` package alone (as before the fast parser; tests compare the two). */
+export function parseWithYaml(
+  text: string,
+  file: string,
+  kind: string,
+  options: ParseYamlOptions,
+): LoadResult<ParsedYamlMapping> {
+  if (isLarge(text, options)) {
+    const split = parseSplit(text, file, options.splitKey!, options.matchKey);
     if (split) return split;
   }
   const source = new YamlSource(text, options.matchKey);
