@@ -209,7 +209,7 @@ export function createCliProvider(
     supportsBatch: true,
     invoke,
     invokeBatch,
-    ...(callDirs === undefined ? {} : { close: async () => callDirs.remove() }),
+    ...(callDirs === undefined ? {} : { close: () => callDirs.remove() }),
   };
   return withHealthcheck(provider, settings, {
     redact,
@@ -239,8 +239,8 @@ export const cliProviderFactory: ProviderFactory = {
 interface CallDirs {
   /** A new, empty folder for one call. */
   create(): Promise<string>;
-  /** Removes every folder made so far; `create` starts afresh after it. */
-  remove(): void;
+  /** Removes every folder made so far; `create` starts afresh after it. Never rejects. */
+  remove(): Promise<void>;
 }
 
 /** Run folders not yet removed, removed on the way out if the provider is never closed. */
@@ -249,13 +249,25 @@ let exitHookInstalled = false;
 
 /**
  * One folder per provider in the system temp directory (made on the first call), and in it one
- * numbered folder per call: a call costs one `mkdir` instead of a `mkdtemp`.
+ * numbered folder per call: a call costs one `mkdir` (made while the call before it runs)
+ * instead of a `mkdtemp`.
  */
 function createCallDirs(): CallDirs {
   let runDir: string | undefined;
   let count = 0;
+  // The next call's folder, made while the current call runs.
+  let spare: Promise<string> | undefined;
+  const make = (parent: string) => {
+    const dir = join(parent, `call-${++count}`);
+    // On the thread pool: creating and removing directory entries waits for the file
+    // system's journal (0.1 to 2 ms), which would hold up the main thread and its spawns.
+    const made = mkdir(dir, { mode: 0o700 }).then(() => dir);
+    // A failure is reported to the call that takes this folder.
+    made.catch(() => {});
+    return made;
+  };
   return {
-    async create() {
+    create() {
       if (runDir === undefined) {
         runDir = mkdtempSync(join(tmpdir(), 'agentv-cli-'));
         liveRunDirs.add(runDir);
@@ -263,23 +275,33 @@ function createCallDirs(): CallDirs {
           exitHookInstalled = true;
           // Ctrl-C and fatal errors end in process.exit: only synchronous work runs then.
           process.once('exit', () => {
-            for (const dir of liveRunDirs) rmSync(dir, { recursive: true, force: true });
+            for (const dir of liveRunDirs) removeRunDir(dir);
           });
         }
       }
-      const dir = join(runDir, `call-${++count}`);
-      // On the thread pool: creating and removing directory entries waits for the file
-      // system's journal (0.1 to 2 ms), which would hold up the main thread and its spawns.
-      await mkdir(dir, { mode: 0o700 });
-      return dir;
+      const next = spare ?? make(runDir);
+      spare = make(runDir);
+      return next;
     },
-    remove() {
-      if (runDir === undefined) return;
-      rmSync(runDir, { recursive: true, force: true });
-      liveRunDirs.delete(runDir);
+    async remove() {
+      const dir = runDir;
+      if (dir === undefined) return;
       runDir = undefined;
+      // Not while the spare folder is being made inside it.
+      await spare?.catch(() => {});
+      spare = undefined;
+      removeRunDir(dir);
+      liveRunDirs.delete(dir);
     },
   };
+}
+
+function removeRunDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Left in the temp directory: nothing to do about it on the way out.
+  }
 }
 
 /**
