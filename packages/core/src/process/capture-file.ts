@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  close,
-  closeSync,
-  constants,
-  fstatSync,
-  open,
-  openSync,
-  readSync,
-  unlinkSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,10 +26,7 @@ export interface CaptureFile {
    * bytes from its start (`keep: 'head'`) or its end (`keep: 'tail'`).
    */
   read(limit?: CaptureLimit): string;
-  /**
-   * Closes the descriptor (on the thread pool: freeing the file's space may wait for the
-   * file system's journal); the space is freed once the child has closed it too.
-   */
+  /** Closes the descriptor; the file's space is freed once the child closes it too. */
   close(): void;
 }
 
@@ -54,64 +42,15 @@ const O_TMPFILE = 0o20000000 | (constants.O_DIRECTORY ?? 0);
 let tmpfileWorks = process.platform === 'linux';
 const UNSUPPORTED = new Set(['EOPNOTSUPP', 'ENOTSUP', 'EISDIR', 'EINVAL']);
 
-/**
- * Opens a new, already unlinked capture file in `dir` (default: the system temp directory).
- *
- * Creating a file waits for the file system (an ext4 O_TMPFILE open takes 0.1 ms or more, all
- * of it on the main thread, which also spawns every agent): so a few spare files are opened
- * ahead on the thread pool, and a call takes one of those when there is one. It opens its own
- * synchronously otherwise, so the files exist when this returns and open failures (EMFILE)
- * surface here, before the spawn.
- */
+/** Opens a new, already unlinked capture file in `dir` (default: the system temp directory). */
 export function openCaptureFile(dir: string = tmpdir()): CaptureFile {
-  const fd = takeSpare(dir) ?? openAnonymous(dir) ?? openNamedThenUnlink(dir);
-  if (!refillScheduled) {
-    // After the caller's synchronous work (its other capture file, its spawn): the opens
-    // ahead must not take descriptors from it.
-    refillScheduled = true;
-    setImmediate(() => {
-      refillScheduled = false;
-      openSpares(dir);
-    }).unref();
-  }
+  const fd = openAnonymous(dir) ?? openNamedThenUnlink(dir);
   return {
     fd,
     read: (limit) => readCapture(fd, limit),
-    close: () => close(fd, ignore),
+    close: () => closeSync(fd),
   };
 }
-
-/** Enough for the stdout and stderr of a few processes started back to back. */
-const SPARE_COUNT = 8;
-/** Empty capture files opened ahead, all in `sparesDir`. */
-const spares: number[] = [];
-let sparesDir: string | undefined;
-let sparesOpening = 0;
-let refillScheduled = false;
-
-function takeSpare(dir: string): number | undefined {
-  if (dir !== sparesDir) {
-    // The temp directory changed: files opened ahead elsewhere are not used.
-    for (const fd of spares.splice(0)) close(fd, ignore);
-    sparesDir = dir;
-  }
-  return spares.pop();
-}
-
-function openSpares(dir: string): void {
-  if (!tmpfileWorks) return;
-  while (spares.length + sparesOpening < SPARE_COUNT) {
-    sparesOpening++;
-    open(dir, O_TMPFILE | constants.O_RDWR, 0o600, (error, fd) => {
-      sparesOpening--;
-      if (error) return; // A call opening its own file reports what is wrong.
-      if (dir === sparesDir && spares.length < SPARE_COUNT) spares.push(fd);
-      else close(fd, ignore);
-    });
-  }
-}
-
-function ignore(): void {}
 
 function openAnonymous(dir: string): number | undefined {
   if (!tmpfileWorks) return undefined;
