@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,7 +164,7 @@ export function createCliProvider(
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
-      if (tempDir !== undefined) await removeCallDir(tempDir, callFiles);
+      if (tempDir !== undefined) await callDirs?.release(tempDir, callFiles);
     }
   };
 
@@ -237,9 +237,11 @@ export const cliProviderFactory: ProviderFactory = {
 
 /** Makes the private folders of calls whose template names files, and removes them. */
 interface CallDirs {
-  /** A new, empty folder for one call. */
+  /** A new, empty folder for one call; hand it to `release` when the call is done. */
   create(): Promise<string>;
-  /** Removes every folder made so far; `create` starts afresh after it. Never rejects. */
+  /** Removes a call's folder (see `removeCallDir`), and the run's folder once no call is left. */
+  release(dir: string, files: readonly string[]): Promise<void>;
+  /** Removes every folder made so far. Never rejects. */
   remove(): Promise<void>;
 }
 
@@ -248,48 +250,65 @@ const liveRunDirs = new Set<string>();
 let exitHookInstalled = false;
 
 /**
- * One folder per provider in the system temp directory (made on the first call), and in it one
- * numbered folder per call: a call costs one `mkdir` (made while the call before it runs)
- * instead of a `mkdtemp`.
+ * One folder in the system temp directory while calls run (made by the first, removed when
+ * the last one ends), and in it one numbered folder per call: with several workers a call
+ * costs one `mkdir` instead of a `mkdtemp`, and nothing is left behind between runs.
  */
 function createCallDirs(): CallDirs {
-  let runDir: string | undefined;
+  let runDir: Promise<string> | undefined;
   let count = 0;
-  // The next call's folder, made while the current call runs.
-  let spare: Promise<string> | undefined;
-  const make = (parent: string) => {
-    const dir = join(parent, `call-${++count}`);
-    // On the thread pool: creating and removing directory entries waits for the file
-    // system's journal (0.1 to 2 ms), which would hold up the main thread and its spawns.
-    const made = mkdir(dir, { mode: 0o700 }).then(() => dir);
-    // A failure is reported to the call that takes this folder.
-    made.catch(() => {});
-    return made;
+  // Calls between `create` and the end of `release`.
+  let active = 0;
+  const makeRunDir = async () => {
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'agentv-cli-'));
+      liveRunDirs.add(dir);
+      if (!exitHookInstalled) {
+        exitHookInstalled = true;
+        // Ctrl-C and fatal errors end in process.exit: only synchronous work runs then.
+        process.once('exit', () => {
+          for (const left of liveRunDirs) removeRunDir(left);
+        });
+      }
+      return dir;
+    } catch (error) {
+      runDir = undefined;
+      throw error;
+    }
+  };
+  const settle = async () => {
+    active--;
+    const parent = runDir;
+    if (active > 0 || parent === undefined) return;
+    // The next call makes a new run folder while this one is removed.
+    runDir = undefined;
+    const dir = await parent.catch(() => undefined);
+    if (dir === undefined) return;
+    await rmdir(dir).catch(() => rm(dir, { recursive: true, force: true }));
+    liveRunDirs.delete(dir);
   };
   return {
-    create() {
-      if (runDir === undefined) {
-        runDir = mkdtempSync(join(tmpdir(), 'agentv-cli-'));
-        liveRunDirs.add(runDir);
-        if (!exitHookInstalled) {
-          exitHookInstalled = true;
-          // Ctrl-C and fatal errors end in process.exit: only synchronous work runs then.
-          process.once('exit', () => {
-            for (const dir of liveRunDirs) removeRunDir(dir);
-          });
-        }
+    async create() {
+      active++;
+      try {
+        runDir ??= makeRunDir();
+        const dir = join(await runDir, `call-${++count}`);
+        await mkdir(dir, { mode: 0o700 });
+        return dir;
+      } catch (error) {
+        await settle();
+        throw error;
       }
-      const next = spare ?? make(runDir);
-      spare = make(runDir);
-      return next;
+    },
+    async release(dir, files) {
+      await removeCallDir(dir, files);
+      await settle();
     },
     async remove() {
-      const dir = runDir;
-      if (dir === undefined) return;
+      const parent = runDir;
       runDir = undefined;
-      // Not while the spare folder is being made inside it.
-      await spare?.catch(() => {});
-      spare = undefined;
+      const dir = await parent?.catch(() => undefined);
+      if (dir === undefined) return;
       removeRunDir(dir);
       liveRunDirs.delete(dir);
     },
