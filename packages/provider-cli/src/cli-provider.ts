@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, rmdir, unlink } from 'node:fs/promises';
+import { readFileSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -26,9 +27,13 @@ import { parseCliOutput } from './parse-output.js';
 import { createPersistentCliProvider } from './persistent-provider.js';
 import { CALL_FILES, FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
 import { createRedactor } from './redact.js';
-import { findPlaceholders, renderCommandTemplate } from './render-command-template.js';
+import {
+  compileCommandTemplate,
+  findPlaceholders,
+  renderCommandTemplate,
+} from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
-import { runCommand } from './run-command.js';
+import { type RunCommandOptions, runCommand } from './run-command.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -80,6 +85,24 @@ export function createCliProvider(
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
   // built once and handed to every command as its whole environment.
   const env = { ...(options.env ?? process.env), ...settings.env };
+  // Everything a call's run needs besides its command, cwd and signal: the same for every case.
+  const runOptions = {
+    env,
+    ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+  };
+  const render = compileCommandTemplate(settings.commandTemplate);
+  const callDirs = needsTempDir ? createCallDirs() : undefined;
+  // Cases of one eval file share their working directory: resolved once per eval folder.
+  const cwds = new Map<string | undefined, string>();
+  const cwdFor = (request: Pick<ProviderRequest, 'evalDir'>) => {
+    let cwd = cwds.get(request.evalDir);
+    if (cwd === undefined) {
+      cwd = workingDirectory(settings, request);
+      cwds.set(request.evalDir, cwd);
+    }
+    return cwd;
+  };
 
   /**
    * Runs a rendered command with the target's cwd, env and timeout, logging it
@@ -92,21 +115,16 @@ export function createCliProvider(
     request: Pick<ProviderRequest, 'signal' | 'evalDir'>,
   ) => {
     const signal = request.signal;
-    const cwd = workingDirectory(settings, request);
+    const cwd = cwdFor(request);
     // With several workers lines interleave: every line names its case and attempt.
     const tag = `${prefix} ${label}`;
     if (verbose) {
       log(`${tag}: ${redact(command)}`);
       log(`${tag} cwd: ${cwd}`);
     }
-    const outcome = await runCommand({
-      command,
-      cwd,
-      env,
-      ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
-      ...(signal === undefined ? {} : { signal }),
-      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-    });
+    const run: RunCommandOptions = { ...runOptions, command, cwd };
+    if (signal !== undefined) run.signal = signal;
+    const outcome = await runCommand(run);
     const stderr = redact(outcome.stderr);
     if (verbose) {
       log(`${tag} ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
@@ -128,7 +146,7 @@ export function createCliProvider(
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
-    const tempDir = needsTempDir ? await mkdtemp(join(tmpdir(), 'agentv-cli-')) : undefined;
+    const tempDir = await callDirs?.create();
     try {
       const { values, outputFile } = await preparePlaceholderValues(
         request,
@@ -136,17 +154,17 @@ export function createCliProvider(
         used,
         tempDir,
       );
-      const command = renderCommandTemplate(settings.commandTemplate, values);
+      const command = render(values);
       const { outcome, raw } = await execute(
         command,
         `${request.evalCaseId} attempt ${request.attempt + 1}`,
         request,
       );
-      const content = outputFile === undefined ? outcome.stdout : await readOutputFile(outputFile);
+      const content = outputFile === undefined ? outcome.stdout : readOutputFile(outputFile);
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
-      if (tempDir !== undefined) await removeCallDir(tempDir, callFiles);
+      if (tempDir !== undefined) await callDirs?.release(tempDir, callFiles);
     }
   };
 
@@ -191,6 +209,7 @@ export function createCliProvider(
     supportsBatch: true,
     invoke,
     invokeBatch,
+    ...(callDirs === undefined ? {} : { close: () => callDirs.remove() }),
   };
   return withHealthcheck(provider, settings, {
     redact,
@@ -216,10 +235,97 @@ export const cliProviderFactory: ProviderFactory = {
   },
 };
 
+/** Makes the private folders of calls whose template names files, and removes them. */
+interface CallDirs {
+  /** A new, empty folder for one call; hand it to `release` when the call is done. */
+  create(): Promise<string>;
+  /** Removes a call's folder (see `removeCallDir`), and the run's folder once no call is left. */
+  release(dir: string, files: readonly string[]): Promise<void>;
+  /** Removes every folder made so far. Never rejects. */
+  remove(): Promise<void>;
+}
+
+/** Run folders not yet removed, removed on the way out if the provider is never closed. */
+const liveRunDirs = new Set<string>();
+let exitHookInstalled = false;
+
 /**
- * Removes a call's temp dir: the files AgentV put there, then the dir, each one call on the
- * thread pool (file system work stays off the main thread, which spawns the processes); a
- * full recursive removal only when the command left something else.
+ * One folder in the system temp directory while calls run (made by the first, removed when
+ * the last one ends), and in it one numbered folder per call: with several workers a call
+ * costs one `mkdir` instead of a `mkdtemp`, and nothing is left behind between runs.
+ */
+function createCallDirs(): CallDirs {
+  let runDir: Promise<string> | undefined;
+  let count = 0;
+  // Calls between `create` and the end of `release`.
+  let active = 0;
+  const makeRunDir = async () => {
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'agentv-cli-'));
+      liveRunDirs.add(dir);
+      if (!exitHookInstalled) {
+        exitHookInstalled = true;
+        // Ctrl-C and fatal errors end in process.exit: only synchronous work runs then.
+        process.once('exit', () => {
+          for (const left of liveRunDirs) removeRunDir(left);
+        });
+      }
+      return dir;
+    } catch (error) {
+      runDir = undefined;
+      throw error;
+    }
+  };
+  const settle = async () => {
+    active--;
+    const parent = runDir;
+    if (active > 0 || parent === undefined) return;
+    // The next call makes a new run folder while this one is removed.
+    runDir = undefined;
+    const dir = await parent.catch(() => undefined);
+    if (dir === undefined) return;
+    await rmdir(dir).catch(() => rm(dir, { recursive: true, force: true }));
+    liveRunDirs.delete(dir);
+  };
+  return {
+    async create() {
+      active++;
+      try {
+        runDir ??= makeRunDir();
+        const dir = join(await runDir, `call-${++count}`);
+        await mkdir(dir, { mode: 0o700 });
+        return dir;
+      } catch (error) {
+        await settle();
+        throw error;
+      }
+    },
+    async release(dir, files) {
+      await removeCallDir(dir, files);
+      await settle();
+    },
+    async remove() {
+      const parent = runDir;
+      runDir = undefined;
+      const dir = await parent?.catch(() => undefined);
+      if (dir === undefined) return;
+      removeRunDir(dir);
+      liveRunDirs.delete(dir);
+    },
+  };
+}
+
+function removeRunDir(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Left in the temp directory: nothing to do about it on the way out.
+  }
+}
+
+/**
+ * Removes a call's folder: the files AgentV put there, then the folder, each one call on the
+ * thread pool; a full recursive removal only when the command left something else.
  */
 async function removeCallDir(dir: string, files: readonly string[]): Promise<void> {
   try {
@@ -236,9 +342,10 @@ async function removeCallDir(dir: string, files: readonly string[]): Promise<voi
   }
 }
 
-async function readOutputFile(path: string): Promise<string> {
+/** One synchronous read (open, stat, read, close: no directory entry changes, microseconds). */
+function readOutputFile(path: string): string {
   try {
-    return await readFile(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       const reason = error instanceof Error ? error.message : String(error);

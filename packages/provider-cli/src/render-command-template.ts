@@ -87,12 +87,52 @@ export function findPlaceholders(template: string): string[] {
  * rendered command exceeds `MAX_ARGUMENT_BYTES`.
  */
 export function renderCommandTemplate(template: string, values: PlaceholderValues): string {
+  return compileCommandTemplate(template)(values);
+}
+
+/** A command template read once: renders it with given values, like `renderCommandTemplate`. */
+export type CompiledCommandTemplate = (values: PlaceholderValues) => string;
+
+/**
+ * Reads `template`'s quotes and placeholders once, for a template rendered for
+ * every case: the returned function gives what `renderCommandTemplate` gives
+ * (same values, same errors) without scanning the template again.
+ */
+export function compileCommandTemplate(template: string): CompiledCommandTemplate {
+  // Literal text, then alternately a placeholder and the literal text after it.
+  const literals: string[] = [];
+  const slots: { name: string; context: QuoteContext }[] = [];
+  let text = '';
+  substituteInContext(
+    template,
+    (name, context) => {
+      literals.push(text);
+      slots.push({ name, context });
+      text = '';
+      return '';
+    },
+    undefined,
+    (piece) => {
+      text += piece;
+    },
+  );
+  literals.push(text);
+  return (values) => renderSlots(literals, slots, values);
+}
+
+function renderSlots(
+  literals: readonly string[],
+  slots: readonly { name: string; context: QuoteContext }[],
+  values: PlaceholderValues,
+): string {
   const sizes = new Map<string, number>();
-  const rendered = substituteInContext(template, (name, context) => {
+  let rendered = literals[0]!;
+  for (let index = 0; index < slots.length; index++) {
+    const { name, context } = slots[index]!;
     const word = renderValue(name, values, context);
     sizes.set(name, (sizes.get(name) ?? 0) + Buffer.byteLength(word));
-    return word;
-  });
+    rendered += word + literals[index + 1]!;
+  }
   const bytes = Buffer.byteLength(rendered) + 1;
   if (bytes > MAX_ARGUMENT_BYTES) {
     const largest = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0];
@@ -123,6 +163,7 @@ function substituteInContext(
   template: string,
   render: (name: string, context: QuoteContext) => string,
   tokenAt: RegExp = TOKEN_AT,
+  onLiteral?: (text: string) => void,
 ): string {
   let output = '';
   let context: QuoteContext = 'bare';
@@ -131,7 +172,12 @@ function substituteInContext(
     tokenAt.lastIndex = index;
     const token = tokenAt.exec(template);
     if (token) {
-      output += token[1] !== undefined ? `{${token[1]}}` : render(token[2]!, context);
+      if (token[1] !== undefined) {
+        output += `{${token[1]}}`;
+        onLiteral?.(`{${token[1]}}`);
+      } else {
+        output += render(token[2]!, context);
+      }
       index += token[0].length;
       continue;
     }
@@ -139,6 +185,7 @@ function substituteInContext(
     if (char === '\\' && context !== 'single') {
       // An escaped character never opens or closes a quote.
       output += template.slice(index, index + 2);
+      onLiteral?.(template.slice(index, index + 2));
       index += 2;
       continue;
     }
@@ -146,6 +193,7 @@ function substituteInContext(
     else if (char === '"' && context !== 'single')
       context = context === 'double' ? 'bare' : 'double';
     output += char;
+    onLiteral?.(char);
     index++;
   }
   return output;

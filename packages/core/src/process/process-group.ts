@@ -84,10 +84,15 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
  * count: where PID 1 does not reap orphans they linger in the group forever.
  */
 export function groupHasLiveMembers(pgid: number): boolean {
+  // Usually the group is gone (ESRCH): an error per finished process, whose stack is never read.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pgid, 0);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   if (process.platform !== 'linux') return true;
   let entries: string[];

@@ -70,8 +70,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   }
   const captures: CaptureFile[] = [];
   try {
-    // os.tmpdir() reads the environment on every call; once per process run is enough.
-    const dir = tmpdir();
+    const dir = captureDir();
     const stdout = openCapture(captures, dir);
     const stderr = openCapture(captures, dir);
     const child = start(options, stdout.fd, stderr.fd);
@@ -120,6 +119,23 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   } finally {
     for (const capture of captures) capture.close();
   }
+}
+
+let tmpdirKey: string | undefined;
+let tmpdirValue = '';
+
+/**
+ * `os.tmpdir()`, looked up again only when TMPDIR, TMP or TEMP changed: each lookup reads
+ * them through Node's set-uid-safe getenv, a dozen system calls per spawn otherwise.
+ */
+function captureDir(): string {
+  const { TMPDIR, TMP, TEMP } = process.env;
+  const key = `${TMPDIR}\0${TMP}\0${TEMP}`;
+  if (key !== tmpdirKey) {
+    tmpdirKey = key;
+    tmpdirValue = tmpdir();
+  }
+  return tmpdirValue;
 }
 
 function openCapture(captures: CaptureFile[], dir: string): CaptureFile {
