@@ -184,6 +184,28 @@ describe('cli provider: output', () => {
     expect(existsSync(callDir)).toBe(false);
   });
 
+  it('gives each call a folder holding nothing from earlier calls, also while other calls run', async () => {
+    const agent = provider(
+      'd=$(dirname {OUTPUT_FILE}); case {PROMPT} in ' +
+        'keep) sleep 1; echo kept > {OUTPUT_FILE};; ' +
+        'junk) echo x > "$d/junk"; echo "$d" > {OUTPUT_FILE};; ' +
+        '*) l=$(ls -A "$d"); echo "$l|$d" > {OUTPUT_FILE};; esac',
+    );
+    // A call running the whole time keeps the run's folder alive between the others.
+    const keeper = agent.invoke(makeRequest({ question: 'keep' }));
+    const junk = await agent.invoke(makeRequest({ question: 'junk' }));
+    const first = await agent.invoke(makeRequest({ question: 'list' }));
+    const second = await agent.invoke(makeRequest({ question: 'list' }));
+    expect((await keeper).text).toBe('kept');
+    for (const listing of [first.text, second.text]) {
+      const [files, dir] = listing.split('|');
+      expect(files).toBe('');
+      expect(dir).not.toBe(junk.text);
+    }
+    expect(existsSync(junk.text)).toBe(false);
+    expect(existsSync(dirname(junk.text))).toBe(false);
+  });
+
   it('fails when the command does not write {OUTPUT_FILE}', async () => {
     const error = (await catchError(() =>
       provider(`${fakeAgentCommand('echo')} {OUTPUT_FILE}`).invoke(makeRequest()),

@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, rmdir, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -239,7 +239,7 @@ export const cliProviderFactory: ProviderFactory = {
 interface CallDirs {
   /** A new, empty folder for one call; hand it to `release` when the call is done. */
   create(): Promise<string>;
-  /** Removes a call's folder (see `removeCallDir`), and the run's folder once no call is left. */
+  /** Empties a call's folder for the next call (see `emptyCallDir`); removes the run's folder once no call is left. */
   release(dir: string, files: readonly string[]): Promise<void>;
   /** Removes every folder made so far. Never rejects. */
   remove(): Promise<void>;
@@ -251,14 +251,18 @@ let exitHookInstalled = false;
 
 /**
  * One folder in the system temp directory while calls run (made by the first, removed when
- * the last one ends), and in it one numbered folder per call: with several workers a call
- * costs one `mkdir` instead of a `mkdtemp`, and nothing is left behind between runs.
+ * the last one ends), and in it one numbered folder per running call. A call's folder is
+ * emptied when it ends and handed to the next call if nothing but AgentV's own files was in
+ * it (a call never sees another's files), so a steady run costs no `mkdir`/`rmdir` per call;
+ * nothing is left behind between runs.
  */
 function createCallDirs(): CallDirs {
   let runDir: Promise<string> | undefined;
   let count = 0;
   // Calls between `create` and the end of `release`.
   let active = 0;
+  // Empty call folders in the current run folder, ready for the next call.
+  let free: string[] = [];
   const makeRunDir = async () => {
     try {
       const dir = await mkdtemp(join(tmpdir(), 'agentv-cli-'));
@@ -282,9 +286,10 @@ function createCallDirs(): CallDirs {
     if (active > 0 || parent === undefined) return;
     // The next call makes a new run folder while this one is removed.
     runDir = undefined;
+    free = [];
     const dir = await parent.catch(() => undefined);
     if (dir === undefined) return;
-    await rmdir(dir).catch(() => rm(dir, { recursive: true, force: true }));
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     liveRunDirs.delete(dir);
   };
   return {
@@ -292,7 +297,10 @@ function createCallDirs(): CallDirs {
       active++;
       try {
         runDir ??= makeRunDir();
-        const dir = join(await runDir, `call-${++count}`);
+        const parent = await runDir;
+        const reused = free.pop();
+        if (reused !== undefined) return reused;
+        const dir = join(parent, `call-${++count}`);
         await mkdir(dir, { mode: 0o700 });
         return dir;
       } catch (error) {
@@ -301,7 +309,7 @@ function createCallDirs(): CallDirs {
       }
     },
     async release(dir, files) {
-      await removeCallDir(dir, files);
+      if (await emptyCallDir(dir, files)) free.push(dir);
       await settle();
     },
     async remove() {
@@ -324,10 +332,11 @@ function removeRunDir(dir: string): void {
 }
 
 /**
- * Removes a call's folder: the files AgentV put there, then the folder, each one call on the
- * thread pool; a full recursive removal only when the command left something else.
+ * Empties a call's folder for the next call: removes the files AgentV put there and tells
+ * whether the folder is empty now. A folder the command left anything else in (or that
+ * cannot be read) is removed with everything in it instead, and is not reused.
  */
-async function removeCallDir(dir: string, files: readonly string[]): Promise<void> {
+async function emptyCallDir(dir: string, files: readonly string[]): Promise<boolean> {
   try {
     await Promise.all(
       files.map((name) =>
@@ -336,10 +345,12 @@ async function removeCallDir(dir: string, files: readonly string[]): Promise<voi
         }),
       ),
     );
-    await rmdir(dir);
+    if ((await readdir(dir)).length === 0) return true;
   } catch {
-    await rm(dir, { recursive: true, force: true });
+    // Removed below.
   }
+  await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  return false;
 }
 
 /** One synchronous read (open, stat, read, close: no directory entry changes, microseconds). */
