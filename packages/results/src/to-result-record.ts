@@ -157,7 +157,7 @@ export function toResultRecord(
   return record;
 }
 
-function repeatSummaryRecord(summary: RepeatSummary): RepeatSummaryRecord {
+export function repeatSummaryRecord(summary: RepeatSummary): RepeatSummaryRecord {
   return {
     reducer: summary.reducer,
     count: summary.runs.length,

@@ -9,7 +9,10 @@ import { planRun } from '../orchestrator/plan-run.js';
 import { runEvaluation } from '../orchestrator/run-evaluation.js';
 import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
 import { createMockProvider } from '../provider/mock-provider.js';
-import { computeRunStatistics } from '../statistics/run-statistics.js';
+import {
+  computeRunStatistics,
+  createRunStatisticsAccumulator,
+} from '../statistics/run-statistics.js';
 import { displayPath } from '../util/display-path.js';
 import type { EvaluateOptions, EvaluateOutcome } from './evaluate-options.js';
 import { loadEvaluationInput } from './load-evaluation-input.js';
@@ -64,8 +67,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
 
   const total = chosen.cases.length;
   let done = 0;
-  // The summary needs little of each result, so without retained results it keeps just that.
+  // The summary needs little of each result, so without retained results it keeps just that;
+  // with `'none'` nothing is kept per result but the statistics' running totals.
+  const retain = options.retainResults ?? true;
   const summarized: EvaluationResult[] = [];
+  const statistics = retain === 'none' ? createRunStatisticsAccumulator() : undefined;
   const runOptions: RunEvaluationOptions = {
     plan: chosen,
     providerRegistry: options.providers,
@@ -91,19 +97,22 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
     onAttempt: options.onAttempt,
     onResult: async (result) => {
       const count = ++done;
-      if (options.retainResults === false) summarized.push(summaryOf(result));
+      if (statistics) statistics.add(result);
+      else if (retain === false) summarized.push(summaryOf(result));
       await options.onResult?.(result);
       options.onProgress?.({ type: 'case-finished', result, done: count, total });
     },
-    retainResults: options.retainResults !== false,
+    retainResults: retain === true,
   };
   const outcome = await (options.runner ?? runEvaluation)(runOptions);
+  const results = retain === true ? outcome.results : summarized;
   return {
-    results: options.retainResults === false ? summarized : outcome.results,
-    summary: computeRunStatistics(options.retainResults === false ? summarized : outcome.results),
+    results,
+    summary: statistics ? statistics.statistics() : computeRunStatistics(results),
     interrupted: outcome.interrupted,
     finished: outcome.finished,
     plan: chosen,
+    ...(outcome.unfinished === undefined ? {} : { unfinished: outcome.unfinished }),
   };
 }
 
