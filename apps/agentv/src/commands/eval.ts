@@ -383,8 +383,7 @@ const evalCommand = defineCommand({
 
     // Without reports, evaluate() keeps only a summary of each result, or none (see retainResults).
     const finished = [...(resumed?.previous ?? []), ...outcome.results];
-    const statistics =
-      retainResults === 'none' ? outcome.summary : computeRunStatistics(finished);
+    const statistics = retainResults === 'none' ? outcome.summary : computeRunStatistics(finished);
     const notRun =
       retainResults !== 'none'
         ? notRunCases(plan.cases, finished, keyOf, evalFileName)

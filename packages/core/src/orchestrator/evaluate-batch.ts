@@ -19,6 +19,9 @@ import type { PlannedCase } from './plan-run.js';
 import { withRetries } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
+/** Cases graded between two turns of the event loop. */
+const YIELD_EVERY = 512;
+
 /** Longest batch error copied into each case's result. */
 const CASE_ERROR_CHARS = 1000;
 
@@ -89,6 +92,9 @@ export async function evaluateBatch(
     const grader = async () => {
       while (next < cases.length) {
         const index = next++;
+        // Grading a large batch is one long run of promise callbacks: let the event loop in
+        // now and then, so output drains, signals (Ctrl-C) are handled and timers fire.
+        if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
         const planned = cases[index]!;
         const request = requests[index]!;
         const answer = answerOf(responses[index]!, outcome.attempts);
