@@ -19,6 +19,9 @@ import type { PlannedCase } from './plan-run.js';
 import { withRetries } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
+/** Results of one grader reported before it waits for them. */
+const EMIT_WINDOW = 64;
+
 /** Cases graded between two turns of the event loop. */
 const YIELD_EVERY = 512;
 
@@ -90,6 +93,9 @@ export async function evaluateBatch(
     // front, and each case's request and response are dropped as soon as it is graded.
     let next = 0;
     const grader = async () => {
+      // Results are reported in order without waiting for each: up to EMIT_WINDOW at once, so
+      // the result file gets many lines per write instead of one per grader.
+      let reporting: Promise<void>[] = [];
       while (next < cases.length) {
         const index = next++;
         // Grading a large batch is one long run of promise callbacks: let the event loop in
@@ -102,8 +108,17 @@ export async function evaluateBatch(
         requests[index] = undefined as never;
         responses[index] = undefined as never;
         await options.onAttempt?.(attemptRecord(planned, answer.attempts, durationMs, answer));
-        await emit(await gradeAnswer({ planned, options, started }, request, answer), planned);
+        const result = await gradeAnswer({ planned, options, started }, request, answer);
+        const reported = emit(result, planned);
+        // Handled by the Promise.all below; until then a failure must not count as unhandled.
+        reported.catch(() => {});
+        reporting.push(reported);
+        if (reporting.length >= EMIT_WINDOW) {
+          await Promise.all(reporting);
+          reporting = [];
+        }
       }
+      await Promise.all(reporting);
     };
     const graders = Math.max(1, Math.min(gradeConcurrency, cases.length));
     await Promise.all(Array.from({ length: graders }, grader));
