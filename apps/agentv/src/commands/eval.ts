@@ -1,12 +1,14 @@
 import path from 'node:path';
 import {
   type AttemptRecord,
+  type BuiltPrompt,
   computeRunStatistics,
   displayPath,
   type EvalCase,
   type EvaluateOutcome,
   evaluate,
   type PlannedCase,
+  type ResolvedTarget,
   type RunPlan,
   UsageError,
 } from '@agentv/core';
@@ -15,7 +17,7 @@ import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
 import { fitHeapToRun } from '../eval/heap-tuning.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
-import { createProgressDisplay } from '../eval/progress-display.js';
+import { createProgressDisplay, wantsLiveProgress } from '../eval/progress-display.js';
 import type { ProgressDisplay } from '../eval/progress-display-type.js';
 import { parseRepeatReducer, runEvaluationRepeated, writeRepeatSummary } from '../eval/repeat.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
@@ -322,11 +324,18 @@ const evalCommand = defineCommand({
           if (fullPlan.cases.length === 0) return plan; // evaluate() reports it
           return startRun(plan, run);
         },
-        onPrompt: (evalCase, prompt, target) => {
-          // The prompt is built right before a case's provider call: the case is running from here.
-          progress?.onCaseStart(severalTargets ? `${evalCase.id} [${target.name}]` : evalCase.id);
-          return artifacts?.onPrompt(evalCase, prompt, target);
-        },
+        // Only the live display (which shows running cases) and prompt dumps need each prompt.
+        ...(reportFlags.promptDir === undefined && !wantsLiveProgress(process.stdout, process.env)
+          ? {}
+          : {
+              onPrompt: (evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget) => {
+                // The prompt is built right before a case's provider call: the case is running from here.
+                progress?.onCaseStart(
+                  severalTargets ? `${evalCase.id} [${target.name}]` : evalCase.id,
+                );
+                return artifacts?.onPrompt(evalCase, prompt, target);
+              },
+            }),
         // Attempt records are only dumped (--dump-traces): without it none is made.
         ...(reportFlags.traceDir === undefined
           ? {}

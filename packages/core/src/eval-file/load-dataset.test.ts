@@ -59,6 +59,16 @@ cases: ./cases.jsonl
     expect(first).toMatchObject({ tags: ['smoke', 'fast'], targets: ['agent', 'other'] });
   });
 
+  it('counts lines ended by \\n, \\r\\n or a lone \\r, as readline does', async () => {
+    const good = (id: string) =>
+      JSON.stringify({ id, input_messages: [{ role: 'user', content: id }] });
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: ./cases.jsonl\n`,
+      'evals/cases.jsonl': `${good('a')}\r${good('b')}\r\n\n${good('c')}\n{bad\r\n${good('d')}`,
+    });
+    expect(result.issues.map((issue) => issue.line)).toEqual([5]);
+  });
+
   it('reads a record that only looks plain through the schema, with its problems located', async () => {
     const lines = [
       { id: 'a', input_messages: [{ role: 'robot', content: 'x' }] },

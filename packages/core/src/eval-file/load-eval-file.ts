@@ -335,18 +335,20 @@ function simpleCaseBuilder(defaults: FileDefaults): {
         return undefined;
       }
       if (!Array.isArray(messages) || messages.length === 0) return undefined;
-      const inputMessages: EvalMessage[] = [];
       for (const message of messages) {
         if (!isRecord(message)) return undefined;
         for (const key in message) if (key !== 'role' && key !== 'content') return undefined;
         const { role, content } = message;
         if (typeof content !== 'string' || typeof role !== 'string') return undefined;
         if (!MESSAGE_ROLE_SET.has(role)) return undefined;
-        inputMessages.push({
-          role: role as EvalMessage['role'],
-          content: [{ type: 'text', value: content }],
-        });
       }
+      // Mapped, not pushed: an array grown by push keeps room for 17 elements.
+      const inputMessages = messages.map(
+        (message: { role: EvalMessage['role']; content: string }): EvalMessage => ({
+          role: message.role,
+          content: [{ type: 'text', value: message.content }],
+        }),
+      );
       const evalCase: EvalCase = {
         id,
         dataset: defaults.dataset,

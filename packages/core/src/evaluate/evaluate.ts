@@ -3,16 +3,19 @@ import type { Issue } from '../errors/input-issue.js';
 import { formatIssue } from '../errors/input-issue.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { UsageError } from '../errors/usage-error.js';
+import type { EvalCase } from '../eval-file/eval-case.js';
 import { createEvaluatorRegistry, defaultEvaluators } from '../evaluators/evaluator-registry.js';
 import type { EvaluationResult } from '../orchestrator/evaluation-result.js';
 import { planRun } from '../orchestrator/plan-run.js';
 import { runEvaluation } from '../orchestrator/run-evaluation.js';
 import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
+import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { createMockProvider } from '../provider/mock-provider.js';
 import {
   computeRunStatistics,
   createRunStatisticsAccumulator,
 } from '../statistics/run-statistics.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
 import type { EvaluateOptions, EvaluateOutcome } from './evaluate-options.js';
 import { loadEvaluationInput } from './load-evaluation-input.js';
@@ -84,16 +87,21 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
       options.dryRun === true ? (target) => createMockProvider(target.name) : undefined,
     signal: options.signal,
     onWarning: options.onWarning,
-    onPrompt: async (evalCase, prompt, target) => {
-      options.onProgress?.({
-        type: 'case-started',
-        evalId: evalCase.id,
-        target: target.name,
-        done,
-        total,
-      });
-      await options.onPrompt?.(evalCase, prompt, target);
-    },
+    // Only when someone listens: a batch would otherwise await a no-op for every case.
+    ...(options.onProgress === undefined && options.onPrompt === undefined
+      ? {}
+      : {
+          onPrompt: async (evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget) => {
+            options.onProgress?.({
+              type: 'case-started',
+              evalId: evalCase.id,
+              target: target.name,
+              done,
+              total,
+            });
+            await options.onPrompt?.(evalCase, prompt, target);
+          },
+        }),
     onAttempt: options.onAttempt,
     onResult: async (result) => {
       const count = ++done;
