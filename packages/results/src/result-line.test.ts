@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { TraceEvent } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
 import { createResultLineRenderer } from './result-line.js';
@@ -65,11 +67,23 @@ describe('createResultLineRenderer', () => {
     },
     { evalFileName: () => undefined as unknown as string },
   ];
-  it('writes exactly the JSON of the result record, for every optional field', () => {
+  it('writes every field in its place, optional ones only when set', () => {
+    // The lines as AgentV wrote them before result lines were rendered without spreads.
+    const expected = readFileSync(
+      path.join(import.meta.dirname, '__fixtures__', 'result-lines.jsonl'),
+      'utf8',
+    ).split('\n');
+    const lines: string[] = [];
     for (const options of optionSets) {
       const render = createResultLineRenderer(options);
+      for (const result of results) lines.push(render(result));
+    }
+    expect(lines).toEqual(expected.slice(0, -1));
+    for (const options of optionSets) {
       for (const result of results) {
-        expect(render(result)).toBe(JSON.stringify(toResultRecord(result, options)));
+        expect(JSON.stringify(toResultRecord(result, options))).toBe(
+          createResultLineRenderer(options)(result),
+        );
       }
     }
   });
