@@ -36,11 +36,8 @@ export function createProgressDisplay(options: ProgressDisplayOptions): Progress
   };
 }
 
-/**
- * Text gathered before it is written: a few hundred lines, so they are written before
- * V8 moves them to its long-lived heap, where a batch run would pile them up as garbage.
- */
-const FLUSH_CHARS = 8192;
+/** Text gathered before it is written without waiting for the end of the turn. */
+const FLUSH_CHARS = 65_536;
 
 /**
  * Lines for `stream`, gathered and written once per event-loop turn (and on `flush`): a batch
