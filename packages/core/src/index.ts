@@ -98,7 +98,11 @@ export type {
   TargetStatistics,
   TokenTotals,
 } from './statistics/run-statistics.js';
-export { computeRunStatistics } from './statistics/run-statistics.js';
+export {
+  computeRunStatistics,
+  createRunStatisticsAccumulator,
+  type RunStatisticsAccumulator,
+} from './statistics/run-statistics.js';
 export { hasPlaceholder } from './targets/interpolate-env.js';
 export type { ResolvedTarget } from './targets/resolved-target.js';
 export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';

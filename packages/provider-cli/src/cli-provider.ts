@@ -195,7 +195,12 @@ export function createCliProvider(
       );
       const byId = await parseBatchOutput(outputFile, ids);
       const batchRaw = { ...raw, batchSize: requests.length };
-      return ids.map((id) => ({ ...byId.get(id)!, raw: batchRaw }));
+      // The parsed responses are this call's own: each gets `raw` set, not copied with it.
+      return ids.map((id) => {
+        const response = byId.get(id)!;
+        response.raw = batchRaw;
+        return response;
+      });
     } finally {
       await rm(tempDir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import { createResultFileWriter, type ResultWriter } from './result-file-writer.js';
-import { type ResultRecordOptions, toResultRecord } from './to-result-record.js';
+import { createResultLineRenderer } from './result-line.js';
+import type { ResultRecordOptions } from './to-result-record.js';
 
 /**
  * Creates (or truncates) `filePath` and returns a writer that appends one JSON
@@ -12,9 +13,6 @@ export function createJsonlWriter(
   options: ResultRecordOptions & { append?: boolean } = {},
 ): Promise<ResultWriter> {
   const { append, ...recordOptions } = options;
-  return createResultFileWriter(
-    filePath,
-    (result) => `${JSON.stringify(toResultRecord(result, recordOptions))}\n`,
-    { append },
-  );
+  const render = createResultLineRenderer(recordOptions);
+  return createResultFileWriter(filePath, (result) => `${render(result)}\n`, { append });
 }

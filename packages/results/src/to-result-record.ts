@@ -119,34 +119,35 @@ export function toResultRecord(
   result: EvaluationResult,
   options: ResultRecordOptions = {},
 ): ResultRecord {
+  // Keys assigned in the order of the line, optional ones only when set: no spreads, as
+  // objects built with them are slow and every result of a run goes through here.
   const record: ResultRecord = {
     timestamp: result.timestamp,
     eval_id: result.evalId,
     dataset: result.dataset,
     target: result.target,
-    ...(result.conversationId === undefined ? {} : { conversation_id: result.conversationId }),
-    score: result.score,
-    passed: result.passed,
-    hits: result.hits,
-    misses: result.misses,
-    reasoning: result.reasoning,
-    candidate_answer: result.candidateAnswer,
-    evaluator_results: result.evaluatorResults.map(toEvaluatorResultRecord),
-    attempts: result.attempts,
-    duration_ms: result.durationMs,
-    ...(result.usage === undefined ? {} : { usage: tokenUsageRecord(result.usage) }),
-    ...(result.costUsd === undefined ? {} : { cost_usd: result.costUsd }),
-    ...(result.cached === true ? { cached: true as const } : {}),
-    ...(result.judgeUsage === undefined
-      ? {}
-      : { judge_usage: tokenUsageRecord(result.judgeUsage) }),
-    ...(result.judgeCostUsd === undefined ? {} : { judge_cost_usd: result.judgeCostUsd }),
-    ...(result.error === undefined ? {} : { error: result.error }),
-    ...(result.repeats === undefined
-      ? {}
-      : { flaky: result.repeats.flaky, repeats: repeatSummaryRecord(result.repeats) }),
-    trace_summary: result.traceSummary,
-  };
+  } as ResultRecord;
+  if (result.conversationId !== undefined) record.conversation_id = result.conversationId;
+  record.score = result.score;
+  record.passed = result.passed;
+  record.hits = result.hits;
+  record.misses = result.misses;
+  record.reasoning = result.reasoning;
+  record.candidate_answer = result.candidateAnswer;
+  record.evaluator_results = result.evaluatorResults.map(toEvaluatorResultRecord);
+  record.attempts = result.attempts;
+  record.duration_ms = result.durationMs;
+  if (result.usage !== undefined) record.usage = tokenUsageRecord(result.usage);
+  if (result.costUsd !== undefined) record.cost_usd = result.costUsd;
+  if (result.cached === true) record.cached = true;
+  if (result.judgeUsage !== undefined) record.judge_usage = tokenUsageRecord(result.judgeUsage);
+  if (result.judgeCostUsd !== undefined) record.judge_cost_usd = result.judgeCostUsd;
+  if (result.error !== undefined) record.error = result.error;
+  if (result.repeats !== undefined) {
+    record.flaky = result.repeats.flaky;
+    record.repeats = repeatSummaryRecord(result.repeats);
+  }
+  record.trace_summary = result.traceSummary;
   if (options.includeTrace) {
     record.trace = result.trace ?? null;
     record.output_messages = result.outputMessages?.map(outputMessageRecord) ?? null;
@@ -174,7 +175,7 @@ function repeatSummaryRecord(summary: RepeatSummary): RepeatSummaryRecord {
 }
 
 function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord {
-  return {
+  const record: EvaluatorResultRecord = {
     name: result.name,
     type: result.type,
     score: result.score,
@@ -183,12 +184,11 @@ function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord
     hits: result.hits,
     misses: result.misses,
     reasoning: result.reasoning ?? '',
-    ...(result.error === undefined ? {} : { error: result.error }),
-    ...(result.failsCase ? { fails_case: true } : {}),
-    ...(result.details === undefined ? {} : { details: result.details }),
-    ...(result.cached === true ? { cached: true } : {}),
-    ...(result.members === undefined
-      ? {}
-      : { members: result.members.map(toEvaluatorResultRecord) }),
   };
+  if (result.error !== undefined) record.error = result.error;
+  if (result.failsCase) record.fails_case = true;
+  if (result.details !== undefined) record.details = result.details;
+  if (result.cached === true) record.cached = true;
+  if (result.members !== undefined) record.members = result.members.map(toEvaluatorResultRecord);
+  return record;
 }

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import {
+  type AttemptRecord,
+  type BuiltPrompt,
   computeRunStatistics,
   displayPath,
   type EvalCase,
   type EvaluateOutcome,
   evaluate,
   type PlannedCase,
+  type ResolvedTarget,
   type RunPlan,
   UsageError,
 } from '@agentv/core';
@@ -14,7 +17,7 @@ import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
 import { fitHeapToRun } from '../eval/heap-tuning.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
-import { createProgressDisplay } from '../eval/progress-display.js';
+import { createProgressDisplay, wantsLiveProgress } from '../eval/progress-display.js';
 import type { ProgressDisplay } from '../eval/progress-display-type.js';
 import { parseRepeatReducer, runEvaluationRepeated, writeRepeatSummary } from '../eval/repeat.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
@@ -243,8 +246,15 @@ const evalCommand = defineCommand({
       controller.abort(new Error(`run interrupted by ${signal}`));
     };
     // Only the HTML and JUnit reports need whole results after the run; the summary needs
-    // little of each, so large runs keep just that instead of every answer and trace.
+    // little of each, so large runs keep just that instead of every answer and trace. Without
+    // reports, --resume or --repeat nothing per result is kept at all: the summary's figures
+    // are added up as results arrive, and an interrupted run names its unfinished cases.
     const reportsNeedResults = Boolean(reportFlags.junitPath || reportFlags.htmlPath);
+    const retainResults = reportsNeedResults
+      ? true
+      : resumePath !== undefined || repeat.count > 1
+        ? false
+        : 'none';
     let listed = false;
     let severalTargets = false;
 
@@ -314,12 +324,22 @@ const evalCommand = defineCommand({
           if (fullPlan.cases.length === 0) return plan; // evaluate() reports it
           return startRun(plan, run);
         },
-        onPrompt: (evalCase, prompt, target) => {
-          // The prompt is built right before a case's provider call: the case is running from here.
-          progress?.onCaseStart(severalTargets ? `${evalCase.id} [${target.name}]` : evalCase.id);
-          return artifacts?.onPrompt(evalCase, prompt, target);
-        },
-        onAttempt: (record) => artifacts?.onAttempt(record),
+        // Only the live display (which shows running cases) and prompt dumps need each prompt.
+        ...(reportFlags.promptDir === undefined && !wantsLiveProgress(process.stdout, process.env)
+          ? {}
+          : {
+              onPrompt: (evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget) => {
+                // The prompt is built right before a case's provider call: the case is running from here.
+                progress?.onCaseStart(
+                  severalTargets ? `${evalCase.id} [${target.name}]` : evalCase.id,
+                );
+                return artifacts?.onPrompt(evalCase, prompt, target);
+              },
+            }),
+        // Attempt records are only dumped (--dump-traces): without it none is made.
+        ...(reportFlags.traceDir === undefined
+          ? {}
+          : { onAttempt: (record: AttemptRecord) => artifacts?.onAttempt(record) }),
         onResult: async (result) => {
           await artifacts?.writer.write(result);
           // With several targets each progress line names the target the case ran against.
@@ -327,7 +347,7 @@ const evalCommand = defineCommand({
             severalTargets ? { ...result, evalId: `${result.evalId} [${result.target}]` } : result,
           );
         },
-        retainResults: reportsNeedResults,
+        retainResults,
         runner: (options) => runEvaluationRepeated(options, repeat),
       });
     } finally {
@@ -370,10 +390,18 @@ const evalCommand = defineCommand({
       return runPlan;
     }
 
-    // Without reports, evaluate() keeps only a summary of each result (see retainResults).
+    // Without reports, evaluate() keeps only a summary of each result, or none (see retainResults).
     const finished = [...(resumed?.previous ?? []), ...outcome.results];
-    const statistics = computeRunStatistics(finished);
-    const notRun = notRunCases(plan.cases, finished, keyOf, evalFileName);
+    const statistics = retainResults === 'none' ? outcome.summary : computeRunStatistics(finished);
+    const notRun =
+      retainResults !== 'none'
+        ? notRunCases(plan.cases, finished, keyOf, evalFileName)
+        : (outcome.unfinished ?? []).map((c) => ({
+            evalFile: c.evalCase.filePath,
+            dataset: c.evalCase.dataset,
+            evalId: c.evalCase.id,
+            target: c.target.name,
+          }));
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor(process.stdout) })}\n`);
     const flaky = repeat.count > 1 ? writeRepeatSummary(finished, repeat, process.stdout) : 0;
     if (notRun.length > 0) {

@@ -22,6 +22,7 @@ export function filterCasesByTags(
   include: readonly string[],
   exclude: readonly string[],
 ): EvalCase[] {
+  if (include.length === 0 && exclude.length === 0) return [...cases];
   return cases.filter((evalCase) => {
     const tags = evalCase.tags ?? [];
     if (include.length > 0 && !include.some((tag) => tags.includes(tag))) return false;

@@ -36,6 +36,9 @@ export function createProgressDisplay(options: ProgressDisplayOptions): Progress
   };
 }
 
+/** Text gathered before it is written without waiting for the end of the turn. */
+const FLUSH_CHARS = 65_536;
+
 /**
  * Lines for `stream`, gathered and written once per event-loop turn (and on `flush`): a batch
  * run finishes thousands of cases in one turn, and one write per line cost more than the rest
@@ -48,14 +51,16 @@ function coalescedWriter(stream: NodeJS.WritableStream) {
     if (scheduled !== undefined) clearImmediate(scheduled);
     scheduled = undefined;
     if (pending === '') return;
-    const text = pending;
+    // As bytes: a string built line by line is a tree of thousands of pieces, and a pipe
+    // that cannot take it at once keeps it (eight times the size of its bytes) until it can.
+    const text = Buffer.from(pending, 'utf8');
     pending = '';
     stream.write(text);
   };
   return {
     write(line: string) {
       pending += `${line}\n`;
-      if (pending.length >= 65_536) flush();
+      if (pending.length >= FLUSH_CHARS) flush();
       else scheduled ??= setImmediate(flush);
     },
     flush,

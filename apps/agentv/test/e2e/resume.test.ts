@@ -100,6 +100,14 @@ async function interruptedRun(p: Project, extra: string[] = []) {
 }
 
 describe('agentv eval --resume', () => {
+  it('an interrupted run without reports, which keeps no results, still names what did not run', async () => {
+    project = await createResumeProject();
+    const run = await interruptedRun(project, []);
+    expect(run.code).toBe(130);
+    expect(run.stdout).toContain('interrupted: 2 of 6 cases did not run');
+    expect(run.stdout).toContain('--resume out.jsonl');
+  });
+
   it('an interrupted run says so in its summary, JUnit and HTML report', async () => {
     project = await createResumeProject();
     const run = await interruptedRun(project, ['--junit', 'junit.xml', '--html', 'report.html']);

@@ -29,6 +29,61 @@ const HEADER = `execution:
 `;
 
 describe('loadEvalFile with a JSONL dataset', () => {
+  it('makes the same case of a plain record as of one the schema has to read', async () => {
+    const plain = {
+      id: 'plain',
+      input_messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'one' },
+      ],
+      expected_outcome: 'says one',
+      conversation_id: 'conv-1',
+    };
+    // `expected_messages: []` changes nothing in the case, but takes the schema's way.
+    const checked = { ...plain, id: 'checked', expected_messages: [] };
+    const result = await load({
+      'evals/suite.yaml': `tags: [smoke, smoke, fast]
+execution:
+  targets: [agent, other]
+  judge_target: judge
+  threshold: 0.5
+  evaluators:
+    - { type: contains, value: ok }
+cases: ./cases.jsonl
+`,
+      'evals/cases.jsonl': `${JSON.stringify(plain)}\n${JSON.stringify(checked)}\n`,
+    });
+    expect(result.issues).toEqual([]);
+    const [first, second] = result.value!.cases;
+    expect(first).toEqual({ ...second, id: 'plain' });
+    expect(first).toMatchObject({ tags: ['smoke', 'fast'], targets: ['agent', 'other'] });
+  });
+
+  it('counts lines ended by \\n, \\r\\n or a lone \\r, as readline does', async () => {
+    const good = (id: string) =>
+      JSON.stringify({ id, input_messages: [{ role: 'user', content: id }] });
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: ./cases.jsonl\n`,
+      'evals/cases.jsonl': `${good('a')}\r${good('b')}\r\n\n${good('c')}\n{bad\r\n${good('d')}`,
+    });
+    expect(result.issues.map((issue) => issue.line)).toEqual([5]);
+  });
+
+  it('reads a record that only looks plain through the schema, with its problems located', async () => {
+    const lines = [
+      { id: 'a', input_messages: [{ role: 'robot', content: 'x' }] },
+      { id: '', input_messages: [{ role: 'user', content: 'x' }] },
+      { id: 'c', input_messages: [] },
+      { id: 'd', input_messages: [{ role: 'user', content: 'x', colour: 'red' }] },
+    ];
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: ./cases.jsonl\n`,
+      'evals/cases.jsonl': `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
+    });
+    const shown = result.issues.map((issue) => `${issue.severity} ${issue.line}`);
+    expect(shown).toEqual(['error 1', 'error 2', 'error 3', 'warning 4']);
+  });
+
   it('loads one case per line with the file defaults, after the inline cases', async () => {
     const lines = [
       JSON.stringify({ id: 'j1', input_messages: [{ role: 'user', content: 'one' }] }),

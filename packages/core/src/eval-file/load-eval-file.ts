@@ -15,7 +15,7 @@ import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
-import type { EvalCase, EvalFile, RubricItem } from './eval-case.js';
+import type { EvalCase, EvalFile, EvalMessage, RubricItem } from './eval-case.js';
 import {
   type EvalCaseInput,
   type EvaluatorEntryInput,
@@ -23,6 +23,7 @@ import {
   evalFileHeaderSchema,
   evalFileHint,
   isPlainValidCase,
+  MESSAGE_ROLES,
   messageSchema,
   type RubricInput,
 } from './eval-file-schema.js';
@@ -259,6 +260,7 @@ async function loadDataset(
         },
       ),
   };
+  const simple = simpleCaseBuilder(defaults);
   for await (const entry of readDataset(absolute, file, format)) {
     if (entry.issue) {
       issues.push(entry.issue);
@@ -282,6 +284,11 @@ async function loadDataset(
       firstLines.set(id, line);
     }
     position.line = line;
+    const simpleCase = simple.build(record);
+    if (simpleCase) {
+      into.cases.push(simpleCase);
+      continue;
+    }
     data.evalcases[0] = record;
     recordDefaults.datasetLine = line;
     if (format === 'jsonl') {
@@ -297,6 +304,72 @@ async function loadDataset(
     if (evalCase) into.cases.push(evalCase);
   }
   return absolute;
+}
+
+/** Keys a record may have to be read by `simpleCaseBuilder` (anything else takes the schema). */
+const SIMPLE_CASE_KEYS = new Set(['id', 'input_messages', 'expected_outcome', 'conversation_id']);
+const MESSAGE_ROLE_SET: ReadonlySet<string> = new Set(MESSAGE_ROLES);
+
+/**
+ * Builds the most common dataset record, `{id, input_messages: [{role, content: "text"}],
+ * expected_outcome?, conversation_id?}`, without the schema: such a record is valid and
+ * has no unknown key, and its case is the one `buildCase` makes, with the file's defaults
+ * prepared once (tags and targets shared by every case). Returns undefined for any other
+ * record, which `buildCase` then validates and reports.
+ */
+function simpleCaseBuilder(defaults: FileDefaults): {
+  build(record: Record<string, unknown>): EvalCase | undefined;
+} {
+  const tags = [...new Set(defaults.tags)];
+  const targets = defaults.targets === undefined ? undefined : [...defaults.targets];
+  return {
+    build(record) {
+      for (const key in record) if (!SIMPLE_CASE_KEYS.has(key)) return undefined;
+      const { id, input_messages: messages, expected_outcome: outcome } = record;
+      const conversationId = record.conversation_id;
+      if (typeof id !== 'string' || id === '') return undefined;
+      if (outcome !== undefined && typeof outcome !== 'string') return undefined;
+      if (
+        conversationId !== undefined &&
+        (typeof conversationId !== 'string' || conversationId === '')
+      ) {
+        return undefined;
+      }
+      if (!Array.isArray(messages) || messages.length === 0) return undefined;
+      for (const message of messages) {
+        if (!isRecord(message)) return undefined;
+        for (const key in message) if (key !== 'role' && key !== 'content') return undefined;
+        const { role, content } = message;
+        if (typeof content !== 'string' || typeof role !== 'string') return undefined;
+        if (!MESSAGE_ROLE_SET.has(role)) return undefined;
+      }
+      // Mapped, not pushed: an array grown by push keeps room for 17 elements.
+      const inputMessages = messages.map(
+        (message: { role: EvalMessage['role']; content: string }): EvalMessage => ({
+          role: message.role,
+          content: [{ type: 'text', value: message.content }],
+        }),
+      );
+      const evalCase: EvalCase = {
+        id,
+        dataset: defaults.dataset,
+        filePath: defaults.filePath,
+        inputMessages,
+        expectedMessages: [],
+        evaluators: [],
+      };
+      if (tags.length > 0) evalCase.tags = tags;
+      if (outcome !== undefined) evalCase.expectedOutcome = outcome;
+      if (conversationId !== undefined) evalCase.conversationId = conversationId;
+      if (defaults.target !== undefined) evalCase.target = defaults.target;
+      if (targets !== undefined) evalCase.targets = targets;
+      if (defaults.judgeTarget !== undefined) evalCase.judgeTarget = defaults.judgeTarget;
+      evalCase.evaluators = defaults.evaluators;
+      evalCase.evaluatorPositions = defaults.evaluatorPositions;
+      if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
+      return evalCase;
+    },
+  };
 }
 
 async function buildCase(

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Issue } from '../errors/input-issue.js';
 import { isRecord } from '../util/records.js';
 import { readCsvRows, UnterminatedQuoteError } from './read-csv-rows.js';
@@ -54,9 +53,8 @@ async function* readJsonl(
   input: NodeJS.ReadableStream,
   file: string,
 ): AsyncGenerator<DatasetRecord> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  for await (let text of lines) {
+  for await (let text of splitLines(input)) {
     line++;
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') continue;
@@ -81,6 +79,39 @@ async function* readJsonl(
     if (value.id === undefined) value.id = `line-${line}`;
     yield { line, record: value };
   }
+}
+
+/**
+ * The lines of a UTF-8 stream, as `readline` splits them (`\n`, `\r\n` or a lone `\r`
+ * ends a line; a last line without one is kept), read chunk by chunk.
+ */
+async function* splitLines(input: NodeJS.ReadableStream): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of input) {
+    const text = rest + (chunk as string);
+    // A chunk ending in \r may continue with the \n of a \r\n: keep it for the next one.
+    const end = text.endsWith('\r') ? text.length - 1 : text.length;
+    let start = 0;
+    // The next \r, searched again only once passed (most files have none: one search).
+    let carriage = text.indexOf('\r');
+    for (;;) {
+      let stop = text.indexOf('\n', start);
+      if (stop === -1 || stop >= end) stop = end;
+      if (carriage !== -1 && carriage < start) carriage = text.indexOf('\r', start);
+      if (carriage !== -1 && carriage < stop) {
+        // A lone \r ends a line too; \r\n ends it once.
+        yield text.slice(start, carriage);
+        start = text.charCodeAt(carriage + 1) === 10 ? carriage + 2 : carriage + 1;
+        continue;
+      }
+      if (stop === end) break;
+      yield text.slice(start, stop);
+      start = stop + 1;
+    }
+    rest = text.slice(start, text.length);
+  }
+  if (rest.endsWith('\r')) rest = rest.slice(0, -1);
+  if (rest !== '') yield rest;
 }
 
 async function* readCsv(input: NodeJS.ReadableStream, file: string): AsyncGenerator<DatasetRecord> {

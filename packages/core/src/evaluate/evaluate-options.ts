@@ -1,7 +1,7 @@
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import type { AttemptRecord, EvaluationResult } from '../orchestrator/evaluation-result.js';
-import type { RunPlan } from '../orchestrator/plan-run.js';
+import type { PlannedCase, RunPlan } from '../orchestrator/plan-run.js';
 import type { RunOutcome } from '../orchestrator/run-evaluation.js';
 import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
 import type { EvalFilesLoader } from '../project/load-project.js';
@@ -80,8 +80,12 @@ export interface EvaluateOptions {
   onPlan?: (plan: RunPlan) => RunPlan | 'stop' | Promise<RunPlan | 'stop'>;
   /** Runs the plan; default `runEvaluation` (the CLI wraps it for `--repeat`). */
   runner?: (options: RunEvaluationOptions) => Promise<RunOutcome>;
-  /** Keep every result for `EvaluateOutcome.results` (default true); off for very large runs. */
-  retainResults?: boolean;
+  /**
+   * Keep every result for `EvaluateOutcome.results` (default true); `false` keeps a
+   * summary of each (for very large runs); `'none'` keeps none (`results` is empty) and
+   * only adds each result to `summary`, for runs of millions of cases.
+   */
+  retainResults?: boolean | 'none';
   /** Loads eval files, e.g. on worker threads; default one after another. */
   loadEvalFiles?: EvalFilesLoader;
 }
@@ -103,4 +107,6 @@ export interface EvaluateOutcome {
   finished: number;
   /** The cases that were to run, each with its target. */
   plan: RunPlan;
+  /** When `interrupted`: the planned cases that did not finish (none of `runner`'s own making). */
+  unfinished?: PlannedCase[];
 }

@@ -8,6 +8,7 @@ import { loadEvalFile } from '../eval-file/load-eval-file.js';
 import type { EvaluationResult } from '../orchestrator/evaluation-result.js';
 import { mockProviderFactory } from '../provider/mock-provider.js';
 import { createProviderRegistry } from '../provider/provider-registry.js';
+import { computeRunStatistics } from '../statistics/run-statistics.js';
 import { evaluate } from './evaluate.js';
 import type { EvaluateProgressEvent } from './evaluate-options.js';
 
@@ -68,6 +69,24 @@ describe('evaluate', () => {
       events.filter((event) => event.type === 'case-finished').map((event) => event.done),
     ).toEqual([1, 2]);
     expect(events.at(-1)).toMatchObject({ type: 'case-finished', done: 2, total: 2 });
+  });
+
+  it("keeps no result with retainResults 'none', only the summary of every one", async () => {
+    const seen: EvaluationResult[] = [];
+    const outcome = await evaluate({
+      evalFiles: ['evals/suite.yaml'],
+      providers,
+      cwd: dir,
+      targets: ['default', 'wrong'],
+      retainResults: 'none',
+      onResult: (result) => {
+        seen.push(result);
+      },
+    });
+    expect(outcome.results).toEqual([]);
+    expect(seen).toHaveLength(4);
+    expect(outcome.summary).toEqual(computeRunStatistics(seen));
+    expect(outcome.summary).toMatchObject({ total: 4, passed: 2, failed: 2, passRate: 0.5 });
   });
 
   it('runs parsed cases against several targets given in code', async () => {

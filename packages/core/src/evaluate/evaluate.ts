@@ -3,13 +3,19 @@ import type { Issue } from '../errors/input-issue.js';
 import { formatIssue } from '../errors/input-issue.js';
 import { InvalidInputError } from '../errors/invalid-input-error.js';
 import { UsageError } from '../errors/usage-error.js';
+import type { EvalCase } from '../eval-file/eval-case.js';
 import { createEvaluatorRegistry, defaultEvaluators } from '../evaluators/evaluator-registry.js';
 import type { EvaluationResult } from '../orchestrator/evaluation-result.js';
 import { planRun } from '../orchestrator/plan-run.js';
 import { runEvaluation } from '../orchestrator/run-evaluation.js';
 import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
+import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { createMockProvider } from '../provider/mock-provider.js';
-import { computeRunStatistics } from '../statistics/run-statistics.js';
+import {
+  computeRunStatistics,
+  createRunStatisticsAccumulator,
+} from '../statistics/run-statistics.js';
+import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
 import type { EvaluateOptions, EvaluateOutcome } from './evaluate-options.js';
 import { loadEvaluationInput } from './load-evaluation-input.js';
@@ -64,8 +70,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
 
   const total = chosen.cases.length;
   let done = 0;
-  // The summary needs little of each result, so without retained results it keeps just that.
+  // The summary needs little of each result, so without retained results it keeps just that;
+  // with `'none'` nothing is kept per result but the statistics' running totals.
+  const retain = options.retainResults ?? true;
   const summarized: EvaluationResult[] = [];
+  const statistics = retain === 'none' ? createRunStatisticsAccumulator() : undefined;
   const runOptions: RunEvaluationOptions = {
     plan: chosen,
     providerRegistry: options.providers,
@@ -78,32 +87,40 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
       options.dryRun === true ? (target) => createMockProvider(target.name) : undefined,
     signal: options.signal,
     onWarning: options.onWarning,
-    onPrompt: async (evalCase, prompt, target) => {
-      options.onProgress?.({
-        type: 'case-started',
-        evalId: evalCase.id,
-        target: target.name,
-        done,
-        total,
-      });
-      await options.onPrompt?.(evalCase, prompt, target);
-    },
+    // Only when someone listens: a batch would otherwise await a no-op for every case.
+    ...(options.onProgress === undefined && options.onPrompt === undefined
+      ? {}
+      : {
+          onPrompt: async (evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget) => {
+            options.onProgress?.({
+              type: 'case-started',
+              evalId: evalCase.id,
+              target: target.name,
+              done,
+              total,
+            });
+            await options.onPrompt?.(evalCase, prompt, target);
+          },
+        }),
     onAttempt: options.onAttempt,
     onResult: async (result) => {
       const count = ++done;
-      if (options.retainResults === false) summarized.push(summaryOf(result));
+      if (statistics) statistics.add(result);
+      else if (retain === false) summarized.push(summaryOf(result));
       await options.onResult?.(result);
       options.onProgress?.({ type: 'case-finished', result, done: count, total });
     },
-    retainResults: options.retainResults !== false,
+    retainResults: retain === true,
   };
   const outcome = await (options.runner ?? runEvaluation)(runOptions);
+  const results = retain === true ? outcome.results : summarized;
   return {
-    results: options.retainResults === false ? summarized : outcome.results,
-    summary: computeRunStatistics(options.retainResults === false ? summarized : outcome.results),
+    results,
+    summary: statistics ? statistics.statistics() : computeRunStatistics(results),
     interrupted: outcome.interrupted,
     finished: outcome.finished,
     plan: chosen,
+    ...(outcome.unfinished === undefined ? {} : { unfinished: outcome.unfinished }),
   };
 }
 

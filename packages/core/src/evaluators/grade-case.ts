@@ -39,45 +39,59 @@ export async function gradeCase(
   options: GradeCaseOptions = {},
 ): Promise<CaseGrade> {
   const results: EvaluatorResult[] = [];
-  const withRegistry: EvaluationContext = { ...context, evaluators: registry };
+  // A context that already names the registry is used as it is (a spread per case is slow).
+  const withRegistry: EvaluationContext =
+    context.evaluators === registry ? context : { ...context, evaluators: registry };
   for (const config of configs) results.push(await runEvaluator(config, withRegistry, registry));
 
-  const errors = results
-    .filter((result) => result.error !== undefined)
-    .map((result) => `evaluator "${result.name}" (${result.type}) failed: ${result.error}`);
+  // One pass over the results (a run grades every case: no intermediate arrays).
+  const errors: string[] = [];
+  let weighted = false;
+  let totalWeight = 0;
+  let weightedScores = 0;
+  let failsCase = false;
+  let allPass = true;
+  let reasoning = '';
+  for (const result of results) {
+    if (result.error !== undefined) {
+      errors.push(`evaluator "${result.name}" (${result.type}) failed: ${result.error}`);
+    }
+    if (result.weight > 0) {
+      weighted = true;
+      if (result.verdict !== 'error') {
+        totalWeight += result.weight;
+        weightedScores += result.score * result.weight;
+        if (result.failsCase) failsCase = true;
+        if (result.verdict !== 'pass') allPass = false;
+      }
+    }
+    if (result.reasoning) {
+      reasoning += `${reasoning === '' ? '' : '\n'}${result.name}: ${result.reasoning}`;
+    }
+  }
   if (configs.length === 0) {
     errors.push(
       `case "${context.evalCase.id}" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file`,
     );
-  } else if (!results.some((result) => result.weight > 0)) {
+  } else if (!weighted) {
     errors.push(
       `case "${context.evalCase.id}" has no evaluator with weight > 0, so nothing grades it; give one evaluator a positive weight`,
     );
   }
 
-  const graded = results.filter((result) => result.weight > 0 && result.verdict !== 'error');
-  const totalWeight = graded.reduce((sum, result) => sum + result.weight, 0);
-  const score =
-    totalWeight > 0
-      ? clamp(graded.reduce((sum, result) => sum + result.score * result.weight, 0) / totalWeight)
-      : 0;
+  const score = totalWeight > 0 ? clamp(weightedScores / totalWeight) : 0;
   const threshold = options.threshold ?? context.evalCase.threshold;
   const passed =
     errors.length === 0 &&
-    !graded.some((result) => result.failsCase) &&
-    (threshold !== undefined
-      ? reaches(score, threshold)
-      : graded.every((result) => result.verdict === 'pass'));
+    !failsCase &&
+    (threshold !== undefined ? reaches(score, threshold) : allPass);
 
   const grade: CaseGrade = {
     score,
     passed,
-    hits: results.flatMap((result) => result.hits),
-    misses: results.flatMap((result) => result.misses),
-    reasoning: results
-      .filter((result) => result.reasoning)
-      .map((result) => `${result.name}: ${result.reasoning}`)
-      .join('\n'),
+    hits: results.length === 1 ? results[0]!.hits.slice() : results.flatMap((r) => r.hits),
+    misses: results.length === 1 ? results[0]!.misses.slice() : results.flatMap((r) => r.misses),
+    reasoning,
     evaluatorResults: results,
   };
   if (errors.length > 0) grade.error = errors.join('; ');
@@ -94,15 +108,19 @@ export async function runEvaluator(
   context: EvaluationContext,
   registry: EvaluatorRegistry,
 ): Promise<EvaluatorResult> {
-  const base = { name: config.name, type: config.type, weight: config.weight ?? 1 };
+  const { name, type } = config;
+  const weight = config.weight ?? 1;
   try {
-    const outcome = await registry.get(config.type).evaluate(config, context);
+    const outcome = await registry.get(type).evaluate(config, context);
     if (typeof outcome.score !== 'number' || Number.isNaN(outcome.score)) {
       throw new Error(`it returned a score that is not a number (${String(outcome.score)})`);
     }
     const score = clamp(outcome.score);
+    // Written out rather than spread from a shared base: this runs for every case of a run.
     const result: EvaluatorResult = {
-      ...base,
+      name,
+      type,
+      weight,
       score,
       verdict: outcome.verdict ?? verdictFor(score),
       hits: outcome.hits,
@@ -116,7 +134,9 @@ export async function runEvaluator(
     return result;
   } catch (error) {
     const result: EvaluatorResult = {
-      ...base,
+      name,
+      type,
+      weight,
       score: 0,
       verdict: 'error',
       hits: [],

@@ -68,25 +68,24 @@ export function buildRequest(
   attempt: number,
 ): ProviderRequest {
   const { evalCase } = planned;
-  return {
+  // Optional fields assigned one by one: spreads are slow, and batches build a request per case.
+  const request: ProviderRequest = {
     evalCaseId: evalCase.id,
     attempt,
-    ...(options.repeat === undefined ? {} : { repeat: options.repeat }),
     question: prompt.question,
     chatPrompt: prompt.chatPrompt,
     guidelines: prompt.guidelines,
     guidelineFiles: prompt.guidelineFiles,
     inputFiles: prompt.inputFiles,
     evalDir: path.dirname(evalCase.filePath),
-    ...(evalCase.expectedOutcome === undefined
-      ? {}
-      : { expectedOutcome: evalCase.expectedOutcome }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    metadata: {
-      dataset: evalCase.dataset,
-      ...(evalCase.conversationId === undefined ? {} : { conversationId: evalCase.conversationId }),
-    },
   };
+  if (options.repeat !== undefined) request.repeat = options.repeat;
+  if (evalCase.expectedOutcome !== undefined) request.expectedOutcome = evalCase.expectedOutcome;
+  if (options.signal !== undefined) request.signal = options.signal;
+  const metadata: Record<string, unknown> = { dataset: evalCase.dataset };
+  if (evalCase.conversationId !== undefined) metadata.conversationId = evalCase.conversationId;
+  request.metadata = metadata;
+  return request;
 }
 
 /** Normalises a response's trace and summarises it: once per attempt, for the attempt record and the result. */
@@ -218,15 +217,20 @@ export async function gradeAnswer(
       guidelineFiles: prompt.guidelineFiles,
       inputFiles: prompt.inputFiles,
       signal: options.signal,
-      ...(options.providerContext?.env === undefined ? {} : { env: options.providerContext.env }),
-      ...(judge === undefined ? {} : { judge: judge.judge }),
+      // Plain fields, not spreads: V8 builds objects with spreads slowly, and this is per case.
+      evaluators: options.evaluatorRegistry,
+      env: options.providerContext?.env,
+      judge: judge?.judge,
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },
   );
-  return {
+  const result: EvaluationResult = {
     timestamp: new Date().toISOString(),
-    ...resultBase(planned),
+    evalId: evalCase.id,
+    dataset: evalCase.dataset,
+    evalFile: evalCase.filePath,
+    target: planned.target.name,
     // An errored case has no meaningful score; 0 keeps statistics honest about it.
     score: grade.error === undefined ? grade.score : 0,
     passed: grade.passed,
@@ -238,16 +242,19 @@ export async function gradeAnswer(
     attempts,
     // The agent's own duration_ms (or the provider's measured call time) when reported.
     durationMs: response.durationMs ?? Date.now() - context.started,
-    ...(response.usage === undefined ? {} : { usage: response.usage }),
-    ...(response.costUsd === undefined ? {} : { costUsd: response.costUsd }),
-    ...(response.cached === true ? { cached: true } : {}),
-    ...(judge?.usage === undefined ? {} : { judgeUsage: judge.usage }),
-    ...(judge?.costUsd === undefined ? {} : { judgeCostUsd: judge.costUsd }),
-    ...(grade.error === undefined ? {} : { error: grade.error }),
     traceSummary,
-    ...(trace === undefined ? {} : { trace }),
-    ...(response.outputMessages === undefined ? {} : { outputMessages: response.outputMessages }),
   };
+  // Optional fields only when set, one by one (spreads are slow for a result per case).
+  if (evalCase.conversationId !== undefined) result.conversationId = evalCase.conversationId;
+  if (response.usage !== undefined) result.usage = response.usage;
+  if (response.costUsd !== undefined) result.costUsd = response.costUsd;
+  if (response.cached === true) result.cached = true;
+  if (judge?.usage !== undefined) result.judgeUsage = judge.usage;
+  if (judge?.costUsd !== undefined) result.judgeCostUsd = judge.costUsd;
+  if (grade.error !== undefined) result.error = grade.error;
+  if (trace !== undefined) result.trace = trace;
+  if (response.outputMessages !== undefined) result.outputMessages = response.outputMessages;
+  return result;
 }
 
 /** The record of one provider call of a case: its trace, or the error it ended with. */

@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors/provider-error.js';
 import { type BuiltPrompt, buildPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
+import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import {
   answerOf,
@@ -18,13 +19,14 @@ import type { PlannedCase } from './plan-run.js';
 import { withRetries } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
+/** Results of one grader reported before it waits for them. */
+const EMIT_WINDOW = 64;
+
+/** Cases graded between two turns of the event loop. */
+const YIELD_EVERY = 512;
+
 /** Longest batch error copied into each case's result. */
 const CASE_ERROR_CHARS = 1000;
-
-interface Prepared {
-  context: CaseContext;
-  prompt: BuiltPrompt;
-}
 
 /**
  * Answers a chunk of cases with one `provider.invokeBatch` call, retrying the
@@ -38,38 +40,47 @@ export async function evaluateBatch(
   provider: Provider,
   options: RunEvaluationOptions,
   gradeConcurrency: number,
-  emit: (result: EvaluationResult) => Promise<void>,
+  emit: (result: EvaluationResult, planned: PlannedCase) => Promise<void>,
 ): Promise<void> {
   const started = Date.now();
-  const prepared: Prepared[] = [];
+  // Per case only its planned case and its request (which holds the prompt the graders
+  // read), in two arrays: one request per case serves every attempt.
+  const cases: PlannedCase[] = [];
+  const requests: ProviderRequest[] = [];
   for (const planned of chunk) {
-    const context: CaseContext = { planned, options, started };
+    let prompt: BuiltPrompt;
     try {
-      prepared.push({ context, prompt: await buildPrompt(planned.evalCase) });
+      prompt = await buildPrompt(planned.evalCase);
     } catch (error) {
-      await emit(errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`));
+      const context: CaseContext = { planned, options, started };
+      await emit(
+        errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`),
+        planned,
+      );
+      continue;
     }
+    // Outside the try above: a failing hook is the caller's bug, not a case's prompt.
+    await options.onPrompt?.(planned.evalCase, prompt, planned.target);
+    cases.push(planned);
+    requests.push(buildRequest({ planned, options, started }, prompt, 0));
   }
-  if (prepared.length === 0) return;
-  // Outside the try above: a failing hook is the caller's bug, not a case's prompt.
-  for (const { context, prompt } of prepared) {
-    await options.onPrompt?.(context.planned.evalCase, prompt, context.planned.target);
-  }
+  if (cases.length === 0) return;
 
   let callStarted = 0;
   const outcome = await withRetries(
     (attempt) => {
       callStarted = Date.now();
-      return callBatch(provider, prepared, attempt);
+      return callBatch(provider, requests, attempt);
     },
-    retryPolicyFor(prepared[0]!.context.planned.target, prepared[0]!.context.options),
+    retryPolicyFor(cases[0]!.target, options),
     {
       signal: options.signal,
       onFailure: async (error, attempt) => {
+        if (!options.onAttempt) return;
         const durationMs = Date.now() - callStarted;
-        for (const { context } of prepared) {
-          await options.onAttempt?.(
-            attemptRecord(context.planned, attempt, durationMs, { error: messageOf(error) }),
+        for (const planned of cases) {
+          await options.onAttempt(
+            attemptRecord(planned, attempt, durationMs, { error: messageOf(error) }),
           );
         }
       },
@@ -79,50 +90,67 @@ export async function evaluateBatch(
     const durationMs = Date.now() - callStarted;
     const responses = outcome.value;
     // A few graders take the next case in turn: no promise or closure per case is made up
-    // front, and each case's prompt and response are dropped as soon as it is graded.
+    // front, and each case's request and response are dropped as soon as it is graded.
     let next = 0;
     const grader = async () => {
-      while (next < prepared.length) {
+      // Results are reported in order without waiting for each: up to EMIT_WINDOW at once, so
+      // the result file gets many lines per write instead of one per grader.
+      let reporting: Promise<void>[] = [];
+      while (next < cases.length) {
         const index = next++;
-        const { context, prompt } = prepared[index]!;
+        // Grading a large batch is one long run of promise callbacks: let the event loop in
+        // now and then, so output drains, signals (Ctrl-C) are handled and timers fire.
+        if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
+        const planned = cases[index]!;
+        const request = requests[index]!;
         const answer = answerOf(responses[index]!, outcome.attempts);
-        prepared[index] = undefined as never;
+        cases[index] = undefined as never;
+        requests[index] = undefined as never;
         responses[index] = undefined as never;
-        await options.onAttempt?.(
-          attemptRecord(context.planned, answer.attempts, durationMs, answer),
-        );
-        await emit(await gradeAnswer(context, prompt, answer));
+        await options.onAttempt?.(attemptRecord(planned, answer.attempts, durationMs, answer));
+        const result = await gradeAnswer({ planned, options, started }, request, answer);
+        const reported = emit(result, planned);
+        // Handled by the Promise.all below; until then a failure must not count as unhandled.
+        reported.catch(() => {});
+        reporting.push(reported);
+        if (reporting.length >= EMIT_WINDOW) {
+          await Promise.all(reporting);
+          reporting = [];
+        }
       }
+      await Promise.all(reporting);
     };
-    const graders = Math.max(1, Math.min(gradeConcurrency, prepared.length));
+    const graders = Math.max(1, Math.min(gradeConcurrency, cases.length));
     await Promise.all(Array.from({ length: graders }, grader));
     return;
   }
   const lastError = failureMessage(outcome.error, outcome.attempts);
   let error =
-    prepared.length === 1 ? lastError : `batch of ${prepared.length} cases failed: ${lastError}`;
+    cases.length === 1 ? lastError : `batch of ${cases.length} cases failed: ${lastError}`;
   if (error.length > CASE_ERROR_CHARS) {
     // Every case carries the error; a long one (thousands of missing ids) would make the
     // result file grow with the square of the batch. The whole text is printed once.
     options.onWarning?.(error);
     error = `${error.slice(0, CASE_ERROR_CHARS)}… (cut here; the whole batch error was printed once as a warning)`;
   }
-  for (const { context } of prepared) {
-    await emit(errorResult(context, outcome.attempts, error));
+  for (const planned of cases) {
+    await emit(errorResult({ planned, options, started }, outcome.attempts, error), planned);
   }
 }
 
 async function callBatch(
   provider: Provider,
-  prepared: readonly Prepared[],
+  requests: readonly ProviderRequest[],
   attempt: number,
 ): Promise<ProviderResponse[]> {
-  const requests = prepared.map(({ context, prompt }) => buildRequest(context, prompt, attempt));
-  const responses = await provider.invokeBatch!(requests);
-  if (responses.length !== requests.length) {
+  // The provider gets an array (and, on a retry, requests) of its own: it may keep them.
+  const sent =
+    attempt === 0 ? requests.slice() : requests.map((request) => ({ ...request, attempt }));
+  const responses = await provider.invokeBatch!(sent);
+  if (responses.length !== sent.length) {
     // A provider bug, not something a retry fixes.
     throw new ProviderError(
-      `provider "${provider.id}" returned ${responses.length} responses for a batch of ${requests.length} cases`,
+      `provider "${provider.id}" returned ${responses.length} responses for a batch of ${sent.length} cases`,
       { retryable: false },
     );
   }

@@ -87,6 +87,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
   const used = new Map<string, ResolvedTarget>();
   const checkedUses = new Set<string>();
   const judges = new Map<string, ResolvedTarget>();
+  const cleanEvaluators = new WeakSet<readonly EvaluatorConfig[]>();
   const cases: PlannedCase[] = [];
 
   const checkTargets = options.checkTargets !== false && !options.dryRun;
@@ -140,7 +141,15 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       // SPEC 5.4: a case with no evaluators anywhere is graded by a default llm_judge.
       evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
     }
-    checkEvaluators(evalCase, options.evaluatorRegistry, issues);
+    // Cases sharing the file's evaluators share their check: once it found nothing, it finds
+    // nothing for the next case either (rubric items only help), so it runs once per file.
+    if (!cleanEvaluators.has(evalCase.evaluators)) {
+      const before = issues.added;
+      checkEvaluators(evalCase, options.evaluatorRegistry, issues);
+      if (issues.added === before && (evalCase.rubricItems?.length ?? 0) === 0) {
+        cleanEvaluators.add(evalCase.evaluators);
+      }
+    }
     const planned: PlannedCase = { evalCase, target };
     if (evalCase.evaluators.some(needsJudge)) {
       const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
@@ -388,8 +397,11 @@ function rubricWithoutItems(config: EvaluatorConfig, evalCase: EvalCase): boolea
  */
 class IssueList {
   private readonly byKey = new Map<string, { issue: Issue; otherCases: string[] }>();
+  /** How many issues were added, the same one in several cases counted each time. */
+  added = 0;
 
   add(issue: Issue): void {
+    this.added++;
     const key = `${issue.file}\u0000${issue.target ?? ''}\u0000${issue.message}`;
     const seen = this.byKey.get(key);
     if (!seen) {

@@ -4,6 +4,7 @@ import { isDryRunJudge, lazilyCreatedProviders, useStartedJudgeProvider } from '
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
+import type { PlannedCase } from './plan-run.js';
 import type { RunEvaluationOptions } from './run-options.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
@@ -16,6 +17,8 @@ export interface RunOutcome {
   finished: number;
   /** True when the signal stopped the run before every case finished. */
   interrupted: boolean;
+  /** When interrupted: the planned cases that did not finish, in plan order. */
+  unfinished?: PlannedCase[];
 }
 
 /**
@@ -45,10 +48,13 @@ async function runCases(
   const pool = createWorkerPool(size, perTargetLimits(options));
   const results: EvaluationResult[] = [];
   let finished = 0;
-  const emit = async (result: EvaluationResult) => {
+  // Which cases finished, to name the others if the run is interrupted (no result is kept).
+  const done = new Set<PlannedCase>();
+  const emit = async (result: EvaluationResult, planned: PlannedCase) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
     if (options.signal?.aborted && result.error !== undefined) return;
     finished++;
+    if (options.signal !== undefined) done.add(planned);
     if (options.retainResults !== false) results.push(result);
     await options.onResult?.(result);
   };
@@ -74,7 +80,7 @@ async function runCases(
         // (result file, progress) must not hold back the next case's process.
         tasks.push(
           runTask(pool, targetName, options, () => evaluateCase(planned, provider, options)).then(
-            (result) => (result === undefined ? undefined : emit(result)),
+            (result) => (result === undefined ? undefined : emit(result, planned)),
           ),
         );
       }
@@ -86,10 +92,12 @@ async function runCases(
     (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
   );
   if (failure) throw failure.reason;
+  const interrupted = options.signal?.aborted === true && finished < options.plan.cases.length;
   return {
     results,
     finished,
-    interrupted: options.signal?.aborted === true && finished < options.plan.cases.length,
+    interrupted,
+    ...(interrupted ? { unfinished: options.plan.cases.filter((c) => !done.has(c)) } : {}),
   };
 }
 

@@ -81,93 +81,131 @@ export function computeRunStatistics(
   results: readonly EvaluationResult[],
   options: RunStatisticsOptions = {},
 ): RunStatistics {
-  const erroredCases = results.filter((result) => result.error !== undefined);
-  const gradedCases = results.filter((result) => result.error === undefined);
-  const scores = gradedCases.map((result) => result.score).sort((a, b) => a - b);
-  const passed = gradedCases.filter((result) => result.passed).length;
+  const accumulator = createRunStatisticsAccumulator(options);
+  for (const result of results) accumulator.add(result);
+  return accumulator.statistics();
+}
 
-  const histogram = BIN_EDGES.map((from, index) => ({
-    from,
-    to: BIN_EDGES[index + 1] ?? 1,
-    count: 0,
-  }));
-  for (const score of scores) histogram[binIndex(score)]!.count++;
+/**
+ * Adds results up one at a time, in run order, keeping only what the
+ * statistics need (a score per graded case, the lowest few results and sums):
+ * `statistics()` then equals `computeRunStatistics` of every added result, so
+ * a run of millions of cases need not keep its results for its summary.
+ */
+export interface RunStatisticsAccumulator {
+  add(result: EvaluationResult): void;
+  statistics(): RunStatistics;
+}
 
+export function createRunStatisticsAccumulator(
+  options: RunStatisticsOptions = {},
+): RunStatisticsAccumulator {
   const lowestCount = Math.max(0, options.lowestCount ?? 5);
-  const lowest = [
-    ...erroredCases.slice(0, lowestCount),
-    ...lowestScores(gradedCases, lowestCount - Math.min(lowestCount, erroredCases.length)),
-  ];
-
+  const overall = new Totals();
+  const byTarget = new Map<string, Totals>();
+  let scores = new Float64Array(1024);
+  let graded = 0;
+  const erroredFirst: EvaluationResult[] = [];
+  const lowestGraded: EvaluationResult[] = [];
   return {
-    total: results.length,
-    passed,
-    failed: gradedCases.length - passed,
-    errored: erroredCases.length,
-    graded: gradedCases.length,
-    ...scoreStatistics(scores),
-    histogram,
-    lowest,
-    ...usageTotals(results),
-    passRate: results.length === 0 ? null : passed / results.length,
-    durationMs: totalDuration(results),
-    targets: [...groupByTarget(results)]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([target, group]) => targetStatistics(target, group)),
+    add(result) {
+      overall.add(result);
+      let totals = byTarget.get(result.target);
+      if (totals === undefined) {
+        totals = new Totals();
+        byTarget.set(result.target, totals);
+      }
+      totals.add(result);
+      if (result.error !== undefined) {
+        if (erroredFirst.length < lowestCount) erroredFirst.push(result);
+        return;
+      }
+      if (graded === scores.length) {
+        const grown = new Float64Array(scores.length * 2);
+        grown.set(scores);
+        scores = grown;
+      }
+      scores[graded++] = result.score;
+      keepLowest(lowestGraded, result, lowestCount);
+    },
+    statistics() {
+      const sorted = Array.from(scores.subarray(0, graded)).sort((a, b) => a - b);
+      const histogram = BIN_EDGES.map((from, index) => ({
+        from,
+        to: BIN_EDGES[index + 1] ?? 1,
+        count: 0,
+      }));
+      for (const score of sorted) histogram[binIndex(score)]!.count++;
+      const lowest = [
+        ...erroredFirst,
+        ...lowestGraded.slice(0, lowestCount - Math.min(lowestCount, erroredFirst.length)),
+      ];
+      return {
+        total: overall.total,
+        passed: overall.passed,
+        failed: overall.graded - overall.passed,
+        errored: overall.total - overall.graded,
+        graded: overall.graded,
+        ...scoreStatistics(sorted),
+        histogram,
+        lowest,
+        tokens: overall.tokens,
+        costUsd: overall.costUsd,
+        cached: overall.cached,
+        passRate: overall.total === 0 ? null : overall.passed / overall.total,
+        durationMs: overall.durationMs,
+        targets: [...byTarget]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([target, totals]) => totals.targetStatistics(target)),
+      };
+    },
   };
 }
 
-function targetStatistics(target: string, results: readonly EvaluationResult[]): TargetStatistics {
-  const graded = results.filter((result) => result.error === undefined);
-  const passed = graded.filter((result) => result.passed).length;
-  const { tokens, costUsd } = usageTotals(results);
-  return {
-    target,
-    total: results.length,
-    passed,
-    failed: graded.length - passed,
-    errored: results.length - graded.length,
-    graded: graded.length,
-    passRate: results.length === 0 ? null : passed / results.length,
-    mean:
-      graded.length === 0
-        ? null
-        : graded.reduce((sum, result) => sum + result.score, 0) / graded.length,
-    tokens,
-    costUsd,
-    durationMs: totalDuration(results),
-  };
-}
+/** Counts and sums of some results, added in run order. */
+class Totals {
+  total = 0;
+  passed = 0;
+  graded = 0;
+  scoreSum = 0;
+  durationMs = 0;
+  cached = 0;
+  tokens: TokenTotals | null = null;
+  costUsd: number | null = null;
 
-function groupByTarget(results: readonly EvaluationResult[]): Map<string, EvaluationResult[]> {
-  const groups = new Map<string, EvaluationResult[]>();
-  for (const result of results) {
-    const group = groups.get(result.target);
-    if (group) group.push(result);
-    else groups.set(result.target, [result]);
-  }
-  return groups;
-}
-
-function totalDuration(results: readonly EvaluationResult[]): number {
-  return results.reduce((sum, result) => sum + result.durationMs, 0);
-}
-
-function usageTotals(
-  results: readonly EvaluationResult[],
-): Pick<RunStatistics, 'tokens' | 'costUsd' | 'cached'> {
-  let tokens: TokenTotals | null = null;
-  let costUsd: number | null = null;
-  let cached = 0;
-  for (const result of results) {
-    if (result.cached === true) cached++;
+  add(result: EvaluationResult): void {
+    this.total++;
+    this.durationMs += result.durationMs;
+    if (result.error === undefined) {
+      this.graded++;
+      this.scoreSum += result.score;
+      if (result.passed) this.passed++;
+    }
+    if (result.cached === true) this.cached++;
     // The agent's calls and the judge calls that graded its answer both count.
-    if (result.costUsd !== undefined) costUsd = (costUsd ?? 0) + result.costUsd;
-    if (result.judgeCostUsd !== undefined) costUsd = (costUsd ?? 0) + result.judgeCostUsd;
-    if (result.usage !== undefined) tokens = addUsage(tokens, result.usage);
-    if (result.judgeUsage !== undefined) tokens = addUsage(tokens, result.judgeUsage);
+    if (result.costUsd !== undefined) this.costUsd = (this.costUsd ?? 0) + result.costUsd;
+    if (result.judgeCostUsd !== undefined) {
+      this.costUsd = (this.costUsd ?? 0) + result.judgeCostUsd;
+    }
+    if (result.usage !== undefined) this.tokens = addUsage(this.tokens, result.usage);
+    if (result.judgeUsage !== undefined) this.tokens = addUsage(this.tokens, result.judgeUsage);
   }
-  return { tokens, costUsd, cached };
+
+  targetStatistics(target: string): TargetStatistics {
+    return {
+      target,
+      total: this.total,
+      passed: this.passed,
+      failed: this.graded - this.passed,
+      errored: this.total - this.graded,
+      graded: this.graded,
+      passRate: this.total === 0 ? null : this.passed / this.total,
+      mean: this.graded === 0 ? null : this.scoreSum / this.graded,
+      tokens: this.tokens,
+      costUsd: this.costUsd,
+      durationMs: this.durationMs,
+    };
+  }
 }
 
 function addUsage(
@@ -182,21 +220,17 @@ function addUsage(
 }
 
 /**
- * The `count` results with the lowest scores, ascending, ties in run order: what sorting
- * them all would give, in one pass instead of a sort of every result.
+ * Keeps in `kept` the `count` results with the lowest scores, ascending, ties in run order:
+ * what sorting them all would give, one result at a time.
  */
-function lowestScores(results: readonly EvaluationResult[], count: number): EvaluationResult[] {
-  const kept: EvaluationResult[] = [];
-  if (count <= 0) return kept;
-  for (const result of results) {
-    if (kept.length === count && result.score >= kept[count - 1]!.score) continue;
-    // After every kept result of the same score, so ties stay in run order.
-    let at = kept.length;
-    while (at > 0 && kept[at - 1]!.score > result.score) at--;
-    kept.splice(at, 0, result);
-    if (kept.length > count) kept.pop();
-  }
-  return kept;
+function keepLowest(kept: EvaluationResult[], result: EvaluationResult, count: number): void {
+  if (count <= 0) return;
+  if (kept.length === count && result.score >= kept[count - 1]!.score) return;
+  // After every kept result of the same score, so ties stay in run order.
+  let at = kept.length;
+  while (at > 0 && kept[at - 1]!.score > result.score) at--;
+  kept.splice(at, 0, result);
+  if (kept.length > count) kept.pop();
 }
 
 function binIndex(score: number): number {
