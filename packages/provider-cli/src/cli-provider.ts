@@ -1,5 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, unlink } from 'node:fs/promises';
+import { readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -343,14 +343,14 @@ function removeRunDir(dir: string): void {
  */
 async function emptyCallDir(dir: string, files: readonly string[]): Promise<boolean> {
   try {
-    await Promise.all(
-      files.map((name) =>
-        unlink(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'ENOENT') throw error;
-        }),
-      ),
-    );
-    if ((await readdir(dir)).length === 0) return true;
+    for (const name of files) {
+      try {
+        unlinkSync(join(dir, name));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    if (readdirSync(dir).length === 0) return true;
   } catch {
     // Removed below.
   }
