@@ -1,6 +1,10 @@
 // SPEC 8: 10,000 and 100,000 batch cases answered by one process cost under 0.05 ms per case in
 // AgentV itself, and peak memory stays under 250 MiB for 100,000 batch cases. AgentV's own time
-// is the run's wall time minus the runner's own time (it reports it) and a Node start. Medians
+// is the run's wall time minus the runner's own time and a Node start (AgentV's). The runner is
+// the user's agent: its own time is its whole life, from its process start (Node's
+// performance.timeOrigin, which performance.now() counts from) to its last write; the JSON also
+// keeps the time it spent after its own start-up (`runnerWorkMs`) and the per-case figure with
+// only that subtracted (`perCaseChargingRunnerStart`), which charges the runner's start to AgentV. Medians
 // of interleaved rounds; every run's result file is checked (every case, its answer, passed).
 import path from 'node:path';
 import {
@@ -29,7 +33,8 @@ const lines = readFileSync(input, 'utf8').split('\\n').filter(Boolean).map((line
   return JSON.stringify({ id, text: 'answer ' + id });
 });
 writeFileSync(output, lines.join('\\n') + '\\n');
-writeFileSync('runner-ms.txt', String(performance.now() - started));
+const ended = performance.now();
+writeFileSync('runner-ms.txt', JSON.stringify({ life: ended, work: ended - started }));
 `;
 const TARGETS = `targets:
   - name: default
@@ -58,8 +63,8 @@ function run(count) {
     cwd: dir,
   });
   verifyResults(path.join(dir, 'out.jsonl'), count, (id) => `answer ${id}`);
-  const runnerMs = Number(timed('cat', ['runner-ms.txt'], { cwd: dir }).result.stdout);
-  return { ms, peakMiB, runnerMs };
+  const runner = JSON.parse(timed('cat', ['runner-ms.txt'], { cwd: dir }).result.stdout);
+  return { ms, peakMiB, runnerMs: runner.life, runnerWorkMs: runner.work };
 }
 
 try {
@@ -68,11 +73,12 @@ try {
   const figures = await interleaved(steps);
   let ok = true;
   for (const count of SIZES) {
-    const { ms, peakMiB, runnerMs } = figures[count];
+    const { ms, peakMiB, runnerMs, runnerWorkMs } = figures[count];
     const perCase = (ms - runnerMs - figures.node.ms) / count;
+    const perCaseChargingRunnerStart = (ms - runnerWorkMs - figures.node.ms) / count;
     console.log(
       `batch of ${count.toLocaleString('en')} (${USE_JSONL_DATASET ? 'JSONL dataset' : 'inline YAML'}): ` +
-        `${ms.toFixed(0)} ms, runner ${runnerMs.toFixed(0)} ms, node start ${figures.node.ms.toFixed(0)} ms, ` +
+        `${ms.toFixed(0)} ms, runner ${runnerMs.toFixed(0)} ms (${runnerWorkMs.toFixed(0)} ms after its start-up), node start ${figures.node.ms.toFixed(0)} ms, ` +
         `peak ${peakMiB.toFixed(0)} MiB (medians of ${ROUNDS})`,
     );
     ok =
@@ -85,6 +91,8 @@ try {
         {
           wallMs: ms,
           runnerMs,
+          runnerWorkMs,
+          perCaseChargingRunnerStart,
           nodeStartMs: figures.node.ms,
           input: USE_JSONL_DATASET ? 'jsonl' : 'yaml',
         },

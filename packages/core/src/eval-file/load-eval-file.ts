@@ -355,8 +355,8 @@ function simpleCaseBuilder(defaults: FileDefaults): {
         dataset: defaults.dataset,
         filePath: defaults.filePath,
         inputMessages,
-        expectedMessages: [],
-        evaluators: [],
+        expectedMessages: NO_EXPECTED_MESSAGES,
+        evaluators: defaults.evaluators,
       };
       if (tags.length > 0) evalCase.tags = tags;
       if (outcome !== undefined) evalCase.expectedOutcome = outcome;
@@ -364,7 +364,6 @@ function simpleCaseBuilder(defaults: FileDefaults): {
       if (defaults.target !== undefined) evalCase.target = defaults.target;
       if (targets !== undefined) evalCase.targets = targets;
       if (defaults.judgeTarget !== undefined) evalCase.judgeTarget = defaults.judgeTarget;
-      evalCase.evaluators = defaults.evaluators;
       evalCase.evaluatorPositions = defaults.evaluatorPositions;
       if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
       return evalCase;
@@ -665,3 +664,6 @@ function bothTargetKeysIssues(
   }
   return issues;
 }
+
+/** Shared by the dataset records without expected messages (one list for a million cases); frozen. */
+const NO_EXPECTED_MESSAGES = Object.freeze([]) as unknown as EvalMessage[];

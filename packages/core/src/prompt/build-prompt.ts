@@ -78,10 +78,16 @@ export async function buildPrompt(evalCase: EvalCase): Promise<BuiltPrompt> {
     question,
     chatPrompt: chatPromptOf(visible, guidelines),
     guidelines,
-    guidelineFiles,
-    inputFiles,
+    guidelineFiles: guidelineFiles.length === 0 ? NO_FILES : guidelineFiles,
+    inputFiles: inputFiles.length === 0 ? NO_FILES : inputFiles,
   };
 }
+
+/**
+ * Every prompt without guideline or input files (most of a large run, whose requests are all
+ * held while a batch runs) shares this one empty list; frozen, so nothing can add to it.
+ */
+const NO_FILES = Object.freeze([]) as unknown as string[];
 
 function chatPromptOf(
   visible: { message: EvalMessage; text: string }[],
