@@ -3,25 +3,16 @@ import path from 'node:path';
 import type { TraceEvent } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
 import { createResultLineRenderer } from './result-line.js';
-import { makeResult } from './test-support/make-result.js';
+import { makeResult, makeRubricMember } from './test-support/make-result.js';
 import { toResultRecord } from './to-result-record.js';
 
 const trace: TraceEvent[] = [
   { type: 'tool_call', timestamp: '2025-01-01T12:00:00.000Z', name: 'lookup', input: { id: 42 } },
 ];
-const member = {
-  name: 'rubrics',
-  type: 'rubric',
-  score: 0,
-  weight: 1,
-  verdict: 'fail' as const,
-  hits: [],
-  misses: ['[amount] Says $20'],
+const member = makeRubricMember({
   reasoning: 'no amount',
-  failsCase: true,
   details: { items: [{ id: 'amount', satisfied: false, note: undefined }] },
-  cached: true,
-};
+});
 
 const results = [
   makeResult(),

@@ -1,6 +1,6 @@
 import type { TraceEvent } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
-import { makeResult } from './test-support/make-result.js';
+import { makeResult, makeRubricMember } from './test-support/make-result.js';
 import { toResultRecord } from './to-result-record.js';
 
 const trace: TraceEvent[] = [
@@ -20,18 +20,7 @@ const summary = {
 
 describe('toResultRecord', () => {
   it('keeps rubric item outcomes and composite members, nested, in snake_case', () => {
-    const member = {
-      name: 'rubrics',
-      type: 'rubric',
-      score: 0,
-      weight: 1,
-      verdict: 'fail' as const,
-      hits: [],
-      misses: ['[amount] Says $20'],
-      failsCase: true,
-      details: { items: [{ id: 'amount', satisfied: false }] },
-      cached: true,
-    };
+    const member = makeRubricMember();
     const record = toResultRecord(
       makeResult({
         evaluatorResults: [

@@ -1,4 +1,4 @@
-import { type EvaluationResult, summarizeTrace } from '@agentv/core';
+import { type EvaluationResult, type EvaluatorResult, summarizeTrace } from '@agentv/core';
 
 /**
  * An evaluation result for tests: a passing case unless overridden. Like the
@@ -43,4 +43,21 @@ export function scored(evalId: string, score: number, overrides: Partial<Evaluat
 /** An errored result. */
 export function errored(evalId: string, error: string) {
   return makeResult({ evalId, score: 0, passed: false, error, evaluatorResults: [], hits: [] });
+}
+
+/** A failing rubric grader's result (one unmet item, answered from the cache), for nesting tests. */
+export function makeRubricMember(overrides: Partial<EvaluatorResult> = {}): EvaluatorResult {
+  return {
+    name: 'rubrics',
+    type: 'rubric',
+    score: 0,
+    weight: 1,
+    verdict: 'fail',
+    hits: [],
+    misses: ['[amount] Says $20'],
+    failsCase: true,
+    details: { items: [{ id: 'amount', satisfied: false }] },
+    cached: true,
+    ...overrides,
+  };
 }
