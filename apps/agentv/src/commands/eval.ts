@@ -50,8 +50,8 @@ import {
 const evalArgs = {
   paths: {
     type: 'positional',
-    description: 'Eval files, directories or globs',
-    required: true,
+    description: 'Eval files, directories or globs (default: evals/)',
+    required: false,
     valueHint: 'PATHS...',
   },
   ...targetArgs,

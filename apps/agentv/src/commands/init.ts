@@ -3,7 +3,7 @@ import path from 'node:path';
 import { displayPath } from '@agentv/core';
 import { defineCommand } from 'citty';
 import { schemaReference } from '../init/schema-reference.js';
-import { EXAMPLE_EVAL_PATH, starterFiles } from '../init/starter-files.js';
+import { starterFiles } from '../init/starter-files.js';
 import { type WriteOutcome, writeStarterFiles } from '../init/write-starter-files.js';
 import { createYesNoPrompter } from '../init/yes-no-prompter.js';
 import { rejectUnknownFlags } from './_shared.js';
@@ -68,7 +68,7 @@ export default defineCommand({
     }
     const cd = dir === cwd ? '' : `cd ${path.relative(cwd, dir)} && `;
     out('');
-    out(`Next: ${cd}agentv validate && agentv eval ${EXAMPLE_EVAL_PATH}`);
+    out(`Next: ${cd}agentv validate && agentv eval`);
     const kept = outcome.some(({ action }) => action === 'kept');
     return kept && !interactive ? FILES_KEPT : 0;
   },

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { UsageError } from '@agentv/core';
 import { glob } from 'tinyglobby';
 import { expandPaths } from '../expand-paths.js';
@@ -6,16 +8,26 @@ const EVAL_FILE_GLOB = '**/*.{yaml,yml}';
 /** Files in a directory that are configuration, not eval cases. */
 const NOT_EVAL_FILES = ['**/.agentv/**', '**/node_modules/**', '**/targets.{yaml,yml}', '**/.*/**'];
 
+/** Where eval files are looked for when the command line names none (`agentv init` writes them there). */
+export const DEFAULT_EVAL_FOLDER = 'evals';
+
 /**
  * Expands the command line's paths and globs into absolute eval file paths,
  * sorted and without repeats. A directory means every YAML file under it
- * except targets and `.agentv/` files. Something that matches nothing is a usage error.
+ * except targets and `.agentv/` files; no paths at all means the `evals/`
+ * folder of `cwd`. Something that matches nothing is a usage error.
  */
 export async function resolveEvalPaths(inputs: readonly string[], cwd: string): Promise<string[]> {
   if (inputs.length === 0) {
-    throw new UsageError('no eval files given', {
-      hint: 'pass eval files, directories or globs, e.g. agentv eval evals/*.yaml',
-    });
+    if (!statSync(path.join(cwd, DEFAULT_EVAL_FOLDER), { throwIfNoEntry: false })?.isDirectory()) {
+      throw new UsageError(
+        `no eval files given, and ${cwd} has no ${DEFAULT_EVAL_FOLDER}/ folder`,
+        {
+          hint: 'pass eval files, directories or globs, e.g. agentv eval evals/*.yaml; agentv init writes an example',
+        },
+      );
+    }
+    return resolveEvalPaths([DEFAULT_EVAL_FOLDER], cwd);
   }
   return expandPaths(inputs, cwd, {
     noun: 'eval files',

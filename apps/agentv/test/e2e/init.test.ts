@@ -34,13 +34,14 @@ describe('agentv init', () => {
     expect(init.stdout.split('\n').slice(0, STARTER_FILES.length)).toEqual(
       STARTER_FILES.map((file) => `created     ${file}`),
     );
-    expect(init.stdout).toContain('Next: agentv validate && agentv eval evals/example.yaml');
+    expect(init.stdout).toContain('Next: agentv validate && agentv eval\n');
 
     const validate = await runAgentv(['validate'], root);
     expect(validate.stdout).toBe('3 files checked: no errors\n');
     expect(validate.code).toBe(0);
 
-    const run = await runAgentv(['eval', 'evals/example.yaml', '--out', 'results.jsonl'], root);
+    // As init suggests: no paths means the eval files under evals/.
+    const run = await runAgentv(['eval', '--out', 'results.jsonl'], root);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('2 cases: 2 passed, 0 failed, 0 errored');
@@ -48,6 +49,40 @@ describe('agentv init', () => {
     expect(results.map((result) => [result.eval_id, result.passed]).sort()).toEqual([
       ['opening-hours', true],
       ['order-status', true],
+    ]);
+  });
+
+  it('agentv eval without paths runs every eval file under evals/, and says what to do without one', async () => {
+    const root = await emptyDir();
+    const none = await runAgentv(['eval'], root);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe(
+      `agentv: no eval files given, and ${root} has no evals/ folder\n` +
+        '  hint: pass eval files, directories or globs, e.g. agentv eval evals/*.yaml; agentv init writes an example\n',
+    );
+    expect(none.code).toBe(2);
+
+    await runAgentv(['init'], root);
+    await writeFile(
+      path.join(root, 'evals', 'extra.yaml'),
+      [
+        '$schema: agentv-eval-v2',
+        'evalcases:',
+        '  - id: extra',
+        '    input_messages: [{ role: user, content: When are you open? }]',
+        '    evaluators: [{ name: hours, type: contains, value: 9am }]',
+        '',
+      ].join('\n'),
+    );
+    const run = await runAgentv(['eval', '--out', 'results.jsonl'], root);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('3 cases: 3 passed, 0 failed, 0 errored');
+    const results = parseJsonl(await readFile(path.join(root, 'results.jsonl'), 'utf8'));
+    expect(results.map((result) => `${result.eval_file}#${result.eval_id}`).sort()).toEqual([
+      'evals/example.yaml#opening-hours',
+      'evals/example.yaml#order-status',
+      'evals/extra.yaml#extra',
     ]);
   });
 

@@ -191,7 +191,7 @@ describe('in a project outside the repository', () => {
       const init = await npxAgentv(['init']);
       expect(init.code, init.stderr).toBe(0);
       expect(init.stdout).toContain('created     evals/example.yaml');
-      expect(init.stdout).toContain('Next: agentv validate && agentv eval evals/example.yaml');
+      expect(init.stdout).toContain('Next: agentv validate && agentv eval\n');
       // Editors find the schemas in the installed @agentv/core.
       const targets = await readFile(path.join(project, '.agentv/targets.yaml'), 'utf8');
       const schema = /\$schema=(\S+)/.exec(targets)?.[1] ?? '';
@@ -202,7 +202,7 @@ describe('in a project outside the repository', () => {
       expect(validate.stdout).toBe('3 files checked: no errors\n');
       expect(validate.code).toBe(0);
 
-      const run = await npxAgentv(['eval', 'evals/example.yaml', '--out', 'results.jsonl']);
+      const run = await npxAgentv(['eval', '--out', 'results.jsonl']);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('2 cases: 2 passed, 0 failed, 0 errored');
       const results = parseJsonl(await readFile(path.join(project, 'results.jsonl'), 'utf8'));
