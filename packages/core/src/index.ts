@@ -118,4 +118,5 @@ export { displayPath } from './util/display-path.js';
 export { findRepoRoot } from './util/find-repo-root.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';
+export { createSecretMask, type SecretMask } from './util/mask-secrets.js';
 export { isRecord, parseJsonObject } from './util/records.js';

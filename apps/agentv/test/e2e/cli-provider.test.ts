@@ -212,6 +212,69 @@ max_retries: 0
   });
 });
 
+describe('secrets from ${{ VAR }} in what the agent answers', () => {
+  it('are masked in result lines, reports and trace dumps, while graders see the real answer', async () => {
+    const secret = 'sk-echoed-7f3a19c4e2';
+    project = await createProject({
+      'agent.mjs': `
+const key = process.env.API_KEY;
+process.stdout.write(JSON.stringify({
+  text: 'your key is ' + key,
+  trace: [{ type: 'tool_call', timestamp: '2025-01-01T00:00:00Z', name: 'auth', input: { header: 'Bearer ' + key } }],
+}));
+`,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT}
+env: { API_KEY: "\${{ API_KEY }}" }
+`),
+      'evals/v.yaml': evalFile(
+        evalCase('echo', 'what is my key?', secret) + evalCase('other', 'hello', 'nothing'),
+      ),
+    });
+    const run = await runAgentv(
+      [
+        'eval',
+        'evals/v.yaml',
+        '--include-trace',
+        '--dump-traces',
+        '--junit',
+        'junit.xml',
+        '--html',
+        'report.html',
+        '--out',
+        'out.jsonl',
+      ],
+      project.dir,
+      { API_KEY: secret },
+    );
+    expect(run.code).toBe(1);
+    const lines = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    const echo = lines.find((line) => line.eval_id === 'echo')!;
+    // The contains grader saw the key; the line shows it masked.
+    expect(echo.passed).toBe(true);
+    expect(echo.candidate_answer).toBe('your key is ***');
+    expect(echo.trace).toEqual([
+      {
+        type: 'tool_call',
+        timestamp: '2025-01-01T00:00:00Z',
+        name: 'auth',
+        input: { header: 'Bearer ***' },
+      },
+    ]);
+    const dump = await readFile(project.file('.agentv/traces/echo_attempt-1.json'), 'utf8');
+    expect(JSON.parse(dump).trace[0].input.header).toBe('Bearer ***');
+    const written = [
+      run.stdout,
+      run.stderr,
+      await readFile(project.file('out.jsonl'), 'utf8'),
+      await readFile(project.file('junit.xml'), 'utf8'),
+      await readFile(project.file('report.html'), 'utf8'),
+      dump,
+    ];
+    for (const output of written) expect(output).not.toContain(secret);
+  });
+});
+
 describe('seed 003: Timeout and retries', () => {
   it('--agent-timeout sends SIGTERM, then SIGKILL to an agent that ignores it and to its grandchild; no process survives', async () => {
     project = await createProject({

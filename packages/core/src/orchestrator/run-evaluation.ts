@@ -1,5 +1,6 @@
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
+import { createSecretMask, type SecretMask } from '../util/mask-secrets.js';
 import { isDryRunJudge, lazilyCreatedProviders, useStartedJudgeProvider } from './case-steps.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
@@ -28,11 +29,15 @@ export interface RunOutcome {
  * the target's `batch_size`). A failing case never stops the others: provider
  * and evaluator failures become that case's `error`. Throws only before any
  * case runs (a provider cannot be created or fails its health check).
+ * The values a target's `${{ VAR }}` placeholders were replaced with are
+ * masked as `***` in its results and attempt records.
  */
 export async function runEvaluation(options: RunEvaluationOptions): Promise<RunOutcome> {
   const started: Provider[] = [];
+  const masks = secretMasks(options);
+  const run = masks.size === 0 ? options : withAttemptsMasked(options, masks);
   try {
-    return await runCases(options, await startProviders(options, started));
+    return await runCases(run, await startProviders(run, started), masks);
   } finally {
     // Providers that keep processes running (a persistent `cli` target) stop them here,
     // whether the run finished, was interrupted or failed.
@@ -40,9 +45,34 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   }
 }
 
+/** A mask per target whose settings hold `${{ VAR }}` values. */
+function secretMasks(options: RunEvaluationOptions): Map<string, SecretMask> {
+  const masks = new Map<string, SecretMask>();
+  for (const planned of options.plan.cases) {
+    const { target } = planned;
+    if (target.secretValues === undefined || masks.has(target.name)) continue;
+    const mask = createSecretMask(target.secretValues);
+    if (mask) masks.set(target.name, mask);
+  }
+  return masks;
+}
+
+function withAttemptsMasked(
+  options: RunEvaluationOptions,
+  masks: Map<string, SecretMask>,
+): RunEvaluationOptions {
+  const { onAttempt } = options;
+  if (!onAttempt) return options;
+  return {
+    ...options,
+    onAttempt: (record) => onAttempt(masks.get(record.target)?.deep(record) ?? record),
+  };
+}
+
 async function runCases(
   options: RunEvaluationOptions,
   providers: Map<string, Provider>,
+  masks: Map<string, SecretMask>,
 ): Promise<RunOutcome> {
   const size = poolSize(options);
   const pool = createWorkerPool(size, perTargetLimits(options));
@@ -50,9 +80,11 @@ async function runCases(
   let finished = 0;
   // Which cases finished, to name the others if the run is interrupted (no result is kept).
   const done = new Set<PlannedCase>();
-  const emit = async (result: EvaluationResult, planned: PlannedCase) => {
+  const emit = async (graded: EvaluationResult, planned: PlannedCase) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
-    if (options.signal?.aborted && result.error !== undefined) return;
+    if (options.signal?.aborted && graded.error !== undefined) return;
+    const result =
+      masks.size === 0 ? graded : (masks.get(planned.target.name)?.deep(graded) ?? graded);
     finished++;
     if (options.signal !== undefined) done.add(planned);
     if (options.retainResults !== false) results.push(result);
