@@ -65,6 +65,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
     };
   }
   if (fullPlan.cases.length === 0) {
+    if (selected.length === 0 && input.cases.length > 0) {
+      throw new UsageError(`selectCases chose none of the ${input.cases.length} cases loaded`, {
+        hint: 'check what selectCases filters by, or leave it out to run every case',
+      });
+    }
     throw new UsageError('the eval files contain no cases to run');
   }
 

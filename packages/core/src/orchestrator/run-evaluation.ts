@@ -1,6 +1,11 @@
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
-import { isDryRunJudge, lazilyCreatedProviders, useStartedJudgeProvider } from './case-steps.js';
+import {
+  createProviderFor,
+  isDryRunJudge,
+  lazilyCreatedProviders,
+  useStartedJudgeProvider,
+} from './case-steps.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
@@ -151,9 +156,7 @@ async function startProviders(
 ): Promise<Map<string, Provider>> {
   const providers = new Map<string, Provider>();
   for (const target of options.plan.targets) {
-    const provider = options.createProvider
-      ? options.createProvider(target)
-      : options.providerRegistry.create(target, options.providerContext);
+    const provider = createProviderFor(target, 'target', options);
     providers.set(target.name, provider);
     started.push(provider);
   }
@@ -165,7 +168,7 @@ async function startProviders(
     if (judgeProviders.some((provider) => provider.targetName === judgeTarget.name)) continue;
     let provider: Provider;
     try {
-      provider = options.providerRegistry.create(judgeTarget, options.providerContext);
+      provider = createProviderFor(judgeTarget, 'judge', options);
     } catch {
       continue; // judgeFor reports it on each case that asks.
     }
