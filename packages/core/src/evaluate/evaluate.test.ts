@@ -255,6 +255,25 @@ describe('evaluate', () => {
     });
   });
 
+  it.each([
+    [{ workers: 0 }, 'evaluate() option workers must be an integer >= 1, got 0'],
+    [{ workers: 1.5 }, 'evaluate() option workers must be an integer >= 1, got 1.5'],
+    [{ maxRetries: -1 }, 'evaluate() option maxRetries must be an integer >= 0, got -1'],
+    [{ threshold: 2 }, 'evaluate() option threshold must be a number between 0 and 1, got 2'],
+  ])('refuses %o with a usage error before running anything', async (option, message) => {
+    let started = 0;
+    const error = await evaluate({
+      evalFiles: ['evals/suite.yaml'],
+      providers,
+      cwd: dir,
+      onProgress: () => started++,
+      ...option,
+    }).catch((caught: unknown) => caught);
+    expect(isUsageError(error)).toBe(true);
+    expect(error).toMatchObject({ message, hint: expect.stringContaining('leave it out') });
+    expect(started).toBe(0);
+  });
+
   it('refuses options that give neither or both of evalFiles and cases', async () => {
     const error = await evaluate({ providers, cwd: dir }).catch((caught: unknown) => caught);
     expect(isUsageError(error)).toBe(true);
