@@ -60,7 +60,7 @@ export { planRun } from './orchestrator/plan-run.js';
 export type { RetryPolicy } from './orchestrator/retry-policy.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
 export { runEvaluation } from './orchestrator/run-evaluation.js';
-export type { RunEvaluationOptions } from './orchestrator/run-options.js';
+export type { ProviderRole, RunEvaluationOptions } from './orchestrator/run-options.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
 export type {

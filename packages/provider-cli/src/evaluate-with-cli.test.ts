@@ -95,6 +95,52 @@ describe('evaluate() with the cli provider', () => {
     ).toEqual({ one: 1, two: 1 });
   });
 
+  it('runs eval files against targets given in code, not the targets file beside them', async () => {
+    const outcome = await evaluate({
+      evalFiles: ['evals/geo.yaml'],
+      providers,
+      cwd: dir,
+      targetDefinitions: [
+        {
+          name: 'default',
+          provider: 'cli',
+          cwd: '..',
+          command_template: 'node agent.mjs {PROMPT} code',
+        },
+      ],
+    });
+    expect(outcome.summary).toMatchObject({ total: 2, passed: 1 });
+    // The targets file's `default` would have logged "default".
+    expect(await calls()).toEqual(['code', 'code']);
+  });
+
+  it("retries a failing agent maxRetries times, over the target's own max_retries", async () => {
+    const outcome = await evaluate({
+      evalFiles: ['evals/geo.yaml'],
+      providers,
+      cwd: dir,
+      target: 'failing',
+      maxRetries: 1,
+      targetDefinitions: [
+        {
+          name: 'failing',
+          provider: 'cli',
+          cwd: '..',
+          max_retries: 0,
+          command_template: 'node agent.mjs {PROMPT} failing && exit 1',
+        },
+      ],
+    });
+    expect(outcome.results.map((result) => [result.evalId, result.attempts])).toEqual(
+      expect.arrayContaining([
+        ['capital', 2],
+        ['weather', 2],
+      ]),
+    );
+    expect(outcome.summary.errored).toBe(2);
+    expect(await calls()).toEqual(['failing', 'failing', 'failing', 'failing']);
+  });
+
   it('reports a bad target definition as a located issue before starting any process', async () => {
     const loaded = await loadEvalFile(path.join(dir, 'evals', 'geo.yaml'), { cwd: dir });
     const error = await evaluate({

@@ -104,6 +104,27 @@ describe('createTraceDumpWriter', () => {
     expect(billing).toMatchObject({ dataset: 'billing', attempt: 2 });
   });
 
+  it('names the repeat of a --repeat run before the attempt, and records it in the file', async () => {
+    const writer = createTraceDumpWriter(root, { namesTarget: true });
+    for (const repeat of [1, 2, 3]) {
+      await writer.write(attempt({ repeat, dataset: 'support', evalFile: '/p/support.yaml' }));
+    }
+    const retried = await writer.write(
+      attempt({ repeat: 2, attempt: 2, dataset: 'support', evalFile: '/p/support.yaml' }),
+    );
+    expect(await filesUnder(root)).toEqual([
+      'refund-001_agent_repeat-1_attempt-1.json',
+      'refund-001_agent_repeat-2_attempt-1.json',
+      'refund-001_agent_repeat-2_attempt-2.json',
+      'refund-001_agent_repeat-3_attempt-1.json',
+    ]);
+    expect(JSON.parse(await readFile(retried, 'utf8'))).toMatchObject({
+      eval_id: 'refund-001',
+      repeat: 2,
+      attempt: 2,
+    });
+  });
+
   it('does not overwrite a file even when records carry no dataset', async () => {
     const writer = createTraceDumpWriter(root);
     await writer.write(attempt());

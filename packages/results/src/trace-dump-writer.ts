@@ -8,7 +8,9 @@ export type TraceDumpRecord = AttemptRecord & Pick<CaseIdentity, 'dataset' | 'ev
 export interface TraceDumpFile {
   eval_id: string;
   dataset?: string;
-  /** 1-based. */
+  /** Under `--repeat N`: the 1-based repeat; absent without `--repeat`. */
+  repeat?: number;
+  /** 1-based, counted again from 1 in each repeat. */
   attempt: number;
   target: string;
   duration_ms: number;
@@ -33,7 +35,9 @@ export interface TraceDumpWriter {
  * is the sanitised case id (see `createCaseFileNames`): no id can place a file
  * outside the folder, and two cases never share a file, even with the same id.
  * A file left from an earlier run with the same name is replaced. With
- * `namesTarget` (a run of several targets) the name holds the target too.
+ * `namesTarget` (a run of several targets) the name holds the target too, and a
+ * record of a repeat (`--repeat N`) holds it before the attempt:
+ * `<case>[_<target>]_repeat-<r>_attempt-<n>.json`.
  */
 export function createTraceDumpWriter(
   directory: string,
@@ -46,7 +50,9 @@ export function createTraceDumpWriter(
     async write(record) {
       const caseStem = folder.stemFor(record);
       // A run of several targets dumps each case once per target: `<case>_<target>_attempt-<n>.json`.
-      const stem = options.namesTarget ? `${caseStem}_${safeFileStem(record.target)}` : caseStem;
+      const named = options.namesTarget ? `${caseStem}_${safeFileStem(record.target)}` : caseStem;
+      // Attempts count from 1 again in each repeat: the repeat tells them apart.
+      const stem = record.repeat === undefined ? named : `${named}_repeat-${record.repeat}`;
       let name = `${stem}_attempt-${record.attempt}.json`;
       // Only reached when a record lacks the dataset and file that tell two same-id cases apart.
       for (let counter = 2; used.has(name.toLowerCase()); counter++) {
@@ -62,6 +68,7 @@ function toTraceDumpFile(record: TraceDumpRecord): TraceDumpFile {
   return {
     eval_id: record.evalId,
     ...(record.dataset === undefined ? {} : { dataset: record.dataset }),
+    ...(record.repeat === undefined ? {} : { repeat: record.repeat }),
     attempt: record.attempt,
     target: record.target,
     duration_ms: record.durationMs,

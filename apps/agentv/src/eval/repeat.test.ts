@@ -1,6 +1,15 @@
-import type { EvaluationResult } from '@agentv/core';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  createProviderRegistry,
+  type EvaluationResult,
+  evaluate,
+  mockProviderFactory,
+  type ProviderFactory,
+} from '@agentv/core';
 import { describe, expect, it } from 'vitest';
-import { reduceRepeats } from './repeat.js';
+import { reduceRepeats, runEvaluationRepeated } from './repeat.js';
 
 const result = (score: number, passed: boolean, error?: string): EvaluationResult => ({
   timestamp: '2026-01-01T00:00:00.000Z',
@@ -50,4 +59,82 @@ describe('reduceRepeats', () => {
     expect(all.passed).toBe(false);
     expect(all.repeats?.flaky).toBe(false);
   });
+});
+
+describe('runEvaluationRepeated', () => {
+  /** The mock provider, counting per target how often one is created, health-checked, asked and closed. */
+  function countingFactory() {
+    const counts: Record<string, Record<string, number>> = {};
+    const count = (target: string, what: string) => {
+      counts[what] ??= {};
+      counts[what][target] = (counts[what][target] ?? 0) + 1;
+    };
+    const factory: ProviderFactory = {
+      ...mockProviderFactory,
+      kind: 'counted',
+      create(target, context) {
+        count(target.name, 'created');
+        const provider = mockProviderFactory.create(target, context);
+        return {
+          ...provider,
+          kind: 'counted',
+          invoke: (request) => {
+            count(target.name, 'asked');
+            return provider.invoke(request);
+          },
+          healthcheck: async () => count(target.name, 'checked'),
+          close: async () => count(target.name, 'closed'),
+        };
+      },
+    };
+    return { factory, counts };
+  }
+
+  it.each([
+    ['a judge target of its own', 'judge', { agent: 1, judge: 1 }],
+    // As in a run without --repeat, the judge role gets a provider besides the target's.
+    ['the run target as its own judge', 'agent', { agent: 2 }],
+  ])(
+    'shares every provider across the repeats, %s included, and closes each once',
+    async (_, judge, providers) => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'agentv-repeat-'));
+      try {
+        await writeFile(
+          path.join(dir, 'suite.yaml'),
+          `evalcases:
+  - id: graded
+    input_messages: [{ role: user, content: "Grade me" }]
+    evaluators: [{ name: quality, type: llm_judge }]
+`,
+        );
+        const { factory, counts } = countingFactory();
+        const verdict = JSON.stringify({ score: 1, hits: ['fine'], misses: [], reasoning: 'ok' });
+        const outcome = await evaluate({
+          evalFiles: ['suite.yaml'],
+          cwd: dir,
+          providers: createProviderRegistry([factory]),
+          targetDefinitions: [
+            { name: 'agent', provider: 'counted', response: verdict, judge_target: judge },
+            { name: 'judge', provider: 'counted', response: verdict },
+          ],
+          target: 'agent',
+          runner: (options) => runEvaluationRepeated(options, { count: 3, reducer: 'mean' }),
+        });
+        expect(outcome.results).toHaveLength(1);
+        expect(outcome.results[0]?.repeats?.runs.map((run) => run.passed)).toEqual([
+          true,
+          true,
+          true,
+        ]);
+        expect(counts.created).toEqual(providers);
+        // Health checks run once, before the first repeat (a judge that is also a run target has its target's).
+        expect(counts.checked).toEqual(judge === 'agent' ? { agent: 1 } : { agent: 1, judge: 1 });
+        expect(counts.closed).toEqual(providers);
+        // Each repeat still asks the agent and the judge once.
+        expect(counts.asked).toEqual(judge === 'agent' ? { agent: 6 } : { agent: 3, judge: 3 });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -1,31 +1,37 @@
-import type { Provider, ResolvedTarget, RunEvaluationOptions } from '@agentv/core';
+import type { Provider, ProviderRole, ResolvedTarget, RunEvaluationOptions } from '@agentv/core';
 
 /**
- * One provider per target for several `runEvaluation` calls over the same plan
- * (the repeats of `--repeat N`): a persistent `cli` target's processes start
- * once, not once per repeat, and a health check runs once. `create` hands each
- * run a view whose `close` does nothing; `close` stops the real providers.
+ * One provider per target and role for several `runEvaluation` calls over the
+ * same plan (the repeats of `--repeat N`): a persistent `cli` target's
+ * processes start once, not once per repeat, and a health check runs once —
+ * for the targets cases run against and for judge targets alike (a judge
+ * target that is also a run target keeps a provider of its own, as in a single
+ * run). `create` hands each run a view whose `close` does nothing; `close`
+ * stops the real providers, each once.
  */
 export function shareProviders(options: RunEvaluationOptions): {
-  create: (target: ResolvedTarget) => Provider;
+  create: (target: ResolvedTarget, role: ProviderRole) => Provider;
   close: () => Promise<void>;
 } {
-  const providers = new Map<string, Provider>();
+  const providers: Provider[] = [];
   const views = new Map<string, Provider>();
   return {
-    create: (target) => {
-      const existing = views.get(target.name);
+    create: (target, role) => {
+      const key = `${role}\u0000${target.name}`;
+      const existing = views.get(key);
       if (existing) return existing;
       const provider = options.createProvider
-        ? options.createProvider(target)
+        ? options.createProvider(target, role)
         : options.providerRegistry.create(target, options.providerContext);
-      providers.set(target.name, provider);
+      providers.push(provider);
       const view = keptOpen(provider);
-      views.set(target.name, view);
+      views.set(key, view);
       return view;
     },
     close: async () => {
-      await Promise.allSettled([...providers.values()].map((provider) => provider.close?.()));
+      const closing = providers.splice(0);
+      views.clear();
+      await Promise.allSettled(closing.map((provider) => provider.close?.()));
     },
   };
 }

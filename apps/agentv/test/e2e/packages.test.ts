@@ -239,4 +239,34 @@ describe('in a project outside the repository', () => {
     },
     SLOW,
   );
+
+  it(
+    "runs the library example of @agentv/core's README as written, with the output it promises",
+    async () => {
+      // The README as installed: the example's files are its code blocks, each named by its first line.
+      const readme = await readFile(
+        path.join(project, 'node_modules/@agentv/core/README.md'),
+        'utf8',
+      );
+      const section = readme.slice(readme.indexOf('## Example: run an evaluation from code'));
+      const blocks = [
+        ...section.matchAll(/```(?:yaml|js)\n(?:#|\/\/) ([\w./-]+)[^\n]*\n[\s\S]*?```/g),
+      ];
+      const files = blocks.map((match) => match[1]);
+      expect(files).toEqual(['.agentv/targets.yaml', 'agent.mjs', 'evals/refunds.yaml', 'run.mjs']);
+      const dir = path.join(project, 'readme-example');
+      for (const [block, file] of blocks.map((match) => [match[0], match[1]!] as const)) {
+        await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+        await writeFile(path.join(dir, file), block.replace(/^```\w+\n/, '').replace(/```$/, ''));
+      }
+      const promised = /`node run\.mjs` prints ((?:`[^`]+`(?: and )?)+)/.exec(section)?.[1];
+      expect(promised).toBe('`refund-001 (default): pass` and `1 of 1 passed`');
+
+      const run = await runCommand(process.execPath, ['run.mjs'], { cwd: dir });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('refund-001 (default): pass\n1 of 1 passed\n');
+    },
+    SLOW,
+  );
 });

@@ -107,6 +107,49 @@ describe('agentv eval with mode: persistent', () => {
     expect(starts.filter(processAlive)).toEqual([]);
   }, 60_000);
 
+  it('keeps a persistent judge across --repeat too: it starts once and gets EOF once', async () => {
+    // The judge answers every grading request with a passing verdict, and notes when its stdin ends.
+    const judge = `
+import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+const verdict = JSON.stringify({ score: 1, hits: ['answered'], misses: [], reasoning: 'fine' });
+for await (const line of createInterface({ input: process.stdin })) {
+  console.log(JSON.stringify({ id: JSON.parse(line).id, text: verdict }));
+}
+appendFileSync('starts.log', 'eof ' + process.pid + '\\n');
+`;
+    project = await createProject({
+      'agent.mjs': TEST_AGENT,
+      'judge.mjs': judge,
+      '.agentv/targets.yaml': `${targets('node agent.mjs', '    judge_target: judge\n')}  - name: judge
+    provider: cli
+    mode: persistent
+    cwd: ..
+    command_template: echo "judge $$" >> starts.log; exec node judge.mjs
+`,
+      'evals/e.yaml': `evalcases:\n${['a', 'b', 'c']
+        .map(
+          (id) =>
+            `  - id: ${id}\n    input_messages: [{ role: user, content: "${id}?" }]\n    evaluators: [{ name: quality, type: llm_judge }]\n`,
+        )
+        .join('')}`,
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/e.yaml', '--out', 'out.jsonl', '--workers', '1', '--repeat', '3'],
+      project.dir,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('3 cases: 3 passed, 0 failed, 0 errored');
+    const lines = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(lines.map((line) => line.repeats.runs.length)).toEqual([3, 3, 3]);
+    const judges = await logged(project, 'judge');
+    expect(judges).toHaveLength(1);
+    expect(await logged(project, 'start')).toHaveLength(1);
+    expect(await logged(project, 'eof')).toEqual(judges);
+    expect(judges.filter(processAlive)).toEqual([]);
+  }, 60_000);
+
   it('restarts a worker that crashed on one case; the retry and the other cases pass', async () => {
     project = await createProject({
       'agent.mjs': TEST_AGENT,

@@ -300,6 +300,45 @@ describe('seed 002: trace artifacts dumped to files with --dump-traces', () => {
     expect(Object.keys(plain)).toEqual(expect.arrayContaining(['trace', 'trace_summary']));
   });
 
+  it('names each file of a --repeat run by its repeat and attempt', async () => {
+    const dir = await setup({
+      'evals/refunds.yaml': evalFile([
+        ['refund-001', 'refund 42'],
+        ['flaky-001', 'flaky refund'],
+      ]),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/refunds.yaml', '--dump-traces', '--repeat', '2'],
+      dir.dir,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Traces: ${path.join('.agentv', 'traces')}${path.sep} (6 files)`);
+    const folder = dir.file('.agentv/traces');
+    // The flaky agent fails its first attempt in each repeat: attempts count from 1 again.
+    expect(await filesUnder(folder)).toEqual([
+      'flaky-001_repeat-1_attempt-1.json',
+      'flaky-001_repeat-1_attempt-2.json',
+      'flaky-001_repeat-2_attempt-1.json',
+      'flaky-001_repeat-2_attempt-2.json',
+      'refund-001_repeat-1_attempt-1.json',
+      'refund-001_repeat-2_attempt-1.json',
+    ]);
+    const read = async (name: string) =>
+      JSON.parse(await readFile(path.join(folder, name), 'utf8'));
+    expect(await read('flaky-001_repeat-2_attempt-1.json')).toMatchObject({
+      eval_id: 'flaky-001',
+      repeat: 2,
+      attempt: 1,
+      trace: null,
+    });
+    expect(await read('refund-001_repeat-2_attempt-1.json')).toMatchObject({
+      eval_id: 'refund-001',
+      repeat: 2,
+      attempt: 1,
+      trace_summary: SUMMARY,
+    });
+  });
+
   it('Dump traces disabled by default: no trace files are written', async () => {
     const dir = await setup({
       'evals/refunds.yaml': evalFile([

@@ -31,9 +31,18 @@ export interface EvaluateOptions {
   providers: ProviderRegistry;
   /** Graders by type; default `createEvaluatorRegistry(defaultEvaluators())`. */
   evaluators?: EvaluatorRegistry;
-  /** Path of the targets file (relative to `cwd`); default: found from the eval files upwards. */
+  /**
+   * Path of the targets file (relative to `cwd`); default: found from the eval
+   * files (or the first case's file) upwards. Not with `targetDefinitions`.
+   */
   targetsFile?: string;
-  /** Targets given in code instead of a targets file (in the targets.yaml shape). */
+  /**
+   * Targets given in code (in the targets.yaml shape), checked like a targets
+   * file's and named `targetDefinitions` in issues. They replace the targets
+   * file: none is looked for near the eval files or cases, so a `targets.yaml`
+   * there is neither loaded nor checked. Targets an eval file declares inline
+   * (`targets:`) still apply to its own cases. Not with `targetsFile`.
+   */
   targetDefinitions?: readonly TargetDefinition[];
   /** Run every case against this target (wins over the eval files' `execution.target(s)`). */
   target?: string;
@@ -43,7 +52,7 @@ export interface EvaluateOptions {
   judgeTarget?: string;
   /** Cases run at once; default the targets' `workers`, else 4. */
   workers?: number;
-  /** Retries of a failed agent call; a target's `max_retries` wins; default 2. */
+  /** Retries of a failed agent or judge call; wins over a target's `max_retries`; default: that, else 2. */
   maxRetries?: number;
   /** A case passes when its score reaches this (0..1), instead of every evaluator passing. */
   threshold?: number;

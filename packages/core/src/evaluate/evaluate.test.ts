@@ -120,6 +120,74 @@ describe('evaluate', () => {
     expect(outcome.summary.passRate).toBe(0.5);
   });
 
+  it('with evalFiles, targetDefinitions replace the targets file found near them', async () => {
+    // A targets file no run could use: loading it would fail the run.
+    await writeFile(
+      path.join(dir, '.agentv', 'targets.yaml'),
+      'targets:\n  - just text\n  - { name: default, provider: nowhere }\n',
+    );
+    const broken = await evaluate({ evalFiles: ['evals/suite.yaml'], providers, cwd: dir }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(isInvalidInputError(broken)).toBe(true);
+
+    const warnings: string[] = [];
+    const outcome = await evaluate({
+      evalFiles: ['evals/suite.yaml'],
+      providers,
+      cwd: dir,
+      targetDefinitions: [{ name: 'default', provider: 'mock', response: 'In code: 42.' }],
+      onWarning: (message) => warnings.push(message),
+    });
+    expect(warnings).toEqual([]);
+    expect(outcome.results.map((result) => [result.target, result.candidateAnswer])).toEqual([
+      ['default', 'In code: 42.'],
+      ['default', 'In code: 42.'],
+    ]);
+  });
+
+  it("with evalFiles and targetDefinitions, still throws the eval files' own issues", async () => {
+    await writeFile(
+      path.join(dir, 'evals', 'suite.yaml'),
+      `${SUITE}  - id: third\n    input_messages: 12\n`,
+    );
+    const error = await evaluate({
+      evalFiles: ['evals/suite.yaml'],
+      providers,
+      cwd: dir,
+      targetDefinitions: [{ name: 'default', provider: 'mock', response: 'It is 42.' }],
+    }).catch((caught: unknown) => caught);
+    expect(isInvalidInputError(error)).toBe(true);
+    expect((error as InvalidInputError).issues).toEqual([
+      expect.objectContaining({
+        file: path.join('evals', 'suite.yaml'),
+        caseId: 'third',
+        message: expect.stringContaining('input_messages'),
+      }),
+    ]);
+  });
+
+  it('reports an inline target named like a target given in code, naming both places', async () => {
+    await writeFile(
+      path.join(dir, 'evals', 'suite.yaml'),
+      `targets:\n  - { name: default, provider: mock, response: "Inline." }\n${SUITE}`,
+    );
+    const error = await evaluate({
+      evalFiles: ['evals/suite.yaml'],
+      providers,
+      cwd: dir,
+      targetDefinitions: [{ name: 'default', provider: 'mock', response: 'It is 42.' }],
+    }).catch((caught: unknown) => caught);
+    expect(isInvalidInputError(error)).toBe(true);
+    expect((error as InvalidInputError).issues).toEqual([
+      expect.objectContaining({
+        file: path.join('evals', 'suite.yaml'),
+        target: 'default',
+        message: 'defined twice: inline in evals/suite.yaml:2 and in targetDefinitions:2',
+      }),
+    ]);
+  });
+
   it('takes execution.targets from the eval file, and a target option wins over it', async () => {
     await writeFile(
       path.join(dir, 'evals', 'suite.yaml'),
@@ -170,6 +238,39 @@ describe('evaluate', () => {
     const issue = (error as InvalidInputError).issues[0]!;
     expect(issue).toMatchObject({ file: '--target', message: 'unknown target "missing"' });
     expect(issue.hint).toContain('default, wrong');
+    expect(started).toBe(0);
+  });
+
+  it('says so when selectCases chose none of the loaded cases', async () => {
+    const error = await evaluate({
+      evalFiles: ['evals/suite.yaml'],
+      providers,
+      cwd: dir,
+      selectCases: (cases) => cases.filter((evalCase) => evalCase.id === 'third'),
+    }).catch((caught: unknown) => caught);
+    expect(isUsageError(error)).toBe(true);
+    expect(error).toMatchObject({
+      message: 'selectCases chose none of the 2 cases loaded',
+      hint: 'check what selectCases filters by, or leave it out to run every case',
+    });
+  });
+
+  it.each([
+    [{ workers: 0 }, 'evaluate() option workers must be an integer >= 1, got 0'],
+    [{ workers: 1.5 }, 'evaluate() option workers must be an integer >= 1, got 1.5'],
+    [{ maxRetries: -1 }, 'evaluate() option maxRetries must be an integer >= 0, got -1'],
+    [{ threshold: 2 }, 'evaluate() option threshold must be a number between 0 and 1, got 2'],
+  ])('refuses %o with a usage error before running anything', async (option, message) => {
+    let started = 0;
+    const error = await evaluate({
+      evalFiles: ['evals/suite.yaml'],
+      providers,
+      cwd: dir,
+      onProgress: () => started++,
+      ...option,
+    }).catch((caught: unknown) => caught);
+    expect(isUsageError(error)).toBe(true);
+    expect(error).toMatchObject({ message, hint: expect.stringContaining('leave it out') });
     expect(started).toBe(0);
   });
 

@@ -17,6 +17,7 @@ import {
 } from '../statistics/run-statistics.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
+import { checkNumberOptions } from './check-number-options.js';
 import type { EvaluateOptions, EvaluateOutcome } from './evaluate-options.js';
 import { loadEvaluationInput } from './load-evaluation-input.js';
 
@@ -32,6 +33,7 @@ import { loadEvaluationInput } from './load-evaluation-input.js';
  * a case that fails or errors is a result, never an exception.
  */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcome> {
+  checkNumberOptions(options);
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const input = await loadEvaluationInput(options, cwd);
   const evaluatorRegistry = options.evaluators ?? createEvaluatorRegistry(defaultEvaluators());
@@ -65,6 +67,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
     };
   }
   if (fullPlan.cases.length === 0) {
+    if (selected.length === 0 && input.cases.length > 0) {
+      throw new UsageError(`selectCases chose none of the ${input.cases.length} cases loaded`, {
+        hint: 'check what selectCases filters by, or leave it out to run every case',
+      });
+    }
     throw new UsageError('the eval files contain no cases to run');
   }
 

@@ -31,7 +31,8 @@ export const TARGET_DEFINITIONS_LABEL = 'targetDefinitions';
 /**
  * Loads what `evaluate()` runs: eval files through `loadProject` (as `agentv
  * eval` does), or the given cases with the targets file found from the first
- * case's folder. `targetDefinitions` replace any targets file.
+ * case's folder. `targetDefinitions` replace any targets file: none is looked
+ * for, as with an explicit `targetsFile`.
  */
 export async function loadEvaluationInput(
   options: EvaluateOptions,
@@ -59,6 +60,9 @@ export async function loadEvaluationInput(
       providerRegistry: options.providers,
       evalFiles,
       ...(options.targetsFile === undefined ? {} : { targetsFile: options.targetsFile }),
+      ...(options.targetDefinitions === undefined
+        ? {}
+        : { targetsText: definitionsText(options.targetDefinitions, cwd) }),
       mode: 'run',
       ...(options.loadEvalFiles === undefined ? {} : { loadEvalFiles: options.loadEvalFiles }),
       ...(options.env === undefined ? {} : { env: options.env }),
@@ -71,12 +75,6 @@ export async function loadEvaluationInput(
       issues: project.issues,
       inlineTargets: project.inlineTargets,
     };
-    if (options.targetDefinitions !== undefined) {
-      return {
-        ...input,
-        ...fromDefinitions(options.targetDefinitions, options.providers, cwd, project.env),
-      };
-    }
     const targetsFile = project.evalFiles[0]?.targetsFile;
     if (targetsFile !== undefined) {
       input.targetsFile = targetsFile;
@@ -109,6 +107,17 @@ export async function loadEvaluationInput(
   return { cases, targets: loaded.value, targetsFile, env, issues: loaded.issues };
 }
 
+/** Targets given in code as targets-file text, named `<cwd>/targetDefinitions` in issues. */
+function definitionsText(
+  definitions: readonly TargetDefinition[],
+  cwd: string,
+): { path: string; text: string } {
+  return {
+    path: path.join(cwd, TARGET_DEFINITIONS_LABEL),
+    text: stringify({ targets: definitions }),
+  };
+}
+
 /** Targets given in code, checked like a targets file's; relative paths resolve against `cwd`. */
 function fromDefinitions(
   definitions: readonly TargetDefinition[],
@@ -116,8 +125,8 @@ function fromDefinitions(
   cwd: string,
   env: Record<string, string | undefined>,
 ): { targets: ResolvedTarget[] | undefined; targetsFile: string; issues: Issue[] } {
-  const label = path.join(cwd, TARGET_DEFINITIONS_LABEL);
-  const loaded = parseTargetsText(stringify({ targets: definitions }), label, {
+  const { path: label, text } = definitionsText(definitions, cwd);
+  const loaded = parseTargetsText(text, label, {
     env,
     knownKeys: knownSettingsKeys(providers),
   });

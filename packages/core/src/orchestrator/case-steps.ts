@@ -18,7 +18,7 @@ import type { TraceSummary } from '../trace/trace-summary.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import { DRY_RUN_JUDGE_REPLY, type PlannedCase } from './plan-run.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-import type { RunEvaluationOptions } from './run-options.js';
+import type { ProviderRole, RunEvaluationOptions } from './run-options.js';
 
 /** What every step of one case needs: the case, the run's options and when the case started. */
 export interface CaseContext {
@@ -114,8 +114,19 @@ export function useStartedJudgeProvider(
 // Providers `judgeFor` created during a run, by run: `runEvaluation` closes them at the end.
 const createdDuringRun = new WeakMap<RunEvaluationOptions, Provider[]>();
 
+/** A provider for `target`, from the run's `createProvider` when it has one, else the registry. */
+export function createProviderFor(
+  target: ResolvedTarget,
+  role: ProviderRole,
+  options: RunEvaluationOptions,
+): Provider {
+  return options.createProvider
+    ? options.createProvider(target, role)
+    : options.providerRegistry.create(target, options.providerContext);
+}
+
 function createLazily(target: ResolvedTarget, options: RunEvaluationOptions): Provider {
-  const provider = options.providerRegistry.create(target, options.providerContext);
+  const provider = createProviderFor(target, 'judge', options);
   const created = createdDuringRun.get(options) ?? [];
   created.push(provider);
   createdDuringRun.set(options, created);
@@ -257,17 +268,22 @@ export async function gradeAnswer(
   return result;
 }
 
-/** The record of one provider call of a case: its trace, or the error it ended with. */
+/**
+ * The record of one provider call of a case: its trace, or the error it ended with;
+ * `repeat` is the run's repeat under `--repeat N`.
+ */
 export function attemptRecord(
   { evalCase, target }: PlannedCase,
   attempt: number,
   durationMs: number,
   outcome: Pick<Answer, 'trace' | 'traceSummary'> | { error: string },
+  repeat: number | undefined,
 ): AttemptRecord {
   const base = {
     evalId: evalCase.id,
     dataset: evalCase.dataset,
     evalFile: evalCase.filePath,
+    ...(repeat === undefined ? {} : { repeat }),
     attempt,
     target: target.name,
     durationMs,

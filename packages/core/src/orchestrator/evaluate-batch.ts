@@ -80,7 +80,13 @@ export async function evaluateBatch(
         const durationMs = Date.now() - callStarted;
         for (const planned of cases) {
           await options.onAttempt(
-            attemptRecord(planned, attempt, durationMs, { error: messageOf(error) }),
+            attemptRecord(
+              planned,
+              attempt,
+              durationMs,
+              { error: messageOf(error) },
+              options.repeat,
+            ),
           );
         }
       },
@@ -107,7 +113,9 @@ export async function evaluateBatch(
         cases[index] = undefined as never;
         requests[index] = undefined as never;
         responses[index] = undefined as never;
-        await options.onAttempt?.(attemptRecord(planned, answer.attempts, durationMs, answer));
+        await options.onAttempt?.(
+          attemptRecord(planned, answer.attempts, durationMs, answer, options.repeat),
+        );
         const result = await gradeAnswer({ planned, options, started }, request, answer);
         const reported = emit(result, planned);
         // Handled by the Promise.all below; until then a failure must not count as unhandled.

@@ -47,7 +47,13 @@ export async function evaluateCase(
       signal: options.signal,
       onFailure: (error, attempt) =>
         options.onAttempt?.(
-          attemptRecord(planned, attempt, Date.now() - callStarted, { error: messageOf(error) }),
+          attemptRecord(
+            planned,
+            attempt,
+            Date.now() - callStarted,
+            { error: messageOf(error) },
+            options.repeat,
+          ),
         ),
     },
   );
@@ -56,7 +62,7 @@ export async function evaluateCase(
   }
   const answer = answerOf(outcome.value, outcome.attempts);
   await options.onAttempt?.(
-    attemptRecord(planned, answer.attempts, Date.now() - callStarted, answer),
+    attemptRecord(planned, answer.attempts, Date.now() - callStarted, answer, options.repeat),
   );
   return gradeAnswer(context, prompt, answer);
 }

@@ -51,7 +51,9 @@ export interface AttemptRecord {
   dataset?: string;
   /** Absolute path of the eval file the case came from. */
   evalFile?: string;
-  /** 1-based attempt number. */
+  /** Under `--repeat N`: the 1-based repeat this call belongs to; absent in a run without repeats. */
+  repeat?: number;
+  /** 1-based attempt number (counted again from 1 in each repeat). */
   attempt: number;
   target: string;
   durationMs: number;

@@ -1,7 +1,12 @@
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
 import { createSecretMask, type SecretMask } from '../util/mask-secrets.js';
-import { isDryRunJudge, lazilyCreatedProviders, useStartedJudgeProvider } from './case-steps.js';
+import {
+  createProviderFor,
+  isDryRunJudge,
+  lazilyCreatedProviders,
+  useStartedJudgeProvider,
+} from './case-steps.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
@@ -40,8 +45,9 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
     return await runCases(run, await startProviders(run, started), masks);
   } finally {
     // Providers that keep processes running (a persistent `cli` target) stop them here,
-    // whether the run finished, was interrupted or failed.
-    await closeProviders([...started, ...lazilyCreatedProviders(options)]);
+    // whether the run finished, was interrupted or failed. (Judges made on first use are
+    // kept per options object, so `run` throughout.)
+    await closeProviders([...started, ...lazilyCreatedProviders(run)]);
   }
 }
 
@@ -183,9 +189,7 @@ async function startProviders(
 ): Promise<Map<string, Provider>> {
   const providers = new Map<string, Provider>();
   for (const target of options.plan.targets) {
-    const provider = options.createProvider
-      ? options.createProvider(target)
-      : options.providerRegistry.create(target, options.providerContext);
+    const provider = createProviderFor(target, 'target', options);
     providers.set(target.name, provider);
     started.push(provider);
   }
@@ -197,7 +201,7 @@ async function startProviders(
     if (judgeProviders.some((provider) => provider.targetName === judgeTarget.name)) continue;
     let provider: Provider;
     try {
-      provider = options.providerRegistry.create(judgeTarget, options.providerContext);
+      provider = createProviderFor(judgeTarget, 'judge', options);
     } catch {
       continue; // judgeFor reports it on each case that asks.
     }

@@ -9,6 +9,9 @@ import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import type { RunPlan } from './plan-run.js';
 import type { RetryPolicy } from './retry-policy.js';
 
+/** Why a run creates a provider: to answer cases (`target`) or to grade answers (`judge`). */
+export type ProviderRole = 'target' | 'judge';
+
 /** What `runEvaluation` is given; every step of a case reads it through its `CaseContext`. */
 export interface RunEvaluationOptions {
   plan: RunPlan;
@@ -25,8 +28,13 @@ export interface RunEvaluationOptions {
   /** `--threshold`; overrides the eval file's `execution.threshold`. */
   threshold?: number;
   providerContext?: ProviderContext;
-  /** Creates the provider for a target instead of the registry (`--dry-run` uses the mock). */
-  createProvider?: (target: ResolvedTarget) => Provider;
+  /**
+   * Creates every provider the run needs instead of the registry (`--dry-run` uses the
+   * mock; `--repeat` shares providers between its runs): `role` is `'target'` for a
+   * target cases run against, `'judge'` for a judge target graders ask. The run closes
+   * each provider it got from here when it ends.
+   */
+  createProvider?: (target: ResolvedTarget, role: ProviderRole) => Provider;
   /** Stops scheduling cases and aborts running ones. */
   signal?: AbortSignal;
   /** Something the user should know that does not stop the run. */

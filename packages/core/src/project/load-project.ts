@@ -10,7 +10,12 @@ import { type LoadEvalFileOptions, loadEvalFile } from '../eval-file/load-eval-f
 import { targetNamesOf } from '../orchestrator/plan-run.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { loadDotEnv } from '../targets/load-dotenv.js';
-import { findTargetsFile, loadTargetsFile } from '../targets/load-targets.js';
+import {
+  findTargetsFile,
+  type LoadTargetsOptions,
+  loadTargetsFile,
+  parseTargetsText,
+} from '../targets/load-targets.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
@@ -36,6 +41,13 @@ export interface LoadProjectOptions {
   configFiles?: readonly string[];
   /** `--targets`: the targets file every eval file uses, relative to `cwd`; it must exist. */
   targetsFile?: string;
+  /**
+   * Targets given in code (`evaluate()`'s `targetDefinitions`) as the text of a
+   * targets file: `path` (absolute) names it in issues and relative paths in it
+   * resolve against its folder. Every eval file uses it; no targets file is
+   * looked for, and `targetsFile` must not be given too.
+   */
+  targetsText?: { path: string; text: string };
   /** `--target`: every case uses this target (or each of these targets). */
   targetOverride?: string | readonly string[];
   /**
@@ -126,8 +138,8 @@ class ProjectLoader {
 
   async load(): Promise<LoadedProject> {
     const { options } = this;
-    const explicit = await this.explicitTargetsFile();
-    if (explicit !== undefined) this.files.add(explicit);
+    const explicit = options.targetsText?.path ?? (await this.explicitTargetsFile());
+    if (explicit !== undefined && options.targetsText === undefined) this.files.add(explicit);
     const firstDir = path.dirname(options.evalFiles[0] ?? options.targetsFiles?.[0] ?? options.cwd);
     const env = await this.envOf(firstDir);
     for (const file of options.configFiles ?? []) this.add((await this.config(file)).issues);
@@ -152,8 +164,9 @@ class ProjectLoader {
     const targets = new Map<string, ResolvedTarget[] | undefined>();
     const usedBy = this.targetUsers(evalFiles);
     for (const file of targetsFiles) {
-      this.files.add(file);
-      const loaded = await loadTargetsFile(file, {
+      // Targets given as text are no file on disk (nothing to watch or name as loaded).
+      if (file !== options.targetsText?.path) this.files.add(file);
+      const loadOptions: LoadTargetsOptions = {
         env: options.mode === 'run' ? env : await this.envOf(path.dirname(file)),
         knownKeys: knownSettingsKeys(options.providerRegistry),
         ...(options.mode === 'validate'
@@ -166,7 +179,11 @@ class ProjectLoader {
                 ),
             }
           : {}),
-      });
+      };
+      const loaded =
+        file === options.targetsText?.path
+          ? parseTargetsText(options.targetsText.text, file, loadOptions)
+          : await loadTargetsFile(file, loadOptions);
       this.add(loaded.issues);
       targets.set(file, loaded.value);
     }
