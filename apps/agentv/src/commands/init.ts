@@ -68,7 +68,7 @@ export default defineCommand({
     }
     const cd = dir === cwd ? '' : `cd ${path.relative(cwd, dir)} && `;
     out('');
-    out(`Next: ${cd}agentv validate && agentv eval`);
+    out(`Next: ${cd}npx agentv validate && npx agentv eval`);
     const kept = outcome.some(({ action }) => action === 'kept');
     return kept && !interactive ? FILES_KEPT : 0;
   },

@@ -34,7 +34,7 @@ describe('agentv init', () => {
     expect(init.stdout.split('\n').slice(0, STARTER_FILES.length)).toEqual(
       STARTER_FILES.map((file) => `created     ${file}`),
     );
-    expect(init.stdout).toContain('Next: agentv validate && agentv eval\n');
+    expect(init.stdout).toContain('Next: npx agentv validate && npx agentv eval\n');
 
     const validate = await runAgentv(['validate'], root);
     expect(validate.stdout).toBe('3 files checked: no errors\n');
@@ -172,7 +172,7 @@ describe('agentv init', () => {
     const run = await runAgentv(['init', 'my-evals'], root);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('created     my-evals/.agentv/targets.yaml\n');
-    expect(run.stdout).toContain('Next: cd my-evals && agentv validate');
+    expect(run.stdout).toContain('Next: cd my-evals && npx agentv validate && npx agentv eval\n');
     expect((await readdir(path.join(root, 'my-evals'))).sort()).toEqual([
       '.agentv',
       'agents',

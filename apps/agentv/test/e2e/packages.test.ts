@@ -191,7 +191,7 @@ describe('in a project outside the repository', () => {
       const init = await npxAgentv(['init']);
       expect(init.code, init.stderr).toBe(0);
       expect(init.stdout).toContain('created     evals/example.yaml');
-      expect(init.stdout).toContain('Next: agentv validate && agentv eval\n');
+      expect(init.stdout).toContain('Next: npx agentv validate && npx agentv eval\n');
       // Editors find the schemas in the installed @agentv/core.
       const targets = await readFile(path.join(project, '.agentv/targets.yaml'), 'utf8');
       const schema = /\$schema=(\S+)/.exec(targets)?.[1] ?? '';
