@@ -81,6 +81,19 @@ describe('parseCliOutput', () => {
         output: ['result 1'],
       },
     ]);
+    // Each dropped event is named, so the run can warn why the trace is short.
+    expect(response.warnings).toEqual([
+      'trace event 2 (thinking) left out: type must be one of model_step, tool_call, tool_result, message, error',
+      'trace event 3 (tool_result "search") left out: timestamp is missing',
+      'trace event 4 (message) left out: timestamp is not an ISO 8601 date-time',
+      'trace event 5 left out: it is not an object',
+      'trace event 6 left out: it is not an object',
+    ]);
+  });
+
+  it('has no warnings when every trace event is valid', () => {
+    const response = parseCliOutput(fixture('answer-with-trace-and-output-messages.json'));
+    expect(response.warnings).toBeUndefined();
   });
 
   it('takes plain text as the answer, removing only one trailing newline', () => {

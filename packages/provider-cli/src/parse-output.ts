@@ -50,8 +50,11 @@ export function parseOutputRecord(record: Record<string, unknown>): ProviderResp
   const text =
     'text' in record ? answerText(record.text) : lastAssistantContent(outputMessages ?? []);
   const response: ProviderResponse = { text };
-  const trace = parseTraceEvents(record.trace);
-  if (trace !== undefined) response.trace = trace;
+  if (Array.isArray(record.trace)) {
+    const dropped: string[] = [];
+    response.trace = parseTraceEvents(record.trace, dropped)!;
+    if (dropped.length > 0) response.warnings = dropped;
+  }
   if (outputMessages !== undefined) response.outputMessages = outputMessages;
   const usage =
     agentTokenUsage(record.token_usage ?? record.tokenUsage) ?? parseTokenUsage(record.usage);

@@ -272,6 +272,17 @@ describe('http provider', () => {
     expect(wrong.message).toContain('trace_path "trace" is not a list of trace events');
   });
 
+  it('keeps the valid events of trace_path and names the ones it leaves out', async () => {
+    server = await startAgentServer();
+    const steps = [TRACE[0], { type: 'tool_call', name: 'search' }];
+    server.queue({ body: { data: { answer: 'a' }, steps } });
+    const response = await provider({ trace_path: 'steps' }).invoke(makeRequest());
+    expect(response.trace).toEqual([TRACE[0]]);
+    expect(response.warnings).toEqual([
+      'trace event 2 (tool_call "search") left out: timestamp is missing',
+    ]);
+  });
+
   it('fails with a retryable error when nothing listens', async () => {
     server = await startAgentServer();
     const origin = server.origin;

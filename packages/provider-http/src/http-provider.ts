@@ -206,10 +206,12 @@ function readResponse(
   if (settings.tracePath !== undefined) {
     const value = find('trace_path', settings.tracePath);
     if (value !== null) {
-      const trace = parseTraceEvents(value);
+      const dropped: string[] = [];
+      const trace = parseTraceEvents(value, dropped);
       if (trace === undefined)
         throw wrongShape('trace_path', settings.tracePath, 'a list of trace events');
       response.trace = trace;
+      if (dropped.length > 0) response.warnings = dropped;
     }
   }
   if (settings.outputMessagesPath !== undefined) {

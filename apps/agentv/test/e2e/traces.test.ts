@@ -108,11 +108,15 @@ const SUMMARY = {
   errorCount: 0,
 };
 
+/** The agent's one invalid trace event, reported once per target (not once per case). */
+const DROPPED_EVENT_WARNING =
+  'warning: target "agent", case "refund-001": trace event 6 (not_a_type "dropped") left out: type must be one of model_step, tool_call, tool_result, message, error (warnings of this target\'s later replies are not shown)';
+
 describe('seed 002: result output includes trace summary by default', () => {
   it('JSONL includes trace_summary by default', async () => {
     const dir = await setup({ 'evals/refunds.yaml': evalFile([['refund-001', 'refund 42']]) });
     const run = await runAgentv(['eval', 'evals/refunds.yaml', '--out', 'out.jsonl'], dir.dir);
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe(`${DROPPED_EVENT_WARNING}\n`);
     expect(run.code).toBe(0);
     const [line] = await resultsOf(dir);
     expect(line?.trace_summary).toEqual(SUMMARY);
@@ -206,13 +210,20 @@ evalcases:
 
 describe('seed 002: full trace inline via --include-trace', () => {
   it('Include full trace in results: the normalised trace array and trace_summary', async () => {
-    const dir = await setup({ 'evals/refunds.yaml': evalFile([['refund-001', 'refund 42']]) });
+    const dir = await setup({
+      'evals/refunds.yaml': evalFile([
+        ['refund-001', 'refund 42'],
+        ['refund-002', 'refund 43'],
+      ]),
+    });
     const run = await runAgentv(
-      ['eval', 'evals/refunds.yaml', '--out', 'out.jsonl', '--include-trace'],
+      ['eval', 'evals/refunds.yaml', '--out', 'out.jsonl', '--include-trace', '--workers', '1'],
       dir.dir,
     );
     expect(run.code).toBe(0);
-    const [line] = await resultsOf(dir);
+    // Seeds 000/001: the invalid event is ignored; the user is told once why the trace is short.
+    expect(run.stderr).toBe(`${DROPPED_EVENT_WARNING}\n`);
+    const [line] = (await resultsOf(dir)).filter((result) => result.eval_id === 'refund-001');
     expect(line?.trace_summary).toEqual(SUMMARY);
     // The invalid event is dropped; the other six are kept in order.
     expect(line?.trace.map((event: TraceEventLine) => event.type)).toEqual([

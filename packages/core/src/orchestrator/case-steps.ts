@@ -94,6 +94,34 @@ export function answerOf(response: ProviderResponse, attempts: number): Answer {
   return { response, trace, traceSummary: trace ? summarizeTrace(trace) : null, attempts };
 }
 
+// Targets whose reply warnings were reported, by run: the first reply of each is enough.
+const warnedTargets = new WeakMap<RunEvaluationOptions, Set<string>>();
+
+/**
+ * Reports a reply's `warnings` (e.g. trace events dropped as invalid) through
+ * `onWarning`, for the first reply with warnings of each target in a run.
+ */
+export function reportReplyWarnings(
+  options: RunEvaluationOptions,
+  planned: PlannedCase,
+  response: ProviderResponse,
+): void {
+  if (response.warnings === undefined || response.warnings.length === 0 || !options.onWarning) {
+    return;
+  }
+  let warned = warnedTargets.get(options);
+  if (!warned) {
+    warned = new Set();
+    warnedTargets.set(options, warned);
+  }
+  const target = planned.target.name;
+  if (warned.has(target)) return;
+  warned.add(target);
+  options.onWarning(
+    `target "${target}", case "${planned.evalCase.id}": ${response.warnings.join('; ')} (warnings of this target's later replies are not shown)`,
+  );
+}
+
 // Judge-only providers started (and health-checked) before the first case, by run.
 const startedJudgeProviders = new WeakMap<RunEvaluationOptions, Map<string, Provider>>();
 

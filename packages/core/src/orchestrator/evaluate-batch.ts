@@ -12,6 +12,7 @@ import {
   failureMessage,
   gradeAnswer,
   messageOf,
+  reportReplyWarnings,
   retryPolicyFor,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
@@ -110,6 +111,7 @@ export async function evaluateBatch(
         const planned = cases[index]!;
         const request = requests[index]!;
         const answer = answerOf(responses[index]!, outcome.attempts);
+        reportReplyWarnings(options, planned, responses[index]!);
         cases[index] = undefined as never;
         requests[index] = undefined as never;
         responses[index] = undefined as never;

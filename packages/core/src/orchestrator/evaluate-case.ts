@@ -9,6 +9,7 @@ import {
   failureMessage,
   gradeAnswer,
   messageOf,
+  reportReplyWarnings,
   retryPolicyFor,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
@@ -61,6 +62,7 @@ export async function evaluateCase(
     return errorResult(context, outcome.attempts, failureMessage(outcome.error, outcome.attempts));
   }
   const answer = answerOf(outcome.value, outcome.attempts);
+  reportReplyWarnings(options, planned, outcome.value);
   await options.onAttempt?.(
     attemptRecord(planned, answer.attempts, Date.now() - callStarted, answer, options.repeat),
   );

@@ -24,4 +24,10 @@ export interface ProviderResponse {
   cached?: boolean;
   /** Diagnostics (command line, stderr, ...), never graded. */
   raw?: Record<string, unknown>;
+  /**
+   * Problems with the reply that did not stop it from being graded, such as
+   * trace events dropped as invalid. The run reports the first reply with
+   * warnings of each target (`onWarning`), so a user learns why a trace is short.
+   */
+  warnings?: string[];
 }

@@ -31,17 +31,48 @@ const outputMessageWireSchema = z.object({
 });
 
 /**
- * Keeps the elements of `value` that are valid trace events and drops the rest.
- * Returns undefined when `value` is not an array.
+ * Keeps the elements of `value` that are valid trace events and drops the rest
+ * (seeds 000/001), describing each dropped one in `dropped` when given, e.g.
+ * `trace event 2 (tool_call "search") left out: timestamp is missing`. Returns undefined
+ * when `value` is not an array.
  */
-export function parseTraceEvents(value: unknown): TraceEvent[] | undefined {
+export function parseTraceEvents(value: unknown, dropped?: string[]): TraceEvent[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const events: TraceEvent[] = [];
-  for (const element of value) {
+  for (let index = 0; index < value.length; index++) {
+    const element = value[index];
     const parsed = traceEventSchema.safeParse(element);
     if (parsed.success) events.push(stripUndefined(parsed.data) as TraceEvent);
+    else dropped?.push(describeDroppedEvent(element, index, parsed.error.issues));
   }
   return events;
+}
+
+/** Names a dropped trace event and its first problem, in the words of the output contract. */
+function describeDroppedEvent(
+  element: unknown,
+  index: number,
+  issues: readonly { path: PropertyKey[]; code: string }[],
+): string {
+  const which = `trace event ${index + 1}`;
+  if (!isRecord(element)) return `${which} left out: it is not an object`;
+  const label = [element.type, element.name]
+    .filter((part) => typeof part === 'string')
+    .map((part, at) => (at === 0 ? part : JSON.stringify(part)))
+    .join(' ');
+  const issue = issues[0];
+  const key = String(issue?.path[0] ?? '');
+  const problem =
+    key === ''
+      ? 'it does not match the trace event shape'
+      : element[key] === undefined
+        ? `${key} is missing`
+        : key === 'type'
+          ? `type must be one of ${traceEventSchema.shape.type.options.join(', ')}`
+          : key === 'timestamp'
+            ? 'timestamp is not an ISO 8601 date-time'
+            : `${key} has the wrong type`;
+  return `${which}${label === '' ? '' : ` (${label})`} left out: ${problem}`;
 }
 
 /**
