@@ -97,6 +97,107 @@ grade(json.load(sys.stdin))
   );
 });
 
+describe('a cli agent that crashes', () => {
+  const CRASH = `node -e "function f(){ throw new Error('db connection refused') } f()"`;
+  const HINT =
+    ' (hint: run the rendered command by hand (see it with --verbose) to find out why it fails)';
+
+  /** The progress line and the summary's "Lowest-scoring cases" line of each case. */
+  function shown(stdout: string, id: string) {
+    const lines = stdout.split('\n');
+    return {
+      progress: lines.find((line) => / ERROR /.test(line) && line.includes(` ${id}  `)) ?? '',
+      lowest: lines.find((line) => line.startsWith(`  ERROR  ${id} (default): `)) ?? '',
+    };
+  }
+
+  it.each([
+    ['one call per case', `${CRASH} {PROMPT}`, ''],
+    [
+      'a batch',
+      `${CRASH} {INPUT_FILE} {OUTPUT_FILE}\nprovider_batching: true`,
+      'batch of 2 cases failed: ',
+    ],
+  ])("leads with the error's own message (%s)", async (_, settings, batch) => {
+    project = await createProject({
+      '.agentv/targets.yaml': targets(`
+command_template: ${settings}
+max_retries: 0
+`),
+      'evals/o.yaml': evalFile(['order-status', 'order-refund']),
+    });
+    const run = await runAgentv(['eval', 'evals/o.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(2);
+    const lead = `${batch}command exited with code 1; Error: db connection refused; stderr: [eval]:1 | `;
+    for (const line of await results()) {
+      expect(line.error.startsWith(lead), line.error).toBe(true);
+      expect(line.error).toMatch(/ \| Node\.js v\d+\.\d+\.\d+ \(hint: .*\)$/);
+      expect(line.error.endsWith(HINT)).toBe(true);
+      const { progress, lowest } = shown(run.stdout, line.eval_id);
+      expect(progress).toMatch(/^\[[12]\/2\] ERROR (order-status|order-refund) {2}/);
+      expect(progress).toContain(`${line.eval_id}  ${lead}`);
+      expect(lowest).toBe(
+        `  ERROR  ${line.eval_id} (default): ${`${line.error.slice(0, 120 - 3)}`}...`,
+      );
+    }
+  });
+
+  it.skipIf(spawnSync('python3', ['--version']).status !== 0)(
+    "leads with Python's last error line, printed at the bottom of the traceback",
+    async () => {
+      project = await createProject({
+        'agent.py': `import sys
+print("loading orders", file=sys.stderr)
+def status(order):
+    return order["status"]
+print(status({"id": sys.argv[1]}))
+`,
+        '.agentv/targets.yaml': targets(`
+command_template: python3 agent.py {PROMPT}
+max_retries: 0
+`),
+        'evals/o.yaml': evalFile(['order-status']),
+      });
+      const run = await runAgentv(['eval', 'evals/o.yaml', '--out', 'out.jsonl'], project.dir);
+      expect(run.code).toBe(2);
+      const [line] = await results();
+      expect(line!.error).toMatch(
+        /^command exited with code 1; KeyError: 'status'; stderr: loading orders \| Traceback \(most recent call last\): \| .* \| KeyError: 'status' \(hint: /,
+      );
+      expect(shown(run.stdout, 'order-status').lowest).toBe(
+        `  ERROR  order-status (default): command exited with code 1; KeyError: 'status'; stderr: loading orders | Traceback (most recent call last): |   File ...`,
+      );
+    },
+  );
+
+  it("leads with the shell's own message for a program it cannot find", async () => {
+    project = await createProject({
+      'agent.mjs': "console.error('loading orders');\n",
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT} && summarize-orders-16
+max_retries: 0
+`),
+      'evals/o.yaml': evalFile(['order-status']),
+    });
+    const run = await runAgentv(['eval', 'evals/o.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(2);
+    const [line] = await results();
+    // dash says `/bin/sh: 1: x: not found`, bash `/bin/sh: line 1: x: command not found`.
+    const shell = line!.error.match(
+      /^command exited with code 127; (\/bin\/sh: .*not found); /,
+    )?.[1];
+    expect(shell, line!.error).toMatch(
+      /^\/bin\/sh: (line )?1: summarize-orders-16: (command )?not found$/,
+    );
+    expect(line!.error).toBe(
+      `command exited with code 127; ${shell}; stderr: loading orders | ${shell}${HINT}`,
+    );
+    expect(run.stdout).toContain(
+      `[1/1] ERROR order-status  command exited with code 127; ${shell}; stderr: loading orders | ${shell} (hint: `,
+    );
+  });
+});
+
 describe('command-line flags win over target settings', () => {
   it('--agent-timeout wins over timeout_seconds, and the hint names only the flag', async () => {
     project = await createProject({
