@@ -321,10 +321,57 @@ evalcases:
     const expected = [
       'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
       'error: .agentv/targets.yaml:6:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
-      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? (use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory))',
+      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
       'error: evals/b.yaml:16:15: case "first": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
     ];
     expect(problems(evalRun.stderr)).toEqual(expected);
+    expect(problems(validateRun.stdout)).toEqual(expected);
+  });
+});
+
+describe("a bad evaluator in the file's execution.evaluators", () => {
+  it("is reported once as the list's problem, not a case's, by eval and validate alike", async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/bad.yaml': `execution:
+  target: default
+  evaluators:
+    - name: said
+      type: contians
+      value: said
+    - { name: c, type: contains }
+    - { name: r, type: regex, pattern: "(" }
+    - { name: j, type: code_judge, script: node ./judges/missing.mjs }
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hello }]
+  - id: b
+    input_messages: [{ role: user, content: hello }]
+  - id: own
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ name: said, type: contians, value: said }]
+`,
+    });
+    const expected = [
+      'error: evals/bad.yaml:5:13: execution.evaluators: evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
+      'error: evals/bad.yaml:7:24: execution.evaluators: evaluator "c": "value" is missing; give "value" as a string or a list of strings the answer must contain',
+      'error: evals/bad.yaml:8:40: execution.evaluators: evaluator "r": "pattern" "(" with flags "" is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
+      `error: evals/bad.yaml:9:44: execution.evaluators: evaluator "j": script file ./judges/missing.mjs not found (resolved to ${project.dir}/evals/judges/missing.mjs) (hint: fix the path in "script"; it is relative to the eval file's directory)`,
+      // A case's own list is still the case's.
+      'error: evals/bad.yaml:17:38: case "own": evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
+    ];
+    const problems = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => /^(error|warning): /.test(line))
+        .sort((x, y) => lineOf(x) - lineOf(y));
+    const lineOf = (line: string) => Number(line.split(':')[2]);
+    const evalRun = await runAgentv(['eval', 'evals/bad.yaml'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(problems(evalRun.stderr)).toEqual(expected);
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(validateRun.code).toBe(1);
     expect(problems(validateRun.stdout)).toEqual(expected);
   });
 });

@@ -12,10 +12,16 @@ import { isRecord, valueAt } from '../util/records.js';
 import { searchDirectories } from '../util/search-directories.js';
 import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
-import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
-import type { EvalCase, EvalFile, EvalMessage, RubricItem } from './eval-case.js';
+import type {
+  EvalCase,
+  EvalFile,
+  EvalMessage,
+  EvaluatorPosition,
+  RubricItem,
+} from './eval-case.js';
 import {
   type EvalCaseInput,
   type EvaluatorEntryInput,
@@ -63,7 +69,7 @@ interface FileDefaults {
   /** The file's `tags`, given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
-  evaluatorPositions: Record<string, SourcePosition>;
+  evaluatorPositions: Record<string, EvaluatorPosition>;
   lookup: FileLookup;
   /** Set for a case read from a dataset: the line it starts on there. */
   datasetLine?: number;
@@ -142,7 +148,12 @@ export async function loadEvalFile(
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     evaluators: fileEvaluators,
-    evaluatorPositions: evaluatorPositions(fileEvaluators, ['execution', 'evaluators'], source),
+    evaluatorPositions: evaluatorPositions(
+      fileEvaluators,
+      ['execution', 'evaluators'],
+      source,
+      true,
+    ),
     describe,
     lookup: {
       searchDirs: await searchDirectories(evalDir, {
@@ -564,7 +575,7 @@ function evaluatorsOf(
       severity: 'error',
       file,
       ...source.locate([...listPath, duplicate.indexes[1]!]),
-      message: `evaluator name "${duplicate.name}" is used more than once (lines ${lines.join(', ')})`,
+      message: `${caseId === undefined ? 'execution.evaluators: ' : ''}evaluator name "${duplicate.name}" is used more than once (lines ${lines.join(', ')})`,
       hint: 'give each evaluator in a list a unique `name`',
     };
     if (caseId !== undefined) issue.caseId = caseId;

@@ -343,15 +343,18 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     return;
   }
   for (const config of evalCase.evaluators) {
-    const at = (path?: readonly (string | number)[]) => ({
-      ...where,
-      ...evaluatorIssuePosition(evalCase, config.name, path),
-    });
+    // A problem with one of the file's `execution.evaluators` is the file's: reported once,
+    // naming that list rather than the first case that uses it.
+    const at = (path: readonly (string | number)[] | undefined, message: string) => {
+      const { shared, ...position } = evaluatorIssuePosition(evalCase, config.name, path);
+      return shared
+        ? { file: where.file, ...position, message: `execution.evaluators: ${message}` }
+        : { ...where, ...position, message };
+    };
     if (!registry.has(config.type)) {
       issues.add({
-        ...at(['type']),
         severity: 'error',
-        message: `evaluator "${config.name}" has unknown type "${config.type}"`,
+        ...at(['type'], `evaluator "${config.name}" has unknown type "${config.type}"`),
         hint: didYouMean(config.type, registry.types()),
       });
       continue;
@@ -359,8 +362,7 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     for (const problem of registry.get(config.type).validate?.(config, registry) ?? []) {
       issues.add({
         ...problem,
-        ...at(problem.path),
-        message: `evaluator "${config.name}": ${problem.message}`,
+        ...at(problem.path, `evaluator "${config.name}": ${problem.message}`),
       });
     }
     if (rubricWithoutItems(config, evalCase)) {
