@@ -415,6 +415,24 @@ describe('a misspelt target name', () => {
   });
 });
 
+describe('an empty execution.targets', () => {
+  it('is an error at its line with a hint, from eval and validate alike', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/t.yaml': evalFile(['one']).replace('target: default', 'targets: []'),
+    });
+    const message =
+      'error: evals/t.yaml:2:12: execution.targets must have at least 1 entry (hint: name at least one target, e.g. `targets: [default, staging]`, or remove `targets:` to run against `target:`, else the target named "default")';
+    const evalRun = await runAgentv(['eval', 'evals/t.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(evalRun.stderr).toBe(`${message}\n`);
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(validateRun.code).toBe(1);
+    expect(validateRun.stdout).toContain(`${message}\n`);
+  });
+});
+
 describe('a cli command whose program is not found', () => {
   it('is a validate warning and fails eval before the first case with the same message', async () => {
     project = await createProject({
