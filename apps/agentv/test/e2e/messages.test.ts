@@ -433,6 +433,48 @@ describe('an empty execution.targets', () => {
   });
 });
 
+describe('an inline target whose name is also in targets.yaml', () => {
+  it("does not hide that target's other errors from eval: it reports what validate does", async () => {
+    project = await createProject({
+      '.agentv/targets.yaml':
+        'targets:\n  - name: default\n    provider: mock\n  - name: local\n    provider: mock\n',
+      'evals/small.yaml': `targets:
+  - name: local
+    provider: cli
+    comand_template: node agent.mjs {PROMPT}
+    healthcheck: { type: tcp }
+execution:
+  target: local
+evalcases:
+  - id: greet
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ type: contains, value: hello }]
+`,
+    });
+    const expected = [
+      'error: evals/small.yaml:2: target "local": defined twice: inline in evals/small.yaml:2 and in .agentv/targets.yaml:4 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
+      'error: evals/small.yaml:2:5: target "local": command_template: is required (hint: set command_template to the command that runs your agent, e.g. "node ./agent.mjs --prompt {PROMPT}")',
+      'warning: evals/small.yaml:4:5: target "local": unknown key "comand_template" for provider "cli" is ignored (hint: did you mean "command_template"?)',
+      'error: evals/small.yaml:5:20: target "local": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
+    ];
+    const problems = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => /^(error|warning): /.test(line))
+        .sort();
+    const evalRun = await runAgentv(
+      ['eval', 'evals/small.yaml', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(evalRun.code).toBe(2);
+    expect(evalRun.stdout).toBe('');
+    expect(problems(evalRun.stderr)).toEqual([...expected].sort());
+    const validateRun = await runAgentv(['validate', 'evals/small.yaml'], project.dir);
+    expect(validateRun.code).toBe(1);
+    expect(problems(validateRun.stdout)).toEqual([...expected].sort());
+  });
+});
+
 describe('a cli command whose program is not found', () => {
   it('is a validate warning and fails eval before the first case with the same message', async () => {
     project = await createProject({
