@@ -374,6 +374,33 @@ evalcases:
     expect(validateRun.code).toBe(1);
     expect(problems(validateRun.stdout)).toEqual(expected);
   });
+
+  it('an entry without a type is its only error: the cases are not said to have no evaluators', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/bad.yaml': `execution:
+  target: default
+  evaluators:
+    - name: said
+      value: said
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hello }]
+  - id: b
+    input_messages: [{ role: user, content: hello }]
+`,
+    });
+    const message =
+      'error: evals/bad.yaml:4:7: execution.evaluators[0] is missing required key "type" (hint: give the evaluator a `type`, e.g. `type: llm_judge`)\n';
+    const evalRun = await runAgentv(['eval', 'evals/bad.yaml'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(evalRun.stderr).toBe(message);
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(validateRun.stdout).toBe(
+      `${message}2 files checked: 1 with errors (1 error, 0 warnings)\n`,
+    );
+  });
 });
 
 describe('a missing nested setting and a bad one', () => {

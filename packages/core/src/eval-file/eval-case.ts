@@ -92,6 +92,12 @@ export interface EvalCase {
   judgeTarget?: string;
   /** The evaluators that grade this case (case-level, else file defaults). */
   evaluators: EvaluatorConfig[];
+  /**
+   * Set when the case would use the file's `execution.evaluators` and that list
+   * has errors (reported where it is written): `evaluators` is then empty, and
+   * the case is not reported as having none.
+   */
+  sharedEvaluatorsInvalid?: true;
   /** Pass mark for the case score, from the file's `execution.threshold`. */
   threshold?: number;
   /** The descriptions of the case's rubric criteria. */

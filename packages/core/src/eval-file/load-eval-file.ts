@@ -69,6 +69,8 @@ interface FileDefaults {
   /** The file's `tags`, given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
+  /** The file's `execution.evaluators` is written but has errors. */
+  evaluatorsInvalid: boolean;
   evaluatorPositions: Record<string, EvaluatorPosition>;
   lookup: FileLookup;
   /** Set for a case read from a dataset: the line it starts on there. */
@@ -148,6 +150,9 @@ export async function loadEvalFile(
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     evaluators: fileEvaluators,
+    evaluatorsInvalid:
+      execution?.evaluators !== undefined &&
+      (!Array.isArray(execution.evaluators) || !execution.evaluators.every(isEvaluatorEntry)),
     evaluatorPositions: evaluatorPositions(
       fileEvaluators,
       ['execution', 'evaluators'],
@@ -376,6 +381,7 @@ function simpleCaseBuilder(defaults: FileDefaults): {
       if (targets !== undefined) evalCase.targets = targets;
       if (defaults.judgeTarget !== undefined) evalCase.judgeTarget = defaults.judgeTarget;
       evalCase.evaluatorPositions = defaults.evaluatorPositions;
+      if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
       if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
       return evalCase;
     },
@@ -486,6 +492,7 @@ async function buildCase(
     // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
     evalCase.evaluators = defaults.evaluators;
     evalCase.evaluatorPositions = defaults.evaluatorPositions;
+    if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
   }
   if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
   if (input.rubrics !== undefined) {

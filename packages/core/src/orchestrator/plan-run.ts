@@ -334,6 +334,8 @@ function unknownTargetIssue(
 function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues: IssueList): void {
   const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
   if (evalCase.evaluators.length === 0) {
+    // The file's list has errors, already reported where it is written.
+    if (evalCase.sharedEvaluatorsInvalid) return;
     issues.add({
       ...where,
       severity: 'error',
