@@ -500,6 +500,42 @@ evalcases:
     expect(validateRun.code).toBe(1);
     expect(problems(validateRun.stdout)).toEqual([...expected].sort());
   });
+
+  it("is reported next to the target's other errors when its settings are invalid too", async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': 'targets:\n  - name: local\n    provider: mock\n',
+      'evals/small.yaml': `targets:
+  - name: local
+    provider: cli
+    command_template: node agent.mjs {PROMT}
+    workers: 0
+execution:
+  target: local
+evalcases:
+  - id: greet
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ type: contains, value: hello }]
+`,
+    });
+    const expected = [
+      'error: evals/small.yaml:2: target "local": defined twice: inline in evals/small.yaml:2 and in .agentv/targets.yaml:2 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
+      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
+      'error: evals/small.yaml:5:14: target "local": workers must be at least 1 (hint: workers is a whole number >= 1, e.g. `workers: 4`)',
+    ];
+    const problems = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => /^(error|warning): /.test(line))
+        .sort();
+    const evalRun = await runAgentv(
+      ['eval', 'evals/small.yaml', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(evalRun.code).toBe(2);
+    expect(problems(evalRun.stderr)).toEqual(expected);
+    const validateRun = await runAgentv(['validate', 'evals/small.yaml'], project.dir);
+    expect(problems(validateRun.stdout)).toEqual(expected);
+  });
 });
 
 describe('a cli command whose program is not found', () => {
