@@ -314,13 +314,13 @@ describe('cli provider: environment', () => {
 });
 
 describe('cli provider: failures', () => {
-  it('reports a non-zero exit with its code and the start and end of stderr', async () => {
+  it('reports a non-zero exit with its code and the start and end of stderr on one line', async () => {
     const error = (await catchError(() =>
       provider(`${fakeAgentCommand('fail')} 3 'something broke' 500`).invoke(makeRequest()),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toMatch(
-      /^command exited with code 3; stderr: (something broke\n)+… \d+ lines cut …(\nsomething broke)+$/,
+      /^command exited with code 3; stderr: (something broke \| )+… \d+ lines cut …( \| something broke)+$/,
     );
     expect(error.message).toMatch(/something broke$/);
     expect(error.exitCode).toBe(3);

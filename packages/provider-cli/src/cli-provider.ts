@@ -132,13 +132,12 @@ export function createCliProvider(
         if (line.trim()) log(`${tag} stderr: ${line}`);
       }
     }
-    const excerpt = stderrExcerpt(stderr);
-    throwIfFailed(outcome, excerpt, timeoutSeconds, options.defaultTimeoutSeconds !== undefined);
+    throwIfFailed(outcome, stderr, timeoutSeconds, options.defaultTimeoutSeconds !== undefined);
     const raw = {
       command: redact(command),
       cwd,
       exitCode: outcome.exitCode,
-      stderr: excerpt,
+      stderr: stderrExcerpt(stderr),
       wallTimeMs: outcome.durationMs,
     };
     return { outcome, raw };

@@ -1,4 +1,4 @@
-import { ProviderError } from '@agentv/core';
+import { ProviderError, stderrExcerpt, stderrSummary } from '@agentv/core';
 import type { CommandOutcome } from './run-command.js';
 
 /** Throws before a command starts when the run was interrupted. */
@@ -12,17 +12,22 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 
 /**
  * Throws the `ProviderError` for a command that did not succeed: interrupted
- * (not retryable), timed out or exited non-zero (retryable), with the stderr excerpt.
+ * (not retryable), timed out or exited non-zero (retryable). The message names
+ * the error's own line first, then the stderr excerpt on one line
+ * (`stderrSummary`, as for `code_judge` scripts and persistent agents);
+ * `fullStderr` is the command's whole (redacted) stderr.
  * `timeoutFromFlag`: the timeout came from `--agent-timeout` (the hint names it).
  */
 export function throwIfFailed(
   outcome: CommandOutcome,
-  stderr: string,
+  fullStderr: string,
   timeoutSeconds: number | undefined,
   timeoutFromFlag = false,
 ): void {
   if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
-  const withStderr = (message: string) => (stderr ? `${message}; stderr: ${stderr}` : message);
+  const stderr = stderrExcerpt(fullStderr);
+  const summary = stderrSummary(fullStderr);
+  const withStderr = (message: string) => (summary ? `${message}; ${summary}` : message);
   const diagnostics = {
     ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
     ...(stderr ? { stderr } : {}),

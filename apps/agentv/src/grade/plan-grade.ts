@@ -231,6 +231,8 @@ function realJudge(planned: PlannedCase, options: PlanGradeOptions, issues: Issu
   return { ...planned, judgeTarget: real };
 }
 
-function firstLine(text: string): string {
-  return text.split('\n')[0]!;
+// Errors keep stderr on one line (up to ~2 KB): a warning shows its start, as progress lines do.
+function firstLine(text: string, max = 160): string {
+  const first = text.split('\n')[0]!;
+  return first.length > max ? `${first.slice(0, max - 1)}…` : first;
 }

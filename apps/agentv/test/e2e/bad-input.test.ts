@@ -41,10 +41,10 @@ const CASES: Record<string, BadInput> = {
   // eval and validate point at the same file:line:column; validate also names the users.
   'unknown-provider': {
     eval: [
-      `error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: did you mean "cli"? (${PROVIDERS}))`,
+      `error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: did you mean "cli"? Or ${PROVIDERS})`,
     ],
     validate: [
-      `error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: did you mean "cli"? (${PROVIDERS}) (used by evals/cases.yaml))`,
+      `error: .agentv/targets.yaml:3:5: target "default": unknown provider "clii" (hint: did you mean "cli"? Or ${PROVIDERS} (used by evals/cases.yaml))`,
     ],
   },
   'missing-attached-file': both(
@@ -129,7 +129,7 @@ const CASES: Record<string, BadInput> = {
     'error: evals/cases.yaml:2: case "greet": evaluator "rubrics" (rubric) has no rubric items (hint: add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`)',
   ),
   'unknown-evaluator-type': both(
-    `error: evals/cases.yaml:4:26: case "greet": evaluator "contain" has unknown type "contain" (hint: did you mean "contains"? (${EVALUATOR_TYPES}))`,
+    `error: evals/cases.yaml:4:26: case "greet": evaluator "contain" has unknown type "contain" (hint: did you mean "contains"? Or ${EVALUATOR_TYPES})`,
   ),
   // The evaluator's own check words its message as the fix; it has no separate hint.
   'bad-evaluator-options': both(

@@ -381,9 +381,12 @@ process.exit(3);
     expect(run.code).toBe(2);
     const [line] = await results();
     expect(line).toMatchObject({ passed: false, attempts: 2, score: 0 });
-    // The start and the end of stderr, with a marker for the lines cut between them.
-    expect(line!.error).toMatch(/^command exited with code 3; stderr: noise line 0 /);
-    expect(line!.error).toMatch(/\n… \d+ lines cut …\n/);
+    // The error's own line first, then the start and the end of stderr on one line,
+    // with a marker for the lines cut between them.
+    expect(line!.error).toMatch(
+      /^command exited with code 3; fatal: quota exceeded on attempt 1; stderr: noise line 0 /,
+    );
+    expect(line!.error).toMatch(/ \| … \d+ lines cut … \| /);
     expect(line!.error).toContain('fatal: quota exceeded on attempt 1');
     expect(line!.error).not.toContain('noise line 250 ');
     expect(line!.error.length).toBeLessThan(2600);

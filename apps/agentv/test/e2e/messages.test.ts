@@ -97,6 +97,107 @@ grade(json.load(sys.stdin))
   );
 });
 
+describe('a cli agent that crashes', () => {
+  const CRASH = `node -e "function f(){ throw new Error('db connection refused') } f()"`;
+  const HINT =
+    ' (hint: run the rendered command by hand (see it with --verbose) to find out why it fails)';
+
+  /** The progress line and the summary's "Lowest-scoring cases" line of each case. */
+  function shown(stdout: string, id: string) {
+    const lines = stdout.split('\n');
+    return {
+      progress: lines.find((line) => / ERROR /.test(line) && line.includes(` ${id}  `)) ?? '',
+      lowest: lines.find((line) => line.startsWith(`  ERROR  ${id} (default): `)) ?? '',
+    };
+  }
+
+  it.each([
+    ['one call per case', `${CRASH} {PROMPT}`, ''],
+    [
+      'a batch',
+      `${CRASH} {INPUT_FILE} {OUTPUT_FILE}\nprovider_batching: true`,
+      'batch of 2 cases failed: ',
+    ],
+  ])("leads with the error's own message (%s)", async (_, settings, batch) => {
+    project = await createProject({
+      '.agentv/targets.yaml': targets(`
+command_template: ${settings}
+max_retries: 0
+`),
+      'evals/o.yaml': evalFile(['order-status', 'order-refund']),
+    });
+    const run = await runAgentv(['eval', 'evals/o.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(2);
+    const lead = `${batch}command exited with code 1; Error: db connection refused; stderr: [eval]:1 | `;
+    for (const line of await results()) {
+      expect(line.error.startsWith(lead), line.error).toBe(true);
+      expect(line.error).toMatch(/ \| Node\.js v\d+\.\d+\.\d+ \(hint: .*\)$/);
+      expect(line.error.endsWith(HINT)).toBe(true);
+      const { progress, lowest } = shown(run.stdout, line.eval_id);
+      expect(progress).toMatch(/^\[[12]\/2\] ERROR (order-status|order-refund) {2}/);
+      expect(progress).toContain(`${line.eval_id}  ${lead}`);
+      expect(lowest).toBe(
+        `  ERROR  ${line.eval_id} (default): ${`${line.error.slice(0, 120 - 3)}`}...`,
+      );
+    }
+  });
+
+  it.skipIf(spawnSync('python3', ['--version']).status !== 0)(
+    "leads with Python's last error line, printed at the bottom of the traceback",
+    async () => {
+      project = await createProject({
+        'agent.py': `import sys
+print("loading orders", file=sys.stderr)
+def status(order):
+    return order["status"]
+print(status({"id": sys.argv[1]}))
+`,
+        '.agentv/targets.yaml': targets(`
+command_template: python3 agent.py {PROMPT}
+max_retries: 0
+`),
+        'evals/o.yaml': evalFile(['order-status']),
+      });
+      const run = await runAgentv(['eval', 'evals/o.yaml', '--out', 'out.jsonl'], project.dir);
+      expect(run.code).toBe(2);
+      const [line] = await results();
+      expect(line!.error).toMatch(
+        /^command exited with code 1; KeyError: 'status'; stderr: loading orders \| Traceback \(most recent call last\): \| .* \| KeyError: 'status' \(hint: /,
+      );
+      expect(shown(run.stdout, 'order-status').lowest).toBe(
+        `  ERROR  order-status (default): command exited with code 1; KeyError: 'status'; stderr: loading orders | Traceback (most recent call last): |   File ...`,
+      );
+    },
+  );
+
+  it("leads with the shell's own message for a program it cannot find", async () => {
+    project = await createProject({
+      'agent.mjs': "console.error('loading orders');\n",
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT} && summarize-orders-16
+max_retries: 0
+`),
+      'evals/o.yaml': evalFile(['order-status']),
+    });
+    const run = await runAgentv(['eval', 'evals/o.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(2);
+    const [line] = await results();
+    // dash says `/bin/sh: 1: x: not found`, bash `/bin/sh: line 1: x: command not found`.
+    const shell = line!.error.match(
+      /^command exited with code 127; (\/bin\/sh: .*not found); /,
+    )?.[1];
+    expect(shell, line!.error).toMatch(
+      /^\/bin\/sh: (line )?1: summarize-orders-16: (command )?not found$/,
+    );
+    expect(line!.error).toBe(
+      `command exited with code 127; ${shell}; stderr: loading orders | ${shell}${HINT}`,
+    );
+    expect(run.stdout).toContain(
+      `[1/1] ERROR order-status  command exited with code 127; ${shell}; stderr: loading orders | ${shell} (hint: `,
+    );
+  });
+});
+
 describe('command-line flags win over target settings', () => {
   it('--agent-timeout wins over timeout_seconds, and the hint names only the flag', async () => {
     project = await createProject({
@@ -220,11 +321,85 @@ evalcases:
     const expected = [
       'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
       'error: .agentv/targets.yaml:6:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
-      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? (use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory))',
+      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
       'error: evals/b.yaml:16:15: case "first": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
     ];
     expect(problems(evalRun.stderr)).toEqual(expected);
     expect(problems(validateRun.stdout)).toEqual(expected);
+  });
+});
+
+describe("a bad evaluator in the file's execution.evaluators", () => {
+  it("is reported once as the list's problem, not a case's, by eval and validate alike", async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/bad.yaml': `execution:
+  target: default
+  evaluators:
+    - name: said
+      type: contians
+      value: said
+    - { name: c, type: contains }
+    - { name: r, type: regex, pattern: "(" }
+    - { name: j, type: code_judge, script: node ./judges/missing.mjs }
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hello }]
+  - id: b
+    input_messages: [{ role: user, content: hello }]
+  - id: own
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ name: said, type: contians, value: said }]
+`,
+    });
+    const expected = [
+      'error: evals/bad.yaml:5:13: execution.evaluators: evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
+      'error: evals/bad.yaml:7:24: execution.evaluators: evaluator "c": "value" is missing; give "value" as a string or a list of strings the answer must contain',
+      'error: evals/bad.yaml:8:40: execution.evaluators: evaluator "r": "pattern" "(" with flags "" is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
+      `error: evals/bad.yaml:9:44: execution.evaluators: evaluator "j": script file ./judges/missing.mjs not found (resolved to ${project.dir}/evals/judges/missing.mjs) (hint: fix the path in "script"; it is relative to the eval file's directory)`,
+      // A case's own list is still the case's.
+      'error: evals/bad.yaml:17:38: case "own": evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
+    ];
+    const problems = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => /^(error|warning): /.test(line))
+        .sort((x, y) => lineOf(x) - lineOf(y));
+    const lineOf = (line: string) => Number(line.split(':')[2]);
+    const evalRun = await runAgentv(['eval', 'evals/bad.yaml'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(problems(evalRun.stderr)).toEqual(expected);
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(validateRun.code).toBe(1);
+    expect(problems(validateRun.stdout)).toEqual(expected);
+  });
+
+  it('an entry without a type is its only error: the cases are not said to have no evaluators', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/bad.yaml': `execution:
+  target: default
+  evaluators:
+    - name: said
+      value: said
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hello }]
+  - id: b
+    input_messages: [{ role: user, content: hello }]
+`,
+    });
+    const message =
+      'error: evals/bad.yaml:4:7: execution.evaluators[0] is missing required key "type" (hint: give the evaluator a `type`, e.g. `type: llm_judge`)\n';
+    const evalRun = await runAgentv(['eval', 'evals/bad.yaml'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(evalRun.stderr).toBe(message);
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(validateRun.stdout).toBe(
+      `${message}2 files checked: 1 with errors (1 error, 0 warnings)\n`,
+    );
   });
 });
 
@@ -264,6 +439,102 @@ describe('a misspelt target name', () => {
       'error: evals/t.yaml:4: case "one": unknown target "defualt" (hint: did you mean "default"? targets in .agentv/targets.yaml: default)';
     expect((await runAgentv(['eval', 'evals'], project.dir)).stderr).toBe(`${message}\n`);
     expect((await runAgentv(['validate'], project.dir)).stdout).toContain(`${message}\n`);
+  });
+});
+
+describe('an empty execution.targets', () => {
+  it('is an error at its line with a hint, from eval and validate alike', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
+      'evals/t.yaml': evalFile(['one']).replace('target: default', 'targets: []'),
+    });
+    const message =
+      'error: evals/t.yaml:2:12: execution.targets must have at least 1 entry (hint: name at least one target, e.g. `targets: [default, staging]`, or remove `targets:` to run against `target:`, else the target named "default")';
+    const evalRun = await runAgentv(['eval', 'evals/t.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(evalRun.code).toBe(2);
+    expect(evalRun.stderr).toBe(`${message}\n`);
+    const validateRun = await runAgentv(['validate'], project.dir);
+    expect(validateRun.code).toBe(1);
+    expect(validateRun.stdout).toContain(`${message}\n`);
+  });
+});
+
+describe('an inline target whose name is also in targets.yaml', () => {
+  it("does not hide that target's other errors from eval: it reports what validate does", async () => {
+    project = await createProject({
+      '.agentv/targets.yaml':
+        'targets:\n  - name: default\n    provider: mock\n  - name: local\n    provider: mock\n',
+      'evals/small.yaml': `targets:
+  - name: local
+    provider: cli
+    comand_template: node agent.mjs {PROMPT}
+    healthcheck: { type: tcp }
+execution:
+  target: local
+evalcases:
+  - id: greet
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ type: contains, value: hello }]
+`,
+    });
+    const expected = [
+      'error: evals/small.yaml:2: target "local": defined twice: inline in evals/small.yaml:2 and in .agentv/targets.yaml:4 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
+      'error: evals/small.yaml:2:5: target "local": command_template: is required (hint: set command_template to the command that runs your agent, e.g. "node ./agent.mjs --prompt {PROMPT}")',
+      'warning: evals/small.yaml:4:5: target "local": unknown key "comand_template" for provider "cli" is ignored (hint: did you mean "command_template"?)',
+      'error: evals/small.yaml:5:20: target "local": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
+    ];
+    const problems = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => /^(error|warning): /.test(line))
+        .sort();
+    const evalRun = await runAgentv(
+      ['eval', 'evals/small.yaml', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(evalRun.code).toBe(2);
+    expect(evalRun.stdout).toBe('');
+    expect(problems(evalRun.stderr)).toEqual([...expected].sort());
+    const validateRun = await runAgentv(['validate', 'evals/small.yaml'], project.dir);
+    expect(validateRun.code).toBe(1);
+    expect(problems(validateRun.stdout)).toEqual([...expected].sort());
+  });
+
+  it("is reported next to the target's other errors when its settings are invalid too", async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': 'targets:\n  - name: local\n    provider: mock\n',
+      'evals/small.yaml': `targets:
+  - name: local
+    provider: cli
+    command_template: node agent.mjs {PROMT}
+    workers: 0
+execution:
+  target: local
+evalcases:
+  - id: greet
+    input_messages: [{ role: user, content: hello }]
+    evaluators: [{ type: contains, value: hello }]
+`,
+    });
+    const expected = [
+      'error: evals/small.yaml:2: target "local": defined twice: inline in evals/small.yaml:2 and in .agentv/targets.yaml:2 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
+      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
+      'error: evals/small.yaml:5:14: target "local": workers must be at least 1 (hint: workers is a whole number >= 1, e.g. `workers: 4`)',
+    ];
+    const problems = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => /^(error|warning): /.test(line))
+        .sort();
+    const evalRun = await runAgentv(
+      ['eval', 'evals/small.yaml', '--out', 'out.jsonl'],
+      project.dir,
+    );
+    expect(evalRun.code).toBe(2);
+    expect(problems(evalRun.stderr)).toEqual(expected);
+    const validateRun = await runAgentv(['validate', 'evals/small.yaml'], project.dir);
+    expect(problems(validateRun.stdout)).toEqual(expected);
   });
 });
 

@@ -133,7 +133,7 @@ describe('code_judge file checks', () => {
       {
         line: 2,
         caseId: undefined,
-        message: `evaluator "t": script file ./judge.mjs not found (resolved to ${path.join(root, 'judge.mjs')})`,
+        message: `execution.evaluators: evaluator "t": script file ./judge.mjs not found (resolved to ${path.join(root, 'judge.mjs')})`,
       },
     ]);
   });

@@ -31,6 +31,7 @@ export interface JudgeFilesContext {
   source: SourceLocator;
   /** The eval file's directory: `cwd` and script paths resolve against it. */
   evalDir: string;
+  /** The case whose own list this is; undefined for the file's `execution.evaluators`. */
   caseId?: string;
   issues: Issue[];
   /** Memoised existence checks, shared by every list of the file. */
@@ -53,6 +54,11 @@ export async function checkJudgeFiles(
   await Promise.all(
     evaluators.map((config, index) => checkOne(config, [...listPath, index], context)),
   );
+}
+
+// As the planner words problems of the file's shared list: the file's, not a case's.
+function listPrefix(context: JudgeFilesContext): string {
+  return context.caseId === undefined ? 'execution.evaluators: ' : '';
 }
 
 async function checkOne(
@@ -81,7 +87,7 @@ async function checkOne(
         severity: 'error',
         file: context.file,
         ...context.source.locate([...entryPath, ...templateFile.key]),
-        message: `evaluator "${config.name}": ${templateFile.what} file ${templateFile.file} not found (resolved to ${resolved})`,
+        message: `${listPrefix(context)}evaluator "${config.name}": ${templateFile.what} file ${templateFile.file} not found (resolved to ${resolved})`,
         hint: `fix the path in "${templateFile.key.join('.')}"; it is relative to the eval file's directory`,
       };
       if (context.caseId !== undefined) issue.caseId = context.caseId;
@@ -95,7 +101,7 @@ async function checkOne(
       severity: 'error',
       file: context.file,
       ...context.source.locate([...entryPath, ...keyPath]),
-      message: `evaluator "${config.name}": ${message}`,
+      message: `${listPrefix(context)}evaluator "${config.name}": ${message}`,
       hint,
     };
     if (context.caseId !== undefined) issue.caseId = context.caseId;

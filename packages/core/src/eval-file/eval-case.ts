@@ -50,6 +50,19 @@ export interface RubricItem {
   required: boolean;
 }
 
+/** Where an evaluator (or one of its options) is written in the eval file. */
+export interface EvaluatorPosition {
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  /**
+   * It is written in the file's `execution.evaluators`, shared by the cases
+   * without their own: a problem with it is the file's, not one case's.
+   */
+  shared?: true;
+}
+
 /** One eval case, loaded and validated, with everything resolved. */
 export interface EvalCase {
   id: string;
@@ -63,7 +76,7 @@ export interface EvalCase {
    * Where the case's evaluators are written in the eval file (`evaluatorPositions`):
    * issues about an evaluator point at it, not at its case.
    */
-  evaluatorPositions?: Record<string, { line: number; column: number }>;
+  evaluatorPositions?: Record<string, EvaluatorPosition>;
   expectedOutcome?: string;
   inputMessages: EvalMessage[];
   expectedMessages: EvalMessage[];
@@ -79,6 +92,12 @@ export interface EvalCase {
   judgeTarget?: string;
   /** The evaluators that grade this case (case-level, else file defaults). */
   evaluators: EvaluatorConfig[];
+  /**
+   * Set when the case would use the file's `execution.evaluators` and that list
+   * has errors (reported where it is written): `evaluators` is then empty, and
+   * the case is not reported as having none.
+   */
+  sharedEvaluatorsInvalid?: true;
   /** Pass mark for the case score, from the file's `execution.threshold`. */
   threshold?: number;
   /** The descriptions of the case's rubric criteria. */

@@ -313,6 +313,14 @@ export function evalFileHint(path: readonly PropertyKey[], kind: ProblemKind): s
   }
   if (last === 'threshold') return 'threshold is a number from 0 to 1, e.g. `threshold: 0.8`';
   if (last === 'target') return 'name a target from the targets file, e.g. `target: default`';
+  if (last === 'targets' && keys.includes('execution')) {
+    if (typeof lastSegment === 'number') {
+      return 'name a target from the targets file, e.g. `targets: [default, staging]`';
+    }
+    return kind === 'type'
+      ? 'write the targets as a list of names, e.g. `targets: [default, staging]`'
+      : 'name at least one target, e.g. `targets: [default, staging]`, or remove `targets:` to run against `target:`, else the target named "default"';
+  }
   if (keys.includes('rubrics')) {
     return 'write each rubric as text, or as `{description: "...", weight: 1, required: true}`';
   }

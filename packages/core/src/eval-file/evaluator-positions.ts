@@ -1,25 +1,29 @@
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
-import type { EvalCase } from './eval-case.js';
+import type { EvalCase, EvaluatorPosition } from './eval-case.js';
 
 /**
  * Where each evaluator of a list is written: `name` → its `type` value, and
  * `name.option` → that option's value. Plain data, so cases stay cloneable.
+ * `shared`: the list is the file's `execution.evaluators` (every position says so).
  */
 export function evaluatorPositions(
   evaluators: readonly EvaluatorConfig[],
   listPath: readonly PropertyKey[],
   source: SourceLocator,
-): Record<string, SourcePosition> {
-  const positions: Record<string, SourcePosition> = {};
+  shared = false,
+): Record<string, EvaluatorPosition> {
+  const positions: Record<string, EvaluatorPosition> = {};
+  const at = (position: SourcePosition): EvaluatorPosition =>
+    shared ? { ...position, shared: true } : position;
   evaluators.forEach((config, index) => {
     const entryPath = [...listPath, index];
     const type = source.locate([...entryPath, 'type']) ?? source.locate(entryPath);
-    if (type !== undefined) positions[config.name] = type;
+    if (type !== undefined) positions[config.name] = at(type);
     for (const key of Object.keys(config)) {
       if (key === 'name' || key === 'type') continue;
       const option = source.locate([...entryPath, key]);
-      if (option !== undefined) positions[`${config.name}.${key}`] = option;
+      if (option !== undefined) positions[`${config.name}.${key}`] = at(option);
     }
   });
   return positions;
@@ -27,13 +31,15 @@ export function evaluatorPositions(
 
 /**
  * The position of an issue about evaluator `name` of `evalCase` (its option
- * `path[0]` when written, else its `type`), else of the case.
+ * `path[0]` when written, else its `type`), else of the case. `shared` when
+ * the evaluator is one of the file's `execution.evaluators`: the issue is the
+ * file's, not the case's.
  */
 export function evaluatorIssuePosition(
   evalCase: EvalCase,
   name: string,
   path: readonly (string | number)[] | undefined,
-): { line?: number; column?: number } {
+): { line?: number; column?: number; shared?: boolean } {
   const positions = evalCase.evaluatorPositions ?? {};
   const position =
     (path !== undefined && path.length > 0 ? positions[`${name}.${path[0]}`] : undefined) ??

@@ -12,10 +12,16 @@ import { isRecord, valueAt } from '../util/records.js';
 import { searchDirectories } from '../util/search-directories.js';
 import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
-import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
+import type { SourceLocator } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
-import type { EvalCase, EvalFile, EvalMessage, RubricItem } from './eval-case.js';
+import type {
+  EvalCase,
+  EvalFile,
+  EvalMessage,
+  EvaluatorPosition,
+  RubricItem,
+} from './eval-case.js';
 import {
   type EvalCaseInput,
   type EvaluatorEntryInput,
@@ -63,7 +69,9 @@ interface FileDefaults {
   /** The file's `tags`, given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
-  evaluatorPositions: Record<string, SourcePosition>;
+  /** The file's `execution.evaluators` is written but has errors. */
+  evaluatorsInvalid: boolean;
+  evaluatorPositions: Record<string, EvaluatorPosition>;
   lookup: FileLookup;
   /** Set for a case read from a dataset: the line it starts on there. */
   datasetLine?: number;
@@ -142,7 +150,15 @@ export async function loadEvalFile(
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     evaluators: fileEvaluators,
-    evaluatorPositions: evaluatorPositions(fileEvaluators, ['execution', 'evaluators'], source),
+    evaluatorsInvalid:
+      execution?.evaluators !== undefined &&
+      (!Array.isArray(execution.evaluators) || !execution.evaluators.every(isEvaluatorEntry)),
+    evaluatorPositions: evaluatorPositions(
+      fileEvaluators,
+      ['execution', 'evaluators'],
+      source,
+      true,
+    ),
     describe,
     lookup: {
       searchDirs: await searchDirectories(evalDir, {
@@ -365,6 +381,7 @@ function simpleCaseBuilder(defaults: FileDefaults): {
       if (targets !== undefined) evalCase.targets = targets;
       if (defaults.judgeTarget !== undefined) evalCase.judgeTarget = defaults.judgeTarget;
       evalCase.evaluatorPositions = defaults.evaluatorPositions;
+      if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
       if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
       return evalCase;
     },
@@ -475,6 +492,7 @@ async function buildCase(
     // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
     evalCase.evaluators = defaults.evaluators;
     evalCase.evaluatorPositions = defaults.evaluatorPositions;
+    if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
   }
   if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
   if (input.rubrics !== undefined) {
@@ -564,7 +582,7 @@ function evaluatorsOf(
       severity: 'error',
       file,
       ...source.locate([...listPath, duplicate.indexes[1]!]),
-      message: `evaluator name "${duplicate.name}" is used more than once (lines ${lines.join(', ')})`,
+      message: `${caseId === undefined ? 'execution.evaluators: ' : ''}evaluator name "${duplicate.name}" is used more than once (lines ${lines.join(', ')})`,
       hint: 'give each evaluator in a list a unique `name`',
     };
     if (caseId !== undefined) issue.caseId = caseId;

@@ -334,6 +334,8 @@ function unknownTargetIssue(
 function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues: IssueList): void {
   const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
   if (evalCase.evaluators.length === 0) {
+    // The file's list has errors, already reported where it is written.
+    if (evalCase.sharedEvaluatorsInvalid) return;
     issues.add({
       ...where,
       severity: 'error',
@@ -343,15 +345,18 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     return;
   }
   for (const config of evalCase.evaluators) {
-    const at = (path?: readonly (string | number)[]) => ({
-      ...where,
-      ...evaluatorIssuePosition(evalCase, config.name, path),
-    });
+    // A problem with one of the file's `execution.evaluators` is the file's: reported once,
+    // naming that list rather than the first case that uses it.
+    const at = (path: readonly (string | number)[] | undefined, message: string) => {
+      const { shared, ...position } = evaluatorIssuePosition(evalCase, config.name, path);
+      return shared
+        ? { file: where.file, ...position, message: `execution.evaluators: ${message}` }
+        : { ...where, ...position, message };
+    };
     if (!registry.has(config.type)) {
       issues.add({
-        ...at(['type']),
         severity: 'error',
-        message: `evaluator "${config.name}" has unknown type "${config.type}"`,
+        ...at(['type'], `evaluator "${config.name}" has unknown type "${config.type}"`),
         hint: didYouMean(config.type, registry.types()),
       });
       continue;
@@ -359,8 +364,7 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     for (const problem of registry.get(config.type).validate?.(config, registry) ?? []) {
       issues.add({
         ...problem,
-        ...at(problem.path),
-        message: `evaluator "${config.name}": ${problem.message}`,
+        ...at(problem.path, `evaluator "${config.name}": ${problem.message}`),
       });
     }
     if (rubricWithoutItems(config, evalCase)) {

@@ -463,6 +463,24 @@ describe('planRun', () => {
     ]);
   });
 
+  it("reports a problem of the file's execution.evaluators once, as the file's", () => {
+    const evaluators = [{ name: 'c', type: 'contians' }];
+    const evaluatorPositions = { c: { line: 5, column: 13, shared: true as const } };
+    const { issues } = planRun({
+      cases: ['a', 'b'].map((id) => evalCase(id, { evaluators, evaluatorPositions })),
+      targets,
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({
+      line: 5,
+      column: 13,
+      message: 'execution.evaluators: evaluator "c" has unknown type "contians"',
+    });
+    expect(issues[0]).not.toHaveProperty('caseId');
+  });
+
   it('needs no targets at all in a dry run', () => {
     const { plan, issues } = planRun({
       cases: [evalCase('a', { target: 'anything' })],

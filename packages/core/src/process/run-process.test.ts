@@ -258,4 +258,12 @@ describe('stderrErrorLine', () => {
     );
     expect(stderrErrorLine('just some progress\ndone')).toBeUndefined();
   });
+
+  it("finds a shell's own error line", () => {
+    expect(stderrErrorLine('starting agent\nsh: 1: foo: not found')).toBe('sh: 1: foo: not found');
+    expect(stderrErrorLine('./run.sh: line 3: foo: command not found')).toBe(
+      './run.sh: line 3: foo: command not found',
+    );
+    expect(stderrErrorLine('/project/judge.mjs:3\nstep 2: done')).toBeUndefined();
+  });
 });

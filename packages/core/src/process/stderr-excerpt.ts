@@ -45,7 +45,8 @@ export function stderrExcerpt(stderr: string, limit = STDERR_EXCERPT_CHARS): str
  * The line of `stderr` that says what went wrong, when one can be found:
  * Python's last `XxxError: …` line after a traceback, otherwise the first line
  * that starts like an error (`Error: …`, `TypeError [CODE]: …`, `error: …`,
- * `panic: …`, `fatal: …`).
+ * `panic: …`, `fatal: …`) or is a shell's own error (`sh: 1: foo: not found`,
+ * `./run.sh: line 3: foo: command not found`).
  */
 export function stderrErrorLine(stderr: string): string | undefined {
   const lines = stderr
@@ -61,7 +62,7 @@ export function stderrErrorLine(stderr: string): string | undefined {
 
 const PYTHON_ERROR = /^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b:?/;
 const ERROR_LINE =
-  /^(?:Uncaught )?(?:[A-Z]\w*(?:Error|Exception)(?: \[[\w-]+\])?:|(?:error|fatal|panic)(?:\[\w+\])?:)/i;
+  /^(?:Uncaught )?(?:[A-Z]\w*(?:Error|Exception)(?: \[[\w-]+\])?:|(?:error|fatal|panic)(?:\[\w+\])?:)|^[^\s:]+: (?:line )?\d+: \S/i;
 
 // Do not end on the first half, or start on the second half, of a surrogate pair.
 function safeEnd(text: string): string {

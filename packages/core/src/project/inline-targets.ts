@@ -5,8 +5,10 @@ import { targetNamesOf } from '../orchestrator/plan-run.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { loadInlineTargets } from '../targets/load-targets.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { targetIssuePosition } from '../targets/target-positions.js';
 import { displayPath } from '../util/display-path.js';
-import { checkTarget, type TargetPolicy } from './check-target.js';
+import { sortIssues } from '../util/load-result.js';
+import { checkTarget, RUN_TARGET_POLICY, type TargetPolicy } from './check-target.js';
 
 /** An eval file as `loadProject` holds it, as far as inline targets need. */
 interface EvalFileEntry {
@@ -47,24 +49,38 @@ export async function loadAllInlineTargets(
       for (const name of targetNamesOf(evalCase, options.targetOverride)) used.add(name);
       if (evalCase.judgeTarget !== undefined) used.add(evalCase.judgeTarget);
     }
+    // Every target the file declares, also those with errors: a clash is reported next to them.
+    const declared: ResolvedTarget[] = [];
     const loaded = await loadInlineTargets(file.path, {
       env: await options.env(path.dirname(file.path)),
       knownKeys: options.knownKeys,
-      ...(options.mode === 'validate'
-        ? {
-            inspectTarget: (target: ResolvedTarget, all: readonly ResolvedTarget[]) => {
-              const judged = all.some(
-                (other) => other.judgeTarget === target.name && used.has(other.name),
-              );
-              const users = used.has(target.name) || judged ? new Set([file.path]) : undefined;
-              return checkTarget(target, options.providerRegistry, options.validatePolicy(users));
-            },
-          }
-        : {}),
+      inspectTarget: (target: ResolvedTarget, all: readonly ResolvedTarget[]) => {
+        declared.push(target);
+        if (options.mode !== 'validate') return [];
+        const judged = all.some(
+          (other) => other.judgeTarget === target.name && used.has(other.name),
+        );
+        const users = used.has(target.name) || judged ? new Set([file.path]) : undefined;
+        return checkTarget(target, options.providerRegistry, options.validatePolicy(users));
+      },
     });
     issues.push(...loaded.issues);
-    const clashes = clashIssues(loaded.value ?? [], file.targetsFile, shared, options.cwd);
+    const clashes = clashIssues(declared, file.targetsFile, shared, options.cwd);
     issues.push(...clashes);
+    if (clashes.length > 0 && options.mode === 'run') {
+      // The file's targets cannot run, so the plan does not check them: check here what it
+      // would have (the targets the run uses, and those that clash), as validate does.
+      const clashing = new Set(clashes.map((issue) => issue.target));
+      for (const target of declared) {
+        if (!used.has(target.name) && !clashing.has(target.name)) continue;
+        const checked = checkTarget(target, options.providerRegistry, RUN_TARGET_POLICY);
+        const located = checked.map((issue) => ({
+          ...issue,
+          ...targetIssuePosition(target, issue.path),
+        }));
+        issues.push(...sortIssues(located));
+      }
+    }
     result.set(file.path, clashes.length > 0 ? undefined : loaded.value);
   }
   if (options.mode === 'run') issues.push(...sameNameIssues(result, options.cwd));
