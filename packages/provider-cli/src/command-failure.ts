@@ -1,4 +1,4 @@
-import { ProviderError } from '@agentv/core';
+import { type CallTimeout, ProviderError } from '@agentv/core';
 import type { CommandOutcome } from './run-command.js';
 
 /** Throws before a command starts when the run was interrupted. */
@@ -13,14 +13,9 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /**
  * Throws the `ProviderError` for a command that did not succeed: interrupted
  * (not retryable), timed out or exited non-zero (retryable), with the stderr excerpt.
- * `timeoutFromFlag`: the timeout came from `--agent-timeout` (the hint names it).
+ * `timeout` is the call's (core's `callTimeout`): its hint names only what changes the outcome.
  */
-export function throwIfFailed(
-  outcome: CommandOutcome,
-  stderr: string,
-  timeoutSeconds: number | undefined,
-  timeoutFromFlag = false,
-): void {
+export function throwIfFailed(outcome: CommandOutcome, stderr: string, timeout: CallTimeout): void {
   if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
   const withStderr = (message: string) => (stderr ? `${message}; stderr: ${stderr}` : message);
   const diagnostics = {
@@ -34,16 +29,13 @@ export function throwIfFailed(
     });
   }
   if (outcome.timedOut) {
-    throw new ProviderError(withStderr(`timed out after ${timeoutSeconds}s`), {
+    throw new ProviderError(withStderr(`timed out after ${timeout.seconds}s`), {
       retryable: true,
       ...diagnostics,
-      // --agent-timeout wins over timeout_seconds: only name what would change the outcome.
-      hint: timeoutFromFlag
-        ? "raise --agent-timeout (it wins over the target's timeout_seconds), or make the agent faster"
-        : 'raise timeout_seconds on the target (or pass --agent-timeout), or make the agent faster',
+      hint: `${timeout.hint}, or make the agent faster`,
     });
   }
-  throw new ProviderError(withStderr(describeEnd(outcome, timeoutSeconds)), {
+  throw new ProviderError(withStderr(describeEnd(outcome, timeout.seconds)), {
     retryable: true,
     ...diagnostics,
     hint: 'run the rendered command by hand (see it with --verbose) to find out why it fails',
