@@ -10,9 +10,8 @@ async function answer(request) {
 for await (const line of createInterface({ input: process.stdin })) {
   if (!line.trim()) continue;
   const request = JSON.parse(line);
-  const started = Date.now();
+  // AgentV measures each case from request line to response line (no duration_ms needed).
   const reply = await answer(request);
-  const record = { id: request.id, ...reply, duration_ms: Date.now() - started };
-  process.stdout.write(`${JSON.stringify(record)}\n`);
+  process.stdout.write(`${JSON.stringify({ id: request.id, ...reply })}\n`);
 }
 // stdin closed (EOF): AgentV is done; returning here exits the process.

@@ -2,7 +2,6 @@
 # writes one JSON response line per request to stdout (logs go to stderr).
 import json
 import sys
-import time
 
 
 def answer(request):
@@ -14,8 +13,7 @@ for line in sys.stdin:
     if not line.strip():
         continue
     request = json.loads(line)
-    started = time.monotonic()
+    # AgentV measures each case from request line to response line (no duration_ms needed).
     reply = answer(request)
-    record = {"id": request["id"], **reply, "duration_ms": int((time.monotonic() - started) * 1000)}
-    print(json.dumps(record), flush=True)
+    print(json.dumps({"id": request["id"], **reply}), flush=True)
 # stdin closed (EOF): AgentV is done; returning here exits the process.

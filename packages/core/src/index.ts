@@ -80,6 +80,9 @@ export type {
 } from './project/load-project.js';
 export { loadProject } from './project/load-project.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
+export { callLabel } from './provider/call-label.js';
+export type { CallTimeout } from './provider/call-timeout.js';
+export { callTimeout } from './provider/call-timeout.js';
 export type { ChatMessage } from './provider/chat-message.js';
 export { createMockProvider, mockProviderFactory } from './provider/mock-provider.js';
 export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';

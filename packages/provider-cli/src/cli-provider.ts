@@ -3,6 +3,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  callLabel,
+  callTimeout,
   type Issue,
   type Provider,
   type ProviderContext,
@@ -80,7 +82,9 @@ export function createCliProvider(
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
   ];
-  const timeoutSeconds = options.defaultTimeoutSeconds ?? settings.timeoutSeconds;
+  // --agent-timeout wins over timeout_seconds (core's one rule for every provider).
+  const timeout = callTimeout(settings.timeoutSeconds, options);
+  const timeoutSeconds = timeout.seconds;
   const prefix = `[cli:${targetName}]`;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
   // built once and handed to every command as its whole environment.
@@ -132,7 +136,7 @@ export function createCliProvider(
         if (line.trim()) log(`${tag} stderr: ${line}`);
       }
     }
-    throwIfFailed(outcome, stderr, timeoutSeconds, options.defaultTimeoutSeconds !== undefined);
+    throwIfFailed(outcome, stderr, timeout);
     const raw = {
       command: redact(command),
       cwd,
@@ -154,11 +158,7 @@ export function createCliProvider(
         tempDir,
       );
       const command = render(values);
-      const { outcome, raw } = await execute(
-        command,
-        `${request.evalCaseId} attempt ${request.attempt + 1}`,
-        request,
-      );
+      const { outcome, raw } = await execute(command, callLabel(request), request);
       const content = outputFile === undefined ? outcome.stdout : readOutputFile(outputFile);
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };

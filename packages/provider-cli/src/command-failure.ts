@@ -1,4 +1,4 @@
-import { ProviderError, stderrExcerpt, stderrSummary } from '@agentv/core';
+import { type CallTimeout, ProviderError, stderrExcerpt, stderrSummary } from '@agentv/core';
 import type { CommandOutcome } from './run-command.js';
 
 /** Throws before a command starts when the run was interrupted. */
@@ -16,13 +16,12 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  * the error's own line first, then the stderr excerpt on one line
  * (`stderrSummary`, as for `code_judge` scripts and persistent agents);
  * `fullStderr` is the command's whole (redacted) stderr.
- * `timeoutFromFlag`: the timeout came from `--agent-timeout` (the hint names it).
+ * `timeout` is the call's (core's `callTimeout`): its hint names only what changes the outcome.
  */
 export function throwIfFailed(
   outcome: CommandOutcome,
   fullStderr: string,
-  timeoutSeconds: number | undefined,
-  timeoutFromFlag = false,
+  timeout: CallTimeout,
 ): void {
   if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
   const stderr = stderrExcerpt(fullStderr);
@@ -39,16 +38,13 @@ export function throwIfFailed(
     });
   }
   if (outcome.timedOut) {
-    throw new ProviderError(withStderr(`timed out after ${timeoutSeconds}s`), {
+    throw new ProviderError(withStderr(`timed out after ${timeout.seconds}s`), {
       retryable: true,
       ...diagnostics,
-      // --agent-timeout wins over timeout_seconds: only name what would change the outcome.
-      hint: timeoutFromFlag
-        ? "raise --agent-timeout (it wins over the target's timeout_seconds), or make the agent faster"
-        : 'raise timeout_seconds on the target (or pass --agent-timeout), or make the agent faster',
+      hint: `${timeout.hint}, or make the agent faster`,
     });
   }
-  throw new ProviderError(withStderr(describeEnd(outcome, timeoutSeconds)), {
+  throw new ProviderError(withStderr(describeEnd(outcome, timeout.seconds)), {
     retryable: true,
     ...diagnostics,
     hint: 'run the rendered command by hand (see it with --verbose) to find out why it fails',

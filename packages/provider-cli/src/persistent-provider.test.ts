@@ -153,7 +153,8 @@ describe('cli provider, mode: persistent', () => {
       input_files: ['/data/a.txt'],
       input_messages: [{ role: 'user', content: 'hi' }],
       expected_outcome: 'a greeting',
-      attempt: 2,
+      // Counted from 1 on the wire, as everywhere AgentV shows attempts (the request's is 0-based).
+      attempt: 3,
       repeat: 1,
     });
   });
@@ -183,7 +184,7 @@ describe('cli provider, mode: persistent', () => {
     expect(error.message).toContain('[cli:my_agent#1]');
     expect(error.message).toContain('exited with code 3 while answering case "b"');
     expect(error.message).toContain('boom: the agent crashed');
-    // The retry (attempt 1) gets a new process, as does every case after it.
+    // The retry (the second attempt: request.attempt 1) gets a new process, as does every case after it.
     const retried = await provider.invoke(
       makeRequest({ evalCaseId: 'b', question: 'crash', attempt: 1 }),
     );
@@ -248,7 +249,7 @@ describe('cli provider, mode: persistent', () => {
     )) as ProviderError;
     expect(error.message).toContain('{"id":"leaked","text":"***"}');
     await provider.close?.();
-    expect(lines).toContain('[cli:my_agent#1] stderr: token=***');
+    expect(lines).toContain('[cli:my_agent#1] b attempt 1 stderr: token=***');
     expect(`${error.message}${lines.join('')}`).not.toContain('s3cret');
   });
 
@@ -293,13 +294,22 @@ describe('cli provider, mode: persistent', () => {
     expect(late.retryable).toBe(false);
   });
 
-  it('logs each worker start and stderr line with the worker prefix when verbose', async () => {
+  it('logs each worker start and stderr line with the worker and the case it serves when verbose', async () => {
     const lines: string[] = [];
     const provider = persistent(testAgent(newLog()), {}, lines);
     await provider.invoke(makeRequest({ evalCaseId: 'c7' }));
+    await provider.invoke(makeRequest({ evalCaseId: 'c8', attempt: 1 }));
     await provider.close?.();
-    expect(lines.some((line) => /^\[cli:my_agent#1\] started pid \d+ in /.test(line))).toBe(true);
-    expect(lines).toContain('[cli:my_agent#1] stderr: working on c7');
+    expect(lines[0]).toMatch(/^\[cli:my_agent#1\] c7 attempt 1 starting: /);
+    expect(
+      lines.some((line) => /^\[cli:my_agent#1\] c7 attempt 1 started pid \d+ in /.test(line)),
+    ).toBe(true);
+    expect(lines).toContain('[cli:my_agent#1] c7 attempt 1 stderr: working on c7');
+    expect(lines).toContain('[cli:my_agent#1] c8 attempt 2 stderr: working on c8');
+    // Stopped at the end of the run: no case is being served.
+    expect(lines.some((line) => /^\[cli:my_agent#1\] pid \d+ exited with code 0$/.test(line))).toBe(
+      true,
+    );
   });
 
   it('runs the command in the cwd of the case, restarting a worker that must move', async () => {

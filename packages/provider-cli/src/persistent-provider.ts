@@ -1,4 +1,6 @@
 import {
+  callLabel,
+  callTimeout,
   type Provider,
   type ProviderContext,
   ProviderError,
@@ -49,8 +51,8 @@ export function createPersistentCliProvider(
   const redact = createRedactor(settings.env, options.secretValues);
   // Validation allows no placeholders here; rendering turns `{{NAME}}` into a literal `{NAME}`.
   const command = renderCommandTemplate(settings.commandTemplate, {});
-  const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
-  const timeoutMs = timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000;
+  // --agent-timeout wins over timeout_seconds (core's one rule for every provider).
+  const timeout = callTimeout(settings.timeoutSeconds, options);
   const env = { ...(options.env ?? process.env), ...settings.env };
   const slots: Slot[] = [];
   // Processes being stopped or killed; `close` waits until each is gone.
@@ -73,16 +75,20 @@ export function createPersistentCliProvider(
     return slot;
   };
 
-  /** The slot's process, started (or replaced when it died or runs elsewhere) as needed. */
-  const workerFor = async (slot: Slot, cwd: string): Promise<PersistentWorker> => {
+  /**
+   * The slot's process, started (or replaced when it died or runs elsewhere) as needed;
+   * `serving` names the case (and attempt) it is started for in verbose lines.
+   */
+  const workerFor = async (slot: Slot, cwd: string, serving: string): Promise<PersistentWorker> => {
     const current = slot.worker;
     if (current?.alive && current.cwd === cwd) return current;
     if (current) track(current.alive ? current.stop() : current.kill());
     slot.worker = undefined;
     const label = `[cli:${targetName}#${slot.index}]`;
-    if (verbose) log(`${label} starting: ${redact(command)}`);
+    if (verbose) log(`${label} ${serving} starting: ${redact(command)}`);
     const worker = await PersistentWorker.start({
       label,
+      serving,
       command,
       cwd,
       env,
@@ -104,8 +110,8 @@ export function createPersistentCliProvider(
     const cwd = workingDirectory(settings, request);
     const slot = acquire(cwd);
     try {
-      const worker = await workerFor(slot, cwd);
-      const answer = await worker.ask(request, timeoutMs);
+      const worker = await workerFor(slot, cwd, callLabel(request));
+      const answer = await worker.ask(request, timeout);
       return {
         ...answer.response,
         durationMs: answer.response.durationMs ?? answer.wallTimeMs,

@@ -1,5 +1,7 @@
 import { createInterface } from 'node:readline';
 import {
+  type CallTimeout,
+  callLabel,
   type LongLivedProcess,
   ProviderError,
   type ProviderRequest,
@@ -15,6 +17,8 @@ import { startError } from './run-command.js';
 export interface PersistentWorkerOptions {
   /** `[cli:target#2]`: names the worker in logs and errors. */
   label: string;
+  /** The case (and attempt) the worker is started for (`refund-001 attempt 1`), named in its verbose lines. */
+  serving?: string;
   command: string;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -55,10 +59,28 @@ export class PersistentWorker {
   private pending: Pending | undefined;
   private stderrTail = '';
   private broken = false;
+  /**
+   * The case (and attempt) the worker was last given, until it is stopped: verbose lines
+   * name it. Kept after the answer, as stderr lines written just before the response line
+   * may be read after it (two pipes); the next case replaces it.
+   */
+  private serving: string | undefined;
 
   private constructor(options: PersistentWorkerOptions) {
     this.options = options;
     this.cwd = options.cwd;
+    this.serving = options.serving;
+  }
+
+  /**
+   * A verbose line about this worker: `[cli:t#2] refund-001 attempt 1 stderr: …` once it
+   * serves a case (a worker serves one at a time; with several workers lines interleave),
+   * `[cli:t#2] stderr: …` before its first case and once it is being stopped.
+   */
+  private log(text: string): void {
+    const { log, label } = this.options;
+    if (!log) return;
+    log(this.serving === undefined ? `${label} ${text}` : `${label} ${this.serving} ${text}`);
   }
 
   /** Starts the process; throws a `ProviderError` when it cannot start. */
@@ -88,10 +110,12 @@ export class PersistentWorker {
    * a retryable `ProviderError` when the process exits or the case times out
    * (the process group is killed), and a non-retryable one for a line that is
    * not a reply for this case, or when `request.signal` stops the case.
+   * `timeout` is the call's (core's `callTimeout`: `--agent-timeout` wins over `timeout_seconds`).
    */
-  ask(request: ProviderRequest, timeoutMs: number | undefined): Promise<WorkerAnswer> {
+  ask(request: ProviderRequest, timeout: CallTimeout): Promise<WorkerAnswer> {
     const child = this.process!;
     const id = request.evalCaseId;
+    const timeoutMs = timeout.seconds === undefined ? undefined : timeout.seconds * 1000;
     if (child.exited) {
       return Promise.reject(
         new ProviderError(this.withStderr(`${this.options.label} (pid ${child.pid}) has exited`), {
@@ -133,7 +157,7 @@ export class PersistentWorker {
                 ),
                 {
                   retryable: true,
-                  hint: 'raise timeout_seconds on the target or --agent-timeout, or make the agent answer faster; the worker is restarted for the next case',
+                  hint: `${timeout.hint}, or make the agent answer faster; the worker is restarted for the next case`,
                 },
               ),
             ),
@@ -141,9 +165,11 @@ export class PersistentWorker {
         );
       }
       request.signal?.addEventListener('abort', onAbort, { once: true });
+      this.serving = callLabel(request);
       const line = JSON.stringify({
         ...requestRecord(request),
-        attempt: request.attempt,
+        // Counted from 1, as everywhere AgentV shows attempts (`request.attempt` is 0-based).
+        attempt: request.attempt + 1,
         repeat: request.repeat ?? 1,
       });
       child.stdin.write(`${line}\n`);
@@ -152,6 +178,7 @@ export class PersistentWorker {
 
   /** EOF on stdin, then SIGTERM and SIGKILL if the process does not exit. */
   async stop(): Promise<void> {
+    this.serving = undefined;
     await this.process?.stop();
   }
 
@@ -171,22 +198,22 @@ export class PersistentWorker {
   }
 
   private attach(child: LongLivedProcess): void {
-    const { label, log, redact } = this.options;
-    log?.(`${label} started pid ${child.pid} in ${this.cwd}`);
+    const { label, redact } = this.options;
+    this.log(`started pid ${child.pid} in ${this.cwd}`);
     const stdout = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
     stdout.on('line', (line) => this.onLine(line));
     const stderr = createInterface({ input: child.stderr, crlfDelay: Number.POSITIVE_INFINITY });
     stderr.on('line', (line) => {
       const shown = redact(line);
       this.stderrTail = `${this.stderrTail}${shown}\n`.slice(-STDERR_TAIL_CHARS);
-      log?.(`${label} stderr: ${shown}`);
+      this.log(`stderr: ${shown}`);
     });
     void child.done.then((exit) => {
       const how =
         exit.exitCode === undefined
           ? `was killed by signal ${exit.signalName ?? 'unknown'}`
           : `exited with code ${exit.exitCode}`;
-      log?.(`${label} pid ${child.pid} ${how}`);
+      this.log(`pid ${child.pid} ${how}`);
       const pending = this.pending;
       if (pending === undefined) return;
       this.fail(
@@ -209,9 +236,7 @@ export class PersistentWorker {
     if (line.trim() === '') return;
     const { label } = this.options;
     if (pending === undefined) {
-      this.options.log?.(
-        `${label} stdout line while no case was waiting, ignored: ${excerpt(line)}`,
-      );
+      this.log(`stdout line while no case was waiting, ignored: ${excerpt(line)}`);
       return;
     }
     const reply = parseReplyLine(line, `response line for case "${pending.id}"`);

@@ -220,6 +220,21 @@ describe('http provider', () => {
     expect(error.hint).toContain('timeout_seconds');
   });
 
+  it('--agent-timeout wins over timeout_seconds, and the hint names only the flag', async () => {
+    server = await startAgentServer();
+    server.queue({ delayMs: 5000, body: {} });
+    const target = makeTarget(
+      { url: `${server.origin}/chat`, response_path: 'a' },
+      { timeoutSeconds: 60 },
+    );
+    const agent = httpProviderFactory.create(target, { defaultTimeoutSeconds: 0.2 });
+    const error = await failure(agent.invoke(makeRequest()));
+    expect(error.message).toBe(
+      `http target "agent": POST ${server.origin}/chat: no answer within 0.2 s`,
+    );
+    expect(error.hint).toBe("raise --agent-timeout (it wins over the target's timeout_seconds)");
+  });
+
   it('uses the run default timeout when the target sets none', async () => {
     server = await startAgentServer();
     server.queue({ delayMs: 5000, body: {} });
@@ -298,9 +313,10 @@ describe('http provider', () => {
     server.queue({ body: { data: { answer: 'a' } } });
     const lines: string[] = [];
     await provider({}, {}, (line) => lines.push(line)).invoke(makeRequest());
-    expect(lines[0]).toBe(`[http:agent] refund-1 attempt 0: POST ${server.origin}/chat`);
-    expect(lines.join('\n')).toContain('Authorization: ***');
-    expect(lines.join('\n')).toMatch(/HTTP 200 after \d+ ms/);
+    // Every line names the case and the attempt, counted from 1.
+    expect(lines[0]).toBe(`[http:agent] refund-1 attempt 1: POST ${server.origin}/chat`);
+    expect(lines[1]).toMatch(/^\[http:agent\] refund-1 attempt 1 headers: .*Authorization: \*\*\*/);
+    expect(lines[2]).toMatch(/^\[http:agent\] refund-1 attempt 1 HTTP 200 after \d+ ms$/);
     expect(lines.join('\n')).not.toContain(TOKEN);
   });
 

@@ -1,4 +1,6 @@
 import {
+  callLabel,
+  callTimeout,
   describeFetchError,
   type Issue,
   type Provider,
@@ -53,7 +55,9 @@ export function createHttpProvider(
     ...Object.values(settings.headers),
     ...(options.secretValues ?? []),
   ]);
-  const timeoutSeconds = settings.timeoutSeconds ?? options.defaultTimeoutSeconds;
+  // --agent-timeout wins over timeout_seconds (core's one rule for every provider).
+  const timeoutLimit = callTimeout(settings.timeoutSeconds, options);
+  const timeoutSeconds = timeoutLimit.seconds;
   const prefix = `[http:${targetName}]`;
   const subject = `http target "${targetName}": ${settings.method} ${redact(settings.url)}`;
   const headers = requestHeaders(settings);
@@ -68,12 +72,12 @@ export function createHttpProvider(
       settings.body === undefined
         ? undefined
         : JSON.stringify(renderBody(settings.body, placeholderValues(request)));
+    // With several workers lines interleave: every line names its case and attempt.
+    const tag = `${prefix} ${callLabel(request)}`;
     if (options.verbose) {
-      log(
-        `${prefix} ${request.evalCaseId} attempt ${request.attempt}: ${settings.method} ${redact(settings.url)}`,
-      );
+      log(`${tag}: ${settings.method} ${redact(settings.url)}`);
       const shown = Object.keys(headers).map((name) => `${name}: ***`);
-      if (shown.length > 0) log(`${prefix} headers: ${shown.join(', ')}`);
+      if (shown.length > 0) log(`${tag} headers: ${shown.join(', ')}`);
     }
     const timeout =
       timeoutSeconds === undefined ? undefined : AbortSignal.timeout(timeoutSeconds * 1000);
@@ -97,7 +101,7 @@ export function createHttpProvider(
       if (timeout?.aborted) {
         throw new ProviderError(`${subject}: no answer within ${timeoutSeconds} s`, {
           retryable: true,
-          hint: 'raise timeout_seconds on the target, or --agent-timeout',
+          hint: timeoutLimit.hint,
         });
       }
       const reason = describeFetchError(error);
@@ -114,7 +118,7 @@ export function createHttpProvider(
       });
     }
     const wallTimeMs = Date.now() - started;
-    if (options.verbose) log(`${prefix} HTTP ${status} after ${wallTimeMs} ms`);
+    if (options.verbose) log(`${tag} HTTP ${status} after ${wallTimeMs} ms`);
     if (status < 200 || status > 299) {
       throw statusError(subject, status, responseHeaders, excerpt(redact(content)));
     }

@@ -44,7 +44,7 @@ export interface HttpProviderSettings {
   tracePath?: string;
   outputMessagesPath?: string;
   usagePath?: string;
-  /** Per-call time limit (the target's `timeout_seconds`); undefined means the run's default, else none. */
+  /** Per-call time limit (the target's `timeout_seconds`; `--agent-timeout` wins over it); undefined: none. */
   timeoutSeconds?: number;
   healthcheck?: HttpHealthcheck;
 }

@@ -1,4 +1,4 @@
-import type { ProviderFactory } from '@agentv/core';
+import { callTimeout, type ProviderFactory } from '@agentv/core';
 import { type LlmKind, llmSettingsKeys } from './llm-kinds.js';
 import { createLlmProvider } from './llm-provider.js';
 import { parseLlmSettings, validateLlmSettings } from './llm-provider-settings.js';
@@ -9,17 +9,20 @@ export function createLlmProviderFactory(kind: LlmKind, as: string = kind): Prov
     kind: as,
     settingsKeys: llmSettingsKeys(kind),
     validate: (target) => validateLlmSettings(kind, target),
-    create: (target, context) =>
-      createLlmProvider(target.name, parseLlmSettings(kind, target), {
+    create: (target, context) => {
+      // --agent-timeout wins over timeout_seconds (core's one rule for every provider).
+      const timeout = callTimeout(target.timeoutSeconds, context);
+      return createLlmProvider(target.name, parseLlmSettings(kind, target), {
         kind: as,
-        timeoutSeconds: context.defaultTimeoutSeconds ?? target.timeoutSeconds,
-        timeoutFromFlag: context.defaultTimeoutSeconds !== undefined,
+        ...(timeout.seconds === undefined ? {} : { timeoutSeconds: timeout.seconds }),
+        timeoutFromFlag: timeout.fromFlag,
         cacheDir: context.cacheDir,
         secrets: target.secretValues,
         env: context.env,
         verbose: context.verbose,
         log: context.log,
-      }),
+      });
+    },
   };
 }
 

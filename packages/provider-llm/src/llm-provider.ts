@@ -1,5 +1,7 @@
 import {
   type ChatMessage,
+  callLabel,
+  callTimeout,
   PROVIDER_SPECIFICATION_VERSION,
   type Provider,
   ProviderError,
@@ -98,7 +100,7 @@ export function createLlmProvider(
     if (cache && key && request.refresh !== true) {
       const hit = await cache.read(key);
       if (hit) {
-        verbose(`${caseLabel(request)}: answered from the cache`);
+        verbose(`${callLabel(request)}: answered from the cache`);
         // Nothing was spent on this answer, so it has no cost; usage is the original call's.
         return { ...hit, durationMs: Date.now() - started, cached: true };
       }
@@ -138,13 +140,7 @@ export function createLlmProvider(
       if (timeout.signal.aborted) {
         throw new ProviderError(
           `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
-          {
-            retryable: true,
-            // --agent-timeout wins over timeout_seconds: only name what would change the outcome.
-            hint: options.timeoutFromFlag
-              ? "raise --agent-timeout (it wins over the target's timeout_seconds)"
-              : 'raise timeout_seconds on the target, or pass --agent-timeout',
-          },
+          { retryable: true, hint: timeoutHint(options) },
         );
       }
       throw toProviderError(error, failedCall);
@@ -156,7 +152,7 @@ export function createLlmProvider(
     const costUsd = usage && estimateCostUsd(settings.model, usage, settings.pricing);
     const durationMs = Date.now() - started;
     verbose(
-      `${caseLabel(request)}: ${settings.model} answered in ${durationMs} ms` +
+      `${callLabel(request)}: ${settings.model} answered in ${durationMs} ms` +
         (usage ? ` (${usage.inputTokens ?? '?'} in, ${usage.outputTokens ?? '?'} out tokens)` : ''),
     );
     if (cache && key)
@@ -221,7 +217,9 @@ function variableHolding(
   return preferred ?? Object.keys(env).find((name) => env[name] === key);
 }
 
-/** How verbose lines name a call: its case and attempt, counted from 1 (`request.attempt` is 0-based). */
-function caseLabel(request: ProviderRequest): string {
-  return `${request.evalCaseId} attempt ${request.attempt + 1}`;
+/** The hint of a timeout: core's `callTimeout` names only what would change the outcome. */
+function timeoutHint(options: LlmProviderOptions): string {
+  return options.timeoutFromFlag
+    ? callTimeout(undefined, { defaultTimeoutSeconds: options.timeoutSeconds }).hint
+    : callTimeout(options.timeoutSeconds, {}).hint;
 }

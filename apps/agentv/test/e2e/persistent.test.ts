@@ -13,7 +13,7 @@ afterEach(async () => {
 const EXAMPLES = new URL('../../../../examples/persistent/', import.meta.url);
 const README = new URL('../../../../README.md', import.meta.url);
 
-/** A persistent test agent: `crash` exits on attempt 0, `hang` starts a child and never answers. */
+/** A persistent test agent: `crash` exits on its first attempt (attempts count from 1), `hang` starts a child and never answers. */
 const TEST_AGENT = `
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { createInterface } from 'node:readline';
 for await (const line of createInterface({ input: process.stdin })) {
   const { id, question, attempt } = JSON.parse(line);
   process.stderr.write('thinking about ' + id + '\\n');
-  if (question === 'crash' && attempt === 0) process.exit(3);
+  if (question === 'crash' && attempt === 1) process.exit(3);
   if (question === 'hang') {
     appendFileSync('starts.log', 'child ' + spawn('sleep', ['60'], { stdio: 'ignore' }).pid + '\\n');
     continue;
@@ -197,8 +197,8 @@ appendFileSync('starts.log', 'eof ' + process.pid + '\\n');
     expect(hang?.error).toMatch(
       /^timed out after 5s: \[cli:default#\d\] \(pid \d+\) gave no response line for case "hang" and was killed; stderr: .*thinking about hang/s,
     );
-    // The verbose log shows each worker's stderr, prefixed with the worker.
-    expect(run.stderr).toMatch(/\[cli:default#\d\] stderr: thinking about c0/);
+    // The verbose log shows each worker's stderr, prefixed with the worker and the case it serves.
+    expect(run.stderr).toMatch(/\[cli:default#\d\] c0 attempt 1 stderr: thinking about c0/);
     const pids = [...(await logged(project, 'start')), ...(await logged(project, 'child'))];
     expect(pids.length).toBeGreaterThanOrEqual(3);
     expect(pids.filter(processAlive)).toEqual([]);

@@ -35,6 +35,8 @@ export interface Answer {
   traceSummary: TraceSummary | null;
   /** Provider calls made for the case, this one included. */
   attempts: number;
+  /** The case's `duration_ms`: see `answerOf`. */
+  durationMs: number;
 }
 
 /** The identifying fields every result of a case carries. */
@@ -88,10 +90,35 @@ export function buildRequest(
   return request;
 }
 
-/** Normalises a response's trace and summarises it: once per attempt, for the attempt record and the result. */
-export function answerOf(response: ProviderResponse, attempts: number): Answer {
+/** When a case's provider calls ran, for its `duration_ms`. */
+export interface CallTiming {
+  /** `Date.now()` when the first call started. */
+  firstStarted: number;
+  /** `Date.now()` when the call that answered started. */
+  lastStarted: number;
+  /** `Date.now()` when it answered. */
+  ended: number;
+}
+
+/**
+ * Normalises a response's trace and summarises it: once per attempt, for the attempt record
+ * and the result. The case's duration is the whole time it spent being answered, as for a
+ * case that errored: failed attempts and the waits between them, plus the answering call's
+ * time — the agent's own `duration_ms` when it reports one, else the measured time.
+ */
+export function answerOf(response: ProviderResponse, attempts: number, timing: CallTiming): Answer {
   const trace = normalizeTrace(response);
-  return { response, trace, traceSummary: trace ? summarizeTrace(trace) : null, attempts };
+  const durationMs =
+    timing.lastStarted -
+    timing.firstStarted +
+    (response.durationMs ?? timing.ended - timing.lastStarted);
+  return {
+    response,
+    trace,
+    traceSummary: trace ? summarizeTrace(trace) : null,
+    attempts,
+    durationMs,
+  };
 }
 
 // Targets whose reply warnings were reported, by run: the first reply of each is enough.
@@ -237,7 +264,7 @@ function meteredJudge(shared: Judge): {
 export async function gradeAnswer(
   context: CaseContext,
   prompt: BuiltPrompt,
-  { response, trace, traceSummary, attempts }: Answer,
+  { response, trace, traceSummary, attempts, durationMs }: Answer,
 ): Promise<EvaluationResult> {
   const { planned, options } = context;
   const { evalCase } = planned;
@@ -279,8 +306,7 @@ export async function gradeAnswer(
     candidateAnswer: response.text,
     evaluatorResults: grade.evaluatorResults,
     attempts,
-    // The agent's own duration_ms (or the provider's measured call time) when reported.
-    durationMs: response.durationMs ?? Date.now() - context.started,
+    durationMs,
     traceSummary,
   };
   // Optional fields only when set, one by one (spreads are slow for a result per case).

@@ -68,9 +68,11 @@ export async function evaluateBatch(
   if (cases.length === 0) return;
 
   let callStarted = 0;
+  let firstCallStarted: number | undefined;
   const outcome = await withRetries(
     (attempt) => {
       callStarted = Date.now();
+      firstCallStarted ??= callStarted;
       return callBatch(provider, requests, attempt);
     },
     retryPolicyFor(cases[0]!.target, options),
@@ -94,7 +96,13 @@ export async function evaluateBatch(
     },
   );
   if (outcome.ok) {
-    const durationMs = Date.now() - callStarted;
+    const ended = Date.now();
+    const durationMs = ended - callStarted;
+    const timing = {
+      firstStarted: firstCallStarted ?? callStarted,
+      lastStarted: callStarted,
+      ended,
+    };
     const responses = outcome.value;
     // A few graders take the next case in turn: no promise or closure per case is made up
     // front, and each case's request and response are dropped as soon as it is graded.
@@ -110,7 +118,7 @@ export async function evaluateBatch(
         if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
         const planned = cases[index]!;
         const request = requests[index]!;
-        const answer = answerOf(responses[index]!, outcome.attempts);
+        const answer = answerOf(responses[index]!, outcome.attempts, timing);
         reportReplyWarnings(options, planned, responses[index]!);
         cases[index] = undefined as never;
         requests[index] = undefined as never;

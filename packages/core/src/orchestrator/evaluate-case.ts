@@ -38,9 +38,11 @@ export async function evaluateCase(
   // Outside the try: a failing hook is the caller's bug, not this case's prompt.
   await options.onPrompt?.(planned.evalCase, prompt, planned.target);
   let callStarted = 0;
+  let firstCallStarted: number | undefined;
   const outcome = await withRetries(
     (attempt) => {
       callStarted = Date.now();
+      firstCallStarted ??= callStarted;
       return provider.invoke(buildRequest(context, prompt, attempt));
     },
     retryPolicyFor(context.planned.target, context.options),
@@ -61,10 +63,15 @@ export async function evaluateCase(
   if (!outcome.ok) {
     return errorResult(context, outcome.attempts, failureMessage(outcome.error, outcome.attempts));
   }
-  const answer = answerOf(outcome.value, outcome.attempts);
+  const ended = Date.now();
+  const answer = answerOf(outcome.value, outcome.attempts, {
+    firstStarted: firstCallStarted ?? callStarted,
+    lastStarted: callStarted,
+    ended,
+  });
   reportReplyWarnings(options, planned, outcome.value);
   await options.onAttempt?.(
-    attemptRecord(planned, answer.attempts, Date.now() - callStarted, answer, options.repeat),
+    attemptRecord(planned, answer.attempts, ended - callStarted, answer, options.repeat),
   );
   return gradeAnswer(context, prompt, answer);
 }

@@ -192,6 +192,23 @@ describe('runEvaluation', () => {
     expect(calledAt[1]! - calledAt[0]!).toBeGreaterThanOrEqual(39);
   });
 
+  it("a case that passed after retries lasted its failed attempts and waits too, plus the agent's own time", async () => {
+    let calls = 0;
+    const provider: Provider = {
+      ...scriptedProvider(() => 'ok'),
+      async invoke() {
+        calls++;
+        if (calls === 1) throw new ProviderError('429', { retryAfterMs: 200 });
+        // The agent reports its own time for the call that answered.
+        return { text: 'ok', durationMs: 5 };
+      },
+    };
+    const { results } = await run([evalCase('limited')], provider);
+    expect(results[0]).toMatchObject({ passed: true, attempts: 2 });
+    // Not just the last call's 5 ms: the 429 and the 200 ms it asked to wait count.
+    expect(results[0]!.durationMs).toBeGreaterThanOrEqual(205);
+  });
+
   it('gives up after max retries with the last error', async () => {
     let calls = 0;
     const provider = scriptedProvider(() => {

@@ -4,7 +4,10 @@ import type { Provider } from './provider.js';
 
 /** What the app gives a provider factory besides the target. */
 export interface ProviderContext {
-  /** Per-call timeout in seconds from `--agent-timeout`: wins over the target's `timeout_seconds`. */
+  /**
+   * Per-call timeout in seconds from `--agent-timeout`: wins over the target's `timeout_seconds`.
+   * Providers read both through `callTimeout(target.timeoutSeconds, context)`.
+   */
   defaultTimeoutSeconds?: number;
   /** Print diagnostics (rendered command, stderr, duration) through `log`. */
   verbose?: boolean;

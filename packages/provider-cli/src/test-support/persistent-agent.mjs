@@ -1,6 +1,6 @@
 // A persistent agent for tests: `node persistent-agent.mjs <log file> [ignore-eof] [trap-term]`.
 // Logs `start <pid>` and `eof <pid>` lines to the log file; answers each request line by its
-// question: `crash` exits on attempt 0, `hang` starts a child and never answers, `bad-json` and
+// question: `crash` exits on its first attempt (attempts count from 1), `hang` starts a child and never answers, `bad-json` and
 // `wrong-id` break the protocol, `leak` prints $TOKEN and answers it under a wrong id, anything else is echoed as `echo: <question>`.
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ lines.on('line', (line) => {
   const request = JSON.parse(line);
   const { id, question, attempt } = request;
   process.stderr.write(`working on ${id}\n`);
-  if (question === 'crash' && attempt === 0) {
+  if (question === 'crash' && attempt === 1) {
     process.stderr.write('boom: the agent crashed\n');
     process.exit(3);
   }
