@@ -160,8 +160,8 @@ const evalArgs = {
   cache: {
     type: 'boolean',
     default: true,
-    description:
-      'Reuse LLM answers stored in .agentv/cache/ (--no-cache calls the model every time)',
+    description: 'Reuse LLM answers stored in .agentv/cache/',
+    negativeDescription: 'Call the model every time, without reading or writing .agentv/cache/',
   },
   watch: {
     type: 'boolean',
@@ -192,7 +192,13 @@ const evalCommand = defineCommand({
     const cwd = process.cwd();
     const workers = integerFlag(args.workers, 'workers', 1);
     const maxRetries = integerFlag(args['max-retries'], 'max-retries', 0);
-    const agentTimeout = numberFlag(args['agent-timeout'], 'agent-timeout', Number.MIN_VALUE);
+    const agentTimeout = numberFlag(
+      args['agent-timeout'],
+      'agent-timeout',
+      Number.MIN_VALUE,
+      Number.POSITIVE_INFINITY,
+      'a positive number of seconds',
+    );
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
     const dryRun = args['dry-run'] === true;
     const repeat = {

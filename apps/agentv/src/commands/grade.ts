@@ -66,7 +66,8 @@ const gradeArgs = {
   cache: {
     type: 'boolean',
     default: true,
-    description: 'Reuse judge answers stored in .agentv/cache/ (--no-cache asks every time)',
+    description: 'Reuse judge answers stored in .agentv/cache/',
+    negativeDescription: 'Ask the judge every time, without reading or writing .agentv/cache/',
   },
   ...reportArgs,
   ...verboseArg,
