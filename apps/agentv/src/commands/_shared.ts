@@ -22,6 +22,9 @@ export const verboseArg = {
   },
 } as const satisfies ArgsDef;
 
+/** A negative number given as a flag's value (`-1`, `-.5`), not a flag. */
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
 /**
  * Rejects flags the command does not define. citty ignores them silently,
  * which would turn a typo like `--worker 2` into a run with the wrong settings.
@@ -125,8 +128,6 @@ export function numberFlag(
   }
   return number;
 }
-
-const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
 
 /** `did you mean "mean"? ` when `value` is a likely typo of one of `choices`, else ''. */
 export function closeChoice(value: string, choices: readonly string[]): string {

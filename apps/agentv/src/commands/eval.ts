@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   type AttemptRecord,
   type BuiltPrompt,
+  CLI_OPTION_NAMES,
   computeRunStatistics,
   displayPath,
   type EvalCase,
@@ -273,6 +274,7 @@ const evalCommand = defineCommand({
         ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
         ...(targetOverrides.length === 0 ? {} : { targets: targetOverrides }),
         ...(judgeTargetOverride === undefined ? {} : { judgeTarget: judgeTargetOverride }),
+        optionNames: CLI_OPTION_NAMES,
         workers,
         maxRetries,
         threshold,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  CLI_OPTION_NAMES,
   computeRunStatistics,
   createEvaluatorRegistry,
   defaultEvaluators,
@@ -149,6 +150,7 @@ export default defineCommand({
       ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
       mode: 'run',
       loadEvalFiles: (requests) => loadEvalFiles(requests),
+      optionNames: CLI_OPTION_NAMES,
     });
     const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
     const targetsFile = project.evalFiles[0]?.targetsFile;

@@ -261,7 +261,7 @@ describe('a misspelt target name', () => {
       'evals/t.yaml': evalFile(['one']).replace('target: default', 'target: defualt'),
     });
     const message =
-      'error: evals/t.yaml:4: case "one": unknown target "defualt" (hint: did you mean "default"? targets in .agentv/targets.yaml: default)';
+      'error: evals/t.yaml:2:11: case "one": unknown target "defualt" (hint: did you mean "default"? targets in .agentv/targets.yaml: default)';
     expect((await runAgentv(['eval', 'evals'], project.dir)).stderr).toBe(`${message}\n`);
     expect((await runAgentv(['validate'], project.dir)).stdout).toContain(`${message}\n`);
   });

@@ -5,6 +5,7 @@ import { targetNamesOf } from '../orchestrator/plan-run.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { loadInlineTargets } from '../targets/load-targets.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
+import { targetIssuePosition } from '../targets/target-positions.js';
 import { displayPath } from '../util/display-path.js';
 import { checkTarget, type TargetPolicy } from './check-target.js';
 
@@ -90,8 +91,7 @@ function sameNameIssues(
       }
       issues.push({
         severity: 'error',
-        file: target.filePath,
-        ...(target.line === undefined ? {} : { line: target.line }),
+        ...targetIssuePosition(target, ['name']),
         target: target.name,
         message: `also declared inline in ${at(earlier, cwd)}; eval files that run together need different target names`,
         hint: 'rename one of them, move the target to targets.yaml to share it, or run these eval files separately',
@@ -101,8 +101,12 @@ function sameNameIssues(
   return issues;
 }
 
+/** Where `target` is named, as `file:line:column`. */
 function at(target: ResolvedTarget, cwd: string): string {
-  return `${displayPath(cwd, target.filePath)}${target.line === undefined ? '' : `:${target.line}`}`;
+  const { line, column } = targetIssuePosition(target, ['name']);
+  const position =
+    line === undefined ? '' : column === undefined ? `:${line}` : `:${line}:${column}`;
+  return `${displayPath(cwd, target.filePath)}${position}`;
 }
 
 function clashIssues(
@@ -119,8 +123,7 @@ function clashIssues(
     if (other === undefined) continue;
     issues.push({
       severity: 'error',
-      file: target.filePath,
-      ...(target.line === undefined ? {} : { line: target.line }),
+      ...targetIssuePosition(target, ['name']),
       target: target.name,
       message: `defined twice: inline in ${at(target, cwd)} and in ${at(other, cwd)}`,
       hint: `rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use ${displayPath(cwd, other.filePath)}'s`,
