@@ -154,7 +154,8 @@ export function parseHttpSettings(target: ResolvedTarget): HttpProviderSettings 
       problems.map((problem) => ({
         ...targetSettingsIssue(problem, target),
         file: target.filePath,
-        ...(target.line === undefined ? {} : { line: target.line }),
+        // The target's own position (line and column), as validate reports it.
+        ...(target.positions?.[''] ?? (target.line === undefined ? {} : { line: target.line })),
       })),
     );
   }
