@@ -285,6 +285,7 @@ async function loadDataset(
           severity: 'error',
           file,
           line,
+          column: 1,
           caseId: id,
           message: `duplicate case id "${id}" (first used at ${typeof first === 'number' ? `${shown}:${first}` : first})`,
           hint: 'case ids must be unique within an eval file and its dataset; rename one of them',
