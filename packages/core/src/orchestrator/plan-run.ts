@@ -357,7 +357,7 @@ function unknownTargetIssue(
       evalCase.target === undefined &&
       evalCase.targets === undefined &&
       available.length + inline.length > 0
-        ? `set execution.target in the eval file, ${passOption(names.target, 'NAME')}, or name a target "${DEFAULT_TARGET_NAME}" (${hint})`
+        ? `set execution.target in the eval file, ${passOption(names.target)}, or name a target "${DEFAULT_TARGET_NAME}" (${hint})`
         : hint,
   };
 }

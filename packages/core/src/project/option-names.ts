@@ -34,7 +34,8 @@ export const CLI_OPTION_NAMES: OptionNames = {
   maxRetries: '--max-retries',
 };
 
-/** How a hint tells the caller to give an option: `pass --target NAME`, `set the target option`. */
-export function passOption(name: string, value: string): string {
-  return name.startsWith('-') ? `pass ${name} ${value}` : `set the \`${name}\` option`;
+/** How a hint tells the caller to give an option: `pass --target NAME`, ``set the `target` option``. */
+export function passOption(name: string, value?: string): string {
+  if (!name.startsWith('-')) return `set the \`${name}\` option`;
+  return value === undefined ? `pass ${name}` : `pass ${name} ${value}`;
 }
