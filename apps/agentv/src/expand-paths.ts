@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '@agentv/core';
+import { closestMatch, UsageError } from '@agentv/core';
 import { glob, isDynamicPattern } from 'tinyglobby';
 
 export interface ExpandPathsOptions {
@@ -25,13 +25,25 @@ export async function expandPaths(
   for (const input of inputs) {
     const matches = await expand(input, cwd, options);
     if (matches.length === 0) {
+      const sibling = isDynamicPattern(input) ? undefined : await closestSibling(input, cwd);
+      const guess = sibling === undefined ? '' : `did you mean "${sibling}"? `;
       throw new UsageError(`no ${options.noun} match "${input}"`, {
-        hint: `check the path; it is relative to ${cwd}`,
+        hint: `${guess}check the path; it is relative to ${cwd}`,
       });
     }
     for (const match of matches) found.add(path.normalize(match));
   }
   return [...found].sort();
+}
+
+/** `input` with its last part replaced by the closest name in its folder (`evals/a.yml` → `evals/a.yaml`). */
+async function closestSibling(input: string, cwd: string): Promise<string | undefined> {
+  const absolute = path.resolve(cwd, input);
+  const names = await readdir(path.dirname(absolute)).catch(() => [] as string[]);
+  const match = closestMatch(path.basename(absolute), names);
+  if (match === undefined) return undefined;
+  const folder = path.dirname(input.replace(/[\\/]+$/, ''));
+  return folder === '.' && !input.startsWith('./') ? match : path.join(folder, match);
 }
 
 async function expand(input: string, cwd: string, options: ExpandPathsOptions): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { type CommandDef, defineCommand, renderUsage, runCommand } from 'citty';
+import type { CommandDef } from 'citty';
 import { stripColor, useColor } from './use-color.js';
 import { readVersion } from './version.js';
 
@@ -17,14 +17,14 @@ const commands: Record<string, LazyCommand> = {
   grade: () => import('./commands/grade.js').then((module) => module.default),
 };
 
-export const main = defineCommand({
+export const main: AnyCommand = {
   meta: {
     name: 'agentv',
     version: readVersion(),
     description: 'Evaluate AI agents: run YAML eval cases against a target and grade every answer.',
   },
   subCommands: commands,
-});
+};
 
 /**
  * Runs the CLI with `argv` (without node and script) and resolves to the exit
@@ -42,6 +42,7 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stdout.write(`${readVersion()}\n`);
       return 0;
     }
+    const { defineCommand, renderUsage, runCommand } = await loadCitty();
     if (commandName === undefined) {
       writeUsage(await renderUsage(main));
       return wantsHelp ? 0 : 2;
@@ -67,6 +68,16 @@ export async function runCli(argv: string[]): Promise<number> {
       parent = defineCommand({ meta: { name: `agentv ${commandName}` } });
       command = await resolveCommand(subCommands[subName]);
       rawArgs = rawArgs.slice(1);
+    } else if (subCommands && subName !== undefined && !subName.startsWith('-')) {
+      // citty's own message is coloured whatever the output and suggests nothing.
+      const { closestMatch } = await import('@agentv/core');
+      const names = Object.keys(subCommands);
+      const match = closestMatch(subName, names);
+      const guess = match === undefined ? '' : `did you mean "${match}"? `;
+      process.stderr.write(
+        `agentv: unknown command "${subName}" for "agentv ${commandName}"\n  hint: ${guess}available commands: ${names.join(', ')}; see agentv ${commandName} --help\n`,
+      );
+      return 2;
     }
     if (wantsHelp) {
       writeUsage(await renderUsage(command, parent));
@@ -81,9 +92,30 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-/** citty colours its usage whenever NO_COLOR=1 and CI are unset; colour it only as `useColor` says. */
+type Citty = typeof import('citty');
+let citty: Promise<Citty> | undefined;
+
+/**
+ * citty decides once, when it loads, whether to colour (not under NO_COLOR=1,
+ * CI, TEST or TERM=dumb). It is loaded with colours on, and what it writes is
+ * stripped where `useColor` says no: one rule for `--help` and for runs.
+ */
+function loadCitty(): Promise<Citty> {
+  if (citty) return citty;
+  const names = ['NO_COLOR', 'CI', 'TEST', 'TERM'] as const;
+  const saved = names.map((name) => [name, process.env[name]] as const);
+  for (const name of names) delete process.env[name];
+  const restore = () => {
+    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
+  };
+  citty = import('citty').finally(restore);
+  return citty;
+}
+
+/** Usage text as `useColor` says, without the padding citty puts at the end of its lines. */
 function writeUsage(usage: string): void {
-  process.stdout.write(`${useColor(process.stdout) ? usage : stripColor(usage)}\n`);
+  const text = usage.replace(/[ \t]+$/gm, '');
+  process.stdout.write(`${useColor(process.stdout) ? text : stripColor(text)}\n`);
 }
 
 type SubCommands = Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { formatIssue, isAgentvError, isInvalidInputError } from '@agentv/core';
 import { ExitCode } from './exit-code.js';
+import { stripColor, useColor } from './use-color.js';
 
 /**
  * Prints an error that ended a command and returns the exit code. User-facing
@@ -19,8 +20,8 @@ export function printError(error: unknown, commandName?: string): number {
     return ExitCode.Error;
   }
   if (error instanceof Error && error.name === 'CLIError') {
-    // citty's argument errors (missing positional, bad enum value).
-    write(`agentv: ${error.message}`);
+    // citty's argument errors (missing positional, bad enum value), coloured by citty.
+    write(`agentv: ${useColor(process.stderr) ? error.message : stripColor(error.message)}`);
     write(`  hint: see agentv ${commandName ?? ''} --help`.replace(/\s+--help/, ' --help'));
     return ExitCode.Error;
   }

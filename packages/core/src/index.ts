@@ -79,6 +79,8 @@ export type {
   ProjectEvalFile,
 } from './project/load-project.js';
 export { loadProject } from './project/load-project.js';
+export type { OptionNames } from './project/option-names.js';
+export { CLI_OPTION_NAMES } from './project/option-names.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
 export { callLabel } from './provider/call-label.js';
 export type { CallTimeout } from './provider/call-timeout.js';

@@ -229,7 +229,8 @@ export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
       problems.map((problem) => ({
         ...targetSettingsIssue(problem, target),
         file: target.filePath,
-        ...(target.line === undefined ? {} : { line: target.line }),
+        // The target's own position (line and column), as validate reports it.
+        ...(target.positions?.[''] ?? (target.line === undefined ? {} : { line: target.line })),
       })),
     );
   }

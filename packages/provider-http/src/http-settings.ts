@@ -92,7 +92,7 @@ export function validateHttpSettings(target: ResolvedTarget): Issue[] {
     issues.push({ severity: 'error', path, message, ...(hint ? { hint } : {}) });
 
   const urlProblem = checkUrl(settings.url);
-  if (urlProblem) error(['url'], urlProblem, HINTS.url);
+  if (urlProblem) error(['url'], urlProblem, urlHint(urlProblem, HINTS.url));
 
   const method = methodOf(settings.method);
   if (settings.method !== undefined && method === undefined) {
@@ -154,7 +154,8 @@ export function parseHttpSettings(target: ResolvedTarget): HttpProviderSettings 
       problems.map((problem) => ({
         ...targetSettingsIssue(problem, target),
         file: target.filePath,
-        ...(target.line === undefined ? {} : { line: target.line }),
+        // The target's own position (line and column), as validate reports it.
+        ...(target.positions?.[''] ?? (target.line === undefined ? {} : { line: target.line })),
       })),
     );
   }
@@ -206,7 +207,20 @@ function checkUrl(value: unknown, required = true): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `must be an http:// or https:// URL, not ${url.protocol}`;
   }
+  // fetch refuses such a URL at request time; the message never repeats the secret.
+  if (url.username !== '' || url.password !== '') {
+    return 'holds a user name or password (user:pass@host), which a request cannot send in its URL';
+  }
   return undefined;
+}
+
+const CREDENTIALS_HINT =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${{ VAR }} is targets-file syntax
+  'remove them from the URL and send them in a header, e.g. headers: { Authorization: "Basic ${{ API_BASIC_AUTH }}" } (base64 of user:pass, set in .env)';
+
+/** The hint for a URL problem from `checkUrl`. */
+function urlHint(problem: string, fallback: string): string {
+  return problem.startsWith('holds a user name') ? CREDENTIALS_HINT : fallback;
 }
 
 function bodyIssues(body: unknown): Issue[] {
@@ -274,7 +288,7 @@ function healthcheckIssues(value: unknown): Issue[] {
     });
   }
   const urlProblem = checkUrl(healthcheck.url);
-  if (urlProblem) error('url', urlProblem);
+  if (urlProblem) error('url', urlProblem, urlHint(urlProblem, HINTS.healthcheck));
   if (healthcheck.method !== undefined) {
     const method = methodOf(healthcheck.method);
     if (method === undefined) {

@@ -22,6 +22,9 @@ export const verboseArg = {
   },
 } as const satisfies ArgsDef;
 
+/** A negative number given as a flag's value (`-1`, `-.5`), not a flag. */
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
 /**
  * Rejects flags the command does not define. citty ignores them silently,
  * which would turn a typo like `--worker 2` into a run with the wrong settings.
@@ -43,6 +46,8 @@ export function rejectUnknownFlags(
   for (const arg of rawArgs) {
     if (arg === '--') break;
     if (!arg.startsWith('-') || arg === '-') continue;
+    // A negative number is a flag's value (`--agent-timeout -1`), which the flag's own check judges.
+    if (NEGATIVE_NUMBER.test(arg)) continue;
     const name = arg.replace(/^-{1,2}/, '').split('=')[0]!;
     if (known.has(name)) continue;
     const suggestion = closestMatch(
@@ -102,20 +107,32 @@ export function integerFlag(value: unknown, flag: string, minimum: number): numb
   return number;
 }
 
-/** Parses a number flag value within [minimum, maximum], or throws a usage error naming the flag. */
+/**
+ * Parses a number flag value within [minimum, maximum], or throws a usage error
+ * naming the flag; `expected` words what it must be (default: the range).
+ */
 export function numberFlag(
   value: unknown,
   flag: string,
   minimum: number,
   maximum = Number.POSITIVE_INFINITY,
+  expected?: string,
 ): number | undefined {
   if (stringFlag(value, flag) === undefined) return undefined;
   const number = Number(value);
   if (!Number.isFinite(number) || number < minimum || number > maximum) {
     const range = Number.isFinite(maximum) ? `between ${minimum} and ${maximum}` : `>= ${minimum}`;
-    throw new UsageError(`--${flag} must be a number ${range}, got "${String(value)}"`);
+    throw new UsageError(
+      `--${flag} must be ${expected ?? `a number ${range}`}, got "${String(value)}"`,
+    );
   }
   return number;
+}
+
+/** `did you mean "mean"? ` when `value` is a likely typo of one of `choices`, else ''. */
+export function closeChoice(value: string, choices: readonly string[]): string {
+  const match = closestMatch(value, choices);
+  return match === undefined ? '' : `did you mean "${match}"? `;
 }
 
 function toKebab(name: string): string {

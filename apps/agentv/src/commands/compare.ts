@@ -6,7 +6,7 @@ import { type ComparisonFormat, formatComparison } from '../compare/format-compa
 import { selectSides } from '../compare/select-sides.js';
 import { ExitCode } from '../exit-code.js';
 import { readResultLines } from '../results/read-result-lines.js';
-import { integerFlag, rejectUnknownFlags, stringFlag } from './_shared.js';
+import { closeChoice, integerFlag, rejectUnknownFlags, stringFlag } from './_shared.js';
 
 const compareArgs = {
   files: {
@@ -95,6 +95,6 @@ function formatOf(value: string | undefined): ComparisonFormat {
   const format = value.toLowerCase();
   if (format === 'table' || format === 'json' || format === 'markdown') return format;
   throw new UsageError(`--format must be table, json or markdown, got "${value}"`, {
-    hint: 'use --format markdown for a pull-request comment, json for scripts',
+    hint: `${closeChoice(format, ['table', 'json', 'markdown'])}use --format markdown for a pull-request comment, json for scripts`,
   });
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   type AttemptRecord,
   type BuiltPrompt,
+  CLI_OPTION_NAMES,
   computeRunStatistics,
   displayPath,
   type EvalCase,
@@ -160,8 +161,8 @@ const evalArgs = {
   cache: {
     type: 'boolean',
     default: true,
-    description:
-      'Reuse LLM answers stored in .agentv/cache/ (--no-cache calls the model every time)',
+    description: 'Reuse LLM answers stored in .agentv/cache/',
+    negativeDescription: 'Call the model every time, without reading or writing .agentv/cache/',
   },
   watch: {
     type: 'boolean',
@@ -192,7 +193,13 @@ const evalCommand = defineCommand({
     const cwd = process.cwd();
     const workers = integerFlag(args.workers, 'workers', 1);
     const maxRetries = integerFlag(args['max-retries'], 'max-retries', 0);
-    const agentTimeout = numberFlag(args['agent-timeout'], 'agent-timeout', Number.MIN_VALUE);
+    const agentTimeout = numberFlag(
+      args['agent-timeout'],
+      'agent-timeout',
+      Number.MIN_VALUE,
+      Number.POSITIVE_INFINITY,
+      'a positive number of seconds',
+    );
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
     const dryRun = args['dry-run'] === true;
     const repeat = {
@@ -267,6 +274,7 @@ const evalCommand = defineCommand({
         ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
         ...(targetOverrides.length === 0 ? {} : { targets: targetOverrides }),
         ...(judgeTargetOverride === undefined ? {} : { judgeTarget: judgeTargetOverride }),
+        optionNames: CLI_OPTION_NAMES,
         workers,
         maxRetries,
         threshold,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  CLI_OPTION_NAMES,
   computeRunStatistics,
   createEvaluatorRegistry,
   defaultEvaluators,
@@ -66,7 +67,8 @@ const gradeArgs = {
   cache: {
     type: 'boolean',
     default: true,
-    description: 'Reuse judge answers stored in .agentv/cache/ (--no-cache asks every time)',
+    description: 'Reuse judge answers stored in .agentv/cache/',
+    negativeDescription: 'Ask the judge every time, without reading or writing .agentv/cache/',
   },
   ...reportArgs,
   ...verboseArg,
@@ -148,6 +150,7 @@ export default defineCommand({
       ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
       mode: 'run',
       loadEvalFiles: (requests) => loadEvalFiles(requests),
+      optionNames: CLI_OPTION_NAMES,
     });
     const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
     const targetsFile = project.evalFiles[0]?.targetsFile;

@@ -30,6 +30,15 @@ function label(side: ComparedSide): string {
   return side.target === undefined ? side.file : `${side.file} (${side.target})`;
 }
 
+/** `1 case`, `2 cases`: a count with its noun in the right number. */
+function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+function tally(c: RunComparison): string {
+  return `${count(c.wins, 'win')}, ${count(c.losses, 'loss', 'losses')}, ${count(c.ties, 'tie')}`;
+}
+
 function percent(rate: number): string {
   return `${(rate * 100).toFixed(1)}%`;
 }
@@ -68,11 +77,11 @@ function scoreText(score: number, error: string | undefined): string {
 function formatTable({ comparison: c, base, next }: ComparisonView): string {
   const lines = [
     `agentv compare: ${label(base)} -> ${label(next)}`,
-    `${c.cases.length} cases in both: ${c.wins} wins, ${c.losses} losses, ${c.ties} ties; ${c.regressions} regressed (passed -> failed), ${c.fixes} fixed`,
+    `${count(c.cases.length, 'case')} in both: ${tally(c)}; ${c.regressions} regressed (passed -> failed), ${c.fixes} fixed`,
     `pass rate   ${percent(c.passRate.base)} -> ${percent(c.passRate.new)}  ${points(c.passRate.delta)} pp  (95% CI ${points(c.passRate.ci95[0])} to ${points(c.passRate.ci95[1])} pp)`,
     `mean score  ${c.meanScore.base.toFixed(3)} -> ${c.meanScore.new.toFixed(3)}  ${signed(c.meanScore.delta)}  (95% CI ${signed(c.meanScore.ci95[0])} to ${signed(c.meanScore.ci95[1])})`,
     mcnemarLine(c),
-    `bootstrap: ${c.bootstrap.resamples} paired resamples, seed ${c.bootstrap.seed}`,
+    `bootstrap: ${count(c.bootstrap.resamples, 'paired resample')}, seed ${c.bootstrap.seed}`,
   ];
   const rows = changedCases(c);
   if (rows.length > 0) {
@@ -96,7 +105,11 @@ function formatTable({ comparison: c, base, next }: ComparisonView): string {
     }
   }
   const unchanged = c.cases.length - rows.length;
-  if (unchanged > 0) lines.push(`${unchanged} case(s) with the same score and verdict not listed`);
+  if (unchanged > 0) {
+    lines.push(
+      `${count(unchanged, 'case')} with the same score and verdict ${unchanged === 1 ? 'is' : 'are'} not listed`,
+    );
+  }
   for (const [name, list] of [
     ['only in base', c.onlyInBase],
     ['only in new', c.onlyInNew],
@@ -131,8 +144,13 @@ function markdownRows(rows: readonly CaseComparison[]): string[] {
   ];
 }
 
-/** A titled table: the first rows shown, the rest collapsed. */
-function markdownSection(title: string, rows: readonly CaseComparison[], open: boolean): string[] {
+/** A titled table: the first rows shown, the rest collapsed; `noun` is one row (`regression`). */
+function markdownSection(
+  title: string,
+  noun: string,
+  rows: readonly CaseComparison[],
+  open: boolean,
+): string[] {
   if (rows.length === 0) return [];
   if (open && rows.length <= MARKDOWN_ROWS) {
     return [`#### ${title} (${rows.length})`, '', ...markdownRows(rows), ''];
@@ -142,7 +160,7 @@ function markdownSection(title: string, rows: readonly CaseComparison[], open: b
   return [
     ...(open ? [`#### ${title} (${rows.length})`, '', ...markdownRows(shown), ''] : []),
     '<details>',
-    `<summary>${open ? `${rest.length} more ${title.toLowerCase()}` : `${title} (${rows.length})`}</summary>`,
+    `<summary>${open ? `${rest.length} more ${rest.length === 1 ? noun : title.toLowerCase()}` : `${title} (${rows.length})`}</summary>`,
     '',
     ...markdownRows(rest),
     '',
@@ -164,10 +182,10 @@ function formatMarkdown({ comparison: c, base, next }: ComparisonView): string {
     '| --- | ---: | ---: | ---: |',
     `| pass rate | ${percent(c.passRate.base)} | ${percent(c.passRate.new)} | ${points(c.passRate.delta)} pp (95% CI ${points(c.passRate.ci95[0])} to ${points(c.passRate.ci95[1])}) |`,
     `| mean score | ${c.meanScore.base.toFixed(3)} | ${c.meanScore.new.toFixed(3)} | ${signed(c.meanScore.delta)} (95% CI ${signed(c.meanScore.ci95[0])} to ${signed(c.meanScore.ci95[1])}) |`,
-    `| cases | ${c.cases.length + c.onlyInBase.length} | ${c.cases.length + c.onlyInNew.length} | ${c.wins} wins, ${c.losses} losses, ${c.ties} ties |`,
+    `| cases | ${c.cases.length + c.onlyInBase.length} | ${c.cases.length + c.onlyInNew.length} | ${tally(c)} |`,
     '',
-    ...markdownSection('Regressions', regressed, true),
-    ...markdownSection('Score changes', others, others.length <= MARKDOWN_ROWS),
+    ...markdownSection('Regressions', 'regression', regressed, true),
+    ...markdownSection('Score changes', 'score change', others, others.length <= MARKDOWN_ROWS),
   ];
   for (const [name, list] of [
     ['Only in base', c.onlyInBase],
@@ -185,7 +203,7 @@ function formatMarkdown({ comparison: c, base, next }: ComparisonView): string {
     );
   }
   lines.push(
-    `<sub>${mcnemarLine(c)}; 95% CIs from ${c.bootstrap.resamples} paired bootstrap resamples, seed ${c.bootstrap.seed}.</sub>`,
+    `<sub>${mcnemarLine(c)}; 95% CIs from ${count(c.bootstrap.resamples, 'paired bootstrap resample')}, seed ${c.bootstrap.seed}.</sub>`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -36,9 +36,21 @@ export function selectSides(
 ): SelectedSides {
   if (files.length === 1) {
     const only = files[0]!;
+    const targets = targetsOf(only.lines);
+    if (targets.length < 2) {
+      // Nothing to compare within it: say so instead of asking for two targets it does not have.
+      throw new UsageError(
+        targets.length === 0
+          ? `${only.file} holds no results, so there is nothing to compare`
+          : `${only.file} holds results of one target only (${targets[0]}), so there is nothing to compare within it`,
+        {
+          hint: 'pass two result files, e.g. agentv compare base.jsonl new.jsonl (the run before a change and the run after it)',
+        },
+      );
+    }
     if (baseTarget === undefined || newTarget === undefined) {
       throw new UsageError(`comparing within ${only.file} needs --base-target and --new-target`, {
-        hint: `name two of its targets: ${targetsOf(only.lines).join(', ') || '(none: the file is empty)'}; or pass two result files`,
+        hint: `name two of its targets: ${targets.join(', ')}; or pass two result files`,
       });
     }
     if (baseTarget === newTarget) {

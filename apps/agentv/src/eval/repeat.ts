@@ -6,6 +6,7 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
+import { closeChoice } from '../commands/_shared.js';
 import { shareProviders } from './shared-providers.js';
 
 export const REPEAT_REDUCERS = ['mean', 'median', 'pass_at_k', 'pass_all', 'majority'] as const;
@@ -18,7 +19,7 @@ export function parseRepeatReducer(value: string | undefined): RepeatReducer {
   if (value === undefined) return 'mean';
   if ((REPEAT_REDUCERS as readonly string[]).includes(value)) return value as RepeatReducer;
   throw new UsageError(`--repeat-reducer ${value} is not a reducer`, {
-    hint: `use one of ${REPEAT_REDUCERS.join(', ')}`,
+    hint: `${closeChoice(value, REPEAT_REDUCERS)}use one of ${REPEAT_REDUCERS.join(', ')}`,
   });
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { UsageError } from '@agentv/core';
 import type { ArgsDef } from 'citty';
 import { isDynamicPattern } from 'tinyglobby';
+import { closeChoice } from '../commands/_shared.js';
 import { resolveEvalPaths } from './resolve-eval-paths.js';
 
 /** The `agentv eval` flags that choose the result format and the extra artifacts. */
@@ -118,7 +119,7 @@ function outputFormatOf(flag: string | undefined, out: string | undefined): Outp
   const format = flag.toLowerCase();
   if (format === 'jsonl' || format === 'yaml') return format;
   throw new UsageError(`--output-format must be jsonl or yaml, got "${flag}"`, {
-    hint: 'write --output-format yaml for YAML documents, or leave it out for JSONL',
+    hint: `${closeChoice(format, ['jsonl', 'yaml'])}write --output-format yaml for YAML documents, or leave it out for JSONL`,
   });
 }
 

@@ -1,6 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
 import {
+  CLI_OPTION_NAMES,
   displayPath,
   judgeFilesOf,
   type LoadedProject,
@@ -236,6 +237,7 @@ class EvalWatcher {
           : { targetsFile: this.options.args.targets }),
         mode: 'run',
         loadEvalFiles: (requests) => loadEvalFiles(requests),
+        optionNames: CLI_OPTION_NAMES,
       });
     } catch {
       return { byEvalFile, shared };

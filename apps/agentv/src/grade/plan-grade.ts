@@ -1,4 +1,5 @@
 import {
+  CLI_OPTION_NAMES,
   checkTarget,
   type EvalCase,
   type EvaluatorRegistry,
@@ -160,6 +161,7 @@ export function planGrade(options: PlanGradeOptions): GradePlan {
       targets: standIns,
       ...(options.targetsFile === undefined ? {} : { targetsFile: options.targetsFile }),
       targetOverride: target,
+      optionNames: CLI_OPTION_NAMES,
       ...(options.judgeTargetOverride === undefined
         ? {}
         : { judgeTargetOverride: options.judgeTargetOverride }),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  CLI_OPTION_NAMES,
   displayPath,
   type EvaluatorRegistry,
   type Issue,
@@ -53,6 +54,7 @@ export async function validateInputs(
     mode: 'validate',
     // Validation runs nothing afterwards, so it can spend memory on speed.
     loadEvalFiles: (requests) => loadEvalFiles(requests, { parallel: true }),
+    optionNames: CLI_OPTION_NAMES,
   });
   const issues = [...project.issues];
   for (const file of project.evalFiles) {
@@ -71,6 +73,7 @@ export async function validateInputs(
       targets: targets ?? [],
       targetsFile: file.targetsFile && displayPath(options.cwd, file.targetsFile),
       targetOverride: options.targetOverride,
+      optionNames: CLI_OPTION_NAMES,
       providerRegistry: options.providerRegistry,
       evaluatorRegistry: options.evaluatorRegistry,
       // Without a usable targets file only the evaluators can be checked (inline targets count).

@@ -94,7 +94,7 @@ const CASES: Record<string, BadInput> = {
   ),
   'missing-targets-file': {
     eval: [
-      'error: evals/cases.yaml:2: case "greet": no target given and no target named "default" exists (hint: no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH)',
+      'error: evals/cases.yaml:2:5: case "greet": no target given and no target named "default" exists (hint: no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH)',
     ],
     validate: [
       'warning: evals/cases.yaml: no targets file was found, so the targets of its cases were not checked (hint: create .agentv/targets.yaml',
@@ -102,7 +102,7 @@ const CASES: Record<string, BadInput> = {
     validateExit: 0,
   },
   'unknown-target': both(
-    'error: evals/cases.yaml:4: case "greet": unknown target "staging" (hint: targets in .agentv/targets.yaml: default)',
+    'error: evals/cases.yaml:2:11: case "greet": unknown target "staging" (hint: targets in .agentv/targets.yaml: default)',
   ),
   'unset-env-var': {
     eval: [
@@ -117,16 +117,16 @@ const CASES: Record<string, BadInput> = {
     'error: evals/cases.yaml:1:10: $schema must be "agentv-eval-v2", not "agentv-eval-v3" (hint: use `$schema: agentv-eval-v2` or remove the line)',
   ),
   'no-evaluators': both(
-    'error: evals/cases.yaml:2: case "greet": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file',
+    'error: evals/cases.yaml:2:5: case "greet": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file',
   ),
   'missing-judge-target': both(
-    'error: evals/cases.yaml:2: case "greet": evaluator "quality" (llm_judge) needs a judge target, and none is configured (hint: set `judge_target: <target>` on target "default", `execution.judge_target` in the eval file, or pass --judge-target NAME)',
+    'error: evals/cases.yaml:2:5: case "greet": evaluator "quality" (llm_judge) needs a judge target, and none is configured (hint: set `judge_target: <target>` on target "default", `execution.judge_target` in the eval file, or pass --judge-target NAME)',
   ),
   'unknown-judge-target': both(
-    'error: evals/cases.yaml:2: case "greet": judge target "gpt-judge" (from judge_target of target "default") does not exist (hint: name one of the targets in .agentv/targets.yaml: default)',
+    'error: .agentv/targets.yaml:5:5: target "default": judge target "gpt-judge" (from judge_target of target "default") does not exist (hint: name one of the targets in .agentv/targets.yaml: default)',
   ),
   'empty-rubric': both(
-    'error: evals/cases.yaml:2: case "greet": evaluator "rubrics" (rubric) has no rubric items (hint: add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`)',
+    'error: evals/cases.yaml:2:5: case "greet": evaluator "rubrics" (rubric) has no rubric items (hint: add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`)',
   ),
   'unknown-evaluator-type': both(
     `error: evals/cases.yaml:4:26: case "greet": evaluator "contain" has unknown type "contain" (hint: did you mean "contains"? Or ${EVALUATOR_TYPES})`,

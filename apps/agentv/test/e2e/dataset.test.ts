@@ -148,15 +148,15 @@ describe('agentv eval with datasets', () => {
     expect(validate.code).toBe(1);
     const errors = validate.stdout.split('\n').filter((line) => line.startsWith('error:'));
     expect(errors).toEqual([
-      expect.stringMatching(/^error: evals\/data\/numbers\.jsonl:3: invalid JSON: /),
-      'error: evals/data/numbers.jsonl:4: case "c0": duplicate case id "c0" (first used at evals/data/numbers.jsonl:1) (hint: case ids must be unique within an eval file and its dataset; rename one of them)',
-      'error: evals/tickets.csv:3: the row has 4 fields, the header has 3 (hint: quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi"""))',
+      expect.stringMatching(/^error: evals\/data\/numbers\.jsonl:3:1: invalid JSON: /),
+      'error: evals/data/numbers.jsonl:4:1: case "c0": duplicate case id "c0" (first used at evals/data/numbers.jsonl:1) (hint: case ids must be unique within an eval file and its dataset; rename one of them)',
+      'error: evals/tickets.csv:3:1: the row has 4 fields, the header has 3 (hint: quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi"""))',
     ]);
     // The datasets count as checked files: two eval files, two datasets, one targets file.
     expect(validate.stdout).toContain('5 files checked: 2 with errors (3 errors');
     const run = await runAgentv(['eval', 'evals/numbers.yaml', 'evals/tickets.yaml'], project.dir);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain('evals/data/numbers.jsonl:3: invalid JSON');
+    expect(run.stderr).toContain('evals/data/numbers.jsonl:3:1: invalid JSON');
     await expect(access(project.file('runs.log'))).rejects.toThrow();
   });
 });

@@ -56,7 +56,7 @@ describe('targets declared inline in an eval file', () => {
     const run = await runAgentv(['eval', 'evals'], project.dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'error: evals/other.yaml:4: case "other": unknown target "local" (hint: no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH)\n',
+      'error: evals/other.yaml:2:11: case "other": unknown target "local" (hint: no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH)\n',
     );
   });
 
@@ -69,7 +69,7 @@ describe('targets declared inline in an eval file', () => {
     const run = await runAgentv(['eval', 'evals'], project.dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'error: evals/twin.yaml:2: target "local": also declared inline in evals/small.yaml:2; eval files that run together need different target names (hint: rename one of them, move the target to targets.yaml to share it, or run these eval files separately)\n',
+      'error: evals/twin.yaml:2:5: target "local": also declared inline in evals/small.yaml:2:5; eval files that run together need different target names (hint: rename one of them, move the target to targets.yaml to share it, or run these eval files separately)\n',
     );
     // Each runs on its own, and validate checks each file for itself.
     expect((await runAgentv(['eval', 'evals/twin.yaml'], project.dir)).code).toBe(0);
@@ -84,7 +84,7 @@ describe('targets declared inline in an eval file', () => {
       'evals/small.yaml': ONE_FILE,
     });
     const expected =
-      'error: evals/small.yaml:2: target "local": defined twice: inline in evals/small.yaml:2 and in targets.yaml:4 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use targets.yaml\'s)\n';
+      'error: evals/small.yaml:2:5: target "local": defined twice: inline in evals/small.yaml:2:5 and in targets.yaml:4:5 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use targets.yaml\'s)\n';
     const run = await runAgentv(['eval', 'evals/small.yaml'], project.dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(expected);

@@ -436,7 +436,7 @@ describe('a misspelt target name', () => {
       'evals/t.yaml': evalFile(['one']).replace('target: default', 'target: defualt'),
     });
     const message =
-      'error: evals/t.yaml:4: case "one": unknown target "defualt" (hint: did you mean "default"? targets in .agentv/targets.yaml: default)';
+      'error: evals/t.yaml:2:11: case "one": unknown target "defualt" (hint: did you mean "default"? targets in .agentv/targets.yaml: default)';
     expect((await runAgentv(['eval', 'evals'], project.dir)).stderr).toBe(`${message}\n`);
     expect((await runAgentv(['validate'], project.dir)).stdout).toContain(`${message}\n`);
   });
@@ -479,7 +479,7 @@ evalcases:
 `,
     });
     const expected = [
-      'error: evals/small.yaml:2: target "local": defined twice: inline in evals/small.yaml:2 and in .agentv/targets.yaml:4 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
+      'error: evals/small.yaml:2:5: target "local": defined twice: inline in evals/small.yaml:2:5 and in .agentv/targets.yaml:4:5 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
       'error: evals/small.yaml:2:5: target "local": command_template: is required (hint: set command_template to the command that runs your agent, e.g. "node ./agent.mjs --prompt {PROMPT}")',
       'warning: evals/small.yaml:4:5: target "local": unknown key "comand_template" for provider "cli" is ignored (hint: did you mean "command_template"?)',
       'error: evals/small.yaml:5:20: target "local": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
@@ -518,7 +518,7 @@ evalcases:
 `,
     });
     const expected = [
-      'error: evals/small.yaml:2: target "local": defined twice: inline in evals/small.yaml:2 and in .agentv/targets.yaml:2 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
+      'error: evals/small.yaml:2:5: target "local": defined twice: inline in evals/small.yaml:2:5 and in .agentv/targets.yaml:2:5 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
       'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
       'error: evals/small.yaml:5:14: target "local": workers must be at least 1 (hint: workers is a whole number >= 1, e.g. `workers: 4`)',
     ];

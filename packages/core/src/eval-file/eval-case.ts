@@ -72,6 +72,8 @@ export interface EvalCase {
   filePath: string;
   /** 1-based line of the case in the eval file. */
   line?: number;
+  /** 1-based column of the case in the eval file (set with `line`). */
+  column?: number;
   /**
    * Where the case's evaluators are written in the eval file (`evaluatorPositions`):
    * issues about an evaluator point at it, not at its case.
@@ -90,6 +92,11 @@ export interface EvalCase {
   targets?: string[];
   /** `execution.judge_target` of the case, else of the file. */
   judgeTarget?: string;
+  /**
+   * Where the target names the case runs against are written in the eval file
+   * (`target.<name>`, and `judge_target`): an unknown target is reported at its name.
+   */
+  targetPositions?: Record<string, { line: number; column: number }>;
   /** The evaluators that grade this case (case-level, else file defaults). */
   evaluators: EvaluatorConfig[];
   /**

@@ -3,8 +3,9 @@ import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import type { EvalCase, EvaluatorPosition } from './eval-case.js';
 
 /**
- * Where each evaluator of a list is written: `name` → its `type` value, and
- * `name.option` → that option's value. Plain data, so cases stay cloneable.
+ * Where each evaluator of a list is written: `name` → its `type` value,
+ * `name.option` → that option's value, and `name.option:key` → the option's
+ * key (where an unknown key is reported). Plain data, so cases stay cloneable.
  * `shared`: the list is the file's `execution.evaluators` (every position says so).
  */
 export function evaluatorPositions(
@@ -24,6 +25,8 @@ export function evaluatorPositions(
       if (key === 'name' || key === 'type') continue;
       const option = source.locate([...entryPath, key]);
       if (option !== undefined) positions[`${config.name}.${key}`] = at(option);
+      const written = source.locateKey(entryPath, key);
+      if (written !== undefined) positions[`${config.name}.${key}:key`] = at(written);
     }
   });
   return positions;
@@ -45,5 +48,8 @@ export function evaluatorIssuePosition(
     (path !== undefined && path.length > 0 ? positions[`${name}.${path[0]}`] : undefined) ??
     positions[name];
   if (position !== undefined) return position;
-  return evalCase.line === undefined ? {} : { line: evalCase.line };
+  if (evalCase.line === undefined) return {};
+  return evalCase.column === undefined
+    ? { line: evalCase.line }
+    : { line: evalCase.line, column: evalCase.column };
 }

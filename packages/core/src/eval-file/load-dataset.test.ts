@@ -147,17 +147,17 @@ evalcases:
     expect(result.value).toBeUndefined();
     const shown = result.issues.map(formatIssue);
     expect(shown).toEqual([
-      expect.stringMatching(/^evals[/\\]cases\.jsonl:2: invalid JSON: .* \(hint: write one case/),
+      expect.stringMatching(/^evals[/\\]cases\.jsonl:2:1: invalid JSON: .* \(hint: write one case/),
       expect.stringMatching(
         /^evals[/\\]cases\.jsonl:3:1: case "c": input_messages\[0\]\.role must be one of/,
       ),
       expect.stringMatching(
-        /^evals[/\\]cases\.jsonl:4: case "inline": duplicate case id "inline" \(first used at evals[/\\]suite\.yaml:8\)/,
+        /^evals[/\\]cases\.jsonl:4:1: case "inline": duplicate case id "inline" \(first used at evals[/\\]suite\.yaml:8\)/,
       ),
       expect.stringMatching(
-        /^evals[/\\]cases\.jsonl:5: case "a": duplicate case id "a" \(first used at evals[/\\]cases\.jsonl:1\)/,
+        /^evals[/\\]cases\.jsonl:5:1: case "a": duplicate case id "a" \(first used at evals[/\\]cases\.jsonl:1\)/,
       ),
-      expect.stringMatching(/^evals[/\\]cases\.jsonl:6: a dataset line must be a JSON object/),
+      expect.stringMatching(/^evals[/\\]cases\.jsonl:6:1: a dataset line must be a JSON object/),
     ]);
   });
 
@@ -219,10 +219,10 @@ describe('loadEvalFile with a CSV dataset', () => {
     });
     expect(result.value).toBeUndefined();
     expect(result.issues.map(formatIssue)).toEqual([
-      'evals/cases.csv:3: the row has 3 fields, the header has 2 (hint: quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi"""))',
-      'evals/cases.csv:4: case "c1": duplicate case id "c1" (first used at evals/cases.csv:2) (hint: case ids must be unique within an eval file and its dataset; rename one of them)',
-      'evals/cases.csv:5: the question is empty (hint: write what the agent is asked in the question column, or remove the row)',
-      'evals/cases.csv:6: a quoted field starting in this row is never closed (hint: close the quote; a quote inside a quoted field is written twice (""))',
+      'evals/cases.csv:3:1: the row has 3 fields, the header has 2 (hint: quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi"""))',
+      'evals/cases.csv:4:1: case "c1": duplicate case id "c1" (first used at evals/cases.csv:2) (hint: case ids must be unique within an eval file and its dataset; rename one of them)',
+      'evals/cases.csv:5:1: the question is empty (hint: write what the agent is asked in the question column, or remove the row)',
+      'evals/cases.csv:6:1: a quoted field starting in this row is never closed (hint: close the quote; a quote inside a quoted field is written twice (""))',
     ]);
   });
 
@@ -232,7 +232,7 @@ describe('loadEvalFile with a CSV dataset', () => {
       'evals/cases.csv': 'id,prompt\nc1,hello\n',
     });
     expect(result.issues.map(formatIssue)).toEqual([
-      expect.stringContaining('evals/cases.csv:1: the header has no "question" column'),
+      expect.stringContaining('evals/cases.csv:1:1: the header has no "question" column'),
     ]);
   });
 });

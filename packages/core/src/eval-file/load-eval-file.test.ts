@@ -41,9 +41,16 @@ describe('loadEvalFile: valid files', () => {
       dataset: 'my-suite',
       filePath: valid('full-spec.yaml'),
       line: 16,
+      column: 5,
       evaluatorPositions: {
         amount: { line: 35, column: 17 },
         'amount.script': { line: 36, column: 19 },
+        'amount.script:key': { line: 36, column: 11 },
+      },
+      // The file's execution.target and the case's own, where unknown target names point.
+      targetPositions: {
+        'target.default': { line: 5, column: 11 },
+        'target.other': { line: 32, column: 15 },
       },
       expectedOutcome: 'Agent refunds the order',
       inputMessages: [

@@ -12,7 +12,7 @@ import { isRecord, valueAt } from '../util/records.js';
 import { searchDirectories } from '../util/search-directories.js';
 import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
-import type { SourceLocator } from '../yaml/yaml-source.js';
+import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
 import type {
@@ -65,6 +65,8 @@ interface FileDefaults {
   /** The file's `execution.targets`. */
   targets?: string[];
   judgeTarget?: string;
+  /** Where the file's target names are written (`EvalCase.targetPositions`). */
+  targetPositions?: Record<string, SourcePosition>;
   threshold?: number;
   /** The file's `tags`, given to every case. */
   tags: string[];
@@ -145,6 +147,14 @@ export async function loadEvalFile(
     target: stringOr(execution?.target) ?? stringOr(data.target),
     targets: stringListOr(execution?.targets),
     judgeTarget: stringOr(execution?.judge_target),
+    targetPositions: targetPositionsOf(
+      [
+        { value: data.execution, at: ['execution'] },
+        // The legacy top-level `target:`, used when `execution.target` is not set.
+        { value: { target: data.target }, at: [] },
+      ],
+      source,
+    ),
     tags: Array.isArray(data.tags)
       ? data.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '')
       : [],
@@ -291,6 +301,7 @@ async function loadDataset(
           severity: 'error',
           file,
           line,
+          column: 1,
           caseId: id,
           message: `duplicate case id "${id}" (first used at ${typeof first === 'number' ? `${shown}:${first}` : first})`,
           hint: 'case ids must be unique within an eval file and its dataset; rename one of them',
@@ -380,6 +391,9 @@ function simpleCaseBuilder(defaults: FileDefaults): {
       if (defaults.target !== undefined) evalCase.target = defaults.target;
       if (targets !== undefined) evalCase.targets = targets;
       if (defaults.judgeTarget !== undefined) evalCase.judgeTarget = defaults.judgeTarget;
+      if (defaults.targetPositions !== undefined) {
+        evalCase.targetPositions = defaults.targetPositions;
+      }
       evalCase.evaluatorPositions = defaults.evaluatorPositions;
       if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
       if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
@@ -427,8 +441,11 @@ async function buildCase(
     evaluators: [],
   };
   // A dataset case's line is in the dataset, not the eval file `line` refers to.
-  const line = defaults.datasetLine === undefined ? source.locate(casePath)?.line : undefined;
-  if (line !== undefined) evalCase.line = line;
+  const position = defaults.datasetLine === undefined ? source.locate(casePath) : undefined;
+  if (position !== undefined) {
+    evalCase.line = position.line;
+    evalCase.column = position.column;
+  }
   if (input.vars !== undefined) evalCase.vars = input.vars;
   if (defaults.tags.length > 0 || input.tags !== undefined) {
     const tags = [...new Set([...defaults.tags, ...(input.tags ?? [])])];
@@ -460,6 +477,16 @@ async function buildCase(
   if (targets !== undefined) evalCase.targets = [...targets];
   const judgeTarget = input.execution?.judge_target ?? defaults.judgeTarget;
   if (judgeTarget !== undefined) evalCase.judgeTarget = judgeTarget;
+  // A dataset record's own names are in the dataset, not in the eval file issues name.
+  const ownPositions =
+    input.execution === undefined || defaults.datasetLine !== undefined
+      ? undefined
+      : targetPositionsOf([{ value: input.execution, at: [...casePath, 'execution'] }], source);
+  const targetPositions =
+    ownPositions === undefined
+      ? defaults.targetPositions
+      : { ...defaults.targetPositions, ...ownPositions };
+  if (targetPositions !== undefined) evalCase.targetPositions = targetPositions;
   const ownEvaluators =
     input.execution?.evaluators !== undefined
       ? { list: input.execution.evaluators, path: [...casePath, 'execution', 'evaluators'] }
@@ -646,6 +673,35 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 
 function stringOr(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Where target names are written in `execution` mappings (`target.<name>` for
+ * `target` and each of `targets`, `judge_target`); the first place wins.
+ * Undefined when none is written.
+ */
+function targetPositionsOf(
+  blocks: readonly { value: unknown; at: readonly PropertyKey[] }[],
+  source: SourceLocator,
+): Record<string, SourcePosition> | undefined {
+  const positions: Record<string, SourcePosition> = {};
+  const add = (key: string, path: readonly PropertyKey[]) => {
+    if (positions[key] !== undefined) return;
+    const position = source.locate(path);
+    if (position !== undefined) positions[key] = position;
+  };
+  for (const { value, at } of blocks) {
+    const record = asRecord(value);
+    if (record === undefined) continue;
+    if (stringOr(record.target) !== undefined) add(`target.${record.target}`, [...at, 'target']);
+    if (Array.isArray(record.targets)) {
+      record.targets.forEach((name, index) => {
+        if (stringOr(name) !== undefined) add(`target.${name}`, [...at, 'targets', index]);
+      });
+    }
+    if (stringOr(record.judge_target) !== undefined) add('judge_target', [...at, 'judge_target']);
+  }
+  return Object.keys(positions).length > 0 ? positions : undefined;
 }
 
 function stringListOr(value: unknown): string[] | undefined {

@@ -222,14 +222,14 @@ function csvRecord(
   return record;
 }
 
-/** A dataset line that is an error. */
+/** A dataset line that is an error, located at its start (`file:line:1`, as its records' issues are). */
 function lineIssue(
   file: string,
   line: number,
   message: string,
   hint: string,
 ): { line: number; issue: Issue } {
-  return { line, issue: { severity: 'error', file, line, message, hint } };
+  return { line, issue: { severity: 'error', file, line, column: 1, message, hint } };
 }
 
 /** The format of a dataset path, from its extension; undefined when not supported. */

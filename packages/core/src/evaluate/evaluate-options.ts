@@ -5,6 +5,7 @@ import type { PlannedCase, RunPlan } from '../orchestrator/plan-run.js';
 import type { RunOutcome } from '../orchestrator/run-evaluation.js';
 import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
 import type { EvalFilesLoader } from '../project/load-project.js';
+import type { OptionNames } from '../project/option-names.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
@@ -50,6 +51,11 @@ export interface EvaluateOptions {
   targets?: readonly string[];
   /** The target LLM graders ask; wins over `execution.judge_target` and targets' `judge_target`. */
   judgeTarget?: string;
+  /**
+   * How messages name `target(s)`, `judgeTarget` and `targetsFile`; default
+   * their option names (the CLI passes `CLI_OPTION_NAMES`, its flags).
+   */
+  optionNames?: OptionNames;
   /** Cases run at once; default the targets' `workers`, else 4. */
   workers?: number;
   /** Retries of a failed agent or judge call; wins over a target's `max_retries`; default: that, else 2. */

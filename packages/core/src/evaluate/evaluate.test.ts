@@ -236,7 +236,8 @@ describe('evaluate', () => {
     }).catch((caught: unknown) => caught);
     expect(isInvalidInputError(error)).toBe(true);
     const issue = (error as InvalidInputError).issues[0]!;
-    expect(issue).toMatchObject({ file: '--target', message: 'unknown target "missing"' });
+    // The library names its own option, not the CLI's flag.
+    expect(issue).toMatchObject({ file: 'targets', message: 'unknown target "missing"' });
     expect(issue.hint).toContain('default, wrong');
     expect(started).toBe(0);
   });

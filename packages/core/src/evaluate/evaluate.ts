@@ -19,7 +19,7 @@ import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
 import { checkNumberOptions } from './check-number-options.js';
 import type { EvaluateOptions, EvaluateOutcome } from './evaluate-options.js';
-import { loadEvaluationInput } from './load-evaluation-input.js';
+import { loadEvaluationInput, optionNamesOf } from './load-evaluation-input.js';
 
 /**
  * Runs an evaluation the way `agentv eval` does: loads the eval files (or
@@ -53,6 +53,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
     // A targets file with errors is already reported; "unknown target" on top would mislead.
     checkTargets: input.targets !== undefined,
     ...(input.inlineTargets === undefined ? {} : { inlineTargets: input.inlineTargets }),
+    optionNames: optionNamesOf(options),
   });
   reportIssues([...input.issues, ...issues], cwd, options.onWarning);
 
@@ -88,6 +89,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
     evaluatorRegistry,
     workers: options.workers,
     maxRetries: options.maxRetries,
+    optionNames: optionNamesOf(options),
     threshold: options.threshold,
     providerContext: { ...options.providerContext, env: input.env },
     createProvider:

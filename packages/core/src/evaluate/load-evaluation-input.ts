@@ -4,6 +4,7 @@ import type { Issue } from '../errors/input-issue.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import { knownSettingsKeys, loadProject } from '../project/load-project.js';
+import { LIBRARY_OPTION_NAMES, type OptionNames } from '../project/option-names.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import { loadDotEnv } from '../targets/load-dotenv.js';
 import { findTargetsFile, loadTargetsFile, parseTargetsText } from '../targets/load-targets.js';
@@ -67,6 +68,7 @@ export async function loadEvaluationInput(
       ...(options.loadEvalFiles === undefined ? {} : { loadEvalFiles: options.loadEvalFiles }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(target === undefined ? {} : { targetOverride: target }),
+      optionNames: optionNamesOf(options),
     });
     const input: EvaluationInput = {
       cases: project.cases,
@@ -141,4 +143,11 @@ async function explicitTargetsFile(given: string, cwd: string): Promise<string> 
     });
   }
   return file;
+}
+
+/** How messages name `options`' target options: as given, else as `evaluate()` calls them. */
+export function optionNamesOf(options: EvaluateOptions): OptionNames {
+  if (options.optionNames !== undefined) return options.optionNames;
+  const severalTargets = options.targets !== undefined && options.targets.length > 0;
+  return { ...LIBRARY_OPTION_NAMES, target: severalTargets ? 'targets' : 'target' };
 }

@@ -27,6 +27,7 @@ interface CodeJudgeOptions {
  */
 export const codeJudgeEvaluator: Evaluator = {
   type: 'code_judge',
+  options: ['script', 'cwd', 'timeout_seconds'],
   validate: (config) => validateOptions(config),
   async evaluate(config, context) {
     const options = readOptions(config);

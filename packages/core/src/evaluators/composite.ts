@@ -59,6 +59,7 @@ Decide the final score from all the evaluator results.`;
  */
 export const compositeEvaluator: Evaluator = {
   type: 'composite',
+  options: ['evaluators', 'aggregator'],
   validate: (config, registry) => validateComposite(config, registry),
   async evaluate(config, context) {
     const problems = validateComposite(config, context.evaluators);

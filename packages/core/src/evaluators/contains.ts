@@ -16,6 +16,7 @@ import {
  */
 export const containsEvaluator: Evaluator = {
   type: 'contains',
+  options: ['value', 'case_sensitive'],
   validate(config) {
     return [...validateValues(config.value), ...validateCaseSensitive(config)];
   },

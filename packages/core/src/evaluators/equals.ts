@@ -17,6 +17,7 @@ import {
  */
 export const equalsEvaluator: Evaluator = {
   type: 'equals',
+  options: ['value', 'case_sensitive'],
   validate(config) {
     return [...validateValue(config.value), ...validateCaseSensitive(config)];
   },

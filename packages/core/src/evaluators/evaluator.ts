@@ -81,6 +81,12 @@ export interface EvaluatorResult {
 export interface Evaluator {
   readonly type: string;
   /**
+   * The option keys it reads besides `name`, `type` and `weight`. When given,
+   * any other key of its config is reported before the run as unknown (with a
+   * did-you-mean), like a misspelt key anywhere else in an eval file.
+   */
+  readonly options?: readonly string[];
+  /**
    * Check an evaluator config before the run; return every problem (empty
    * when valid), each with `path` set to the option it is about (`['script']`).
    */

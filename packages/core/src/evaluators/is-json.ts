@@ -3,6 +3,7 @@ import type { Evaluator } from './evaluator.js';
 /** `is_json`: the answer, trimmed, must parse as JSON. Score 1 or 0. */
 export const isJsonEvaluator: Evaluator = {
   type: 'is_json',
+  options: [],
   validate: () => [],
   async evaluate(_config, context) {
     const answer = context.candidateAnswer.trim();

@@ -20,6 +20,7 @@ const MAX_SCHEMA_MISSES = 4;
  */
 export const jsonSchemaEvaluator: Evaluator = {
   type: 'json_schema',
+  options: ['schema'],
   validate(config) {
     const at = (message: string): Issue[] => [{ severity: 'error', path: ['schema'], message }];
     const { schema } = config;

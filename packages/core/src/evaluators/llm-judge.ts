@@ -19,6 +19,7 @@ import { gradeRubric, hasRubricItems, validateRubricItems } from './rubric.js';
  */
 export const llmJudgeEvaluator: Evaluator = {
   type: 'llm_judge',
+  options: ['prompt', 'rubrics'],
   validate(config) {
     return [...validatePrompt(config.prompt), ...validateRubricItems(config.rubrics, false)];
   },

@@ -16,6 +16,7 @@ import {
  */
 export const regexEvaluator: Evaluator = {
   type: 'regex',
+  options: ['pattern', 'flags', 'case_sensitive'],
   validate(config) {
     const problems = validateCaseSensitive(config);
     const built = buildRegex(config);

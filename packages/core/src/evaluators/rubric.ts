@@ -30,6 +30,7 @@ const RUBRIC_REPLY_CONTRACT = `Reply with one JSON object and nothing else, with
  */
 export const rubricEvaluator: Evaluator = {
   type: 'rubric',
+  options: ['rubrics'],
   validate: (config) => validateRubricItems(config.rubrics, false),
   evaluate: (config, context) => gradeRubric(config, context),
 };

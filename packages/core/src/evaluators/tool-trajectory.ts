@@ -39,6 +39,7 @@ const NO_TRACE = 'No trace available for evaluation';
  */
 export const toolTrajectoryEvaluator: Evaluator = {
   type: 'tool_trajectory',
+  options: ['mode', 'expected', 'minimums'],
   validate: (config) => parseOptions(config).problems,
   async evaluate(config, context) {
     const { options, problems } = parseOptions(config);

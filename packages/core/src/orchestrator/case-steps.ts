@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { isAgentvError } from '../errors/agentv-error.js';
 import { EvaluatorError } from '../errors/evaluator-error.js';
+import { isProviderError } from '../errors/provider-error.js';
 import type { Judge } from '../evaluators/evaluator.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import { createJudge } from '../evaluators/judge.js';
+import { LIBRARY_OPTION_NAMES } from '../project/option-names.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
 import type { Provider } from '../provider/provider.js';
@@ -370,10 +372,32 @@ export function errorResult(
 }
 
 /** The error of a case whose provider calls all failed (or that an interrupt stopped first). */
-export function failureMessage(error: unknown, attempts: number): string {
-  return attempts === 0 && error === undefined
-    ? 'the run was interrupted before the agent was called'
-    : messageOf(error);
+export function failureMessage(error: unknown, attempts: number, context?: CaseContext): string {
+  if (attempts === 0 && error === undefined) {
+    return 'the run was interrupted before the agent was called';
+  }
+  const hint = context === undefined ? undefined : rateLimitHint(error, context);
+  return hint === undefined ? messageOf(error) : `${messageOf(error)} (hint: ${hint})`;
+}
+
+/**
+ * After the last retry of an HTTP 429: what lets the next run through, naming
+ * the setting that decides (the run's option when given, else the target's).
+ */
+function rateLimitHint(error: unknown, { planned, options }: CaseContext): string | undefined {
+  if (!isProviderError(error) || error.hint || error.details?.status !== 429) return undefined;
+  const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
+  const { target } = planned;
+  const workers =
+    options.workers !== undefined
+      ? `lower ${names.workers} (now ${options.workers})`
+      : `set a lower \`workers\` on target "${target.name}"${target.workers === undefined ? '' : ` (now ${target.workers})`}`;
+  const retries = retryPolicyFor(target, options).maxRetries;
+  const more =
+    options.maxRetries !== undefined
+      ? `raise ${names.maxRetries} (now ${retries})`
+      : `raise \`max_retries\` on target "${target.name}" (now ${retries})`;
+  return `the service is limiting the request rate: send fewer requests at once (${workers}), or retry more (${more}); each retry waits longer`;
 }
 
 export function messageOf(error: unknown): string {

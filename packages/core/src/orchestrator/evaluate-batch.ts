@@ -142,7 +142,12 @@ export async function evaluateBatch(
     await Promise.all(Array.from({ length: graders }, grader));
     return;
   }
-  const lastError = failureMessage(outcome.error, outcome.attempts);
+  const first = cases[0];
+  const lastError = failureMessage(
+    outcome.error,
+    outcome.attempts,
+    first === undefined ? undefined : { planned: first, options, started },
+  );
   let error =
     cases.length === 1 ? lastError : `batch of ${cases.length} cases failed: ${lastError}`;
   if (error.length > CASE_ERROR_CHARS) {

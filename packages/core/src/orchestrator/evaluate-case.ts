@@ -61,7 +61,11 @@ export async function evaluateCase(
     },
   );
   if (!outcome.ok) {
-    return errorResult(context, outcome.attempts, failureMessage(outcome.error, outcome.attempts));
+    return errorResult(
+      context,
+      outcome.attempts,
+      failureMessage(outcome.error, outcome.attempts, context),
+    );
   }
   const ended = Date.now();
   const answer = answerOf(outcome.value, outcome.attempts, {

@@ -95,7 +95,7 @@ describe('planning the judge', () => {
         line: 3,
         caseId: 'no-judge',
         message: 'evaluator "judge" (llm_judge) needs a judge target, and none is configured',
-        hint: 'set `judge_target: <target>` on target "default", `execution.judge_target` in the eval file, or pass --judge-target NAME',
+        hint: 'set `judge_target: <target>` on target "default", `execution.judge_target` in the eval file, or set the `judgeTarget` option',
       },
       {
         severity: 'error',

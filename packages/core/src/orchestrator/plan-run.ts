@@ -5,6 +5,7 @@ import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { needsJudge } from '../evaluators/judge.js';
 import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
+import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from '../project/option-names.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { targetIssuePosition } from '../targets/target-positions.js';
@@ -50,6 +51,8 @@ export interface PlanRunOptions {
    * targets are then not checked.
    */
   inlineTargets?: ReadonlyMap<string, readonly ResolvedTarget[] | undefined>;
+  /** How messages name `targetOverride` and `judgeTargetOverride`; default `LIBRARY_OPTION_NAMES`. */
+  optionNames?: OptionNames;
 }
 
 export interface PlannedCase {
@@ -130,9 +133,14 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       checkedUses.add(use);
       const mode = options.validating ? 'validate' : 'run';
       for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath, mode)) {
+        const issue = targetSettingsIssue(problem, target);
+        const dropHint = issue.severity === 'error' ? leaveOutHint(target.name, options) : '';
         issues.add({
-          ...targetSettingsIssue(problem, target),
+          ...issue,
           ...targetIssuePosition(target, problem.path),
+          ...(dropHint === ''
+            ? {}
+            : { hint: issue.hint ? `${issue.hint}; ${dropHint}` : dropHint }),
         });
       }
     }
@@ -177,7 +185,8 @@ function planJudge(
     findInline(options, evalCase.filePath, target.name).target === undefined;
   const mocked = options.dryRun || options.checkTargets === false || inlineJudge.unusable === true;
   if (judgeName === undefined && mocked && targetUnknown) judgeName = 'judge';
-  const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
+  const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
+  const where = caseLocation(evalCase);
   const asking = evalCase.evaluators
     .filter(needsJudge)
     .map((config) => `"${config.name}" (${config.type})`)
@@ -187,7 +196,7 @@ function planJudge(
       ...where,
       severity: 'error',
       message: `evaluator ${asking} needs a judge target, and none is configured`,
-      hint: `set \`judge_target: <target>\` on target "${target.name}", \`execution.judge_target\` in the eval file, or pass --judge-target NAME`,
+      hint: `set \`judge_target: <target>\` on target "${target.name}", \`execution.judge_target\` in the eval file, or ${passOption(names.judgeTarget, 'NAME')}`,
     });
     return undefined;
   }
@@ -215,13 +224,20 @@ function planJudge(
   } else {
     const source =
       options.judgeTargetOverride !== undefined
-        ? '--judge-target'
+        ? names.judgeTarget
         : evalCase.judgeTarget !== undefined
           ? 'execution.judge_target of the eval file'
           : `judge_target of target "${target.name}"`;
     const available = options.targets.map((candidate) => candidate.name);
+    // Located at the name that is wrong: the flag, the eval file's value, or the target's setting.
+    const location =
+      options.judgeTargetOverride !== undefined
+        ? { file: names.judgeTarget }
+        : evalCase.judgeTarget !== undefined
+          ? { ...where, ...evalCase.targetPositions?.judge_target }
+          : { ...targetIssuePosition(target, ['judge_target']), target: target.name };
     issues.add({
-      ...(options.judgeTargetOverride !== undefined ? { file: '--judge-target' } : where),
+      ...location,
       severity: 'error',
       message: `judge target "${judgeName}" (from ${source}) does not exist`,
       hint:
@@ -282,6 +298,20 @@ function mockTarget(
   };
 }
 
+/**
+ * With several targets asked for (`--target a --target b`), how to run the others
+ * without the broken one: nothing runs until every target can (no half-run).
+ */
+function leaveOutHint(name: string, options: PlanRunOptions): string {
+  const asked = typeof options.targetOverride === 'string' ? [] : (options.targetOverride ?? []);
+  const others = [...new Set(asked)].filter((other) => other !== name);
+  if (others.length === 0) return '';
+  const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
+  return names.target.startsWith('-')
+    ? `or run the other targets without it: ${others.map((other) => `${names.target} ${other}`).join(' ')}`
+    : `or leave "${name}" out of the \`${names.target}\` option`;
+}
+
 /** `did you mean "default"? ` when a defined target is a likely typo of `name`. */
 function closeTarget(name: string, available: readonly string[]): string {
   const match = closestMatch(name, available);
@@ -295,12 +325,13 @@ function unknownTargetIssue(
   available: string[],
 ): Issue {
   const fromFlag = options.targetOverride !== undefined && options.targetOverride.length > 0;
+  const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
   const inline = (options.inlineTargets?.get(evalCase.filePath) ?? []).map((t) => t.name);
   const listed =
     available.length === 0
       ? options.targetsFile
         ? `${options.targetsFile} defines no targets`
-        : 'no targets file was found: create .agentv/targets.yaml next to your evals or pass --targets PATH'
+        : `no targets file was found: create .agentv/targets.yaml next to your evals or ${passOption(names.targetsFile, 'PATH')}`
       : `targets in ${options.targetsFile}: ${available.join(', ')}`;
   const inlineHint = `targets declared in this eval file: ${inline.join(', ')}`;
   const hint =
@@ -311,13 +342,13 @@ function unknownTargetIssue(
         ? inlineHint
         : `${listed}; ${inlineHint}`);
   if (fromFlag) {
-    return { severity: 'error', file: '--target', message: `unknown target "${name}"`, hint };
+    return { severity: 'error', file: names.target, message: `unknown target "${name}"`, hint };
   }
   return {
     severity: 'error',
-    file: evalCase.filePath,
-    line: evalCase.line,
-    caseId: evalCase.id,
+    ...caseLocation(evalCase),
+    // The name as written in `execution.target(s)`, else (no target named) the case.
+    ...evalCase.targetPositions?.[`target.${name}`],
     message:
       evalCase.target === undefined && evalCase.targets === undefined
         ? `no target given and no target named "${DEFAULT_TARGET_NAME}" exists`
@@ -326,13 +357,24 @@ function unknownTargetIssue(
       evalCase.target === undefined &&
       evalCase.targets === undefined &&
       available.length + inline.length > 0
-        ? `set execution.target in the eval file, pass --target, or name a target "${DEFAULT_TARGET_NAME}" (${hint})`
+        ? `set execution.target in the eval file, ${passOption(names.target)}, or name a target "${DEFAULT_TARGET_NAME}" (${hint})`
         : hint,
   };
 }
 
+/** Where an issue about `evalCase` as a whole points: the case in its eval file. */
+function caseLocation(evalCase: EvalCase): Pick<Issue, 'file' | 'line' | 'column' | 'caseId'> {
+  const where: Pick<Issue, 'file' | 'line' | 'column' | 'caseId'> = {
+    file: evalCase.filePath,
+    caseId: evalCase.id,
+  };
+  if (evalCase.line !== undefined) where.line = evalCase.line;
+  if (evalCase.column !== undefined) where.column = evalCase.column;
+  return where;
+}
+
 function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues: IssueList): void {
-  const where = { file: evalCase.filePath, line: evalCase.line, caseId: evalCase.id };
+  const where = caseLocation(evalCase);
   if (evalCase.evaluators.length === 0) {
     // The file's list has errors, already reported where it is written.
     if (evalCase.sharedEvaluatorsInvalid) return;
@@ -361,10 +403,24 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       });
       continue;
     }
-    for (const problem of registry.get(config.type).validate?.(config, registry) ?? []) {
+    const evaluator = registry.get(config.type);
+    for (const problem of evaluator.validate?.(config, registry) ?? []) {
       issues.add({
         ...problem,
         ...at(problem.path, `evaluator "${config.name}": ${problem.message}`),
+      });
+    }
+    for (const key of unknownOptionKeys(config, evaluator.options)) {
+      const known = evaluator.options ?? [];
+      const suggestion = closestMatch(key, known);
+      issues.add({
+        ...at([`${key}:key`], `evaluator "${config.name}": unknown key "${key}" is ignored`),
+        severity: 'warning',
+        hint: suggestion
+          ? `did you mean "${suggestion}"?`
+          : known.length === 0
+            ? `remove it: ${config.type} takes no options`
+            : `remove it, or use one of: ${known.join(', ')}`,
       });
     }
     if (rubricWithoutItems(config, evalCase)) {
@@ -376,6 +432,17 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       });
     }
   }
+}
+
+/** Keys every evaluator config may have, whatever its type. */
+const COMMON_EVALUATOR_KEYS: ReadonlySet<string> = new Set(['name', 'type', 'weight']);
+
+/** The keys of `config` its evaluator does not read (none when it does not list its `options`). */
+function unknownOptionKeys(config: EvaluatorConfig, options?: readonly string[]): string[] {
+  if (options === undefined) return [];
+  return Object.keys(config).filter(
+    (key) => !COMMON_EVALUATOR_KEYS.has(key) && !options.includes(key),
+  );
 }
 
 /** A `rubric` (possibly a composite member) with no items of its own while the case has none. */

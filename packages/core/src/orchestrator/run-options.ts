@@ -1,5 +1,6 @@
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
+import type { OptionNames } from '../project/option-names.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
@@ -21,6 +22,8 @@ export interface RunEvaluationOptions {
   workers?: number;
   /** `--max-retries`; wins over a target's `max_retries`; default 2. */
   maxRetries?: number;
+  /** How hints name `workers` and `maxRetries`; default `LIBRARY_OPTION_NAMES`. */
+  optionNames?: OptionNames;
   /** Backoff timing; tests shorten it. */
   retryPolicy?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   /** Which repeat of `--repeat N` this run is (1-based); passed to providers as `request.repeat`. */

@@ -102,8 +102,9 @@ describe('inline targets', () => {
         severity: 'error',
         file: a,
         line: 2,
+        column: 5,
         target: 'shared',
-        message: `defined twice: inline in ${path.join('evals', 'a.yaml')}:2 and in targets.yaml:2`,
+        message: `defined twice: inline in ${path.join('evals', 'a.yaml')}:2:5 and in targets.yaml:2:5`,
         hint: "rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use targets.yaml's",
       },
     ]);

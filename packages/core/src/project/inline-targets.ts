@@ -106,8 +106,7 @@ function sameNameIssues(
       }
       issues.push({
         severity: 'error',
-        file: target.filePath,
-        ...(target.line === undefined ? {} : { line: target.line }),
+        ...targetIssuePosition(target, ['name']),
         target: target.name,
         message: `also declared inline in ${at(earlier, cwd)}; eval files that run together need different target names`,
         hint: 'rename one of them, move the target to targets.yaml to share it, or run these eval files separately',
@@ -117,8 +116,12 @@ function sameNameIssues(
   return issues;
 }
 
+/** Where `target` is named, as `file:line:column`. */
 function at(target: ResolvedTarget, cwd: string): string {
-  return `${displayPath(cwd, target.filePath)}${target.line === undefined ? '' : `:${target.line}`}`;
+  const { line, column } = targetIssuePosition(target, ['name']);
+  const position =
+    line === undefined ? '' : column === undefined ? `:${line}` : `:${line}:${column}`;
+  return `${displayPath(cwd, target.filePath)}${position}`;
 }
 
 function clashIssues(
@@ -135,8 +138,7 @@ function clashIssues(
     if (other === undefined) continue;
     issues.push({
       severity: 'error',
-      file: target.filePath,
-      ...(target.line === undefined ? {} : { line: target.line }),
+      ...targetIssuePosition(target, ['name']),
       target: target.name,
       message: `defined twice: inline in ${at(target, cwd)} and in ${at(other, cwd)}`,
       hint: `rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use ${displayPath(cwd, other.filePath)}'s`,

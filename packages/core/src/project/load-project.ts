@@ -19,9 +19,10 @@ import {
 import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
-import { type LoadResult, uniqueIssues } from '../util/load-result.js';
-import { checkTarget, type TargetPolicy } from './check-target.js';
+import { hasErrors, type LoadResult, uniqueIssues } from '../util/load-result.js';
+import { checkTarget, type TargetPolicy, targetSettingsIssue } from './check-target.js';
 import { loadAllInlineTargets } from './inline-targets.js';
+import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from './option-names.js';
 
 /** Loads eval files in order, e.g. on worker threads (the app's); default: one after another here. */
 export type EvalFilesLoader = (
@@ -65,6 +66,8 @@ export interface LoadProjectOptions {
   loadEvalFiles?: EvalFilesLoader;
   /** The shell's variables, merged over `.env`; default `process.env` (never changed). */
   env?: Record<string, string | undefined>;
+  /** How messages name `targetsFile` and `targetOverride`; default `LIBRARY_OPTION_NAMES`. */
+  optionNames?: OptionNames;
 }
 
 /** An eval file as loaded, and the files that govern it. */
@@ -171,12 +174,17 @@ class ProjectLoader {
         knownKeys: knownSettingsKeys(options.providerRegistry),
         ...(options.mode === 'validate'
           ? {
-              inspectTarget: (target: ResolvedTarget, all: readonly ResolvedTarget[]) =>
-                checkTarget(
+              inspectTarget: (target: ResolvedTarget, all: readonly ResolvedTarget[]) => {
+                const users = usersOf(usedBy, file, target, all);
+                const issues = checkTarget(
                   target,
                   options.providerRegistry,
-                  this.validatePolicy(usersOf(usedBy, file, target, all)),
-                ),
+                  this.validatePolicy(users),
+                );
+                return users === undefined && !hasErrors(issues)
+                  ? [...issues, ...this.unusedTargetUse(target)]
+                  : issues;
+              },
             }
           : {}),
       };
@@ -206,6 +214,21 @@ class ProjectLoader {
       files: [...this.files],
       issues: uniqueIssues(this.issues),
     };
+  }
+
+  /**
+   * validate without `--target`: what `checkUse` finds (a program not on PATH) for a
+   * target no eval file uses, with its `cwd` resolved against its own folder, so
+   * every target of a targets file is checked, not only those the eval files name.
+   */
+  private unusedTargetUse(target: ResolvedTarget): Issue[] {
+    const override = this.options.targetOverride;
+    if (override !== undefined && override.length > 0) return [];
+    if (!this.options.providerRegistry.has(target.provider)) return [];
+    const anchor = path.join(target.baseDir, 'targets.yaml');
+    return this.options.providerRegistry
+      .checkUse(target, anchor, 'validate')
+      .map((problem) => targetSettingsIssue(problem, target));
   }
 
   private validatePolicy(users: Set<string> | undefined): TargetPolicy {
@@ -324,7 +347,7 @@ class ProjectLoader {
     const explicit = path.resolve(this.options.cwd, given);
     if (!(await stat(explicit).catch(() => undefined))?.isFile()) {
       throw new UsageError(`targets file ${given} does not exist`, {
-        hint: 'check the --targets path; it is relative to the current directory',
+        hint: `check the ${(this.options.optionNames ?? LIBRARY_OPTION_NAMES).targetsFile} path; it is relative to the current directory`,
       });
     }
     return explicit;
@@ -346,7 +369,7 @@ class ProjectLoader {
           severity: 'error',
           file: files[0]!,
           message: `the eval files use different targets files: ${files.join(', ')}`,
-          hint: 'run them separately, or pass --targets PATH to choose one',
+          hint: `run them separately, or ${passOption((this.options.optionNames ?? LIBRARY_OPTION_NAMES).targetsFile, 'PATH')} to choose one`,
         },
       ]);
     }
