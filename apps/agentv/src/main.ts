@@ -15,6 +15,14 @@ const commands: Record<string, LazyCommand> = {
   results: () => import('./commands/results.js').then((module) => module.default),
   compare: () => import('./commands/compare.js').then((module) => module.default),
   grade: () => import('./commands/grade.js').then((module) => module.default),
+  // Listed in the usage; `runCli` turns `agentv help [command]` into `agentv [command] --help`.
+  help: async () => ({
+    meta: {
+      name: 'help',
+      description: 'Print the help of agentv or of a command: agentv help [command]',
+    },
+    args: { command: { type: 'positional', required: false, valueHint: 'COMMAND' } },
+  }),
 };
 
 export const main: AnyCommand = {

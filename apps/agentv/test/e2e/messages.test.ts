@@ -672,7 +672,11 @@ describe('colours', () => {
 
   it('agentv help [command] is --help, and a misspelt command gets a did-you-mean', async () => {
     const cwd = process.cwd();
-    expect((await runAgentv(['help'], cwd)).stdout).toBe((await runAgentv(['--help'], cwd)).stdout);
+    const usage = await runAgentv(['--help'], cwd);
+    expect((await runAgentv(['help'], cwd)).stdout).toBe(usage.stdout);
+    expect(usage.stdout).toContain(
+      '      help    Print the help of agentv or of a command: agentv help [command]\n',
+    );
     const help = await runAgentv(['help', 'eval'], cwd);
     expect(help.code).toBe(0);
     expect(help.stdout).toBe((await runAgentv(['eval', '--help'], cwd)).stdout);
@@ -682,7 +686,7 @@ describe('colours', () => {
     const typo = await runAgentv(['help', 'evl'], cwd);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe(
-      'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, results, compare, grade; see agentv --help\n',
+      'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, results, compare, grade, help; see agentv --help\n',
     );
   });
 });

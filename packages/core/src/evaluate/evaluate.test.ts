@@ -183,7 +183,7 @@ describe('evaluate', () => {
       expect.objectContaining({
         file: path.join('evals', 'suite.yaml'),
         target: 'default',
-        message: 'defined twice: inline in evals/suite.yaml:2 and in targetDefinitions:2',
+        message: 'defined twice: inline in evals/suite.yaml:2:7 and in targetDefinitions:2:5',
       }),
     ]);
   });
