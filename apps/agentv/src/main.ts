@@ -45,6 +45,8 @@ export async function runCli(argv: string[]): Promise<number> {
   const commandIndex = argv.findIndex((arg) => !arg.startsWith('-'));
   const commandName = commandIndex === -1 ? undefined : argv[commandIndex];
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  // The command as the user typed it (`results merge`), for the hint of an error.
+  let commandPath = commandName;
   try {
     if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
       process.stdout.write(`${readVersion()}\n`);
@@ -75,6 +77,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (subCommands && subName !== undefined && subCommands[subName]) {
       parent = defineCommand({ meta: { name: `agentv ${commandName}` } });
       command = await resolveCommand(subCommands[subName]);
+      commandPath = `${commandName} ${subName}`;
       rawArgs = rawArgs.slice(1);
     } else if (subCommands && subName !== undefined && !subName.startsWith('-')) {
       // citty's own message is coloured whatever the output and suggests nothing.
@@ -96,7 +99,7 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     // Loaded only on failure: it pulls in @agentv/core, which `--version` and `--help` never need.
     const { printError } = await import('./print-error.js');
-    return printError(error, commandName);
+    return printError(error, commandPath);
   }
 }
 

@@ -136,7 +136,7 @@ export function createCliProvider(
         if (line.trim()) log(`${tag} stderr: ${line}`);
       }
     }
-    throwIfFailed(outcome, stderr, timeout);
+    throwIfFailed(outcome, stderr, timeout, verbose);
     const raw = {
       command: redact(command),
       cwd,

@@ -17,11 +17,13 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  * (`stderrSummary`, as for `code_judge` scripts and persistent agents);
  * `fullStderr` is the command's whole (redacted) stderr.
  * `timeout` is the call's (core's `callTimeout`): its hint names only what changes the outcome.
+ * `verbose`: the command was printed already, so the hint does not ask for `--verbose`.
  */
 export function throwIfFailed(
   outcome: CommandOutcome,
   fullStderr: string,
   timeout: CallTimeout,
+  verbose = false,
 ): void {
   if (outcome.exitCode === 0 && !outcome.timedOut && !outcome.aborted) return;
   const stderr = stderrExcerpt(fullStderr);
@@ -47,7 +49,9 @@ export function throwIfFailed(
   throw new ProviderError(withStderr(describeEnd(outcome, timeout.seconds)), {
     retryable: true,
     ...diagnostics,
-    hint: 'run the rendered command by hand (see it with --verbose) to find out why it fails',
+    hint: verbose
+      ? 'run the command printed above by hand to find out why it fails'
+      : 'run the rendered command by hand to find out why it fails; --verbose prints it',
   });
 }
 

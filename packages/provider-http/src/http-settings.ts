@@ -216,7 +216,7 @@ function checkUrl(value: unknown, required = true): string | undefined {
 
 const CREDENTIALS_HINT =
   // biome-ignore lint/suspicious/noTemplateCurlyInString: ${{ VAR }} is targets-file syntax
-  'remove them from the URL and send them in a header, e.g. headers: { Authorization: "Basic ${{ API_BASIC_AUTH }}" } (base64 of user:pass, set in .env)';
+  'remove them from the URL and send them in a header, e.g. headers: { Authorization: "Basic ${{ API_BASIC_AUTH }}" } with API_BASIC_AUTH the base64 of user:pass, set in .env';
 
 /** The hint for a URL problem from `checkUrl`. */
 function urlHint(problem: string, fallback: string): string {

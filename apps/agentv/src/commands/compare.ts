@@ -12,7 +12,8 @@ const compareArgs = {
   files: {
     type: 'positional',
     description: 'The base and the new result file (JSONL), or one file with two targets',
-    required: true,
+    // Checked by the command itself, with a message and an example in AgentV's words.
+    required: false,
     valueHint: 'BASE NEW',
   },
   'base-target': {
@@ -65,7 +66,7 @@ export default defineCommand({
     const newTarget = stringFlag(args['new-target'], 'new-target');
     const files = args._;
     if (files.length === 0 || files.length > 2) {
-      throw new UsageError(`agentv compare takes one or two result files, got ${files.length}`, {
+      throw new UsageError(`compare takes one or two result files, got ${files.length}`, {
         hint: 'write agentv compare base.jsonl new.jsonl, or agentv compare run.jsonl --base-target A --new-target B',
       });
     }

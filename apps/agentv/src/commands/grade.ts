@@ -33,7 +33,8 @@ const gradeArgs = {
     type: 'positional',
     description:
       'The result file (JSONL, written with --include-trace), then optionally the eval files (default: those the result lines name)',
-    required: true,
+    // Checked by the command itself, with a message and an example in AgentV's words.
+    required: false,
     valueHint: 'RESULTS [EVAL_FILES...]',
   },
   targets: {
@@ -94,7 +95,7 @@ export default defineCommand({
     const verbose = args.verbose === true;
     const [resultsArg, ...evalArgs] = args._;
     if (resultsArg === undefined) {
-      throw new UsageError('agentv grade needs the result file to grade', {
+      throw new UsageError('grade needs the result file to grade', {
         hint: 'write agentv grade .agentv/results/eval_….jsonl [eval files]',
       });
     }

@@ -12,7 +12,8 @@ const mergeArgs = {
   files: {
     type: 'positional',
     description: 'Result files (JSONL) of the shards or parts of one run',
-    required: true,
+    // Checked by the command itself, with a message and an example in AgentV's words.
+    required: false,
     valueHint: 'FILES...',
   },
   out: {
@@ -44,7 +45,7 @@ const merge = defineCommand({
     const cwd = process.cwd();
     const out = stringFlag(args.out, 'out');
     if (out === undefined) {
-      throw new UsageError('agentv results merge needs --out PATH', {
+      throw new UsageError('results merge needs --out PATH', {
         hint: 'write e.g. agentv results merge shard-*.jsonl --out results.jsonl',
       });
     }
@@ -52,7 +53,7 @@ const merge = defineCommand({
     const html = stringFlag(args.html, 'html');
     const files = args._.map((file) => path.resolve(cwd, file));
     if (files.length === 0) {
-      throw new UsageError('agentv results merge needs the result files to join', {
+      throw new UsageError('results merge needs the result files to join', {
         hint: 'write e.g. agentv results merge shard-*.jsonl --out results.jsonl',
       });
     }

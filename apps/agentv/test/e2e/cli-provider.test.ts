@@ -174,6 +174,10 @@ max_retries: 0
     expect(run.stderr).toContain('[cli:default] broken attempt 1 stderr: token=***');
     const resultFile = await readFile(project.file('out.jsonl'), 'utf8');
     const broken = parseJsonl(resultFile).find((line) => line.eval_id === 'broken')!;
+    // The command was printed already: the hint does not ask for --verbose again.
+    expect(broken.error).toContain(
+      '(hint: run the command printed above by hand to find out why it fails)',
+    );
     expect(broken.error).toContain('command exited with code 4; stderr: token=***');
     for (const output of [run.stdout, run.stderr, resultFile]) {
       expect(output).not.toContain(secret);

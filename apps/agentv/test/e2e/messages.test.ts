@@ -100,7 +100,7 @@ grade(json.load(sys.stdin))
 describe('a cli agent that crashes', () => {
   const CRASH = `node -e "function f(){ throw new Error('db connection refused') } f()"`;
   const HINT =
-    ' (hint: run the rendered command by hand (see it with --verbose) to find out why it fails)';
+    ' (hint: run the rendered command by hand to find out why it fails; --verbose prints it)';
 
   /** The progress line and the summary's "Lowest-scoring cases" line of each case. */
   function shown(stdout: string, id: string) {

@@ -122,6 +122,24 @@ describe('an unknown subcommand', () => {
   });
 });
 
+describe('a command without its files', () => {
+  it("says what is missing in AgentV's words, with an example, for grade, compare and results merge", async () => {
+    const cwd = process.cwd();
+    const messages = await Promise.all(
+      [['grade'], ['compare'], ['results', 'merge', '--out', 'all.jsonl']].map(async (args) => {
+        const run = await runAgentv(args, cwd);
+        expect(run.code).toBe(2);
+        return run.stderr;
+      }),
+    );
+    expect(messages).toEqual([
+      'agentv: grade needs the result file to grade\n  hint: write agentv grade .agentv/results/eval_….jsonl [eval files]\n',
+      'agentv: compare takes one or two result files, got 0\n  hint: write agentv compare base.jsonl new.jsonl, or agentv compare run.jsonl --base-target A --new-target B\n',
+      'agentv: results merge needs the result files to join\n  hint: write e.g. agentv results merge shard-*.jsonl --out results.jsonl\n',
+    ]);
+  });
+});
+
 describe('colours follow one rule for --help and eval', () => {
   // Colour codes only: the live progress display moves the cursor on a terminal either way.
   const SGR = /\u001b\[[0-9;]*m/;
@@ -261,7 +279,7 @@ describe('http targets', () => {
       'evals/h.yaml': HTTP_EVAL,
     });
     const line =
-      'error: .agentv/targets.yaml:4:5: target "agent": url: holds a user name or password (user:pass@host), which a request cannot send in its URL (hint: remove them from the URL and send them in a header, e.g. headers: { Authorization: "Basic ${{ API_BASIC_AUTH }}" } (base64 of user:pass, set in .env))';
+      'error: .agentv/targets.yaml:4:5: target "agent": url: holds a user name or password (user:pass@host), which a request cannot send in its URL (hint: remove them from the URL and send them in a header, e.g. headers: { Authorization: "Basic ${{ API_BASIC_AUTH }}" } with API_BASIC_AUTH the base64 of user:pass, set in .env)';
     const { eval: ran, validate } = await both(['evals/h.yaml']);
     expect(ran).toBe(`${line}\n`);
     expect(validate).toContain(`${line}\n`);
