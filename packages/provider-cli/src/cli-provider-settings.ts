@@ -266,8 +266,8 @@ function placeholderIssues(template: string): Issue[] {
 
 function placeholderHint(name: string): string {
   const match = closestMatch(name, SUPPORTED_PLACEHOLDERS);
-  const fix = match === undefined ? 'fix the name' : `did you mean {${match}}?`;
-  return `${fix} (write {{${name}}} for a literal {${name}})`;
+  const fix = match === undefined ? 'fix the name.' : `did you mean {${match}}?`;
+  return `${fix} Write {{${name}}} for a literal {${name}}`;
 }
 
 function directoryIssue(

@@ -284,7 +284,7 @@ max_retries: 0
 });
 
 describe('eval and validate report the same locations', () => {
-  it('prints the same problems at the same file:line:column, with a did-you-mean', async () => {
+  it('prints the same problems at the same file:line:column, in the same order, with a did-you-mean', async () => {
     project = await createProject({
       'agent.mjs': ECHO,
       '.agentv/targets.yaml': targets(`
@@ -307,22 +307,26 @@ evalcases:
         value: said
       - name: shape
         type: regex
+  - id: second
+    input_messages:
+      - role: usr
+        content: hello
+    evaluators: [{ name: ok, type: contains, value: said }]
 `,
     });
     const evalRun = await runAgentv(['eval', 'evals'], project.dir);
     const validateRun = await runAgentv(['validate'], project.dir);
     expect(evalRun.code).toBe(2);
     expect(validateRun.code).toBe(1);
+    // Not sorted here: both list problems by file, then by position.
     const problems = (output: string) =>
-      output
-        .split('\n')
-        .filter((line) => /^(error|warning): /.test(line))
-        .sort();
+      output.split('\n').filter((line) => /^(error|warning): /.test(line));
     const expected = [
-      'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
+      'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
       'error: .agentv/targets.yaml:6:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
       'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
       'error: evals/b.yaml:16:15: case "first": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
+      'error: evals/b.yaml:19:15: case "second": input_messages[0].role must be one of "system", "user", "assistant", "tool", not "usr" (hint: use one of: system, user, assistant, tool)',
     ];
     expect(problems(evalRun.stderr)).toEqual(expected);
     expect(problems(validateRun.stdout)).toEqual(expected);
@@ -519,7 +523,7 @@ evalcases:
     });
     const expected = [
       'error: evals/small.yaml:2:5: target "local": defined twice: inline in evals/small.yaml:2:5 and in .agentv/targets.yaml:2:5 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
-      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? (write {{PROMT}} for a literal {PROMT}))',
+      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
       'error: evals/small.yaml:5:14: target "local": workers must be at least 1 (hint: workers is a whole number >= 1, e.g. `workers: 4`)',
     ];
     const problems = (output: string) =>

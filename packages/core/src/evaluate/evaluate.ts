@@ -169,13 +169,25 @@ export function summaryOf(result: EvaluationResult): EvaluationResult {
   };
 }
 
-/** Reports warnings, and throws when any issue is an error so the run never starts. */
+/**
+ * Reports warnings, and throws when any issue is an error so the run never starts.
+ * Issues come by file, then by position in it, as `agentv validate` lists them.
+ */
 function reportIssues(
   issues: readonly Issue[],
   cwd: string,
   onWarning: ((message: string) => void) | undefined,
 ): void {
-  const shown = issues.map((issue) =>
+  const byFile = issues
+    .map((issue, index) => ({ issue, index }))
+    .sort(
+      (a, b) =>
+        (a.issue.file ?? '').localeCompare(b.issue.file ?? '') ||
+        (a.issue.line ?? 0) - (b.issue.line ?? 0) ||
+        (a.issue.column ?? 0) - (b.issue.column ?? 0) ||
+        a.index - b.index,
+    );
+  const shown = byFile.map(({ issue }) =>
     issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
   );
   for (const warning of shown.filter((issue) => issue.severity === 'warning')) {
