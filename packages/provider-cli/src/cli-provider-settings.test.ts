@@ -113,7 +113,7 @@ describe('validateCliSettings', () => {
       expect(healthcheckIssues({ url: 'http://127.0.0.1/' })).toEqual([
         expect.objectContaining({
           path: ['healthcheck', 'type'],
-          message: 'is missing; the supported types are http and command',
+          message: 'is required; the supported types are http and command',
         }),
       ]);
       expect(healthcheckIssues({ type: 'tcp', port: 80 })).toEqual([

@@ -317,7 +317,7 @@ function healthcheckIssues(value: unknown, baseDir: string): Issue[] {
       {
         severity: 'error',
         path: ['healthcheck', 'type'],
-        message: 'is missing; the supported types are http and command',
+        message: 'is required; the supported types are http and command',
         hint: HEALTHCHECK_HINT,
       },
     ];

@@ -82,7 +82,7 @@ describe('validateHttpSettings', () => {
 
   it('checks that paths are well formed', () => {
     expect(problems({ response_path: undefined })).toEqual([
-      'error response_path: is required: where the answer is in the JSON response',
+      'error response_path: is required; it says where the answer is in the JSON response',
     ]);
     expect(
       problems({
@@ -162,7 +162,7 @@ describe('parseHttpSettings', () => {
     ).issues;
     expect(issues.map((issue) => issue.message)).toEqual([
       'url: "nope" is not a URL',
-      'response_path: is required: where the answer is in the JSON response',
+      'response_path: is required; it says where the answer is in the JSON response',
     ]);
     expect(issues[0]).toMatchObject({
       file: '/project/.agentv/targets.yaml',

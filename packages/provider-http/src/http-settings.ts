@@ -126,7 +126,11 @@ export function validateHttpSettings(target: ResolvedTarget): Issue[] {
   }
 
   if (settings.response_path === undefined) {
-    error(['response_path'], 'is required: where the answer is in the JSON response', HINTS.path);
+    error(
+      ['response_path'],
+      'is required; it says where the answer is in the JSON response',
+      HINTS.path,
+    );
   }
   for (const key of PATH_KEYS) {
     const value = settings[key];

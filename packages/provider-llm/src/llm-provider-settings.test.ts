@@ -45,13 +45,13 @@ describe('validateLlmSettings', () => {
       {
         severity: 'error',
         path: ['model'],
-        message: 'is missing',
+        message: 'is required',
         hint: 'add e.g. `model: gpt-4o-mini`',
       },
       {
         severity: 'error',
         path: ['api_key'],
-        message: 'is missing',
+        message: 'is required',
         hint: 'add `api_key: ${{ OPENAI_API_KEY }}` and set OPENAI_API_KEY in .env',
       },
     ]);
@@ -88,14 +88,14 @@ describe('validateLlmSettings', () => {
       'temperature: must be a number between 0 and 2, not 3',
       'max_output_tokens: must be a whole number >= 1, not 1.5',
       'pricing.input_per_mtok: must be a number >= 0, not -1',
-      'pricing.output_per_mtok: is missing',
+      'pricing.output_per_mtok: is required',
     ]);
     for (const issue of issues) expect(issue.hint).toBeTruthy();
     expect(validate('openai-compatible', { model: 'm' })).toEqual([
       {
         severity: 'error',
         path: ['base_url'],
-        message: 'is missing',
+        message: 'is required',
         hint: "add the server's API URL, e.g. `base_url: http://127.0.0.1:11434/v1`",
       },
     ]);

@@ -55,7 +55,7 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
   if (!isGiven(s[modelField ?? 'model']) && info.defaultModel === undefined) {
     add(
       kind === 'azure' ? 'deployment' : 'model',
-      'is missing',
+      'is required',
       kind === 'azure'
         ? 'add `deployment: <your deployment name>` (AgentV 1.x targets write it as `model:`)'
         : `add e.g. \`model: ${info.exampleModel}\``,
@@ -69,7 +69,7 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
       const variable = likelyKeyVariable(kind);
       add(
         'api_key',
-        'is missing',
+        'is required',
         `add \`api_key: \${{ ${variable} }}\` and set ${variable} in .env`,
       );
     }
@@ -83,13 +83,13 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
     if (info.requiresBaseUrl) {
       add(
         'base_url',
-        'is missing',
+        'is required',
         `add the server's API URL, e.g. \`base_url: ${info.exampleBaseUrl}\``,
       );
     } else if (kind === 'azure' && !isGiven(s.resource_name)) {
       add(
         'endpoint',
-        'is missing',
+        'is required',
         `add \`endpoint: ${info.exampleBaseUrl}\` (or \`resource_name: my-resource\`)`,
       );
     }
@@ -131,7 +131,7 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
     } else {
       for (const key of ['input_per_mtok', 'output_per_mtok']) {
         const value = (pricing as Record<string, unknown>)[key];
-        if (value === undefined) add(`pricing.${key}`, 'is missing', hint);
+        if (value === undefined) add(`pricing.${key}`, 'is required', hint);
         else checkNumber(value, `pricing.${key}`, { min: 0 }, add, hint);
       }
     }

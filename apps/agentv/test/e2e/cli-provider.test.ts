@@ -781,7 +781,7 @@ ${['tcp_check', 'http_no_url', 'command_no_template', 'no_type']
       'target "tcp_check": healthcheck.type: unsupported type "tcp"; the supported types are http and command',
       'target "http_no_url": healthcheck.url: is required for type: http',
       'target "command_no_template": healthcheck.command_template: is required for type: command',
-      'target "no_type": healthcheck.type: is missing; the supported types are http and command',
+      'target "no_type": healthcheck.type: is required; the supported types are http and command',
     ]) {
       expect(run.stderr).toContain(expected);
     }

@@ -55,7 +55,7 @@ evalcases:
       'warning: .agentv/targets.yaml:5:5: target "writer": needs environment variable(s) AGENTV_E2E_UNSET_WRITER_KEY, which are not set (hint: set AGENTV_E2E_UNSET_WRITER_KEY in your shell or in a .env file; a run that uses this target fails until then)',
       'warning: .agentv/targets.yaml:7:5: target "writer": unknown key "temprature" for provider "openai-compatible" is ignored (hint: did you mean "temperature"?)',
       'error: .agentv/targets.yaml:8:5: target "writer": judge target "grader" (from judge_target of target "writer") does not exist (hint: name one of the targets in .agentv/targets.yaml: writer, critic)',
-      'error: .agentv/targets.yaml:9:5: target "critic": model: is missing (hint: add e.g. `model: claude-sonnet-4-5`)',
+      'error: .agentv/targets.yaml:9:5: target "critic": model: is required (hint: add e.g. `model: claude-sonnet-4-5`)',
       'error: evals/writing.yaml:4:5: case "haiku": evaluator "checklist" (rubric) has no rubric items (hint: add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`)',
       '2 files checked: 2 with errors (3 errors, 2 warnings)',
       '',

@@ -420,7 +420,7 @@ files_format: "{nope}"
       'evals/n.yaml': evalFile(['one']),
     });
     const expected = [
-      'error: .agentv/targets.yaml:6:5: target "default": healthcheck.type: is missing; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
+      'error: .agentv/targets.yaml:6:5: target "default": healthcheck.type: is required; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
       'error: .agentv/targets.yaml:8:5: target "default": files_format: must contain {path} or {basename} (hint: e.g. files_format: "--file {path}")',
     ];
     const problems = (output: string) =>
