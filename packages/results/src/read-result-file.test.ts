@@ -54,7 +54,9 @@ describe('readResultFile and fromResultRecord', () => {
       message: `invalid JSON: Unexpected token 'o', "not json" is not valid JSON`,
     });
     await writeFile(file, '\t{"eval_id": 1 2}\n');
-    const error = await readResultFile(file).catch((error: ResultFileLineError) => error);
+    const error = (await readResultFile(file).catch(
+      (error: unknown) => error,
+    )) as ResultFileLineError;
     expect(error.describe('bad.jsonl')).toBe(
       "bad.jsonl:1:16: invalid JSON: Expected ',' or '}' after property value",
     );
