@@ -121,6 +121,7 @@ export { closestMatch } from './util/closest-match.js';
 export { describeFetchError } from './util/describe-fetch-error.js';
 export { displayPath } from './util/display-path.js';
 export { findRepoRoot } from './util/find-repo-root.js';
+export { jsonParseProblem } from './util/json-parse-problem.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';
 export { createSecretMask, type SecretMask } from './util/mask-secrets.js';

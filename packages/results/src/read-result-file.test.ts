@@ -50,8 +50,16 @@ describe('readResultFile and fromResultRecord', () => {
     await writeFile(file, 'not json\n');
     await expect(readResultFile(file)).rejects.toMatchObject({
       line: 1,
-      message: 'is not valid JSON',
+      column: 1,
+      message: `invalid JSON: Unexpected token 'o', "not json" is not valid JSON`,
     });
-    expect(await readFile(file, 'utf8')).toBe('not json\n');
+    await writeFile(file, '\t{"eval_id": 1 2}\n');
+    const error = (await readResultFile(file).catch(
+      (error: unknown) => error,
+    )) as ResultFileLineError;
+    expect(error.describe('bad.jsonl')).toBe(
+      "bad.jsonl:1:16: invalid JSON: Expected ',' or '}' after property value",
+    );
+    expect(await readFile(file, 'utf8')).toBe('\t{"eval_id": 1 2}\n');
   });
 });

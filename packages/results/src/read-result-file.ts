@@ -1,5 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { EvaluationResult, EvaluatorResult, TokenUsage } from '@agentv/core';
+import {
+  type EvaluationResult,
+  type EvaluatorResult,
+  jsonParseProblem,
+  type TokenUsage,
+} from '@agentv/core';
 import type { EvaluatorResultRecord, ResultRecord } from './to-result-record.js';
 
 /** One line of a result file, parsed, with where it came from. */
@@ -14,29 +19,46 @@ export class ResultFileLineError extends Error {
   constructor(
     readonly line: number,
     message: string,
+    /** 1-based column of the problem, when known (invalid JSON). */
+    readonly column?: number,
   ) {
     super(message);
     this.name = 'ResultFileLineError';
+  }
+
+  /** The problem at `file` as messages show it: `file:line:column: message`, or `file:line message`. */
+  describe(file: string): string {
+    return this.column === undefined
+      ? `${file}:${this.line} ${this.message}`
+      : `${file}:${this.line}:${this.column}: ${this.message}`;
   }
 }
 
 /**
  * Reads a JSONL result file as `agentv eval` writes it. Blank lines are
  * skipped; a line that is not a JSON object with `eval_id`, `target` and
- * `score` throws a `ResultFileLineError` naming the line.
+ * `score` throws a `ResultFileLineError` naming the line (and, for invalid
+ * JSON, the column).
  */
 export async function readResultFile(filePath: string): Promise<ReadResultLine[]> {
   const text = await readFile(filePath, 'utf8');
   const lines: ReadResultLine[] = [];
   const rows = text.split('\n');
   for (let index = 0; index < rows.length; index++) {
-    const row = rows[index]!.trim();
+    const text = rows[index]!;
+    const row = text.trim();
     if (row === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(row);
-    } catch {
-      throw new ResultFileLineError(index + 1, 'is not valid JSON');
+    } catch (error) {
+      const problem = jsonParseProblem(error, row);
+      const indent = text.length - text.trimStart().length;
+      throw new ResultFileLineError(
+        index + 1,
+        `invalid JSON: ${problem.message}`,
+        problem.column + indent,
+      );
     }
     if (
       typeof value !== 'object' ||

@@ -51,7 +51,7 @@ export async function prepareResume(
       return { existed: false, done: new Set(), errored: new Set(), previous: [] };
     }
     if (error instanceof ResultFileLineError) {
-      throw new UsageError(`${shown}:${error.line} ${error.message}`, {
+      throw new UsageError(error.describe(shown), {
         hint: 'pass --resume the JSONL result file an earlier agentv eval wrote',
       });
     }

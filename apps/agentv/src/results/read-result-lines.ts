@@ -21,7 +21,7 @@ export async function readResultLines(
     return await readResultFile(filePath);
   } catch (error) {
     if (error instanceof ResultFileLineError) {
-      throw new UsageError(`${shown}:${error.line} ${error.message}`, { hint });
+      throw new UsageError(error.describe(shown), { hint });
     }
     const code = (error as NodeJS.ErrnoException).code;
     const reason =

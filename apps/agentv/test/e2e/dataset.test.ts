@@ -1,4 +1,4 @@
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,7 +148,9 @@ describe('agentv eval with datasets', () => {
     expect(validate.code).toBe(1);
     const errors = validate.stdout.split('\n').filter((line) => line.startsWith('error:'));
     expect(errors).toEqual([
-      expect.stringMatching(/^error: evals\/data\/numbers\.jsonl:3:1: invalid JSON: /),
+      expect.stringMatching(
+        /^error: evals\/data\/numbers\.jsonl:3:14: invalid JSON: Expected double-quoted property name \(hint: /,
+      ),
       'error: evals/data/numbers.jsonl:4:1: case "c0": duplicate case id "c0" (first used at evals/data/numbers.jsonl:1) (hint: case ids must be unique within an eval file and its dataset; rename one of them)',
       'error: evals/tickets.csv:3:1: the row has 4 fields, the header has 3 (hint: quote fields that contain commas, quotes or line breaks ("a, b"; "say ""hi"""))',
     ]);
@@ -156,8 +158,87 @@ describe('agentv eval with datasets', () => {
     expect(validate.stdout).toContain('5 files checked: 2 with errors (3 errors');
     const run = await runAgentv(['eval', 'evals/numbers.yaml', 'evals/tickets.yaml'], project.dir);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain('evals/data/numbers.jsonl:3:1: invalid JSON');
+    expect(run.stderr).toContain('evals/data/numbers.jsonl:3:14: invalid JSON');
     await expect(access(project.file('runs.log'))).rejects.toThrow();
+  });
+});
+
+describe('dataset messages', () => {
+  it('points at the column of invalid JSON in a dataset line', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': targets(false),
+      'evals/d.yaml': 'cases: d.jsonl\n',
+      'evals/d.jsonl': `${jsonlCases(1)}{"id":"a" "input_messages": []}\n`,
+    });
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(
+      `error: evals/d.jsonl:2:11: invalid JSON: Expected ',' or '}' after property value (hint: write one case per line as a JSON object, e.g. {"id": "c1", "question": "..."} or {"id": "c1", "input_messages": [{"role": "user", "content": "..."}]})\n`,
+    );
+    const run = await runAgentv(['eval', 'evals/d.yaml'], project.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "error: evals/d.jsonl:2:11: invalid JSON: Expected ',' or '}' after property value",
+    );
+  });
+
+  it('reads a JSONL question (or input) as one user message, as a CSV column', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': targets(false),
+      'evals/d.yaml':
+        'execution:\n  evaluators:\n    - { type: contains, value: "answer: " }\ncases: d.jsonl\n',
+      'evals/d.jsonl': '{"id":"a","input":"hi"}\n{"id":"b","question":"Capital of France?"}\n',
+    });
+    const run = await runAgentv(['eval', 'evals/d.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('2 cases: 2 passed, 0 failed, 0 errored');
+    const byId = new Map((await answers(project)).map((line) => [line.eval_id, line]));
+    expect(byId.get('a')!.candidate_answer).toBe('answer: hi');
+    expect(byId.get('b')!.candidate_answer).toBe('answer: Capital of France?');
+
+    await writeFile(
+      project.file('evals/d.jsonl'),
+      '{"id":"a","input":"hi","input_messages":[{"role":"user","content":"hi"}]}\n{"id":"b","question":3}\n',
+    );
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.stdout.split('\n').filter((line) => line.startsWith('error:'))).toEqual([
+      'error: evals/d.jsonl:1:1: the case gives what the agent is asked more than once: "input" and "input_messages" (hint: keep one of them: `question` (text, one user message) or `input_messages`)',
+      'error: evals/d.jsonl:2:1: "question" must be non-empty text (hint: write what the agent is asked as a string, e.g. "question": "What is the capital of France?")',
+    ]);
+  });
+
+  it('suggests the dataset file a misspelt cases: path meant', async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': targets(false),
+      'evals/typo.yaml': 'cases: d.jsnl\n',
+      'evals/missing.yaml': 'cases: data/cases.jsonl\n',
+      'evals/d.jsonl': jsonlCases(1),
+      'evals/data/case.jsonl': jsonlCases(1),
+    });
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout.split('\n').filter((line) => line.startsWith('error:'))).toEqual([
+      'error: evals/missing.yaml:1:1: dataset data/cases.jsonl not found (looked for evals/data/cases.jsonl) (hint: did you mean "data/case.jsonl"? the `cases:` path is relative to the eval file)',
+      'error: evals/typo.yaml:1:1: dataset "d.jsnl" is neither .jsonl nor .csv (hint: did you mean "d.jsonl"? name a JSONL file (`cases: ./cases.jsonl`, one case per line) or a CSV file with a header row (`cases: ./cases.csv`))',
+    ]);
+  });
+
+  it('tells a file name given as dataset: to go in cases:', async () => {
+    project = await createProject({
+      '.agentv/targets.yaml': targets(false),
+      'evals/d.yaml': 'dataset: x.jsonl\n',
+      'evals/named.yaml': 'dataset: billing\n',
+      'evals/x.jsonl': jsonlCases(1),
+    });
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.stdout.split('\n').filter((line) => line.startsWith('error:'))).toEqual([
+      'error: evals/d.yaml:1:1: missing required key "evalcases" (hint: to read cases from a file, write `cases: x.jsonl`; `dataset:` only names the results)',
+      expect.stringMatching(
+        /^error: evals\/named\.yaml:1:1: missing required key "evalcases" \(hint: add an `evalcases:` list/,
+      ),
+    ]);
   });
 });
 

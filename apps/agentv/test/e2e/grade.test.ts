@@ -184,7 +184,9 @@ describe('agentv grade', () => {
     );
     const bad = await grade(['bad.jsonl']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('bad.jsonl:2 is not valid JSON');
+    expect(bad.stderr).toContain(
+      `agentv: bad.jsonl:2:1: invalid JSON: Unexpected token 'o', "not json" is not valid JSON\n`,
+    );
   });
 
   it('still asks the judge target of llm_judge', async () => {

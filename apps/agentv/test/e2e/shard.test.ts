@@ -202,7 +202,14 @@ describe('agentv eval --shard and agentv results merge', () => {
     await writeFile(path.join(dir, 'notes.jsonl'), 'not json\n');
     const notJson = await runAgentv(['results', 'merge', 'notes.jsonl', '--out', 'm.jsonl'], dir);
     expect(notJson.code).toBe(2);
-    expect(notJson.stderr).toContain('notes.jsonl:1 is not valid JSON');
+    expect(notJson.stderr).toContain(
+      `agentv: notes.jsonl:1:1: invalid JSON: Unexpected token 'o', "not json" is not valid JSON\n`,
+    );
+    await writeFile(path.join(dir, 'notes.jsonl'), '  {"eval_id": "x" 1}\n');
+    const column = await runAgentv(['results', 'merge', 'notes.jsonl', '--out', 'm.jsonl'], dir);
+    expect(column.stderr).toContain(
+      "agentv: notes.jsonl:1:19: invalid JSON: Expected ',' or '}' after property value\n",
+    );
     expect(bad.stderr).not.toContain('    at ');
   });
 });

@@ -1,9 +1,10 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import { closestMatch } from '../util/closest-match.js';
 import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
@@ -118,7 +119,14 @@ export async function loadEvalFile(
   const noCases = data.evalcases === undefined && data.cases === undefined;
   if (noCases) {
     const missing = { code: 'invalid_type', expected: 'array', path: ['evalcases'], message: '' };
-    issues.push(...describe([missing as z.core.$ZodIssue], []));
+    const described = describe([missing as z.core.$ZodIssue], []);
+    // `dataset:` names the results; a file name there was meant for `cases:`.
+    if (typeof data.dataset === 'string' && datasetFormat(data.dataset) !== undefined) {
+      for (const issue of described) {
+        issue.hint = `to read cases from a file, write \`cases: ${data.dataset}\`; \`dataset:\` only names the results`;
+      }
+    }
+    issues.push(...described);
   }
   issues.push(...evalFileUnknownKeyWarnings(data, filePath, source));
   issues.push(...duplicateIdIssues(data, filePath, source));
@@ -237,24 +245,26 @@ async function loadDataset(
   const { issues, firstLines } = into;
   const at = { file: defaults.file, line: dataset.line, column: dataset.column };
   const format = datasetFormat(dataset.path);
+  const absolute = path.resolve(defaults.lookup.evalDir, dataset.path);
   if (format === undefined) {
+    const suggestion = await closestDataset(absolute, dataset.path);
     issues.push({
       severity: 'error',
       ...at,
       message: `dataset "${dataset.path}" is neither .jsonl nor .csv`,
-      hint: 'name a JSONL file (`cases: ./cases.jsonl`, one case per line) or a CSV file with a header row (`cases: ./cases.csv`)',
+      hint: `${suggestion}name a JSONL file (\`cases: ./cases.jsonl\`, one case per line) or a CSV file with a header row (\`cases: ./cases.csv\`)`,
     });
     return undefined;
   }
-  const absolute = path.resolve(defaults.lookup.evalDir, dataset.path);
   const file = path.join(path.dirname(defaults.file), dataset.path);
   const info = await stat(absolute).catch(() => undefined);
   if (!info?.isFile()) {
+    const suggestion = await closestDataset(absolute, dataset.path);
     issues.push({
       severity: 'error',
       ...at,
       message: `dataset ${dataset.path} not found (looked for ${displayPath(defaults.lookup.cwd, absolute)})`,
-      hint: 'the `cases:` path is relative to the eval file',
+      hint: `${suggestion}the \`cases:\` path is relative to the eval file`,
     });
     return undefined;
   }
@@ -331,6 +341,21 @@ async function loadDataset(
     if (evalCase) into.cases.push(evalCase);
   }
   return absolute;
+}
+
+/**
+ * `did you mean "d.jsonl"? ` when a JSONL or CSV file in the folder of `absolute`
+ * is a likely typo of its name (`written`: the path as the eval file writes it); else ''.
+ */
+async function closestDataset(absolute: string, written: string): Promise<string> {
+  const names = await readdir(path.dirname(absolute), { withFileTypes: true }).catch(() => []);
+  const datasets = names
+    .filter((entry) => entry.isFile() && datasetFormat(entry.name) !== undefined)
+    .map((entry) => entry.name);
+  const match = closestMatch(path.basename(absolute), datasets);
+  if (match === undefined) return '';
+  const slash = Math.max(written.lastIndexOf('/'), written.lastIndexOf('\\'));
+  return `did you mean "${written.slice(0, slash + 1)}${match}"? `;
 }
 
 /** Keys a record may have to be read by `simpleCaseBuilder` (anything else takes the schema). */

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
+import { jsonParseProblem } from '../util/json-parse-problem.js';
 import { isRecord } from '../util/records.js';
 import { readCsvRows, UnterminatedQuoteError } from './read-csv-rows.js';
 
@@ -32,7 +33,8 @@ const CSV_COLUMNS: Record<string, 'id' | 'question' | 'outcome' | 'answer' | 'co
 /**
  * Streams the records of a JSONL or CSV dataset (`format`), one at a time:
  * memory holds one line, not the file. A record without an `id` gets
- * `line-<n>` (the line it starts on). Problems (invalid JSON, a line that is
+ * `line-<n>` (the line it starts on); a JSONL record's `question` (or `input`)
+ * text becomes one user message, as a CSV question column does. Problems (invalid JSON, a line that is
  * not an object, a CSV row with the wrong number of fields, a CSV header
  * without a question column) come back as error issues at `file:line`.
  */
@@ -63,9 +65,13 @@ async function* readJsonl(
     try {
       value = JSON.parse(text);
     } catch (error) {
-      yield fail(
-        `invalid JSON: ${(error as Error).message}`,
-        'write one case per line as a JSON object, e.g. {"id": "c1", "input_messages": [{"role": "user", "content": "..."}]}',
+      const problem = jsonParseProblem(error, text);
+      yield lineIssue(
+        file,
+        line,
+        `invalid JSON: ${problem.message}`,
+        'write one case per line as a JSON object, e.g. {"id": "c1", "question": "..."} or {"id": "c1", "input_messages": [{"role": "user", "content": "..."}]}',
+        problem.column,
       );
       continue;
     }
@@ -76,9 +82,51 @@ async function* readJsonl(
       );
       continue;
     }
+    const problem = questionProblem(value);
+    if (problem !== undefined) {
+      yield fail(problem.message, problem.hint);
+      continue;
+    }
     if (value.id === undefined) value.id = `line-${line}`;
     yield { line, record: value };
   }
+}
+
+/** The question keys a dataset record may use instead of `input_messages` (as CSV columns do). */
+const QUESTION_KEYS = Object.keys(CSV_COLUMNS).filter((key) => CSV_COLUMNS[key] === 'question');
+
+/**
+ * Turns a JSONL record's `question` (or `input`), a string, into `input_messages`,
+ * as a CSV row's question column is; the problem when it cannot.
+ */
+function questionProblem(
+  record: Record<string, unknown>,
+): { message: string; hint: string } | undefined {
+  const given = QUESTION_KEYS.filter((key) => record[key] !== undefined);
+  if (given.length === 0) return undefined;
+  if (record.input_messages !== undefined) given.push('input_messages');
+  if (given.length > 1) {
+    return {
+      message: `the case gives what the agent is asked more than once: ${given.map((key) => `"${key}"`).join(' and ')}`,
+      hint: 'keep one of them: `question` (text, one user message) or `input_messages`',
+    };
+  }
+  const key = given[0]!;
+  const question = record[key];
+  if (typeof question !== 'string' || question.trim() === '') {
+    return {
+      message: `"${key}" must be non-empty text`,
+      hint: `write what the agent is asked as a string, e.g. "${key}": "What is the capital of France?"`,
+    };
+  }
+  delete record[key];
+  record.input_messages = questionMessages(question);
+  return undefined;
+}
+
+/** A question as a case's messages: one user message (CSV rows and JSONL records alike). */
+function questionMessages(question: string): { role: 'user'; content: string }[] {
+  return [{ role: 'user', content: question }];
 }
 
 /**
@@ -209,7 +257,7 @@ function csvRecord(
       vars ??= {};
       vars[header.names[index]!] = value;
     } else if (role === 'question') {
-      record.input_messages = [{ role: 'user', content: value }];
+      record.input_messages = questionMessages(value);
     } else if (value !== '') {
       if (role === 'id') record.id = value;
       else if (role === 'outcome') record.expected_outcome = value;
@@ -222,14 +270,15 @@ function csvRecord(
   return record;
 }
 
-/** A dataset line that is an error, located at its start (`file:line:1`, as its records' issues are). */
+/** A dataset line that is an error, located at its start (`file:line:1`, as its records' issues are) or at `column`. */
 function lineIssue(
   file: string,
   line: number,
   message: string,
   hint: string,
+  column = 1,
 ): { line: number; issue: Issue } {
-  return { line, issue: { severity: 'error', file, line, column: 1, message, hint } };
+  return { line, issue: { severity: 'error', file, line, column, message, hint } };
 }
 
 /** The format of a dataset path, from its extension; undefined when not supported. */
