@@ -1,8 +1,8 @@
+import { createSecretMask } from '@agentv/core';
+
 /** Replaces secret values in a text with `***`. */
 export type Redactor = (text: string) => string;
 
-/** Values shorter than this are not masked: masking `1` or `on` would garble every line. */
-const MIN_SECRET_LENGTH = 4;
 const MAX_EXCERPT = 200;
 
 /**
@@ -12,16 +12,8 @@ const MAX_EXCERPT = 200;
  * token is masked wherever it is echoed.
  */
 export function createRedactor(values: readonly string[]): Redactor {
-  const secrets = new Set<string>();
-  for (const value of values) {
-    for (const candidate of [value, value.split(' ').at(-1) ?? '']) {
-      if (candidate.length >= MIN_SECRET_LENGTH) secrets.add(candidate);
-    }
-  }
-  // Longest first, so a secret that contains another is masked whole.
-  const ordered = [...secrets].sort((a, b) => b.length - a.length);
-  if (ordered.length === 0) return (text) => text;
-  return (text) => ordered.reduce((masked, secret) => masked.replaceAll(secret, '***'), text);
+  const mask = createSecretMask(values.flatMap((value) => [value, value.split(' ').at(-1) ?? '']));
+  return mask ? mask.text : (text) => text;
 }
 
 /** `text` on one line, cut to 200 characters, for error messages. */
