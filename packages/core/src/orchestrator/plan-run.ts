@@ -90,7 +90,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
   const used = new Map<string, ResolvedTarget>();
   const checkedUses = new Set<string>();
   const judges = new Map<string, ResolvedTarget>();
-  const cleanEvaluators = new WeakSet<readonly EvaluatorConfig[]>();
+  const checkedEvaluators = new WeakSet<readonly EvaluatorConfig[]>();
   const cases: PlannedCase[] = [];
 
   const checkTargets = options.checkTargets !== false && !options.dryRun;
@@ -149,15 +149,18 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       // SPEC 5.4: a case with no evaluators anywhere is graded by a default llm_judge.
       evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
     }
-    // Cases sharing the file's evaluators share their check: once it found nothing, it finds
-    // nothing for the next case either (rubric items only help), so it runs once per file.
-    if (!cleanEvaluators.has(evalCase.evaluators)) {
+    // Cases sharing the file's evaluators share their check, so it runs once per file: once
+    // it found nothing it finds nothing for the next case either, and the problems of the
+    // file's `execution.evaluators` are the file's, the same for every case. Rubric items
+    // are the case's own and are checked for each.
+    if (!checkedEvaluators.has(evalCase.evaluators)) {
       const before = issues.added;
       checkEvaluators(evalCase, options.evaluatorRegistry, issues);
-      if (issues.added === before && (evalCase.rubricItems?.length ?? 0) === 0) {
-        cleanEvaluators.add(evalCase.evaluators);
+      if (issues.added === before || isFileEvaluatorList(evalCase)) {
+        checkedEvaluators.add(evalCase.evaluators);
       }
     }
+    checkRubrics(evalCase, issues);
     const planned: PlannedCase = { evalCase, target };
     if (evalCase.evaluators.some(needsJudge)) {
       const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
@@ -423,15 +426,27 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
             : `remove it, or use one of: ${known.join(', ')}`,
       });
     }
+  }
+}
+
+/** A rubric grader needs rubric items: the case's own or the grader's. */
+function checkRubrics(evalCase: EvalCase, issues: IssueList): void {
+  for (const config of evalCase.evaluators) {
     if (rubricWithoutItems(config, evalCase)) {
       issues.add({
-        ...where,
+        ...caseLocation(evalCase),
         severity: 'error',
         message: `evaluator "${config.name}" (rubric) has no rubric items`,
         hint: 'add `rubrics:` to the case (or to the evaluator), e.g. `rubrics: ["Mentions the refund amount"]`',
       });
     }
   }
+}
+
+/** True when the case's evaluators are its file's `execution.evaluators` (their positions say so). */
+function isFileEvaluatorList(evalCase: EvalCase): boolean {
+  const first = evalCase.evaluators[0];
+  return first !== undefined && evalCase.evaluatorPositions?.[first.name]?.shared === true;
 }
 
 /** Keys every evaluator config may have, whatever its type. */
