@@ -54,8 +54,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
 /** A mask per target whose settings hold `${{ VAR }}` values. */
 function secretMasks(options: RunEvaluationOptions): Map<string, SecretMask> {
   const masks = new Map<string, SecretMask>();
-  for (const planned of options.plan.cases) {
-    const { target } = planned;
+  for (const target of options.plan.targets) {
     if (target.secretValues === undefined || masks.has(target.name)) continue;
     const mask = createSecretMask(target.secretValues);
     if (mask) masks.set(target.name, mask);
