@@ -1,4 +1,4 @@
-import { ProviderError, parseRetryAfterMs } from '@agentv/core';
+import { createSecretMask, ProviderError, parseRetryAfterMs } from '@agentv/core';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
 const API_CALL_ERROR = Symbol.for('vercel.ai.error.AI_APICallError');
@@ -111,10 +111,8 @@ function isApiCallError(error: unknown): error is ApiCallError {
 
 /** Replaces every secret value (and the provider-shortened forms such as `sk-ab...yz`) with `***`. */
 export function mask(text: string, secrets: readonly string[]): string {
-  let masked = text;
+  let masked = createSecretMask(secrets)?.text(text) ?? text;
   for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    masked = masked.split(secret).join('***');
     // OpenAI echoes a refused key as its first and last characters around stars.
     if (secret.length >= 12) {
       const pattern = new RegExp(
