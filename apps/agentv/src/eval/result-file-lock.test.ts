@@ -83,4 +83,11 @@ describe('lockResultFile', () => {
       reused.release();
     }
   });
+
+  it('takes no lock on a device such as /dev/null', async () => {
+    if (!existsSync('/dev/null')) return;
+    const lock = await lockResultFile('/dev/null', dir, () => {});
+    expect(existsSync('/dev/null.lock')).toBe(false);
+    lock.release();
+  });
 });

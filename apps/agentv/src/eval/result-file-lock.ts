@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { displayPath, isAgentvError, UsageError } from '@agentv/core';
@@ -51,42 +51,28 @@ export async function lockResultFile(
   const ticks = processStat(process.pid)?.ticks;
   if (ticks !== undefined) owner.ticks = ticks;
   const content = `${JSON.stringify(owner)}\n`;
+  const none: ResultFileLock = { path: lockPath, release: () => {} };
+  // A device or a folder (`--out /dev/stdout`) is not a file two runs could both rewrite.
+  const existing = await stat(resultPath).catch(() => undefined);
+  if (existing !== undefined && !existing.isFile()) return none;
   try {
     await mkdir(path.dirname(resultPath), { recursive: true });
-    // Three tries: a lock released or taken over between our steps is looked at again.
-    for (let attempt = 0; ; attempt++) {
-      if (await createLockFile(lockPath, content)) break;
-      const text = await readFile(lockPath, 'utf8').catch(() => undefined);
-      if (text === undefined) continue; // released meanwhile
-      const holder = parseOwner(text);
-      if (holder === undefined) {
-        throw new UsageError(`${shown} is locked by ${shownLock}, which is not an agentv lock`, {
-          hint: `if no agentv run is writing ${shown}, delete ${shownLock}`,
-        });
-      }
-      if (holdsLock(holder)) {
-        const where = holder.host === owner.host ? '' : ` on ${holder.host}`;
-        throw new UsageError(
-          `${shown} is being written by another agentv run (pid ${holder.pid}${where}, started ${holder.started})`,
-          {
-            hint: `wait for that run to end, or write to another file; if no agentv run is writing ${shown}, delete ${shownLock}`,
-          },
-        );
-      }
-      if (attempt >= 2) {
-        throw new UsageError(`could not take over the lock ${shownLock}`, {
-          hint: `another run keeps taking it; if no agentv run is writing ${shown}, delete ${shownLock}`,
-        });
-      }
-      // Only the lock just read is removed: another run may have taken it over meanwhile.
-      if ((await readFile(lockPath, 'utf8').catch(() => undefined)) !== text) continue;
-      note(
-        `${shownLock} was left by an agentv run that is no longer running (pid ${holder.pid}, started ${holder.started}); taking it over`,
-      );
-      await unlink(lockPath).catch(() => {});
+    if (!(await takeLock(lockPath, content, shown, shownLock, note))) {
+      throw new UsageError(`could not take over the lock ${shownLock}`, {
+        hint: `another run keeps taking it; if no agentv run is writing ${shown}, delete ${shownLock}`,
+      });
     }
   } catch (error) {
     if (isAgentvError(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code === 'EACCES' || code === 'EPERM') && existing !== undefined) {
+      // A folder where no file may be created, holding a result file that may be written:
+      // the lock is a safeguard, not a reason to refuse the run.
+      note(
+        `cannot create ${shownLock} (${describeWriteError(error)}); a second run writing ${shown} at the same time would not be refused`,
+      );
+      return none;
+    }
     throw new UsageError(`cannot write results to ${shown}: ${describeWriteError(error)}`, {
       hint: 'pass a result file in a folder you can write to, on a disk with free space',
       cause: error,
@@ -104,6 +90,47 @@ export async function lockResultFile(
   // `exit` also runs on process.exit (a second Ctrl-C); only kill -9 leaves the lock behind.
   process.on('exit', release);
   return { path: lockPath, release };
+}
+
+/**
+ * Creates the lock file, or takes over one whose process is gone; throws a
+ * `UsageError` when a live run holds it. Resolves to false when other runs
+ * kept taking the lock between our steps.
+ */
+async function takeLock(
+  lockPath: string,
+  content: string,
+  shown: string,
+  shownLock: string,
+  note: (message: string) => void,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await createLockFile(lockPath, content)) return true;
+    const text = await readFile(lockPath, 'utf8').catch(() => undefined);
+    if (text === undefined) continue; // released meanwhile
+    const holder = parseOwner(text);
+    if (holder === undefined) {
+      throw new UsageError(`${shown} is locked by ${shownLock}, which is not an agentv lock`, {
+        hint: `if no agentv run is writing ${shown}, delete ${shownLock}`,
+      });
+    }
+    if (holdsLock(holder)) {
+      const where = holder.host === hostname() ? '' : ` on ${holder.host}`;
+      throw new UsageError(
+        `${shown} is being written by another agentv run (pid ${holder.pid}${where}, started ${holder.started})`,
+        {
+          hint: `wait for that run to end, or write to another file; if no agentv run is writing ${shown}, delete ${shownLock}`,
+        },
+      );
+    }
+    // Only the lock just read is removed: another run may have taken it over meanwhile.
+    if ((await readFile(lockPath, 'utf8').catch(() => undefined)) !== text) continue;
+    note(
+      `${shownLock} was left by an agentv run that is no longer running (pid ${holder.pid}, started ${holder.started}); taking it over`,
+    );
+    await unlink(lockPath).catch(() => {});
+  }
+  return false;
 }
 
 /**

@@ -107,7 +107,7 @@ describe.skipIf(cannotMount)('a full disk', () => {
     expect(await calls(project)).toHaveLength(CASES - saved.length);
     const lines = await wholeLines(project.file('disk/out.jsonl'));
     expect(new Set(lines.map((line) => line.eval_id)).size).toBe(CASES);
-  });
+  }, 120_000);
 
   it('leaves the JUnit and HTML reports as they were when they cannot be written, and the result file whole', async () => {
     const { project, disk } = await createDiskProject('64k');
