@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomically } from './write-file-atomically.js';
 
 /** What identifies a case across a run: its id, and where it came from when known. */
 export interface CaseIdentity {
@@ -78,7 +79,8 @@ export interface CaseFileFolder {
   stemFor(identity: CaseIdentity): string;
   /**
    * Writes `value` as pretty-printed JSON to `name` in the folder (created on
-   * the first write), replacing a file of that name, and resolves to its path.
+   * the first write), replacing a file of that name whole (a failed write
+   * leaves no part of a file), and resolves to its path.
    */
   writeJson(name: string, value: unknown): Promise<string>;
 }
@@ -98,7 +100,7 @@ export function createCaseFileFolder(directory: string): CaseFileFolder {
       }
       created ??= mkdir(folder, { recursive: true });
       await created;
-      await writeFile(filePath, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
+      await writeFileAtomically(filePath, `${JSON.stringify(value, null, 2)}\n`);
       return filePath;
     },
   };

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
   computeRunStatistics,
@@ -8,6 +8,7 @@ import {
   type TraceSummary,
 } from '@agentv/core';
 import { REPORT_SCRIPT, REPORT_STYLES } from './html-report-assets.js';
+import { writeFileAtomically } from './write-file-atomically.js';
 
 export interface HtmlReportOptions {
   /** Shown as the page title. Default `AgentV report`. */
@@ -109,14 +110,17 @@ export function renderHtmlReport(
   ].join('\n');
 }
 
-/** Writes `renderHtmlReport(results)` to `filePath`, creating its parent directories. */
+/**
+ * Writes `renderHtmlReport(results)` to `filePath`, creating its parent directories.
+ * The file is replaced whole or not at all (see `writeFileAtomically`).
+ */
 export async function writeHtmlReport(
   filePath: string,
   results: readonly EvaluationResult[],
   options: HtmlReportOptions = {},
 ): Promise<void> {
   await mkdir(path.dirname(filePath), { recursive: true });
-  await writeFile(filePath, renderHtmlReport(results, options), 'utf8');
+  await writeFileAtomically(filePath, renderHtmlReport(results, options));
 }
 
 function toReportCase(result: EvaluationResult, relativeTo: string | undefined): HtmlReportCase {

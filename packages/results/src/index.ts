@@ -28,7 +28,7 @@ export type { JunitOptions, NotRunCase } from './junit-writer.js';
 export { writeJunitReport } from './junit-writer.js';
 export type { PromptDumpFile, PromptDumpRecord, PromptDumpWriter } from './prompt-dump-writer.js';
 export { createPromptDumpWriter } from './prompt-dump-writer.js';
-export type { ReadResultLine } from './read-result-file.js';
+export type { ReadResultFileOptions, ReadResultLine } from './read-result-file.js';
 export { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
 export type { ResultWriter } from './result-file-writer.js';
 export type {
@@ -41,4 +41,5 @@ export type {
 export { toResultRecord } from './to-result-record.js';
 export type { TraceDumpFile, TraceDumpRecord, TraceDumpWriter } from './trace-dump-writer.js';
 export { createTraceDumpWriter } from './trace-dump-writer.js';
+export { writeFileAtomically } from './write-file-atomically.js';
 export { createYamlWriter } from './yaml-writer.js';

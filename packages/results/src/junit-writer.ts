@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { EvaluationResult } from '@agentv/core';
 import { escapeXml } from './escape-xml.js';
+import { writeFileAtomically } from './write-file-atomically.js';
 
 export interface JunitOptions {
   /** Name of the `<testsuites>` element. Default `agentv`. */
@@ -108,14 +109,17 @@ export function formatJunitXml(
   return lines.join('\n');
 }
 
-/** Writes `formatJunitXml(results)` to `filePath`, creating its parent directories. */
+/**
+ * Writes `formatJunitXml(results)` to `filePath`, creating its parent directories.
+ * The file is replaced whole or not at all (see `writeFileAtomically`).
+ */
 export async function writeJunitReport(
   filePath: string,
   results: readonly EvaluationResult[],
   options: JunitOptions = {},
 ): Promise<void> {
   await mkdir(path.dirname(filePath), { recursive: true });
-  await writeFile(filePath, formatJunitXml(results, options), 'utf8');
+  await writeFileAtomically(filePath, formatJunitXml(results, options));
 }
 
 function testcase(result: EvaluationResult, file: string, classname: string): string[] {

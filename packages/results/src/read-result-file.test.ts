@@ -62,4 +62,45 @@ describe('readResultFile and fromResultRecord', () => {
     );
     expect(await readFile(file, 'utf8')).toBe('\t{"eval_id": 1 2}\n');
   });
+
+  it('drops a last line cut short when asked, and otherwise says it is incomplete', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'cut.jsonl');
+    const whole = `${JSON.stringify(toResultRecord(makeResult()))}\n`;
+    const cut = JSON.stringify(toResultRecord(makeResult({ evalId: 'case-2' }))).slice(0, 25);
+    await writeFile(file, whole + cut);
+
+    const torn: number[] = [];
+    const lines = await readResultFile(file, { onTornLastLine: (line) => torn.push(line) });
+    expect(lines.map(({ record }) => record.eval_id)).toEqual(['case-1']);
+    expect(torn).toEqual([2]);
+
+    const error = (await readResultFile(file).catch(
+      (error: unknown) => error,
+    )) as ResultFileLineError;
+    expect(error.line).toBe(2);
+    expect(error.message).toMatch(
+      /^invalid JSON: .*; the last line is incomplete \(the run that wrote it was interrupted\)$/,
+    );
+  });
+
+  it('keeps a whole last line without a newline, and refuses a line cut short before others', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'cut.jsonl');
+    const line = JSON.stringify(toResultRecord(makeResult()));
+    const onTornLastLine = () => {
+      throw new Error('not torn');
+    };
+    await writeFile(file, `${line}\n${line}`);
+    expect(await readResultFile(file, { onTornLastLine })).toHaveLength(2);
+
+    // A line cut short and followed by a newline is not the end of an interrupted write.
+    await writeFile(file, `${line}\n${line.slice(0, 25)}\n`);
+    await expect(readResultFile(file, { onTornLastLine })).rejects.toMatchObject({
+      line: 2,
+      message: expect.not.stringContaining('incomplete'),
+    });
+    await writeFile(file, `${line.slice(0, 25)}\n${line}\n`);
+    await expect(readResultFile(file, { onTornLastLine })).rejects.toMatchObject({ line: 1 });
+  });
 });

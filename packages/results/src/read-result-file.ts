@@ -34,16 +34,30 @@ export class ResultFileLineError extends Error {
   }
 }
 
+export interface ReadResultFileOptions {
+  /**
+   * When given, a last line cut short (no newline after it and not valid JSON:
+   * the run writing it was stopped mid-write) is left out and reported here,
+   * with its 1-based number, instead of throwing.
+   */
+  onTornLastLine?: (line: number) => void;
+}
+
 /**
  * Reads a JSONL result file as `agentv eval` writes it. Blank lines are
  * skipped; a line that is not a JSON object with `eval_id`, `target` and
  * `score` throws a `ResultFileLineError` naming the line (and, for invalid
  * JSON, the column).
  */
-export async function readResultFile(filePath: string): Promise<ReadResultLine[]> {
+export async function readResultFile(
+  filePath: string,
+  options: ReadResultFileOptions = {},
+): Promise<ReadResultLine[]> {
   const text = await readFile(filePath, 'utf8');
   const lines: ReadResultLine[] = [];
   const rows = text.split('\n');
+  // Where an unterminated last line is (the text after the last newline), if any.
+  const unterminated = rows[rows.length - 1]!.trim() === '' ? -1 : rows.length - 1;
   for (let index = 0; index < rows.length; index++) {
     const text = rows[index]!;
     const row = text.trim();
@@ -52,11 +66,19 @@ export async function readResultFile(filePath: string): Promise<ReadResultLine[]
     try {
       value = JSON.parse(row);
     } catch (error) {
+      if (index === unterminated && options.onTornLastLine) {
+        options.onTornLastLine(index + 1);
+        break;
+      }
       const problem = jsonParseProblem(error, row);
       const indent = text.length - text.trimStart().length;
+      const torn =
+        index === unterminated
+          ? '; the last line is incomplete (the run that wrote it was interrupted)'
+          : '';
       throw new ResultFileLineError(
         index + 1,
-        `invalid JSON: ${problem.message}`,
+        `invalid JSON: ${problem.message}${torn}`,
         problem.column + indent,
       );
     }

@@ -1,5 +1,5 @@
-import { writeSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { ftruncateSync, writeSync } from 'node:fs';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { EvaluationResult } from '@agentv/core';
 
@@ -9,7 +9,14 @@ const FLUSH_CHARS = 262_144;
 /** Writes results to a file as they arrive. */
 export interface ResultWriter {
   readonly filePath: string;
-  /** Writes one result; resolves once it has been handed to the operating system. */
+  /** Entries this writer has put in the file, whole. */
+  readonly written: number;
+  /**
+   * Writes one result; resolves once it has been handed to the operating
+   * system. Rejects with the file system's error (`code` `ENOSPC`, `EIO`…) when
+   * the entry is not in the file; once a write has failed, every later one
+   * rejects with that error without trying.
+   */
   write(result: EvaluationResult): Promise<void>;
   /** Waits for pending writes, then closes the file. Writing after close rejects. */
   close(): Promise<void>;
@@ -19,7 +26,9 @@ export interface ResultWriter {
  * Creates (or truncates) `filePath`, creating its parent directories, and
  * returns a writer that appends `render(result)` as soon as `write` is called.
  * Entries appear whole and in call order; a run killed midway leaves a file
- * holding every result written so far.
+ * holding every result written so far. A write that fails partway (a full
+ * disk) is cut back to the last whole entry, so the file never ends in part of
+ * one (unless even that cut fails).
  */
 export async function createResultFileWriter(
   filePath: string,
@@ -28,63 +37,111 @@ export async function createResultFileWriter(
 ): Promise<ResultWriter> {
   await mkdir(path.dirname(filePath), { recursive: true });
   // `append` keeps what the file holds (resuming a run); otherwise it starts empty.
-  const handle = await open(filePath, options.append === true ? 'a' : 'w');
+  const handle = await open(filePath, options.append === true ? 'a+' : 'w');
+  // The file's length up to the end of the last whole entry: where a failed write is cut back to.
+  let length = 0;
+  // Text appended to a file that does not end with a newline would join its last line.
+  let separator = '';
+  if (options.append === true) {
+    length = (await handle.stat()).size;
+    if (length > 0 && !(await endsWithNewline(handle, length))) separator = '\n';
+  }
+  let written = 0;
+  let failure: { error: unknown } | undefined;
   let closing: Promise<void> | undefined;
   // Entries of writes made in the same turn of the event loop (workers finishing together, a
   // batch graded case after case) go out in one write call, at the end of the turn or once
-  // they fill FLUSH_CHARS; each `write` resolves once its entry is handed to the OS.
+  // they fill FLUSH_CHARS; the batch's promise resolves to how many of its entries were written.
   let pending: string[] = [];
   let pendingChars = 0;
-  let flushing: Promise<void> | undefined;
-  let settle: { resolve(): void; reject(error: unknown): void } | undefined;
+  let flushing: Promise<number> | undefined;
+  let settle: ((saved: number) => void) | undefined;
   const flush = () => {
-    const batch = settle;
+    const resolve = settle;
     settle = undefined;
-    if (batch === undefined) return; // written already, when the entries filled FLUSH_CHARS
-    try {
-      writePending();
-      batch.resolve();
-    } catch (error) {
-      batch.reject(error);
-    }
+    if (resolve === undefined) return; // written already, when the entries filled FLUSH_CHARS
+    resolve(writePending());
   };
-  const writePending = () => {
-    const bytes = Buffer.from(pending.length === 1 ? pending[0]! : pending.join(''), 'utf8');
+  const writePending = (): number => {
+    const entries = pending;
     pending = [];
     pendingChars = 0;
     flushing = undefined;
+    if (failure) return 0;
+    const text = separator + (entries.length === 1 ? entries[0]! : entries.join(''));
+    const bytes = Buffer.from(text, 'utf8');
     // A synchronous write hands the entries to the OS at once, so entries never interleave
     // and a killed run keeps every one written; for small lines it is also far cheaper than
     // a thread-pool round trip.
     let offset = 0;
-    while (offset < bytes.length) {
-      offset += writeSync(handle.fd, bytes, offset, bytes.length - offset);
+    try {
+      while (offset < bytes.length) {
+        offset += writeSync(handle.fd, bytes, offset, bytes.length - offset);
+      }
+    } catch (error) {
+      failure = { error };
+      return cutBack(entries, offset);
     }
+    separator = '';
+    length += bytes.length;
+    written += entries.length;
+    return entries.length;
+  };
+  // Keeps the entries that reached the file whole and truncates the part of the next one.
+  const cutBack = (entries: readonly string[], offset: number): number => {
+    let kept = 0;
+    let keptBytes = Buffer.byteLength(separator, 'utf8');
+    if (offset < keptBytes) keptBytes = 0;
+    else {
+      for (const entry of entries) {
+        const size = Buffer.byteLength(entry, 'utf8');
+        if (keptBytes + size > offset) break;
+        keptBytes += size;
+        kept++;
+      }
+    }
+    try {
+      ftruncateSync(handle.fd, length + keptBytes);
+    } catch {
+      // The part stays; `--resume` drops a last line cut short.
+    }
+    length += keptBytes;
+    written += kept;
+    return kept;
   };
 
   return {
     filePath,
+    get written() {
+      return written;
+    },
     async write(result) {
+      if (failure) throw failure.error;
       if (closing) throw new Error(`cannot write result "${result.evalId}": ${filePath} is closed`);
       const entry = render(result);
+      const index = pending.length;
       pending.push(entry);
       pendingChars += entry.length;
       if (flushing === undefined) {
-        flushing = new Promise<void>((resolve, reject) => {
-          settle = { resolve, reject };
+        flushing = new Promise<number>((resolve) => {
+          settle = resolve;
         });
         setImmediate(flush);
       }
-      const written = flushing;
+      const batch = flushing;
       if (pendingChars >= FLUSH_CHARS) flush();
-      return written;
+      const saved = await batch;
+      if (index >= saved) throw failure!.error;
     },
     close() {
-      closing ??= (flushing ?? Promise.resolve()).then(
-        () => handle.close(),
-        () => handle.close(),
-      );
+      closing ??= (flushing ?? Promise.resolve()).then(() => handle.close());
       return closing;
     },
   };
+}
+
+async function endsWithNewline(handle: FileHandle, size: number): Promise<boolean> {
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a;
 }

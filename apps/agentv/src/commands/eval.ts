@@ -23,6 +23,7 @@ import type { ProgressDisplay } from '../eval/progress-display-type.js';
 import { parseRepeatReducer, runEvaluationRepeated, writeRepeatSummary } from '../eval/repeat.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
+import { lockResultFile, type ResultFileLock } from '../eval/result-file-lock.js';
 import { casesToResume, checkResumeFlags, notRunCases, prepareResume } from '../eval/resume.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
 import { defaultResultPath } from '../eval/run-output.js';
@@ -35,6 +36,7 @@ import {
   shardOf,
 } from '../eval/shard.js';
 import { watchEval } from '../eval/watch.js';
+import { describeWriteError, type WriteFailure, writeFailureError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { useColor } from '../use-color.js';
@@ -242,6 +244,7 @@ const evalCommand = defineCommand({
     let resumed: Awaited<ReturnType<typeof prepareResume>> | undefined;
     let progress: ProgressDisplay | undefined;
     let artifacts: Awaited<ReturnType<typeof openRunArtifacts>> | undefined;
+    let lock: ResultFileLock | undefined;
     const warn = (message: string) =>
       progress
         ? progress.log(`warning: ${message}`)
@@ -251,6 +254,16 @@ const evalCommand = defineCommand({
       if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
       progress?.log(`\nagentv: ${signal} received, stopping running cases (again to force)`);
       controller.abort(new Error(`run interrupted by ${signal}`));
+    };
+    // A file that cannot be written stops the run like Ctrl-C: nothing more is scheduled and
+    // running cases are stopped, since what they produce could not be saved either.
+    const stopOnWriteFailure = (failure: WriteFailure) => {
+      const shown = displayPath(cwd, failure.path);
+      const what = failure.kind === 'results' ? shown : `${failure.kind} to ${shown}`;
+      const line = `agentv: could not write ${what}: ${describeWriteError(failure.error)}; stopping the run`;
+      if (progress) progress.log(line);
+      else process.stderr.write(`${line}\n`);
+      controller.abort(new Error(`run stopped: could not write ${what}`));
     };
     // Only the HTML and JUnit reports need whole results after the run; the summary needs
     // little of each, so large runs keep just that instead of every answer and trace. Without
@@ -349,7 +362,7 @@ const evalCommand = defineCommand({
           ? {}
           : { onAttempt: (record: AttemptRecord) => artifacts?.onAttempt(record) }),
         onResult: async (result) => {
-          await artifacts?.writer.write(result);
+          await artifacts?.save(result);
           // With several targets each progress line names the target the case ran against.
           progress?.onResult(
             severalTargets ? { ...result, evalId: `${result.evalId} [${result.target}]` } : result,
@@ -363,19 +376,32 @@ const evalCommand = defineCommand({
       process.off('SIGINT', stopOnSignal);
       process.off('SIGTERM', stopOnSignal);
       await artifacts?.close();
+      lock?.release();
     }
     if (listed || plan === undefined || run === undefined) return ExitCode.Passed;
 
     /** Opens the result file, reports and progress display of the cases that will run. */
     async function startRun(selected: RunPlan, record: RunRecord): Promise<RunPlan> {
       outPath = path.resolve(cwd, resumePath ?? out ?? defaultResultPath(reportFlags.outputFormat));
+      // Before the file is read: a second run on it (a second --resume) is refused from here on.
+      lock = await lockResultFile(outPath, cwd, (message) =>
+        process.stderr.write(`note: ${message}\n`),
+      );
       resumed =
         resumePath === undefined
           ? undefined
-          : await prepareResume(outPath, record, cwd, (name) => {
-              const match = selected.cases.find((c) => evalFileName(c.evalCase.filePath) === name);
-              return match?.evalCase.filePath ?? path.resolve(cwd, name);
-            });
+          : await prepareResume(
+              outPath,
+              record,
+              cwd,
+              (name) => {
+                const match = selected.cases.find(
+                  (c) => evalFileName(c.evalCase.filePath) === name,
+                );
+                return match?.evalCase.filePath ?? path.resolve(cwd, name);
+              },
+              warn,
+            );
       const runPlan =
         resumed === undefined
           ? selected
@@ -391,7 +417,7 @@ const evalCommand = defineCommand({
         recordOptions: { evalFileName, run: record },
         cwd,
         severalTargets: selected.targets.length > 1,
-        warn,
+        onWriteFailure: stopOnWriteFailure,
       });
       process.on('SIGINT', stopOnSignal);
       process.on('SIGTERM', stopOnSignal);
@@ -412,15 +438,31 @@ const evalCommand = defineCommand({
           }));
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor(process.stdout) })}\n`);
     const flaky = repeat.count > 1 ? writeRepeatSummary(finished, repeat, process.stdout) : 0;
+    const opened = artifacts as Awaited<ReturnType<typeof openRunArtifacts>>;
+    if (opened.failure) {
+      // Reports are not written: they are written when --resume completes the run.
+      const previous = resumed?.previous.length ?? 0;
+      const shown = displayPath(cwd, outPath);
+      throw writeFailureError(opened.failure, {
+        cwd,
+        resultPath: outPath,
+        finished: previous + outcome.finished,
+        total: plan.cases.length,
+        saved: previous + opened.saved,
+        rerun: (notSaved) =>
+          reportFlags.outputFormat === 'yaml'
+            ? 'run the same command again (a YAML result file cannot be resumed; JSONL can)'
+            : `run the same command with --resume ${shown}${out === undefined ? '' : ' in place of --out'} to run the ${notSaved} ${notSaved === 1 ? 'case' : 'cases'} not saved`,
+      });
+    }
     if (notRun.length > 0) {
       process.stdout.write(
         `interrupted: ${notRun.length} of ${plan.cases.length} cases did not run (finish them with --resume ${displayPath(cwd, outPath)})\n`,
       );
     }
-    const opened = artifacts as Awaited<ReturnType<typeof openRunArtifacts>>;
-    for (const line of await opened.finish(finished, { notRun, total: plan.cases.length })) {
-      process.stdout.write(`${line}\n`);
-    }
+    const written = await opened.finish(finished, { notRun, total: plan.cases.length });
+    for (const line of written.lines) process.stdout.write(`${line}\n`);
+    if (written.error) throw written.error;
     if (outcome.interrupted) {
       process.stderr.write(
         `agentv: interrupted; ${outcome.finished} of ${outcome.plan.cases.length} cases finished and were written\n`,

@@ -16,9 +16,11 @@ import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
+import { lockResultFile } from '../eval/result-file-lock.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
 import { defaultResultPath, reportIssues } from '../eval/run-output.js';
 import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
+import { describeWriteError, writeFailureError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
 import { NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js';
 import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
@@ -199,6 +201,10 @@ export default defineCommand({
           id: runIdOf([...grading.recorded.keys()]),
           cases: grading.recorded.size,
         };
+    const lock = await lockResultFile(outPath, cwd, (message) =>
+      process.stderr.write(`note: ${message}\n`),
+    );
+    const controller = new AbortController();
     const progress = createProgressDisplay({
       total: grading.plan.cases.length,
       stream: process.stdout,
@@ -211,9 +217,18 @@ export default defineCommand({
       recordOptions: { evalFileName, run, gradedFrom: shownResults },
       cwd,
       severalTargets: grading.plan.targets.length > 1,
-      warn: (message) => progress.log(`warning: ${message}`),
+      // As in agentv eval: nothing more is graded once a file cannot be written.
+      onWriteFailure: (failure) => {
+        progress.log(
+          `warning: could not write ${displayPath(cwd, failure.path)}: ${describeWriteError(failure.error)}; stopping`,
+        );
+        controller.abort(new Error('grading stopped: a file could not be written'));
+      },
+    }).catch((error: unknown) => {
+      progress.stop();
+      lock.release();
+      throw error;
     });
-    const controller = new AbortController();
     const stopOnSignal = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
       progress.log(`\nagentv: ${signal} received, stopping (again to force)`);
@@ -246,7 +261,7 @@ export default defineCommand({
         onAttempt: artifacts.onAttempt,
         onResult: async (result) => {
           const regraded = withRecordedAttempts(result, grading.recorded, evalFileName);
-          await artifacts.writer.write(regraded);
+          await artifacts.save(regraded);
           progress.onResult(regraded);
         },
         retainResults: true,
@@ -256,6 +271,7 @@ export default defineCommand({
       process.off('SIGINT', stopOnSignal);
       process.off('SIGTERM', stopOnSignal);
       await artifacts.close();
+      lock.release();
     }
 
     const results = outcome.results.map((result) =>
@@ -269,7 +285,19 @@ export default defineCommand({
         `${notGraded > 0 ? `; ${notGraded} not graded (see the warnings above)` : ''}` +
         `${grading.unrecorded.length > 0 ? `; ${grading.unrecorded.length} eval case(s) not in the result file` : ''}\n`,
     );
-    for (const line of await artifacts.finish(results)) process.stdout.write(`${line}\n`);
+    if (artifacts.failure) {
+      throw writeFailureError(artifacts.failure, {
+        cwd,
+        resultPath: outPath,
+        finished: results.length,
+        total: grading.plan.cases.length,
+        saved: artifacts.saved,
+        rerun: () => 'run the same agentv grade command again',
+      });
+    }
+    const written = await artifacts.finish(results);
+    for (const line of written.lines) process.stdout.write(`${line}\n`);
+    if (written.error) throw written.error;
     if (outcome.interrupted) return ExitCode.Interrupted;
     if (notGraded > 0 || statistics.errored > 0) return ExitCode.Error;
     if (statistics.failed > 0) return ExitCode.Failed;

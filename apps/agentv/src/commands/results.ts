@@ -1,8 +1,14 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { computeRunStatistics, displayPath, UsageError } from '@agentv/core';
-import { formatSummary, writeHtmlReport, writeJunitReport } from '@agentv/results';
+import {
+  formatSummary,
+  writeFileAtomically,
+  writeHtmlReport,
+  writeJunitReport,
+} from '@agentv/results';
 import { defineCommand } from 'citty';
+import { describeWriteError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
 import { mergeResultFiles } from '../results/merge-results.js';
 import { useColor } from '../use-color.js';
@@ -66,7 +72,7 @@ const merge = defineCommand({
     const { records, results } = await mergeResultFiles(files, cwd);
 
     await writeReport(outPath, cwd, () =>
-      writeFile(outPath, records.map((record) => `${JSON.stringify(record)}\n`).join('')),
+      writeFileAtomically(outPath, records.map((record) => `${JSON.stringify(record)}\n`).join('')),
     );
     const statistics = computeRunStatistics(results);
     const color = useColor(process.stdout);
@@ -105,8 +111,10 @@ async function writeReport(
     await write();
   } catch (error) {
     throw new UsageError(
-      `cannot write ${displayPath(cwd, filePath)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      { hint: 'choose a path in a folder you can write to' },
+      `cannot write ${displayPath(cwd, filePath)}: ${describeWriteError(error)}`,
+      {
+        hint: 'choose a path in a folder you can write to, on a disk with free space; a file already there is left as it was',
+      },
     );
   }
 }

@@ -1,7 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
+import { readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import { displayPath, type EvalCase, type EvaluationResult, UsageError } from '@agentv/core';
+import {
+  AgentvError,
+  displayPath,
+  type EvalCase,
+  type EvaluationResult,
+  UsageError,
+} from '@agentv/core';
 import {
   fromResultRecord,
   type NotRunCase,
@@ -9,8 +14,10 @@ import {
   ResultFileLineError,
   type RunRecord,
   readResultFile,
+  writeFileAtomically,
 } from '@agentv/results';
 import { caseKey } from './shard.js';
+import { describeWriteError } from './write-failure.js';
 
 /** What an earlier, interrupted part of a run left in its result file. */
 export interface ResumeState {
@@ -28,7 +35,9 @@ export interface ResumeState {
  * Reads the result file of `--resume PATH` for the run `run`. Lines of another
  * run (different `run.id` or shard) are refused. Errored cases are run again:
  * their lines are dropped by rewriting the file atomically (temp file + rename),
- * so the file ends up holding one line per case.
+ * so the file ends up holding one line per case. A last line cut short (the
+ * run writing it was stopped mid-write) is dropped the same way, and `warn`
+ * says so; its case runs again.
  */
 export async function prepareResume(
   filePath: string,
@@ -36,6 +45,7 @@ export async function prepareResume(
   cwd: string,
   /** The absolute path of an eval file named as in `eval_file`. */
   resolveEvalFile: (name: string) => string = (name) => path.resolve(cwd, name),
+  warn: (message: string) => void = () => {},
 ): Promise<ResumeState> {
   const shown = displayPath(cwd, filePath);
   if (/\.ya?ml$/i.test(filePath)) {
@@ -44,8 +54,13 @@ export async function prepareResume(
     });
   }
   let lines: ReadResultLine[];
+  let torn: number | undefined;
   try {
-    lines = await readResultFile(filePath);
+    lines = await readResultFile(filePath, {
+      onTornLastLine: (line) => {
+        torn = line;
+      },
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { existed: false, done: new Set(), errored: new Set(), previous: [] };
@@ -86,18 +101,37 @@ export async function prepareResume(
   }
   // A case that errored and then finished in a later part is done.
   for (const key of done) errored.delete(key);
-  if (kept.length !== lines.length) {
-    const temp = path.join(
-      path.dirname(filePath),
-      `.${path.basename(filePath)}.${randomBytes(4).toString('hex')}.tmp`,
+  if (torn !== undefined) {
+    warn(
+      `${shown}:${torn}: the last line is incomplete (the run that wrote it was interrupted); it is dropped and its case runs again`,
     );
-    await writeFile(temp, kept.map(({ record }) => `${JSON.stringify(record)}\n`).join(''));
-    await rename(temp, filePath);
   }
+  const rewrite =
+    kept.length !== lines.length
+      ? () =>
+          writeFileAtomically(
+            filePath,
+            kept.map(({ record }) => `${JSON.stringify(record)}\n`).join(''),
+          )
+      : torn !== undefined
+        ? () => cutAfterLastNewline(filePath)
+        : undefined;
+  await rewrite?.().catch((error: unknown) => {
+    throw new AgentvError(`could not rewrite ${shown}: ${describeWriteError(error)}`, {
+      hint: `free some space on that disk and resume again; ${shown} is unchanged`,
+      cause: error,
+    });
+  });
   const previous = kept.map(({ record }) =>
     fromResultRecord(record, resolveEvalFile(record.eval_file ?? record.dataset)),
   );
   return { existed: true, done, errored, previous };
+}
+
+/** Truncates the file after its last newline: a cut needs no free space, unlike a rewrite. */
+async function cutAfterLastNewline(filePath: string): Promise<void> {
+  const content = await readFile(filePath);
+  await truncate(filePath, content.lastIndexOf(0x0a) + 1);
 }
 
 function describe(run: RunRecord | undefined): string {

@@ -18,26 +18,44 @@ import {
   createYamlWriter,
   type NotRunCase,
   type ResultRecordOptions,
-  type ResultWriter,
   writeHtmlReport,
   writeJunitReport,
 } from '@agentv/results';
 import type { ReportFlags } from './report-flags.js';
+import { describeWriteError, type WriteFailure } from './write-failure.js';
 
 /** The files one run writes besides its summary, opened before the first case. */
 export interface RunArtifacts {
-  writer: ResultWriter;
+  /**
+   * Writes a result to the result file; resolves to false when it is not in
+   * the file: that write failed, or an earlier one did (see `failure`). Never throws.
+   */
+  save(result: EvaluationResult): Promise<boolean>;
   /** Dumps a case's prompt when `--dump-prompts` is on. Never throws. */
   onPrompt(evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget): Promise<void>;
   /** Dumps an attempt's trace when `--dump-traces` is on. Never throws. */
   onAttempt(record: AttemptRecord): Promise<void>;
+  /** The first write that failed (result file or dump); the run must stop. */
+  readonly failure: WriteFailure | undefined;
+  /** Results this run put in the result file. */
+  readonly saved: number;
   /**
    * Closes the result file and writes the JUnit and HTML reports from every
-   * finished case; returns the lines naming what was written (paths relative to cwd).
+   * finished case. Resolves to the lines naming what was written (paths
+   * relative to cwd) and, when a report could not be written, the error to end
+   * the command with (exit code 2); every report is tried.
    */
-  finish(results: readonly EvaluationResult[], incomplete?: IncompleteRun): Promise<string[]>;
-  /** Closes the result file without writing reports (the run failed to start). */
+  finish(results: readonly EvaluationResult[], incomplete?: IncompleteRun): Promise<FinishedRun>;
+  /** Closes the result file without writing reports (the run failed to start or stopped). */
   close(): Promise<void>;
+}
+
+/** What `RunArtifacts.finish` wrote. */
+export interface FinishedRun {
+  /** `Results: out.jsonl`, `JUnit: junit.xml`…: one line per file or folder written. */
+  lines: string[];
+  /** Set when a report could not be written; it names the report and the cause. */
+  error?: AgentvError;
 }
 
 /** The cases an interrupted run never ran; the reports say so. */
@@ -59,33 +77,39 @@ export interface RunArtifactsOptions {
   cwd: string;
   /** The run has several targets: trace dump file names name the target. */
   severalTargets?: boolean;
-  /** Prints a warning without breaking the progress display. */
-  warn(message: string): void;
+  /**
+   * Called once, on the first write that fails (a full disk): the caller stops
+   * the run, since what it writes next would be lost too.
+   */
+  onWriteFailure(failure: WriteFailure): void;
 }
 
 /**
  * Opens the result file (JSONL or YAML) and the dump folders the flags ask
- * for. A dump that cannot be written is a warning, printed once per kind: the
- * results matter more than the debugging aids, and the run goes on.
+ * for. A write that fails during the run — the result file or a dump the user
+ * asked for — is reported once through `onWriteFailure` and nothing more is
+ * written but results (while the result file still can be).
  */
 export async function openRunArtifacts(options: RunArtifactsOptions): Promise<RunArtifacts> {
   const { flags, cwd } = options;
-  // Find out now, not after a long run, that a report cannot be written.
-  for (const [flag, reportPath] of [
-    ['junit', flags.junitPath],
-    ['html', flags.htmlPath],
+  // Find out now, not after a long run, that a report or a dump cannot be written.
+  for (const [flag, target, folder] of [
+    ['junit', flags.junitPath, flags.junitPath && path.dirname(flags.junitPath)],
+    ['html', flags.htmlPath, flags.htmlPath && path.dirname(flags.htmlPath)],
+    ['dump-traces', flags.traceDir, flags.traceDir],
+    ['dump-prompts', flags.promptDir, flags.promptDir],
   ] as const) {
-    if (reportPath !== undefined) await assertWritableFolder(flag, reportPath, cwd);
+    if (target && folder) await assertWritableFolder(flag, target, folder, cwd);
   }
   const createWriter = flags.outputFormat === 'yaml' ? createYamlWriter : createJsonlWriter;
   const writer = await createWriter(options.outPath, {
     includeTrace: options.includeTrace,
     ...options.recordOptions,
     ...(options.append ? { append: true } : {}),
-  }).catch((error: NodeJS.ErrnoException) => {
+  }).catch((error: unknown) => {
     throw new UsageError(
-      `cannot write results to ${displayPath(cwd, options.outPath)}: ${error.code ?? error.message}`,
-      { hint: 'pass --out a file path in a folder you can write to' },
+      `cannot write results to ${displayPath(cwd, options.outPath)}: ${describeWriteError(error)}`,
+      { hint: 'pass --out a file path in a folder you can write to, on a disk with free space' },
     );
   });
   const traces =
@@ -95,19 +119,31 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
   const prompts =
     flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);
   const written = { traces: 0, prompts: 0 };
-  const warned = new Set<string>();
-  const warnOnce = (kind: string, folder: string, error: unknown) => {
-    if (warned.has(kind)) return;
-    warned.add(kind);
-    options.warn(
-      `could not write ${kind} to ${displayPath(cwd, folder)}: ${error instanceof Error ? error.message : String(error)}; the run goes on without them`,
-    );
+  let failure: WriteFailure | undefined;
+  const fail = (kind: WriteFailure['kind'], failedPath: string, error: unknown) => {
+    if (failure) return;
+    failure = { kind, path: failedPath, error };
+    options.onWriteFailure(failure);
   };
 
   return {
-    writer,
+    async save(result) {
+      try {
+        await writer.write(result);
+        return true;
+      } catch (error) {
+        fail('results', options.outPath, error);
+        return false;
+      }
+    },
+    get failure() {
+      return failure;
+    },
+    get saved() {
+      return writer.written;
+    },
     async onPrompt(evalCase, prompt, target) {
-      if (!prompts) return;
+      if (!prompts || failure) return;
       try {
         await prompts.write({
           evalId: evalCase.id,
@@ -118,16 +154,16 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
         });
         written.prompts++;
       } catch (error) {
-        warnOnce('prompt dumps', prompts.directory, error);
+        fail('prompt dumps', prompts.directory, error);
       }
     },
     async onAttempt(record) {
-      if (!traces) return;
+      if (!traces || failure) return;
       try {
         await traces.write(record);
         written.traces++;
       } catch (error) {
-        warnOnce('trace dumps', traces.directory, error);
+        fail('trace dumps', traces.directory, error);
       }
     },
     async finish(results, incomplete) {
@@ -137,53 +173,81 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
           ? `interrupted: ${notRun.length} of ${incomplete!.total} cases did not run`
           : undefined;
       await writer.close();
-      const lines = [`Results: ${displayPath(cwd, options.outPath)}`];
+      const resultFile = displayPath(cwd, options.outPath);
+      const lines = [`Results: ${resultFile}`];
       if (traces) lines.push(`Traces: ${folderLine(cwd, traces.directory, written.traces)}`);
       if (prompts) lines.push(`Prompts: ${folderLine(cwd, prompts.directory, written.prompts)}`);
+      const failed: { kind: string; path: string; error: unknown }[] = [];
+      const report = async (
+        kind: string,
+        label: string,
+        reportPath: string,
+        write: () => Promise<void>,
+      ) => {
+        try {
+          await write();
+          lines.push(`${label}: ${displayPath(cwd, reportPath)}`);
+        } catch (error) {
+          failed.push({ kind, path: reportPath, error });
+        }
+      };
       if (flags.junitPath) {
-        await report('JUnit report', flags.junitPath, () =>
+        await report('JUnit report', 'JUnit', flags.junitPath, () =>
           writeJunitReport(flags.junitPath!, results, { relativeTo: cwd, notRun }),
         );
-        lines.push(`JUnit: ${displayPath(cwd, flags.junitPath)}`);
       }
       if (flags.htmlPath) {
-        await report('HTML report', flags.htmlPath, () =>
+        await report('HTML report', 'HTML report', flags.htmlPath, () =>
           writeHtmlReport(flags.htmlPath!, results, {
             relativeTo: cwd,
-            resultFile: displayPath(cwd, options.outPath),
+            resultFile,
             ...(interrupted === undefined ? {} : { interrupted }),
           }),
         );
-        lines.push(`HTML report: ${displayPath(cwd, flags.htmlPath)}`);
       }
-      return lines;
+      return failed.length === 0
+        ? { lines }
+        : { lines, error: reportError(failed, cwd, resultFile) };
     },
     close: () => writer.close(),
   };
 }
 
-async function report(kind: string, filePath: string, write: () => Promise<void>): Promise<void> {
-  try {
-    await write();
-  } catch (error) {
-    throw new AgentvError(
-      `could not write the ${kind} to ${filePath}: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        hint: 'choose a path in a folder you can write to; the result file was written',
-        cause: error,
-      },
-    );
-  }
+/** The error of reports that could not be written. */
+function reportError(
+  failed: readonly { kind: string; path: string; error: unknown }[],
+  cwd: string,
+  resultFile: string,
+): AgentvError {
+  const problems = failed.map(
+    (report) =>
+      `the ${report.kind} to ${displayPath(cwd, report.path)}: ${describeWriteError(report.error)}`,
+  );
+  const flags = failed.map((report) =>
+    report.kind === 'JUnit report'
+      ? `--junit ${displayPath(cwd, report.path)}`
+      : `--html ${displayPath(cwd, report.path)}`,
+  );
+  return new AgentvError(`could not write ${problems.join('; nor ')}`, {
+    hint: `every result is saved in ${resultFile}; free some space or choose another path, then write the report from it with agentv results merge ${resultFile} --out <new file> ${flags.join(' ')}`,
+    cause: failed[0]!.error,
+  });
 }
 
 function folderLine(cwd: string, folder: string, count: number): string {
   return `${displayPath(cwd, folder)}${path.sep} (${count} ${count === 1 ? 'file' : 'files'})`;
 }
 
-async function assertWritableFolder(flag: string, reportPath: string, cwd: string): Promise<void> {
-  // The nearest folder that exists must be writable (the report creates the rest). Nothing
+/** Throws a usage error naming `--flag target` when `folder`, or the nearest one that exists, is not writable. */
+async function assertWritableFolder(
+  flag: string,
+  target: string,
+  start: string,
+  cwd: string,
+): Promise<void> {
+  // The nearest folder that exists must be writable (the writer creates the rest). Nothing
   // is created here: that would leave empty folders behind when the run fails to start.
-  let folder = path.dirname(reportPath);
+  let folder = start;
   let problem: string | undefined;
   for (;;) {
     const info = await stat(folder).catch(() => undefined);
@@ -204,8 +268,8 @@ async function assertWritableFolder(flag: string, reportPath: string, cwd: strin
     folder = parent;
   }
   if (problem) {
-    throw new UsageError(`cannot write --${flag} ${displayPath(cwd, reportPath)}: ${problem}`, {
-      hint: `pass --${flag} a file path in a folder you can write to`,
+    throw new UsageError(`cannot write --${flag} ${displayPath(cwd, target)}: ${problem}`, {
+      hint: `pass --${flag} a path in a folder you can write to`,
     });
   }
 }

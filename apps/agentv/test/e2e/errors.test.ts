@@ -128,7 +128,7 @@ targets:
     [['--threshold'], '--threshold needs a value'],
     [['--workers', '--verbose'], '--workers needs a value'],
     [['--target'], '--target needs a value'],
-    [['--out', 'evals'], 'cannot write results to evals: EISDIR'],
+    [['--out', 'evals'], 'cannot write results to evals: is a folder (EISDIR)'],
     [['--html', 'afile/r.html'], 'cannot write --html afile/r.html: afile is not a folder'],
   ])('reports a flag without a usable value: %j', async (flags, message) => {
     project = await createProject({

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, truncate, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BIN,
@@ -17,7 +17,8 @@ afterEach(async () => {
 });
 
 // Logs every call to calls.log. Until a file `release` exists, "slow" prompts hang
-// and "crash" prompts fail (an errored case); afterwards every prompt is answered.
+// (their pids go to hung.log) and "crash" prompts fail (an errored case); afterwards
+// every prompt is answered.
 const AGENT = `
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 const args = process.argv.slice(2);
@@ -26,7 +27,10 @@ const out = args[args.indexOf('--out') + 1];
 appendFileSync('calls.log', prompt + '\\n');
 const released = existsSync('release');
 if (prompt.includes('crash') && !released) { console.error('agent: crashed'); process.exit(3); }
-if (prompt.includes('slow') && !released) setInterval(() => {}, 1000);
+if (prompt.includes('slow') && !released) {
+  appendFileSync('hung.log', process.pid + '\\n');
+  setInterval(() => {}, 1000);
+}
 else writeFileSync(out, JSON.stringify({ text: 'You said: ' + prompt }));
 `;
 
@@ -78,26 +82,34 @@ const calls = async (p: Project) =>
     .split('\n')
     .filter((line) => line !== '');
 
-/** Starts a run, waits until the 4 fast cases are written and both slow agents run, sends SIGINT. */
-async function interruptedRun(p: Project, extra: string[] = []) {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'eval', 'evals/e.yaml', '--out', 'out.jsonl', '--workers', '6', ...extra],
-    {
-      cwd: p.dir,
-      env: { ...process.env, CI: '1', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+/** Starts a run and waits until the 4 fast cases are written and both slow agents hang. */
+async function hungRun(p: Project, args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'eval', 'evals/e.yaml', ...args, '--workers', '6'], {
+    cwd: p.dir,
+    env: { ...process.env, CI: '1', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const run = collectRun(child);
   await waitFor(async () => {
     const written = parseJsonl(await readFile(p.file('out.jsonl'), 'utf8').catch(() => ''));
     const slow = (await calls(p)).filter((line) => line.startsWith('slow'));
     return written.length === 4 && slow.length === 2;
   });
+  return { child, run };
+}
+
+/** Starts a run, waits until the 4 fast cases are written and both slow agents run, sends SIGINT. */
+async function interruptedRun(p: Project, extra: string[] = []) {
+  const { child, run } = await hungRun(p, ['--out', 'out.jsonl', ...extra]);
   child.kill('SIGINT');
   return run;
 }
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('agentv eval --resume', () => {
   it('an interrupted run without reports, which keeps no results, still names what did not run', async () => {
@@ -234,5 +246,113 @@ describe('agentv eval --resume', () => {
     );
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--retry-errors needs --resume PATH');
+  });
+
+  it('drops a last line cut short, says so, and runs its case again', async () => {
+    project = await createResumeProject();
+    await writeFile(project.file('release'), '');
+    expect(
+      (await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], project.dir)).code,
+    ).toBe(0);
+    const whole = await readFile(project.file('out.jsonl'), 'utf8');
+    const cutCase = parseJsonl(whole)[5]!.eval_id;
+    // A run stopped in the middle of writing its sixth line.
+    await truncate(project.file('out.jsonl'), Buffer.byteLength(whole) - 40);
+    await writeFile(project.file('calls.log'), '');
+
+    const resumed = await runAgentv(['eval', 'evals/e.yaml', '--resume', 'out.jsonl'], project.dir);
+    expect(resumed.stderr).toBe(
+      'warning: out.jsonl:6: the last line is incomplete (the run that wrote it was interrupted); it is dropped and its case runs again\n',
+    );
+    expect(resumed.code).toBe(0);
+    expect(await calls(project)).toHaveLength(1);
+    const lines = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(lines.map((line) => line.eval_id).sort()).toEqual([
+      'boom',
+      'q1',
+      'q2',
+      'q3',
+      's1',
+      's2',
+    ]);
+    expect(lines[5]!.eval_id).toBe(cutCase);
+  });
+
+  it('refuses a line cut short in the middle of the file, naming its line', async () => {
+    project = await createResumeProject();
+    await writeFile(project.file('release'), '');
+    expect(
+      (await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], project.dir)).code,
+    ).toBe(0);
+    const rows = (await readFile(project.file('out.jsonl'), 'utf8')).split('\n');
+    rows[2] = rows[2]!.slice(0, 30);
+    const broken = rows.join('\n');
+    await writeFile(project.file('out.jsonl'), broken);
+    await writeFile(project.file('calls.log'), '');
+
+    const resumed = await runAgentv(['eval', 'evals/e.yaml', '--resume', 'out.jsonl'], project.dir);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toMatch(/^agentv: out\.jsonl:3:\d+: invalid JSON/);
+    expect(resumed.stderr).not.toContain('incomplete');
+    expect(resumed.stderr).toContain('hint:');
+    expect(await calls(project)).toEqual([]);
+    expect(await readFile(project.file('out.jsonl'), 'utf8')).toBe(broken);
+  });
+
+  it('refuses a second run on a result file another run is writing', async () => {
+    project = await createResumeProject();
+    const { child, run } = await hungRun(project, ['--resume', 'out.jsonl']);
+    expect(await exists(project.file('out.jsonl.lock'))).toBe(true);
+    await writeFile(project.file('calls.log'), '');
+
+    for (const flags of [
+      ['--resume', 'out.jsonl'],
+      ['--out', 'out.jsonl'],
+    ]) {
+      const second = await runAgentv(['eval', 'evals/e.yaml', ...flags], project.dir);
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `^agentv: out\\.jsonl is being written by another agentv run \\(pid ${child.pid}, started \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)\n`,
+        ),
+      );
+      expect(second.stderr).toContain(
+        'hint: wait for that run to end, or write to another file; if no agentv run is writing out.jsonl, delete out.jsonl.lock',
+      );
+    }
+    // Neither started an agent nor touched the file.
+    expect(await calls(project)).toEqual([]);
+    expect(parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'))).toHaveLength(4);
+
+    child.kill('SIGINT');
+    expect((await run).code).toBe(130);
+    expect(await exists(project.file('out.jsonl.lock'))).toBe(false);
+  });
+
+  it('takes over the lock of a run killed with kill -9', async () => {
+    project = await createResumeProject();
+    const { child, run } = await hungRun(project, ['--out', 'out.jsonl']);
+    child.kill('SIGKILL');
+    await run;
+    // A run killed with -9 cannot stop its agents (yet); the test does.
+    for (const pid of (await readFile(project.file('hung.log'), 'utf8')).split('\n')) {
+      try {
+        if (pid !== '') process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // Stopped already.
+      }
+    }
+    expect(await exists(project.file('out.jsonl.lock'))).toBe(true);
+    await writeFile(project.file('release'), '');
+
+    const resumed = await runAgentv(['eval', 'evals/e.yaml', '--resume', 'out.jsonl'], project.dir);
+    expect(resumed.stderr).toMatch(
+      new RegExp(
+        `^note: out\\.jsonl\\.lock was left by an agentv run that is no longer running \\(pid ${child.pid}, started [^)]+\\); taking it over\n$`,
+      ),
+    );
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('6 cases: 6 passed');
+    expect(await exists(project.file('out.jsonl.lock'))).toBe(false);
   });
 });
