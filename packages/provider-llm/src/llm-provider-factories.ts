@@ -37,14 +37,28 @@ export const anthropicProviderFactory = createLlmProviderFactory('anthropic');
 /** `provider: gemini` (AgentV 1.x also `google`, `google-gemini`): Gemini's generateContent API. */
 export const geminiProviderFactory = createLlmProviderFactory('gemini');
 
-/** Every LLM provider factory, AgentV 1.x aliases included: register them all at once. */
+/**
+ * Every LLM provider factory, aliases included: register them all at once. The kinds without a
+ * constant above (`bedrock`, `vertex`, `mistral`, `groq`, `xai`, `deepseek`, `openrouter`) come
+ * from `createLlmProviderFactory(kind)`.
+ */
 export const llmProviderFactories: readonly ProviderFactory[] = [
   openaiProviderFactory,
   openaiCompatibleProviderFactory,
   azureProviderFactory,
   anthropicProviderFactory,
   geminiProviderFactory,
+  createLlmProviderFactory('bedrock'),
+  createLlmProviderFactory('vertex'),
+  createLlmProviderFactory('mistral'),
+  createLlmProviderFactory('groq'),
+  createLlmProviderFactory('xai'),
+  createLlmProviderFactory('deepseek'),
+  createLlmProviderFactory('openrouter'),
   createLlmProviderFactory('azure', 'azure-openai'),
   createLlmProviderFactory('gemini', 'google'),
   createLlmProviderFactory('gemini', 'google-gemini'),
+  // The names of the AI SDK packages, which users coming from it may write.
+  createLlmProviderFactory('bedrock', 'amazon-bedrock'),
+  createLlmProviderFactory('vertex', 'google-vertex'),
 ];

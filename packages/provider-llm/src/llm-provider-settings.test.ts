@@ -65,6 +65,67 @@ describe('validateLlmSettings', () => {
     ]);
   });
 
+  it('accepts the AI SDK kinds with their key, and Bedrock and Vertex with their other credentials', () => {
+    for (const kind of ['mistral', 'groq', 'xai', 'deepseek', 'openrouter'] as const) {
+      expect(validate(kind, { model: 'm', api_key: 'k' })).toEqual([]);
+    }
+    expect(validate('bedrock', { model: 'm', api_key: 'k', region: 'us-east-1' })).toEqual([]);
+    expect(
+      validate('bedrock', {
+        model: 'm',
+        region: 'us-east-1',
+        access_key_id: '${{ AWS_ACCESS_KEY_ID }}',
+        secret_access_key: '${{ AWS_SECRET_ACCESS_KEY }}',
+      }),
+    ).toEqual([]);
+    expect(validate('vertex', { model: 'gemini-2.5-flash', api_key: 'k' })).toEqual([]);
+    expect(
+      validate('vertex', { model: 'gemini-2.5-flash', project: 'p', location: 'global' }),
+    ).toEqual([]);
+  });
+
+  it('names the key variables of each new kind, and the other credentials Bedrock and Vertex take', () => {
+    const keyHint = (kind: LlmKind) =>
+      validate(kind, { model: 'm', region: 'r' }).find((issue) => issue.path?.[0] === 'api_key')
+        ?.hint;
+    expect(keyHint('mistral')).toBe(
+      'add `api_key: ${{ MISTRAL_API_KEY }}` and set MISTRAL_API_KEY in .env',
+    );
+    expect(keyHint('groq')).toContain('GROQ_API_KEY');
+    expect(keyHint('xai')).toContain('XAI_API_KEY');
+    expect(keyHint('deepseek')).toContain('DEEPSEEK_API_KEY');
+    expect(keyHint('openrouter')).toContain('OPENROUTER_API_KEY');
+    expect(keyHint('bedrock')).toBe(
+      'add `api_key: ${{ AWS_BEARER_TOKEN_BEDROCK }}` and set AWS_BEARER_TOKEN_BEDROCK in .env, or use AWS access keys: `access_key_id: ${{ AWS_ACCESS_KEY_ID }}` and `secret_access_key: ${{ AWS_SECRET_ACCESS_KEY }}`',
+    );
+    expect(keyHint('vertex')).toBe(
+      "add `api_key: ${{ GOOGLE_VERTEX_API_KEY }}` and set GOOGLE_VERTEX_API_KEY in .env, or use Google's application default credentials: `project: my-project` and `location: us-central1`",
+    );
+  });
+
+  it('reports half-given credentials, a missing region, and credentials api_key overrides', () => {
+    const summary = (kind: LlmKind, settings: Record<string, unknown>) =>
+      validate(kind, settings).map(
+        ({ severity, path, message }) => `${severity} ${path?.join('.')}: ${message}`,
+      );
+    expect(summary('bedrock', { model: 'm', access_key_id: 'AKIA' })).toEqual([
+      'error secret_access_key: is required with access_key_id',
+      'error region: is required',
+    ]);
+    expect(validate('bedrock', { model: 'm', api_key: 'k' })[0]!.hint).toBe(
+      'add `region: us-east-1`',
+    );
+    expect(summary('vertex', { model: 'm', project: 'p' })).toEqual([
+      'error location: is required with project',
+    ]);
+    expect(summary('vertex', { model: 'm', api_key: 'k', project: 'p', location: 'l' })).toEqual([
+      'warning project: project, location not used: api_key is given and takes precedence',
+    ]);
+    expect(summary('vertex', { model: 'm', project: 123456, location: 'l' })).toEqual([
+      'error project: must be a string',
+    ]);
+  });
+
   it('leaves values whose variable is unset to core, which names the variable', () => {
     expect(
       validate('openai-compatible', {
@@ -103,6 +164,46 @@ describe('validateLlmSettings', () => {
 });
 
 describe('parseLlmSettings', () => {
+  it('reads the Bedrock and Vertex settings, trimmed, and only for their kind', () => {
+    expect(
+      parseLlmSettings(
+        'bedrock',
+        target('bedrock', {
+          model: 'amazon.nova-lite-v1:0',
+          region: ' eu-west-1 ',
+          access_key_id: 'AKIA',
+          secret_access_key: 'secret',
+          session_token: 'token',
+          project: 'not-bedrock',
+        }),
+      ),
+    ).toEqual({
+      kind: 'bedrock',
+      model: 'amazon.nova-lite-v1:0',
+      region: 'eu-west-1',
+      accessKeyId: 'AKIA',
+      secretAccessKey: 'secret',
+      sessionToken: 'token',
+    });
+    expect(
+      parseLlmSettings(
+        'vertex',
+        target('vertex', {
+          model: 'gemini-2.5-flash',
+          project: 'p',
+          location: 'global',
+          base_url: 'https://aiplatform.googleapis.com/v1/',
+        }),
+      ),
+    ).toEqual({
+      kind: 'vertex',
+      model: 'gemini-2.5-flash',
+      project: 'p',
+      location: 'global',
+      baseUrl: 'https://aiplatform.googleapis.com/v1',
+    });
+  });
+
   it('reads AgentV 1.x Azure targets: endpoint URL, model as deployment, version', () => {
     expect(
       parseLlmSettings(
@@ -146,16 +247,25 @@ describe('parseLlmSettings', () => {
 });
 
 describe('llmProviderFactories', () => {
-  it('serves the five kinds and the AgentV 1.x aliases', () => {
+  it('serves every kind, the AgentV 1.x aliases and the AI SDK package names', () => {
     expect(llmProviderFactories.map((factory) => factory.kind)).toEqual([
       'openai',
       'openai-compatible',
       'azure',
       'anthropic',
       'gemini',
+      'bedrock',
+      'vertex',
+      'mistral',
+      'groq',
+      'xai',
+      'deepseek',
+      'openrouter',
       'azure-openai',
       'google',
       'google-gemini',
+      'amazon-bedrock',
+      'google-vertex',
     ]);
     const azure = llmProviderFactories.find((factory) => factory.kind === 'azure')!;
     expect(azure.settingsKeys).toEqual(

@@ -1,4 +1,5 @@
 import { hasPlaceholder, type Issue, type ResolvedTarget } from '@agentv/core';
+import { credentialIssues, isGiven } from './llm-credentials.js';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
 /** Per-target prices in USD per million tokens; overrides the built-in price table. */
@@ -26,8 +27,31 @@ export interface LlmProviderSettings {
   maxOutputTokens?: number;
   /** Anthropic extended thinking budget in tokens (AgentV 1.x `thinking_budget`). */
   thinkingBudget?: number;
+  /** Bedrock: the AWS region, e.g. `us-east-1`. */
+  region?: string;
+  /** Bedrock: AWS access keys, used to sign requests when no `apiKey` is given. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Bedrock: the session token of temporary access keys. */
+  sessionToken?: string;
+  /** Vertex: the Google Cloud project, used with Google's application default credentials when no `apiKey` is given. */
+  project?: string;
+  /** Vertex: the Google Cloud location, e.g. `us-central1` or `global`. */
+  location?: string;
   pricing?: LlmPricing;
 }
+
+/** The text settings of the newer kinds and their fields; a kind reads those in its `extraKeys`. */
+const TEXT_SETTINGS = {
+  region: 'region',
+  access_key_id: 'accessKeyId',
+  secret_access_key: 'secretAccessKey',
+  session_token: 'sessionToken',
+  project: 'project',
+  location: 'location',
+} as const satisfies Record<string, keyof LlmProviderSettings>;
+
+type TextSetting = keyof typeof TEXT_SETTINGS;
 
 /** AgentV 1.x's default Azure `api-version`, kept so its targets run unchanged. */
 export const DEFAULT_AZURE_API_VERSION = '2024-12-01-preview';
@@ -64,17 +88,18 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
     add(modelField, 'must be a string');
   }
 
-  if (s.api_key === undefined || (typeof s.api_key === 'string' && s.api_key.trim() === '')) {
-    if (info.requiresApiKey) {
-      const variable = likelyKeyVariable(kind);
-      add(
-        'api_key',
-        'is required',
-        `add \`api_key: \${{ ${variable} }}\` and set ${variable} in .env`,
-      );
-    }
-  } else if (typeof s.api_key !== 'string') {
+  if (s.api_key !== undefined && typeof s.api_key !== 'string') {
     add('api_key', 'must be a string', `write it as \`api_key: \${{ YOUR_KEY_VARIABLE }}\``);
+  } else if (info.requiresApiKey) {
+    issues.push(...credentialIssues(kind, s));
+  }
+  for (const key of textKeys(kind)) {
+    if (s[key] !== undefined && typeof s[key] !== 'string') {
+      add(key, 'must be a string', `quote the value: \`${key}: "..."\``);
+    }
+  }
+  for (const { key, example } of info.requiredKeys ?? []) {
+    if (!isGiven(s[key])) add(key, 'is required', `add \`${key}: ${example}\``);
   }
 
   const urlField = kind === 'azure' ? firstKey(s, ['base_url', 'endpoint']) : 'base_url';
@@ -155,6 +180,10 @@ export function parseLlmSettings(kind: LlmKind, target: ResolvedTarget): LlmProv
   };
   const apiKey = text(s.api_key);
   if (apiKey !== undefined) settings.apiKey = apiKey;
+  for (const key of textKeys(kind)) {
+    const value = text(s[key]);
+    if (value !== undefined) settings[TEXT_SETTINGS[key]] = value;
+  }
   if (kind === 'azure') {
     const endpoint = text(s.base_url) ?? text(s.endpoint);
     if (endpoint !== undefined && isHttpUrl(endpoint)) settings.baseUrl = azureBaseUrl(endpoint);
@@ -186,10 +215,9 @@ export function parseLlmSettings(kind: LlmKind, target: ResolvedTarget): LlmProv
   return settings;
 }
 
-/** The variable that most likely holds the key of `kind`: the first one set, else the conventional one. */
-export function likelyKeyVariable(kind: LlmKind, env: NodeJS.ProcessEnv = process.env): string {
-  const names = LLM_KINDS[kind].keyVariables;
-  return names.find((name) => env[name]) ?? names[0]!;
+/** The text settings `kind` understands. */
+function textKeys(kind: LlmKind): TextSetting[] {
+  return LLM_KINDS[kind].extraKeys.filter((key): key is TextSetting => key in TEXT_SETTINGS);
 }
 
 /** `https://x.openai.azure.com` → `https://x.openai.azure.com/openai`, the SDK's Azure base URL. */
@@ -200,10 +228,6 @@ function azureBaseUrl(endpoint: string): string {
 
 function firstKey(settings: Record<string, unknown>, keys: string[]): string | undefined {
   return keys.find((key) => settings[key] !== undefined);
-}
-
-function isGiven(value: unknown): boolean {
-  return typeof value === 'string' ? value.trim() !== '' : value !== undefined;
 }
 
 function isHttpUrl(value: unknown): boolean {

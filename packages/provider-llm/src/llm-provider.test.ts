@@ -1,12 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  type ChatMessage,
-  ProviderError,
-  type ProviderRequest,
-  type ResolvedTarget,
-} from '@agentv/core';
+import type { ChatMessage, ProviderRequest, ResolvedTarget } from '@agentv/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LlmKind } from './llm-kinds.js';
 import { createLlmProviderFactory } from './llm-provider-factories.js';
@@ -19,6 +14,17 @@ import {
   type Reply,
   startLlmServer,
 } from './test-support/llm-server.js';
+import { providerFailure as failure } from './test-support/provider-failure.js';
+import {
+  bedrockConverseReply,
+  deepseekReply,
+  groqReply,
+  mistralReply,
+  OPENROUTER_COST_USD,
+  openrouterReply,
+  vertexReply,
+  xaiReply,
+} from './test-support/provider-replies.js';
 
 const API_KEY = 'sk-test-0123456789abcdef';
 
@@ -38,12 +44,17 @@ interface KindCase {
   path: string;
   /** The header carrying the key, and the value the server must see. */
   keyHeader: [string, string];
+  /** The model named in the body, for protocols that name it there rather than in the path. */
+  model?: string;
   /** The messages in a received body, as `role: text`. */
   messages(body: ReceivedRequest['body']): string[];
+  /** The role of the model's turns on the wire; default `assistant`. */
+  assistantRole?: string;
   /** An error body of this protocol. */
   error(status: number, message: string): unknown;
   usage: Record<string, number>;
-  costUsd: number;
+  /** Undefined when the model has no known price: the response must then have no cost. */
+  costUsd?: number;
 }
 
 type Part = { text: string };
@@ -62,13 +73,42 @@ const openaiError = (status: number, message: string) => ({
     code: null,
   },
 });
-const openaiUsage = {
+// All five counts, as OpenAI, Gemini and the services reporting cached and reasoning tokens give them.
+const fullUsage = {
   inputTokens: 12,
   outputTokens: 5,
   totalTokens: 17,
   cachedTokens: 4,
   reasoningTokens: 0,
 };
+const googleMessages = (body: ReceivedRequest['body']) => [
+  ...body.systemInstruction.parts.map((part: Part) => `system: ${part.text}`),
+  ...body.contents.map((c: { role: string; parts: Part[] }) => `${c.role}: ${joined(c.parts)}`),
+];
+const googleError = (status: number, message: string) => ({
+  error: { code: status, message, status: status === 401 ? 'UNAUTHENTICATED' : 'INTERNAL' },
+});
+/** A case of a chat completions service: what differs is the URL, the answer and the error body. */
+const chatCompletions = (
+  kind: LlmKind,
+  model: string,
+  basePath: string,
+  success: (text: string) => Reply,
+  error: KindCase['error'],
+  usage: Record<string, number>,
+  costUsd?: number,
+): KindCase => ({
+  kind,
+  settings: (origin) => ({ model, api_key: API_KEY, base_url: `${origin}${basePath}` }),
+  success,
+  path: `${basePath}/chat/completions`,
+  keyHeader: ['authorization', `Bearer ${API_KEY}`],
+  model,
+  messages: openaiMessages,
+  error,
+  usage,
+  ...(costUsd === undefined ? {} : { costUsd }),
+});
 
 const cases: KindCase[] = [
   {
@@ -79,7 +119,7 @@ const cases: KindCase[] = [
     keyHeader: ['authorization', `Bearer ${API_KEY}`],
     messages: openaiMessages,
     error: openaiError,
-    usage: openaiUsage,
+    usage: fullUsage,
     costUsd: (12 * 0.15 + 5 * 0.6) / 1e6,
   },
   {
@@ -95,13 +135,7 @@ const cases: KindCase[] = [
     keyHeader: ['authorization', `Bearer ${API_KEY}`],
     messages: openaiMessages,
     error: openaiError,
-    usage: {
-      inputTokens: 12,
-      outputTokens: 5,
-      totalTokens: 17,
-      cachedTokens: 4,
-      reasoningTokens: 0,
-    },
+    usage: fullUsage,
     costUsd: (12 * 1 + 5 * 2) / 1e6,
   },
   {
@@ -118,7 +152,7 @@ const cases: KindCase[] = [
     keyHeader: ['api-key', API_KEY],
     messages: openaiMessages,
     error: (status, message) => ({ error: { code: String(status), message } }),
-    usage: openaiUsage,
+    usage: fullUsage,
     costUsd: (12 * 0.15 + 5 * 0.6) / 1e6,
   },
   {
@@ -154,22 +188,118 @@ const cases: KindCase[] = [
     success: (text) => geminiReply(text),
     path: '/v1beta/models/gemini-2.5-flash:generateContent',
     keyHeader: ['x-goog-api-key', API_KEY],
-    messages: (body) => [
-      ...body.systemInstruction.parts.map((part: Part) => `system: ${part.text}`),
-      ...body.contents.map((c: { role: string; parts: Part[] }) => `${c.role}: ${joined(c.parts)}`),
-    ],
-    error: (status, message) => ({
-      error: { code: status, message, status: status === 401 ? 'UNAUTHENTICATED' : 'INTERNAL' },
-    }),
-    usage: {
-      inputTokens: 12,
-      outputTokens: 5,
-      totalTokens: 17,
-      cachedTokens: 4,
-      reasoningTokens: 0,
-    },
+    messages: googleMessages,
+    assistantRole: 'model',
+    error: googleError,
+    usage: fullUsage,
     costUsd: (12 * 0.3 + 5 * 2.5) / 1e6,
   },
+  {
+    kind: 'bedrock',
+    // A Bedrock API key; signing with access keys is tested below.
+    settings: (origin) => ({
+      model: 'amazon.nova-lite-v1:0',
+      api_key: API_KEY,
+      region: 'us-east-1',
+      base_url: origin,
+    }),
+    success: (text) => bedrockConverseReply(text),
+    path: '/model/amazon.nova-lite-v1%3A0/converse',
+    keyHeader: ['authorization', `Bearer ${API_KEY}`],
+    messages: (body) => [
+      ...body.system.map((part: Part) => `system: ${part.text}`),
+      ...body.messages.map(
+        (m: { role: string; content: Part[] }) => `${m.role}: ${joined(m.content)}`,
+      ),
+    ],
+    error: (_status, message) => ({ message }),
+    // Bedrock's input count leaves out cached tokens; the SDK adds them back.
+    usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17, cachedTokens: 4 },
+  },
+  {
+    kind: 'vertex',
+    // Express mode (an API key); a project with Google's default credentials is tested below.
+    settings: (origin) => ({
+      model: 'gemini-2.5-flash',
+      api_key: API_KEY,
+      base_url: `${origin}/v1`,
+    }),
+    success: (text) => vertexReply(text),
+    path: '/v1/publishers/google/models/gemini-2.5-flash:generateContent',
+    keyHeader: ['x-goog-api-key', API_KEY],
+    messages: googleMessages,
+    assistantRole: 'model',
+    error: googleError,
+    usage: fullUsage,
+    // Vertex lists Gemini at the Gemini API's prices.
+    costUsd: (12 * 0.3 + 5 * 2.5) / 1e6,
+  },
+  chatCompletions(
+    'mistral',
+    'mistral-large-latest',
+    '/v1',
+    mistralReply,
+    (status, message) => ({
+      object: 'error',
+      message,
+      type: status === 401 ? 'invalid_api_key' : 'internal_server_error',
+      param: null,
+      code: String(status),
+    }),
+    { inputTokens: 12, outputTokens: 5, totalTokens: 17 },
+  ),
+  chatCompletions(
+    'groq',
+    'llama-3.3-70b-versatile',
+    '/openai/v1',
+    groqReply,
+    (status, message) => ({
+      error: {
+        message,
+        type: status === 401 ? 'invalid_request_error' : 'internal_server_error',
+        code: status === 401 ? 'invalid_api_key' : null,
+      },
+    }),
+    { inputTokens: 12, outputTokens: 5, totalTokens: 17, cachedTokens: 4 },
+  ),
+  chatCompletions(
+    'xai',
+    'grok-4',
+    '/v1',
+    xaiReply,
+    // xAI's errors are `{code, error}` with the message in `error`.
+    (status, message) => ({
+      code: status === 401 ? 'Client specified an invalid argument' : 'Internal error',
+      error: message,
+    }),
+    // Reasoning tokens are output tokens too.
+    { inputTokens: 12, outputTokens: 8, totalTokens: 20, cachedTokens: 4, reasoningTokens: 3 },
+  ),
+  chatCompletions(
+    'deepseek',
+    'deepseek-chat',
+    '',
+    deepseekReply,
+    (status, message) => ({
+      error: {
+        message,
+        type: status === 401 ? 'authentication_error' : 'api_error',
+        param: null,
+        code: 'invalid_request_error',
+      },
+    }),
+    fullUsage,
+  ),
+  chatCompletions(
+    'openrouter',
+    'openai/gpt-4o-mini',
+    '/api/v1',
+    openrouterReply,
+    (status, message) => ({ error: { message, code: status } }),
+    fullUsage,
+    // What OpenRouter says the call cost, not the table's price of gpt-4o-mini.
+    OPENROUTER_COST_USD,
+  ),
 ];
 
 function request(overrides: Partial<ProviderRequest> = {}): ProviderRequest {
@@ -194,15 +324,6 @@ function target(kind: LlmKind, settings: Record<string, unknown>): ResolvedTarge
     filePath: '/project/.agentv/targets.yaml',
     baseDir: '/project',
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 describe.each(cases)('$kind provider against a local server', (kindCase) => {
@@ -230,7 +351,8 @@ describe.each(cases)('$kind provider against a local server', (kindCase) => {
 
     expect(response.text).toBe('Six.');
     expect(response.usage).toEqual(kindCase.usage);
-    expect(response.costUsd).toBeCloseTo(kindCase.costUsd, 12);
+    if (kindCase.costUsd === undefined) expect(response.costUsd).toBeUndefined();
+    else expect(response.costUsd).toBeCloseTo(kindCase.costUsd, 12);
     expect(response.durationMs).toBeGreaterThanOrEqual(0);
     expect(response.cached).toBeUndefined();
 
@@ -239,10 +361,11 @@ describe.each(cases)('$kind provider against a local server', (kindCase) => {
     expect(received.method).toBe('POST');
     expect(received.url).toBe(kindCase.path);
     expect(received.headers[kindCase.keyHeader[0]]).toBe(kindCase.keyHeader[1]);
+    if (kindCase.model !== undefined) expect(received.body.model).toBe(kindCase.model);
     expect(kindCase.messages(received.body)).toEqual([
       'system: Answer in one word.',
       'user: What is 2 + 2?',
-      `${kindCase.kind === 'gemini' ? 'model' : 'assistant'}: Four.`,
+      `${kindCase.assistantRole ?? 'assistant'}: Four.`,
       'user: And 3 + 3?',
     ]);
   });
@@ -368,6 +491,29 @@ describe('LLM provider failures without an HTTP answer', () => {
       setTimeout(() => controller.abort(reason), 50);
 
       await expect(provider.invoke(request({ signal: controller.signal }))).rejects.toBe(reason);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a service's reported cost", () => {
+  it("gives way to the target's own pricing", async () => {
+    const server = await startLlmServer(() => openrouterReply('Six.'));
+    try {
+      const settings = {
+        model: 'openai/gpt-4o-mini',
+        api_key: API_KEY,
+        base_url: `${server.origin}/api/v1`,
+        pricing: { input_per_mtok: 1, output_per_mtok: 2 },
+      };
+      const response = await createLlmProviderFactory('openrouter')
+        .create(target('openrouter', settings), {})
+        .invoke(request());
+
+      expect(response.costUsd).toBeCloseTo((12 * 1 + 5 * 2) / 1e6, 12);
+      // OpenRouter was asked to report usage with its cost.
+      expect(server.requests[0]!.body.usage).toEqual({ include: true });
     } finally {
       await server.close();
     }

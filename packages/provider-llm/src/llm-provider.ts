@@ -11,10 +11,16 @@ import {
 } from '@agentv/core';
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { createLlmCache, llmCacheKey } from './llm-cache.js';
+import {
+  likelyKeyVariable,
+  missingCredentialsError,
+  refusedCredentialsHint,
+} from './llm-credentials.js';
 import { LLM_KINDS } from './llm-kinds.js';
-import { type LlmProviderSettings, likelyKeyVariable } from './llm-provider-settings.js';
+import type { LlmProviderSettings } from './llm-provider-settings.js';
 import { loadLanguageModel } from './load-language-model.js';
 import { estimateCostUsd } from './price-table.js';
+import { reportedCostUsd } from './reported-cost-usd.js';
 import { type FailedCall, toProviderError } from './to-provider-error.js';
 
 /** How an LLM provider runs, besides its settings. */
@@ -62,9 +68,12 @@ export function createLlmProvider(
     options.cacheDir === undefined
       ? undefined
       : createLlmCache(options.cacheDir, (message) => log(`warning: ${message}`));
-  const secrets = [settings.apiKey, ...(options.secrets ?? [])].filter(
-    (value): value is string => typeof value === 'string' && value.length > 0,
-  );
+  const secrets = [
+    settings.apiKey,
+    settings.secretAccessKey,
+    settings.sessionToken,
+    ...(options.secrets ?? []),
+  ].filter((value): value is string => typeof value === 'string' && value.length > 0);
   const failedCall: FailedCall = {
     kind: settings.kind,
     targetName,
@@ -72,6 +81,7 @@ export function createLlmProvider(
     baseUrl: settings.baseUrl,
     keyVariable:
       variableHolding(settings, options.env ?? process.env) ?? likelyKeyVariable(settings.kind),
+    authHint: refusedCredentialsHint(settings.kind, settings.apiKey, targetName),
     secrets,
   };
   let model: Promise<LanguageModel> | undefined;
@@ -85,6 +95,9 @@ export function createLlmProvider(
       thinkingBudget: settings.thinkingBudget,
       apiVersion: settings.apiVersion,
       resourceName: settings.resourceName,
+      region: settings.region,
+      project: settings.project,
+      location: settings.location,
     };
     const key =
       cache &&
@@ -143,13 +156,20 @@ export function createLlmProvider(
           { retryable: true, hint: timeoutHint(options) },
         );
       }
-      throw toProviderError(error, failedCall);
+      throw (
+        missingCredentialsError(error, settings.kind, targetName) ??
+        toProviderError(error, failedCall)
+      );
     } finally {
       clearTimeout(timer);
     }
 
     const usage = toTokenUsage(result.usage);
-    const costUsd = usage && estimateCostUsd(settings.model, usage, settings.pricing);
+    // The target's own pricing wins; else what the service says the call cost; else the table.
+    const costUsd =
+      usage &&
+      ((settings.pricing === undefined ? reportedCostUsd(result.providerMetadata) : undefined) ??
+        estimateCostUsd(settings.model, usage, settings.pricing));
     const durationMs = Date.now() - started;
     verbose(
       `${callLabel(request)}: ${settings.model} answered in ${durationMs} ms` +

@@ -45,5 +45,63 @@ export async function loadLanguageModel(settings: LlmProviderSettings): Promise<
       const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
       return createGoogleGenerativeAI({ apiKey, baseURL: baseUrl }).languageModel(model);
     }
+    case 'bedrock': {
+      const { createAmazonBedrock } = await import('@ai-sdk/amazon-bedrock');
+      return createAmazonBedrock({
+        region: settings.region,
+        // '' (not undefined) keeps the SDK from taking AWS_BEARER_TOKEN_BEDROCK from the shell
+        // when the target signs with access keys: the target says which credentials it uses.
+        apiKey: apiKey ?? '',
+        accessKeyId: settings.accessKeyId,
+        secretAccessKey: settings.secretAccessKey,
+        sessionToken: settings.sessionToken,
+        baseURL: baseUrl,
+      }).languageModel(model);
+    }
+    case 'vertex': {
+      const { createVertex } = await import('@ai-sdk/google-vertex');
+      return createVertex({
+        // '' keeps GOOGLE_VERTEX_API_KEY of the shell from turning a project target into express mode.
+        apiKey: apiKey ?? '',
+        project: settings.project,
+        location: settings.location,
+        baseURL: vertexBaseUrl(settings),
+      }).languageModel(model);
+    }
+    case 'mistral': {
+      const { createMistral } = await import('@ai-sdk/mistral');
+      return createMistral({ apiKey, baseURL: baseUrl }).languageModel(model);
+    }
+    case 'groq': {
+      const { createGroq } = await import('@ai-sdk/groq');
+      return createGroq({ apiKey, baseURL: baseUrl }).languageModel(model);
+    }
+    case 'xai': {
+      const { createXai } = await import('@ai-sdk/xai');
+      return createXai({ apiKey, baseURL: baseUrl }).languageModel(model);
+    }
+    case 'deepseek': {
+      const { createDeepSeek } = await import('@ai-sdk/deepseek');
+      return createDeepSeek({ apiKey, baseURL: baseUrl }).languageModel(model);
+    }
+    case 'openrouter': {
+      const { createOpenRouter } = await import('@openrouter/ai-sdk-provider');
+      // `usage.include` makes OpenRouter report what the call cost (`reportedCostUsd`).
+      return createOpenRouter({ apiKey, baseURL: baseUrl, compatibility: 'strict' }).chat(model, {
+        usage: { include: true },
+      });
+    }
   }
+}
+
+/**
+ * Vertex's `base_url` is the API root with its version (`https://<location>-aiplatform.googleapis.com/v1`);
+ * the SDK wants the publisher's URL below it: `/projects/<project>/locations/<location>/publishers/google`,
+ * or `/publishers/google` in express mode (an API key). A URL that already names the publisher is used as written.
+ */
+function vertexBaseUrl(settings: LlmProviderSettings): string | undefined {
+  const { baseUrl, apiKey, project, location } = settings;
+  if (baseUrl === undefined || /\/publishers\/[^/]+$/.test(baseUrl)) return baseUrl;
+  if (apiKey !== undefined) return `${baseUrl}/publishers/google`;
+  return `${baseUrl}/projects/${project}/locations/${location}/publishers/google`;
 }

@@ -14,6 +14,8 @@ export interface FailedCall {
   baseUrl?: string;
   /** The variable that holds the key, named in 401/403 hints. */
   keyVariable: string;
+  /** The 401/403 hint of a target that signs in without `api_key` (Bedrock's access keys, Vertex's project). */
+  authHint?: string;
   /** Values to mask in every message: the API key and the target's `${{ VAR }}` values. */
   secrets: readonly string[];
 }
@@ -64,7 +66,10 @@ export function toProviderError(error: unknown, call: FailedCall): ProviderError
 function hintFor(status: number, call: FailedCall): string {
   const label = LLM_KINDS[call.kind].label;
   if (status === 401 || status === 403) {
-    return `check ${call.keyVariable}: ${label} refused the api_key of target "${call.targetName}"`;
+    return (
+      call.authHint ??
+      `check ${call.keyVariable}: ${label} refused the api_key of target "${call.targetName}"`
+    );
   }
   if (status === 404) {
     return call.kind === 'azure'

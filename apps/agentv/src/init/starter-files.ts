@@ -17,8 +17,9 @@ export const EXAMPLE_EVAL_PATH = 'evals/example.yaml';
 
 /**
  * The starter project: a targets file with a `cli` target named `default`
- * (and a commented-out `openai-compatible` target reading `.env`), a config file, an offline example agent
- * and an eval file whose cases that agent passes.
+ * (and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
+ * variable of every other LLM kind), a config file, an offline example agent and an eval file
+ * whose cases that agent passes.
  */
 export function starterFiles(schemas: SchemaReferences): StarterFile[] {
   return [
@@ -55,8 +56,25 @@ targets:
   #   OPENAI_BASE_URL=https://api.openai.com/v1   (Ollama: http://127.0.0.1:11434/v1)
   #   OPENAI_API_KEY=sk-...                       (local servers: any text)
   #   OPENAI_MODEL=gpt-4o-mini
-  # Answers are cached in .agentv/cache/ (\`--no-cache\` asks again). Other kinds:
-  # openai, azure, anthropic, gemini (see the AgentV README).
+  # Answers are cached in .agentv/cache/ (\`--no-cache\` asks again).
+  # Other model APIs take the same keys with their own provider, model and key
+  # variable ("LLM targets" in the AgentV README has every setting):
+  #   provider: openai      model: gpt-4o-mini              api_key: \${{ OPENAI_API_KEY }}
+  #   provider: azure       deployment: gpt-4o-mini         api_key: \${{ AZURE_OPENAI_API_KEY }}
+  #                         endpoint: https://my-resource.openai.azure.com
+  #   provider: anthropic   model: claude-sonnet-4-5        api_key: \${{ ANTHROPIC_API_KEY }}
+  #   provider: gemini      model: gemini-2.5-flash         api_key: \${{ GOOGLE_GENERATIVE_AI_API_KEY }}
+  #   provider: vertex      model: gemini-2.5-flash         api_key: \${{ GOOGLE_VERTEX_API_KEY }}
+  #                         or project: my-project and location: us-central1 after
+  #                         \`gcloud auth application-default login\`
+  #   provider: bedrock     model: amazon.nova-lite-v1:0    api_key: \${{ AWS_BEARER_TOKEN_BEDROCK }}
+  #                         region: us-east-1, or access_key_id: \${{ AWS_ACCESS_KEY_ID }} and
+  #                         secret_access_key: \${{ AWS_SECRET_ACCESS_KEY }} instead of api_key
+  #   provider: mistral     model: mistral-large-latest     api_key: \${{ MISTRAL_API_KEY }}
+  #   provider: groq        model: llama-3.3-70b-versatile  api_key: \${{ GROQ_API_KEY }}
+  #   provider: xai         model: grok-4                   api_key: \${{ XAI_API_KEY }}
+  #   provider: deepseek    model: deepseek-chat            api_key: \${{ DEEPSEEK_API_KEY }}
+  #   provider: openrouter  model: openai/gpt-4o-mini       api_key: \${{ OPENROUTER_API_KEY }}
   # - name: llm
   #   provider: openai-compatible
   #   base_url: \${{ OPENAI_BASE_URL }}

@@ -84,8 +84,8 @@ describe('agentv validate', () => {
     expect(validate.code).toBe(0);
     // Targets AgentV cannot run here are warnings; the run below does not use them.
     expect(validate.stdout.split('\n')).toEqual([
-      'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible, or leave it for runs that do not use it)',
-      'warning: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex"; this target cannot run with this AgentV (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible, or leave it for runs that do not use it)',
+      'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai, or leave it for runs that do not use it)',
+      'warning: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai, or leave it for runs that do not use it)',
       'warning: .agentv/targets.yaml:16:12: target "azure": needs environment variable(s) AGENTV_TEST_UNSET_AZURE_KEY, which are not set (hint: set AGENTV_TEST_UNSET_AZURE_KEY in your shell or in a .env file; a run that uses this target fails until then)',
       '3 files checked: no errors (3 warnings)',
       '',
@@ -112,7 +112,7 @@ describe('agentv validate', () => {
     const validateCodex = await runAgentv(['validate', '--target', 'codex'], project.dir, env);
     expect(validateCodex.code).toBe(1);
     expect(validateCodex.stdout).toContain(
-      'error: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex" (hint: use one of: anthropic, azure, azure-openai, cli, gemini, google, google-gemini, http, mock, openai, openai-compatible (used by evals/legacy.yaml))',
+      'error: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex" (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai (used by evals/legacy.yaml))',
     );
   });
 
