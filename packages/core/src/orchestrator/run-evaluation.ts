@@ -44,7 +44,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   const masks = runSecretMasks(options);
   const run = masks === undefined ? options : withSecretsMasked(options, masks);
   try {
-    return await runCases(run, await startProviders(run, started), masks);
+    return await runCases(run, await startProviders(run, started, masks), masks);
   } finally {
     // Providers that keep processes running (a persistent `cli` target) stop them here,
     // whether the run finished, was interrupted or failed. (Judges made on first use are
@@ -163,6 +163,7 @@ async function closeProviders(providers: readonly Provider[]): Promise<void> {
 async function startProviders(
   options: RunEvaluationOptions,
   started: Provider[],
+  masks: RunSecretMasks | undefined,
 ): Promise<Map<string, Provider>> {
   const providers = new Map<string, Provider>();
   for (const target of options.plan.targets) {
@@ -195,11 +196,16 @@ async function startProviders(
       // The provider's own hint says what to do about its probe; keep it as the one hint.
       const hint = isAgentvError(error) ? error.hint : undefined;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new AgentvError(`health check of target "${provider.targetName}" failed: ${reason}`, {
-        hint:
-          hint ?? 'start the agent or service the target needs, or fix its healthcheck settings',
-        cause: error,
-      });
+      const masked = (text: string) => masks?.all.text(text) ?? text;
+      throw new AgentvError(
+        `health check of target "${provider.targetName}" failed: ${masked(reason)}`,
+        {
+          hint: masked(
+            hint ?? 'start the agent or service the target needs, or fix its healthcheck settings',
+          ),
+          cause: error,
+        },
+      );
     }
   }
   return providers;

@@ -105,4 +105,32 @@ describe('runEvaluation masks secrets', () => {
     expect(warnings.some((warning) => warning.includes('the agent printed ***'))).toBe(true);
     expect(prompts[0]).toContain('my key is ***');
   });
+
+  it('masks them in a failed health check, which stops the run', async () => {
+    const providerRegistry = createProviderRegistry([mockProviderFactory]);
+    const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
+    const { plan } = planRun({
+      cases: [leakyCase()],
+      targets: [
+        { name: 'default', provider: 'mock', settings: {}, filePath: '/t.yaml', baseDir: '/' },
+      ],
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    const failing: Provider = {
+      ...echoing(undefined),
+      async healthcheck() {
+        throw new Error(`401 for key ${KEY}`);
+      },
+    };
+    await expect(
+      runEvaluation({
+        plan,
+        providerRegistry,
+        evaluatorRegistry,
+        createProvider: () => failing,
+        providerContext: { env: { OPENAI_API_KEY: KEY } },
+      }),
+    ).rejects.toThrow('health check of target "default" failed: 401 for key ***');
+  });
 });
