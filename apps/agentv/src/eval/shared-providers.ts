@@ -1,4 +1,10 @@
-import type { Provider, ProviderRole, ResolvedTarget, RunEvaluationOptions } from '@agentv/core';
+import type {
+  Provider,
+  ProviderContext,
+  ProviderRole,
+  ResolvedTarget,
+  RunEvaluationOptions,
+} from '@agentv/core';
 
 /**
  * One provider per target and role for several `runEvaluation` calls over the
@@ -10,19 +16,24 @@ import type { Provider, ProviderRole, ResolvedTarget, RunEvaluationOptions } fro
  * stops the real providers, each once.
  */
 export function shareProviders(options: RunEvaluationOptions): {
-  create: (target: ResolvedTarget, role: ProviderRole) => Provider;
+  create: (
+    target: ResolvedTarget,
+    role: ProviderRole,
+    context: ProviderContext | undefined,
+  ) => Provider;
   close: () => Promise<void>;
 } {
   const providers: Provider[] = [];
   const views = new Map<string, Provider>();
   return {
-    create: (target, role) => {
+    create: (target, role, context) => {
       const key = `${role}\u0000${target.name}`;
       const existing = views.get(key);
       if (existing) return existing;
+      // The context of the run asking (its log masks the run's secrets), not the outer one.
       const provider = options.createProvider
-        ? options.createProvider(target, role)
-        : options.providerRegistry.create(target, options.providerContext);
+        ? options.createProvider(target, role, context)
+        : options.providerRegistry.create(target, context ?? options.providerContext);
       providers.push(provider);
       const view = keptOpen(provider);
       views.set(key, view);

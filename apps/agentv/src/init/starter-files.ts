@@ -93,6 +93,10 @@ guideline_patterns:
   - "**/instructions/**"
   - "**/*.prompt.md"
   - "**/prompts/**"
+# Eval files and datasets may name files only inside this project (the folder
+# holding .agentv/). List other folders they may read from here, relative to
+# this project or absolute:
+# allowed_file_roots: [../shared-fixtures]
 `;
 
 const GITIGNORE = `# Written by agentv eval; keep them out of version control.

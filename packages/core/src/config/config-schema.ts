@@ -17,6 +17,12 @@ export const configFileSchema = z.looseObject({
     .describe(
       'Globs of attached files that are guidelines (sent as instructions, not as the question)',
     ),
+  allowed_file_roots: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'Folders outside the project that eval files and datasets may name files in (attachments, datasets, prompt and schema files), relative to the folder holding .agentv/ or absolute',
+    ),
 });
 
 /** `.agentv/config.yaml` as written. */
@@ -26,6 +32,11 @@ export type ConfigFileInput = z.infer<typeof configFileSchema>;
 export interface AgentvConfig {
   /** Globs (relative to the repository root) of files that are guidelines. */
   guidelinePatterns: string[];
+  /**
+   * `allowed_file_roots` as absolute paths: folders besides the project root
+   * that files named by eval files and datasets may be in.
+   */
+  allowedFileRoots: string[];
 }
 
 /** Keys `.agentv/config.yaml` understands. */

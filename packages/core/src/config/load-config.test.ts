@@ -11,7 +11,7 @@ describe('loadConfigFile', () => {
   it('reads guideline_patterns', async () => {
     const result = await loadConfigFile(fixture('custom/.agentv/config.yaml'));
     expect(result).toEqual({
-      value: { guidelinePatterns: ['**/*.rules.md', 'docs/guides/**'] },
+      value: { guidelinePatterns: ['**/*.rules.md', 'docs/guides/**'], allowedFileRoots: [] },
       issues: [],
     });
   });
@@ -19,7 +19,7 @@ describe('loadConfigFile', () => {
   it('gives the default patterns for a file of comments', async () => {
     const result = await loadConfigFile(fixture('comments/.agentv/config.yml'));
     expect(result).toEqual({
-      value: { guidelinePatterns: [...DEFAULT_GUIDELINE_PATTERNS] },
+      value: { guidelinePatterns: [...DEFAULT_GUIDELINE_PATTERNS], allowedFileRoots: [] },
       issues: [],
     });
     expect(DEFAULT_GUIDELINE_PATTERNS).toEqual([
@@ -55,6 +55,45 @@ describe('loadConfigFile', () => {
         hint: 'write a list of globs, e.g. `guideline_patterns: ["**/*.instructions.md"]`',
       },
     ]);
+  });
+});
+
+describe('loadConfigFile: allowed_file_roots', () => {
+  it('resolves them against the folder holding .agentv/ and warns about missing ones', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'agentv-config-'));
+    try {
+      await mkdir(path.join(root, 'project/.agentv'), { recursive: true });
+      await mkdir(path.join(root, 'shared'));
+      const file = path.join(root, 'project/.agentv/config.yaml');
+      await writeFile(file, 'allowed_file_roots:\n  - ../shared\n  - /no/such/folder\n');
+      const result = await loadConfigFile(file);
+      expect(result.value?.allowedFileRoots).toEqual([
+        path.join(root, 'shared'),
+        '/no/such/folder',
+      ]);
+      expect(
+        result.issues.map(({ severity, line, message }) => ({ severity, line, message })),
+      ).toEqual([
+        {
+          severity: 'warning',
+          line: 3,
+          message:
+            'allowed_file_roots: /no/such/folder is not a folder (resolved to /no/such/folder)',
+        },
+      ]);
+
+      await writeFile(file, 'allowed_file_roots: ../shared\n');
+      const wrong = await loadConfigFile(file);
+      expect(wrong.value).toBeUndefined();
+      expect(wrong.issues.map(({ line, hint }) => ({ line, hint }))).toEqual([
+        {
+          line: 1,
+          hint: 'write a list of folders, e.g. `allowed_file_roots: [../shared-fixtures, /data/evals]`',
+        },
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

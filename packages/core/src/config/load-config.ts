@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { readInputFile } from '../util/read-input-file.js';
@@ -39,7 +40,10 @@ export async function loadConfigFile(filePath: string): Promise<LoadResult<Agent
   });
   if (read.value === undefined) return { issues: read.issues };
   if (read.value.trim() === '' || isCommentOnly(read.value)) {
-    return { value: { guidelinePatterns: [...DEFAULT_GUIDELINE_PATTERNS] }, issues: [] };
+    return {
+      value: { guidelinePatterns: [...DEFAULT_GUIDELINE_PATTERNS], allowedFileRoots: [] },
+      issues: [],
+    };
   }
   const parsed = parseYamlMapping(read.value, filePath, 'config file');
   if (parsed.value === undefined) return { issues: parsed.issues };
@@ -63,7 +67,35 @@ export async function loadConfigFile(filePath: string): Promise<LoadResult<Agent
   }
   if (!result.success || hasErrors(issues)) return { issues: sortIssues(issues) };
   const patterns = result.data.guideline_patterns ?? [...DEFAULT_GUIDELINE_PATTERNS];
-  return { value: { guidelinePatterns: patterns }, issues: sortIssues(issues) };
+  const base = projectFolderOf(path.resolve(filePath));
+  const allowedFileRoots: string[] = [];
+  for (const [index, root] of (result.data.allowed_file_roots ?? []).entries()) {
+    const absolute = path.resolve(base, root);
+    allowedFileRoots.push(absolute);
+    if (!(await isDirectory(absolute))) {
+      issues.push({
+        severity: 'warning',
+        file: filePath,
+        ...source.locate(['allowed_file_roots', index]),
+        message: `allowed_file_roots: ${root} is not a folder (resolved to ${absolute})`,
+        hint: 'fix the path (relative to the folder holding .agentv/) or remove it',
+      });
+    }
+  }
+  return {
+    value: { guidelinePatterns: patterns, allowedFileRoots },
+    issues: sortIssues(issues),
+  };
+}
+
+/** The folder `allowed_file_roots` are relative to: the one holding `.agentv/`, else the config file's. */
+function projectFolderOf(configFile: string): string {
+  const folder = path.dirname(configFile);
+  return path.basename(folder) === '.agentv' ? path.dirname(folder) : folder;
+}
+
+async function isDirectory(folder: string): Promise<boolean> {
+  return (await stat(folder).catch(() => undefined))?.isDirectory() === true;
 }
 
 function isCommentOnly(text: string): boolean {
@@ -72,6 +104,11 @@ function isCommentOnly(text: string): boolean {
 
 function configHint(issuePath: readonly PropertyKey[], kind: ProblemKind): string | undefined {
   if (issuePath[0] === '$schema') return 'use `$schema: agentv-config-v2` or remove the line';
+  if (issuePath[0] === 'allowed_file_roots') {
+    return kind === 'range'
+      ? 'remove empty entries from the list'
+      : 'write a list of folders, e.g. `allowed_file_roots: [../shared-fixtures, /data/evals]`';
+  }
   if (issuePath[0] === 'guideline_patterns') {
     return kind === 'range'
       ? 'remove empty patterns from the list'

@@ -2,6 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import type { ContentBlock, EvalMessage, ExpectedToolCall } from './eval-case.js';
 import type { MessageInput } from './eval-file-schema.js';
+import { describeRefusal } from './file-roots.js';
 import { type FileLookup, isGuidelineFile, resolveInputFile } from './resolve-input-file.js';
 
 /** Where a message list is, for issues about its file blocks. */
@@ -19,7 +20,8 @@ export interface MessageListContext {
  * Normalises validated messages: string content becomes one text block, an
  * object becomes `structured` plus a text block of pretty JSON, and file
  * blocks are resolved to absolute paths (a missing file is an error issue
- * listing every path tried).
+ * listing every path tried; a file outside the project's roots, an error
+ * saying where it resolved to).
  */
 export async function buildMessages(
   messages: readonly MessageInput[],
@@ -119,6 +121,15 @@ async function resolveFileBlock(
     return fail('a file block has an empty path', 'set `value:` to the path of the file to attach');
   }
   const resolved = await resolveInputFile(value, context.lookup);
+  if (resolved.refused !== undefined) {
+    const problem = describeRefusal(
+      `file "${value}"`,
+      value,
+      resolved.refused,
+      context.lookup.roots,
+    );
+    return fail(problem.message, problem.hint);
+  }
   if (resolved.path === undefined) {
     return fail(
       `file "${value}" not found; tried ${resolved.tried.join(', ')}`,

@@ -137,4 +137,34 @@ describe('code_judge file checks', () => {
       },
     ]);
   });
+
+  it('refuses prompt and schema files outside the project, not code_judge scripts', async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'agentv-judge-outside-'));
+    try {
+      await writeFile(path.join(outside, 'judge.md'), 'grade {{ candidate_answer }}');
+      await writeFile(path.join(outside, 'schema.json'), '{}');
+      await writeFile(path.join(outside, 'judge.mjs'), '');
+      const { brief } = await load(
+        [
+          `      - { name: p, type: llm_judge, prompt: ${path.join(outside, 'judge.md')} }`,
+          `      - { name: s, type: json_schema, schema: ${path.join(outside, 'schema.json')} }`,
+          `      - { name: c, type: code_judge, script: node ${path.join(outside, 'judge.mjs')} }`,
+          '',
+        ].join('\n'),
+      );
+      expect(brief.map(({ line, message }) => ({ line, message }))).toEqual([
+        {
+          line: 5,
+          message: `evaluator "p": prompt file ${path.join(outside, 'judge.md')} is outside the project root ${root}`,
+        },
+        {
+          line: 6,
+          message: `evaluator "s": schema file ${path.join(outside, 'schema.json')} is outside the project root ${root}`,
+        },
+      ]);
+      expect(brief[0]!.hint).toContain('allowed_file_roots');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
 });

@@ -4,6 +4,13 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { promptFileOf } from '../evaluators/judge-prompt.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
+import {
+  checkFileRootOnce,
+  describeRefusal,
+  type FileRootRefusal,
+  type FileRoots,
+  systemFolderRefusal,
+} from './file-roots.js';
 
 /** Programs whose first argument is the script file they run (`node ./judge.mjs`). */
 const INTERPRETERS = new Set([
@@ -36,15 +43,23 @@ export interface JudgeFilesContext {
   issues: Issue[];
   /** Memoised existence checks, shared by every list of the file. */
   checked: Map<string, Promise<boolean>>;
+  /** Where prompt and schema files may be read from. */
+  roots: FileRoots;
+  /** Memoised root checks, shared with the file's message blocks. */
+  rootChecks: Map<string, Promise<FileRootRefusal | undefined>>;
 }
 
 /**
- * Checks the files `code_judge` evaluators refer to before anything runs: a
- * `cwd` must be an existing directory, and the script file must exist when
- * the command's first word is a relative path (`./judge.sh`) or an
- * interpreter's first argument (`node ./judge.mjs`, `python3 judges/x.py`).
- * Words that depend on the shell (`$VAR`, globs) and commands found on PATH
- * are not checked. Each missing file is an error issue on the key.
+ * Checks the files evaluators refer to before anything runs. The prompt and
+ * schema files of `llm_judge`, `json_schema` and composite aggregators must
+ * exist and lie inside the project's roots (their text goes to a judge or
+ * into results). For `code_judge`, a `cwd` must be an existing directory, and
+ * the script file must exist when the command's first word is a relative
+ * path (`./judge.sh`) or an interpreter's first argument (`node ./judge.mjs`,
+ * `python3 judges/x.py`); a script may be anywhere, as its command line may
+ * run any program. Words that depend on the shell (`$VAR`, globs) and
+ * commands found on PATH are not checked. Each problem is an error issue on
+ * the key.
  */
 export async function checkJudgeFiles(
   evaluators: readonly EvaluatorConfig[],
@@ -82,16 +97,33 @@ async function checkOne(
   const templateFile = templateFileOf(config);
   if (templateFile !== undefined) {
     const resolved = path.resolve(context.evalDir, templateFile.file);
-    if (!(await cached(context.checked, resolved, () => isFile(resolved)))) {
+    const fail = (message: string, hint: string) => {
       const issue: Issue = {
         severity: 'error',
         file: context.file,
         ...context.source.locate([...entryPath, ...templateFile.key]),
-        message: `${listPrefix(context)}evaluator "${config.name}": ${templateFile.what} file ${templateFile.file} not found (resolved to ${resolved})`,
-        hint: `fix the path in "${templateFile.key.join('.')}"; it is relative to the eval file's directory`,
+        message: `${listPrefix(context)}evaluator "${config.name}": ${message}`,
+        hint,
       };
       if (context.caseId !== undefined) issue.caseId = context.caseId;
       context.issues.push(issue);
+    };
+    const what = `${templateFile.what} file ${templateFile.file}`;
+    const system = systemFolderRefusal(resolved);
+    if (system !== undefined) {
+      const problem = describeRefusal(what, templateFile.file, system, context.roots);
+      fail(problem.message, problem.hint);
+    } else if (!(await cached(context.checked, resolved, () => isFile(resolved)))) {
+      fail(
+        `${what} not found (resolved to ${resolved})`,
+        `fix the path in "${templateFile.key.join('.')}"; it is relative to the eval file's directory`,
+      );
+    } else {
+      const refused = await checkFileRootOnce(resolved, context.roots, context.rootChecks);
+      if (refused !== undefined) {
+        const problem = describeRefusal(what, templateFile.file, refused, context.roots);
+        fail(problem.message, problem.hint);
+      }
     }
     return;
   }

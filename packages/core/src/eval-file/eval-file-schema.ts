@@ -13,7 +13,7 @@ export const contentBlockSchema = z.object({
   value: z
     .string()
     .describe(
-      "The text, or the file's path (relative to the eval file, then its parent folders, then the current directory)",
+      "The text, or the file's path (relative to the eval file, then its parent folders, then the current directory); it must be inside the project root or a folder of allowed_file_roots",
     ),
 });
 

@@ -172,6 +172,73 @@ evalcases:
     ]);
   });
 
+  it('refuses a record that brings a code_judge, as evaluator, composite member or aggregator', async () => {
+    const records = [
+      { id: 'plain', question: 'ok?', evaluators: [{ type: 'contains', value: 'ok' }] },
+      { id: 'own', question: 'ok?', evaluators: [{ type: 'code_judge', script: 'touch pwned' }] },
+      {
+        id: 'nested',
+        question: 'ok?',
+        execution: {
+          evaluators: [
+            {
+              name: 'both',
+              type: 'composite',
+              evaluators: [{ name: 'inner', type: 'code_judge', script: 'touch pwned' }],
+              aggregator: { type: 'code_judge', script: 'touch pwned' },
+            },
+          ],
+        },
+      },
+    ];
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: ./cases.jsonl\n`,
+      'evals/cases.jsonl': `${records.map((record) => JSON.stringify(record)).join('\n')}\n`,
+    });
+    expect(result.issues.map(formatIssue)).toEqual([
+      expect.stringMatching(
+        /^evals[/\\]cases\.jsonl:2:1: case "own": a dataset record cannot bring a code_judge grader \("code_judge"\): it would run a command written in the dataset/,
+      ),
+      expect.stringMatching(
+        /^evals[/\\]cases\.jsonl:3:1: case "nested": a dataset record cannot bring a code_judge grader \("both\.members\.inner"\)/,
+      ),
+      expect.stringMatching(/^evals[/\\]cases\.jsonl:3:1: .*\("both\.aggregator"\)/),
+    ]);
+    expect(result.issues[0]!.hint).toBe(
+      "write code judges in the eval file's `execution.evaluators`, which grade every dataset record without evaluators of its own",
+    );
+  });
+
+  it('refuses a record attaching a file outside the project, at its line', async () => {
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: ./cases.jsonl\n`,
+      'evals/cases.jsonl': `${JSON.stringify({
+        id: 'leak',
+        input_messages: [{ role: 'user', content: [{ type: 'file', value: '../secret.txt' }] }],
+      })}\n`,
+      'secret.txt': 'secret',
+    });
+    // No .agentv/ or .git in this temp folder: the project root is the eval file's folder.
+    expect(result.issues.map(formatIssue)).toEqual([
+      expect.stringMatching(
+        /^evals[/\\]cases\.jsonl:1:1: case "leak": file "\.\.\/secret\.txt" resolves to .*secret\.txt, outside the project root .*evals \(no \.agentv\/ folder/,
+      ),
+    ]);
+  });
+
+  it('refuses a dataset outside the project, at the `cases:` line', async () => {
+    const result = await load({
+      'evals/.agentv/targets.yaml': 'targets: []\n',
+      'evals/suite.yaml': `${HEADER}cases: ../shared/cases.jsonl\n`,
+      'shared/cases.jsonl': `${JSON.stringify({ id: 'a', question: 'hi' })}\n`,
+    });
+    expect(result.issues.map(formatIssue)).toEqual([
+      expect.stringMatching(
+        /^evals[/\\]suite\.yaml:6:\d+: dataset \.\.\/shared\/cases\.jsonl resolves to .*shared[/\\]cases\.jsonl, outside the project root .*evals \(hint: move the file/,
+      ),
+    ]);
+  });
+
   it('still needs inline cases or a dataset', async () => {
     const result = await load({ 'evals/suite.yaml': HEADER });
     expect(result.issues.map((issue) => issue.message)).toEqual([

@@ -544,21 +544,37 @@ describe('loadEvalFile: files in a project', () => {
     const dir = await project({
       'evals/suite/case.yaml': attaching('shared/data.txt'),
       'shared/data.txt': 'at the root',
+      'tools/only-here/x.txt': 'cwd',
     });
     const fromRoot = await loadEvalFile(path.join(dir, 'evals/suite/case.yaml'));
     expect(fromRoot.value!.cases[0]!.inputMessages[0]!.content[0]).toMatchObject({
       path: path.join(dir, 'shared/data.txt'),
     });
 
+    await writeFile(path.join(dir, 'evals/cwd.yaml'), attaching('only-here/x.txt'));
+    const fromCwd = await loadEvalFile(path.join(dir, 'evals/cwd.yaml'), {
+      cwd: path.join(dir, 'tools'),
+    });
+    expect(fromCwd.value!.cases[0]!.inputMessages[0]!.content[0]).toMatchObject({
+      path: path.join(dir, 'tools/only-here/x.txt'),
+    });
+  });
+
+  it('refuses a file found in a current directory outside the project', async () => {
+    const dir = await project({ 'evals/cwd.yaml': attaching('only-here/x.txt') });
     const other = await mkdtemp(path.join(os.tmpdir(), 'agentv-cwd-'));
     try {
       await mkdir(path.join(other, 'only-here'));
       await writeFile(path.join(other, 'only-here/x.txt'), 'cwd');
-      await writeFile(path.join(dir, 'evals/cwd.yaml'), attaching('only-here/x.txt'));
       const fromCwd = await loadEvalFile(path.join(dir, 'evals/cwd.yaml'), { cwd: other });
-      expect(fromCwd.value!.cases[0]!.inputMessages[0]!.content[0]).toMatchObject({
-        path: path.join(other, 'only-here/x.txt'),
-      });
+      expect(fromCwd.issues.map(brief)).toEqual([
+        {
+          severity: 'error',
+          line: 6,
+          caseId: 'a',
+          message: `file "only-here/x.txt" resolves to ${path.join(other, 'only-here/x.txt')}, outside the project root ${dir}`,
+        },
+      ]);
     } finally {
       await rm(other, { recursive: true, force: true });
     }

@@ -16,6 +16,7 @@ import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { checkJudgeFiles } from './check-judge-files.js';
+import { datasetCommandGraderIssues } from './dataset-command-graders.js';
 import type {
   EvalCase,
   EvalFile,
@@ -36,6 +37,7 @@ import {
 } from './eval-file-schema.js';
 import { evalFileUnknownKeyWarnings } from './eval-file-unknown-keys.js';
 import { evaluatorPositions } from './evaluator-positions.js';
+import { checkFileRootOnce, describeRefusal, fileRootsFor } from './file-roots.js';
 import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
 import type { FileLookup } from './resolve-input-file.js';
@@ -48,6 +50,15 @@ export interface LoadEvalFileOptions {
   repoRoot?: string;
   /** Globs of guideline files (from `.agentv/config.yaml`). Default `DEFAULT_GUIDELINE_PATTERNS`. */
   guidelinePatterns?: readonly string[];
+  /**
+   * The project root: files the eval file and its dataset name (attachments,
+   * the dataset, prompt and schema files) must resolve inside it or an
+   * allowed root. Default: the nearest folder at or above the eval file
+   * holding `.agentv/` or `.git`, else the eval file's folder.
+   */
+  projectRoot?: string;
+  /** More folders files may be in (absolute; `allowed_file_roots` of `.agentv/config.yaml`). */
+  allowedFileRoots?: readonly string[];
   /**
    * Set `value` even when the file has errors, holding the cases that passed
    * validation, so a caller can check them further (targets, evaluators) and
@@ -188,6 +199,8 @@ export async function loadEvalFile(
       cwd,
       guidelinePatterns: options.guidelinePatterns ?? DEFAULT_GUIDELINE_PATTERNS,
       checked: new Map(),
+      roots: await fileRootsFor(evalDir, options.allowedFileRoots, options.projectRoot),
+      rootChecks: new Map(),
     },
   };
 
@@ -197,6 +210,8 @@ export async function loadEvalFile(
     evalDir,
     issues,
     checked: defaults.lookup.checked,
+    roots: defaults.lookup.roots,
+    rootChecks: defaults.lookup.rootChecks,
   });
 
   const rawCases = Array.isArray(data.evalcases) ? data.evalcases : [];
@@ -266,6 +281,21 @@ async function loadDataset(
       message: `dataset ${dataset.path} not found (looked for ${displayPath(defaults.lookup.cwd, absolute)})`,
       hint: `${suggestion}the \`cases:\` path is relative to the eval file`,
     });
+    return undefined;
+  }
+  const refused = await checkFileRootOnce(
+    absolute,
+    defaults.lookup.roots,
+    defaults.lookup.rootChecks,
+  );
+  if (refused !== undefined) {
+    const problem = describeRefusal(
+      `dataset ${dataset.path}`,
+      dataset.path,
+      refused,
+      defaults.lookup.roots,
+    );
+    issues.push({ severity: 'error', ...at, ...problem });
     return undefined;
   }
   const shown = displayPath(defaults.lookup.cwd, absolute);
@@ -532,6 +562,15 @@ async function buildCase(
       ownEvaluators.path,
       source,
     );
+    if (defaults.datasetLine !== undefined) {
+      issues.push(
+        ...datasetCommandGraderIssues(evalCase.evaluators, {
+          file,
+          line: defaults.datasetLine,
+          caseId: input.id,
+        }),
+      );
+    }
     await checkJudgeFiles(evalCase.evaluators, ownEvaluators.path, {
       file,
       source,
@@ -539,6 +578,8 @@ async function buildCase(
       caseId: input.id,
       issues,
       checked: defaults.lookup.checked,
+      roots: defaults.lookup.roots,
+      rootChecks: defaults.lookup.rootChecks,
     });
   } else {
     // Shared, not copied: a dataset may hold a million cases with the file's evaluators.

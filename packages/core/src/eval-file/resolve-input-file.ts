@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { matchesAnyGlob } from '../util/glob-match.js';
 import { isFile } from '../util/search-directories.js';
+import {
+  checkFileRootOnce,
+  type FileRootRefusal,
+  type FileRoots,
+  systemFolderRefusal,
+} from './file-roots.js';
 
 /** Where the file blocks of one eval file are looked up. */
 export interface FileLookup {
@@ -13,18 +19,28 @@ export interface FileLookup {
   guidelinePatterns: readonly string[];
   /** Memoised file checks, shared by every block of the file. */
   checked: Map<string, Promise<boolean>>;
+  /** Where files may be read from. */
+  roots: FileRoots;
+  /** Memoised root checks, shared by every block and grader file of the file. */
+  rootChecks: Map<string, Promise<FileRootRefusal | undefined>>;
 }
 
-/** A file block's path resolved, or every path that was tried. */
+/**
+ * A file block's path resolved, or every path that was tried; `refused` when
+ * the file found is outside the roots (then `path` is unset).
+ */
 export interface ResolvedInputFile {
   path?: string;
   tried: string[];
+  refused?: FileRootRefusal;
 }
 
 /**
  * Resolves a file block's path: relative paths against each search directory
  * in order; absolute paths as written, then (the original format's
- * convention) relative to the repository root.
+ * convention) relative to the repository root. The first file found is the
+ * one; when its real path is outside `lookup.roots` (or in /proc, /sys,
+ * /dev) it is refused, never passed over for a later candidate.
  */
 export async function resolveInputFile(
   value: string,
@@ -35,12 +51,16 @@ export async function resolveInputFile(
     : lookup.searchDirs.map((dir) => path.resolve(dir, value));
   const tried = [...new Set(candidates)];
   for (const candidate of tried) {
+    const system = systemFolderRefusal(candidate);
+    if (system !== undefined) return { tried, refused: system };
     let check = lookup.checked.get(candidate);
     if (check === undefined) {
       check = isFile(candidate);
       lookup.checked.set(candidate, check);
     }
-    if (await check) return { path: candidate, tried };
+    if (!(await check)) continue;
+    const refused = await checkFileRootOnce(candidate, lookup.roots, lookup.rootChecks);
+    return refused === undefined ? { path: candidate, tried } : { tried, refused };
   }
   return { tried };
 }

@@ -178,7 +178,7 @@ export function createProviderFor(
   options: RunEvaluationOptions,
 ): Provider {
   return options.createProvider
-    ? options.createProvider(target, role)
+    ? options.createProvider(target, role, options.providerContext)
     : options.providerRegistry.create(target, options.providerContext);
 }
 

@@ -1,6 +1,5 @@
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
-import { createSecretMask, type SecretMask } from '../util/mask-secrets.js';
 import {
   createProviderFor,
   isDryRunJudge,
@@ -12,6 +11,7 @@ import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
 import type { RunEvaluationOptions } from './run-options.js';
+import { type RunSecretMasks, runSecretMasks, withSecretsMasked } from './run-secret-masks.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
 export const DEFAULT_WORKERS = 4;
@@ -34,15 +34,17 @@ export interface RunOutcome {
  * the target's `batch_size`). A failing case never stops the others: provider
  * and evaluator failures become that case's `error`. Throws only before any
  * case runs (a provider cannot be created or fails its health check).
- * The values a target's `${{ VAR }}` placeholders were replaced with are
- * masked as `***` in its results and attempt records.
+ * The values a target's `${{ VAR }}` placeholders were replaced with, and
+ * those of the environment's credential variables (`*_API_KEY`, `*_TOKEN`…),
+ * are masked as `***` in results, attempt records, prompts given to
+ * `onPrompt`, warnings and provider log lines (`runSecretMasks`).
  */
 export async function runEvaluation(options: RunEvaluationOptions): Promise<RunOutcome> {
   const started: Provider[] = [];
-  const masks = secretMasks(options);
-  const run = masks.size === 0 ? options : withAttemptsMasked(options, masks);
+  const masks = runSecretMasks(options);
+  const run = masks === undefined ? options : withSecretsMasked(options, masks);
   try {
-    return await runCases(run, await startProviders(run, started), masks);
+    return await runCases(run, await startProviders(run, started, masks), masks);
   } finally {
     // Providers that keep processes running (a persistent `cli` target) stop them here,
     // whether the run finished, was interrupted or failed. (Judges made on first use are
@@ -51,33 +53,10 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   }
 }
 
-/** A mask per target whose settings hold `${{ VAR }}` values. */
-function secretMasks(options: RunEvaluationOptions): Map<string, SecretMask> {
-  const masks = new Map<string, SecretMask>();
-  for (const target of options.plan.targets) {
-    if (target.secretValues === undefined || masks.has(target.name)) continue;
-    const mask = createSecretMask(target.secretValues);
-    if (mask) masks.set(target.name, mask);
-  }
-  return masks;
-}
-
-function withAttemptsMasked(
-  options: RunEvaluationOptions,
-  masks: Map<string, SecretMask>,
-): RunEvaluationOptions {
-  const { onAttempt } = options;
-  if (!onAttempt) return options;
-  return {
-    ...options,
-    onAttempt: (record) => onAttempt(masks.get(record.target)?.deep(record) ?? record),
-  };
-}
-
 async function runCases(
   options: RunEvaluationOptions,
   providers: Map<string, Provider>,
-  masks: Map<string, SecretMask>,
+  masks: RunSecretMasks | undefined,
 ): Promise<RunOutcome> {
   const size = poolSize(options);
   const pool = createWorkerPool(size, perTargetLimits(options));
@@ -88,8 +67,7 @@ async function runCases(
   const emit = async (graded: EvaluationResult, planned: PlannedCase) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
     if (options.signal?.aborted && graded.error !== undefined) return;
-    const result =
-      masks.size === 0 ? graded : (masks.get(planned.target.name)?.deep(graded) ?? graded);
+    const result = masks?.forTarget(planned.target.name)?.deep(graded) ?? graded;
     finished++;
     if (options.signal !== undefined) done.add(planned);
     if (options.retainResults !== false) results.push(result);
@@ -185,6 +163,7 @@ async function closeProviders(providers: readonly Provider[]): Promise<void> {
 async function startProviders(
   options: RunEvaluationOptions,
   started: Provider[],
+  masks: RunSecretMasks | undefined,
 ): Promise<Map<string, Provider>> {
   const providers = new Map<string, Provider>();
   for (const target of options.plan.targets) {
@@ -217,11 +196,16 @@ async function startProviders(
       // The provider's own hint says what to do about its probe; keep it as the one hint.
       const hint = isAgentvError(error) ? error.hint : undefined;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new AgentvError(`health check of target "${provider.targetName}" failed: ${reason}`, {
-        hint:
-          hint ?? 'start the agent or service the target needs, or fix its healthcheck settings',
-        cause: error,
-      });
+      const masked = (text: string) => masks?.all.text(text) ?? text;
+      throw new AgentvError(
+        `health check of target "${provider.targetName}" failed: ${masked(reason)}`,
+        {
+          hint: masked(
+            hint ?? 'start the agent or service the target needs, or fix its healthcheck settings',
+          ),
+          cause: error,
+        },
+      );
     }
   }
   return providers;

@@ -34,10 +34,15 @@ export interface RunEvaluationOptions {
   /**
    * Creates every provider the run needs instead of the registry (`--dry-run` uses the
    * mock; `--repeat` shares providers between its runs): `role` is `'target'` for a
-   * target cases run against, `'judge'` for a judge target graders ask. The run closes
-   * each provider it got from here when it ends.
+   * target cases run against, `'judge'` for a judge target graders ask; `context` is
+   * the run's `providerContext` as providers must get it (its `log` masks secrets).
+   * The run closes each provider it got from here when it ends.
    */
-  createProvider?: (target: ResolvedTarget, role: ProviderRole) => Provider;
+  createProvider?: (
+    target: ResolvedTarget,
+    role: ProviderRole,
+    context: ProviderContext | undefined,
+  ) => Provider;
   /** Stops scheduling cases and aborts running ones. */
   signal?: AbortSignal;
   /** Something the user should know that does not stop the run. */

@@ -274,6 +274,7 @@ class ProjectLoader {
       const dir = path.dirname(evalPath);
       const repoRoot = await this.repoRoot(dir);
       let guidelinePatterns = [...DEFAULT_GUIDELINE_PATTERNS];
+      let allowedFileRoots: string[] = [];
       const configFile = await findConfigFile(dir, { repoRoot, cwd });
       const file: ProjectEvalFile = { path: evalPath };
       if (configFile) {
@@ -281,12 +282,13 @@ class ProjectLoader {
         const result = await this.config(configFile);
         this.add(result.issues);
         guidelinePatterns = result.value?.guidelinePatterns ?? guidelinePatterns;
+        allowedFileRoots = result.value?.allowedFileRoots ?? allowedFileRoots;
         file.configFile = configFile;
       }
       loaded.push(file);
       requests.push({
         path: evalPath,
-        options: { cwd, repoRoot, guidelinePatterns, partial: true },
+        options: { cwd, repoRoot, guidelinePatterns, allowedFileRoots, partial: true },
       });
     }
     const load =
