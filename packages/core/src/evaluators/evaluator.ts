@@ -35,6 +35,12 @@ export interface EvaluationContext {
   judge?: Judge;
   /** The registry grading the case; `composite` runs its members with it (set by `gradeCase`). */
   evaluators?: EvaluatorRegistry;
+  /**
+   * Reports what a user should know about one grader's grade that does not stop
+   * it (a score outside 0–1); `grader` names it as `"name" (type)`. The run
+   * prints it, naming the case.
+   */
+  warn?: (grader: string, message: string) => void;
 }
 
 /** What an evaluator returns. Scores are clamped to [0, 1]. */

@@ -32,6 +32,29 @@ function fixed(
 }
 
 describe('gradeCase', () => {
+  it('clamps a score outside 0–1 and warns, naming the grader, members of a composite included', async () => {
+    const warnings: string[] = [];
+    const warn = (grader: string, message: string) => warnings.push(`${grader} ${message}`);
+    const grade = await gradeCase(
+      [
+        fixed('ten-scale', 7),
+        {
+          name: 'both',
+          type: 'composite',
+          evaluators: [fixed('negative', -0.5), fixed('fine', 1)],
+          aggregator: { type: 'weighted_average' },
+        },
+      ],
+      { ...context, warn },
+      registry,
+    );
+    expect(grade.evaluatorResults.map((result) => result.score)).toEqual([1, 0.5]);
+    expect(warnings).toEqual([
+      '"ten-scale" (fixed) returned score 7, outside 0–1; it counts as 1',
+      '"negative" (fixed) returned score -0.5, outside 0–1; it counts as 0',
+    ]);
+  });
+
   it('grades with real evaluators and passes when every verdict is pass', async () => {
     const grade = await gradeCase(
       [

@@ -100,7 +100,7 @@ export async function gradeCase(
 
 /**
  * Runs one evaluator and turns its outcome (or failure) into a result: the
- * score clamped, verdict from the score unless the evaluator gave one, and an
+ * score clamped (a score outside 0–1 is reported through `context.warn`), verdict from the score unless the evaluator gave one, and an
  * error instead of a score when it threw. `composite` uses it for its members.
  */
 export async function runEvaluator(
@@ -116,6 +116,13 @@ export async function runEvaluator(
       throw new Error(`it returned a score that is not a number (${String(outcome.score)})`);
     }
     const score = clamp(outcome.score);
+    // A script on another scale (0–10, percent) must not pass or fail silently at the bounds.
+    if (score !== outcome.score) {
+      context.warn?.(
+        `"${name}" (${type})`,
+        `returned score ${outcome.score}, outside 0–1; it counts as ${score}`,
+      );
+    }
     // Written out rather than spread from a shared base: this runs for every case of a run.
     const result: EvaluatorResult = {
       name,
