@@ -81,13 +81,15 @@ export interface EvaluatorResult {
   cached?: boolean;
   /** A `composite`'s member results, in order (nested composites nest). */
   members?: EvaluatorResult[];
+  /** The config's `negate: true` inverted it: score 1 - s, hits and misses swapped. */
+  negated?: boolean;
 }
 
 /** An evaluator implementation for one `type`. */
 export interface Evaluator {
   readonly type: string;
   /**
-   * The option keys it reads besides `name`, `type` and `weight`. When given,
+   * The option keys it reads besides `name`, `type`, `weight` and `negate`. When given,
    * any other key of its config is reported before the run as unknown (with a
    * did-you-mean), like a misspelt key anywhere else in an eval file.
    */
