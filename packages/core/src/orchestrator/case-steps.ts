@@ -416,7 +416,7 @@ export function failureMessage(error: unknown, attempts: number, context?: CaseC
   if (refused !== undefined) {
     const workers =
       context === undefined ? undefined : workersAdvice(context.planned.target, context.options);
-    return `${messageOf(error)}; ${refused} (hint: run the case again once the service takes requests again${workers === undefined ? '' : `, and send fewer at once (${workers})`})`;
+    return `${messageOf(error)}; ${refused} (hint: run the case again once the service takes requests again${workers === undefined ? '' : `; to send fewer at once, ${workers}`})`;
   }
   const hint = context === undefined ? undefined : rateLimitHint(error, context);
   return hint === undefined ? messageOf(error) : `${messageOf(error)} (hint: ${hint})`;
