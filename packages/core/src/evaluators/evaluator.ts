@@ -36,11 +36,11 @@ export interface EvaluationContext {
   /** The registry grading the case; `composite` runs its members with it (set by `gradeCase`). */
   evaluators?: EvaluatorRegistry;
   /**
-   * Reports what a user should know about one grader's grade that does not stop
-   * it (a score outside 0–1); `grader` names it as `"name" (type)`. The run
-   * prints it, naming the case.
+   * Reports what a user should know about one grader's grade of `evalCase` that
+   * does not stop it (a score outside 0–1); `grader` names it as `"name" (type)`.
+   * The run prints it, naming the case. One function serves a whole run.
    */
-  warn?: (grader: string, message: string) => void;
+  warn?: (evalCase: EvalCase, grader: string, message: string) => void;
 }
 
 /** What an evaluator returns. Scores are clamped to [0, 1]. */

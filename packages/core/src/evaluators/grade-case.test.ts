@@ -80,7 +80,8 @@ describe('gradeCase', () => {
 
   it('clamps a score outside 0–1 and warns, naming the grader, members of a composite included', async () => {
     const warnings: string[] = [];
-    const warn = (grader: string, message: string) => warnings.push(`${grader} ${message}`);
+    const warn = (_case: unknown, grader: string, message: string) =>
+      warnings.push(`${grader} ${message}`);
     const grade = await gradeCase(
       [
         fixed('ten-scale', 7),

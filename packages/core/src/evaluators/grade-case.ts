@@ -120,6 +120,7 @@ export async function runEvaluator(
     // A script on another scale (0–10, percent) must not pass or fail silently at the bounds.
     if (score !== outcome.score) {
       context.warn?.(
+        context.evalCase,
         `"${name}" (${type})`,
         `returned score ${outcome.score}, outside 0–1; it counts as ${score}`,
       );

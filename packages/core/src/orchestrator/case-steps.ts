@@ -157,33 +157,31 @@ export function reportReplyWarnings(
   );
 }
 
-// Graders whose warnings were reported, by run: the first case of each is enough.
-const warnedGraders = new WeakMap<RunEvaluationOptions, Set<string>>();
+// The `warn` of each run's grading context, made once per run.
+const graderWarnings = new WeakMap<RunEvaluationOptions, EvaluationContext['warn']>();
 
 /**
- * The `warn` graders of `planned` report through: `onWarning`, naming the case
- * and its eval file, for the first warning of each grader of an eval file in a run.
+ * The `warn` graders report through: `onWarning`, naming the case and its eval
+ * file, for the first warning of each grader of an eval file in a run. One
+ * function per run (a closure per case would be garbage for every case of a batch).
  */
-function graderWarnings(
-  options: RunEvaluationOptions,
-  planned: PlannedCase,
-): EvaluationContext['warn'] {
+function graderWarningsOf(options: RunEvaluationOptions): EvaluationContext['warn'] {
   const onWarning = options.onWarning;
   if (onWarning === undefined) return undefined;
-  return (grader, message) => {
-    let warned = warnedGraders.get(options);
-    if (!warned) {
-      warned = new Set();
-      warnedGraders.set(options, warned);
-    }
-    const key = `${planned.evalCase.filePath}\u0000${grader}`;
-    if (warned.has(key)) return;
-    warned.add(key);
-    const file = path.basename(planned.evalCase.filePath);
-    onWarning(
-      `case "${planned.evalCase.id}" (${file}): evaluator ${grader} ${message} (later warnings of this evaluator are not shown)`,
-    );
-  };
+  let warn = graderWarnings.get(options);
+  if (warn === undefined) {
+    const warned = new Set<string>();
+    warn = (evalCase, grader, message) => {
+      const key = `${evalCase.filePath}\u0000${grader}`;
+      if (warned.has(key)) return;
+      warned.add(key);
+      onWarning(
+        `case "${evalCase.id}" (${path.basename(evalCase.filePath)}): evaluator ${grader} ${message} (later warnings of this evaluator are not shown)`,
+      );
+    };
+    graderWarnings.set(options, warn);
+  }
+  return warn;
 }
 
 // Judge-only providers started (and health-checked) before the first case, by run.
@@ -324,7 +322,7 @@ export async function gradeAnswer(
       evaluators: options.evaluatorRegistry,
       env: options.providerContext?.env,
       judge: judge?.judge,
-      warn: graderWarnings(options, planned),
+      warn: graderWarningsOf(options),
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },
