@@ -47,10 +47,8 @@ export function isRetryable(error: unknown): boolean {
  * and waiting that long would stall the run.
  */
 export function retryAfterBeyondCap(error: unknown): number | undefined {
-  const asked = isProviderError(error) ? error.retryAfterMs : undefined;
-  return asked !== undefined && Number.isFinite(asked) && asked > MAX_RETRY_AFTER_MS
-    ? asked
-    : undefined;
+  const asked = askedWaitMs(error);
+  return asked !== undefined && asked > MAX_RETRY_AFTER_MS ? asked : undefined;
 }
 
 /**
@@ -79,11 +77,15 @@ export function retryWaitMs(
   policy: RetryPolicy,
   random = Math.random,
 ): number {
-  const asked = isProviderError(error) ? error.retryAfterMs : undefined;
-  if (asked !== undefined && Number.isFinite(asked) && asked >= 0) {
-    return Math.min(asked, MAX_RETRY_AFTER_MS);
-  }
+  const asked = askedWaitMs(error);
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   return retryDelayMs(retry, policy, random);
+}
+
+/** The usable `retryAfterMs` of `error`, else undefined. */
+function askedWaitMs(error: unknown): number | undefined {
+  const asked = isProviderError(error) ? error.retryAfterMs : undefined;
+  return asked !== undefined && Number.isFinite(asked) && asked >= 0 ? asked : undefined;
 }
 
 export interface WithRetriesOptions {
@@ -127,7 +129,7 @@ export async function withRetries<T>(
   for (let attempt = 0; attempt <= policy.maxRetries; attempt++) {
     if (attempt > 0) {
       const waitMs = retryWaitMs(attempt, lastError, policy, options.random);
-      const retryAfter = isProviderError(lastError) && lastError.retryAfterMs !== undefined;
+      const retryAfter = askedWaitMs(lastError) !== undefined;
       options.onWait?.({ failed: attempt, waitMs, retryAfter });
       await wait(waitMs, signal);
     }
