@@ -1,22 +1,25 @@
 import { formatIssue, isAgentvError, isInvalidInputError } from '@agentv/core';
+import { terminalLines, terminalText } from '@agentv/results';
 import { ExitCode } from './exit-code.js';
 import { stripColor, useColor } from './use-color.js';
 
 /**
  * Prints an error that ended a command and returns the exit code. User-facing
  * errors get one line per problem plus a hint; unexpected errors keep their stack.
+ * What came from files or agents cannot drive the terminal: an issue is one
+ * line (`terminalText`), a message keeps only its own line breaks (`terminalLines`).
  */
 export function printError(error: unknown, commandName?: string): number {
   const write = (line: string) => process.stderr.write(`${line}\n`);
   if (isInvalidInputError(error)) {
     for (const issue of error.issues) {
-      write(`${issue.severity}: ${formatIssue(issue)}`);
+      write(`${issue.severity}: ${terminalText(formatIssue(issue))}`);
     }
     return ExitCode.Error;
   }
   if (isAgentvError(error)) {
-    write(`agentv: ${error.message}`);
-    if (error.hint) write(`  hint: ${error.hint}`);
+    write(`agentv: ${terminalLines(error.message)}`);
+    if (error.hint) write(`  hint: ${terminalLines(error.hint)}`);
     return ExitCode.Error;
   }
   if (error instanceof Error && error.name === 'CLIError') {
@@ -28,6 +31,6 @@ export function printError(error: unknown, commandName?: string): number {
   write(
     'agentv: unexpected error (this is a bug in AgentV; please report it with the stack below)',
   );
-  write(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  write(terminalLines(error instanceof Error ? (error.stack ?? error.message) : String(error)));
   return ExitCode.Error;
 }

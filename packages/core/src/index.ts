@@ -84,7 +84,7 @@ export { CLI_OPTION_NAMES } from './project/option-names.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
 export { callLabel } from './provider/call-label.js';
 export type { CallTimeout } from './provider/call-timeout.js';
-export { callTimeout } from './provider/call-timeout.js';
+export { callTimeout, describeCallTimeout } from './provider/call-timeout.js';
 export type { ChatMessage } from './provider/chat-message.js';
 export { createMockProvider, mockProviderFactory } from './provider/mock-provider.js';
 export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
@@ -118,7 +118,7 @@ export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js'
 export type { TraceSummary } from './trace/trace-summary.js';
 export { snakeCaseSettings } from './util/case-keys.js';
 export { closestMatch } from './util/closest-match.js';
-export { describeFetchError } from './util/describe-fetch-error.js';
+export { describeFetchError, networkFailure } from './util/describe-fetch-error.js';
 export { displayPath } from './util/display-path.js';
 export { findRepoRoot } from './util/find-repo-root.js';
 export { jsonParseProblem } from './util/json-parse-problem.js';

@@ -56,7 +56,10 @@ export interface CliProviderSettings {
   baseDir?: string;
   /** Added to the process environment of the command. Values are treated as secrets in logs. */
   env: Record<string, string>;
-  /** Per-call time limit (the target's `timeout_seconds`); undefined means the run's default, else none. */
+  /**
+   * Per-call time limit (the target's `timeout_seconds`); undefined means
+   * `--agent-timeout` when given, else `DEFAULT_CLI_TIMEOUT_SECONDS`.
+   */
   timeoutSeconds?: number;
   healthcheck?: CliHealthcheck;
   /** Log the rendered command, cwd, duration and stderr of every call. */
@@ -82,6 +85,13 @@ export const CLI_SETTINGS_KEYS = [
 ] as const;
 
 const DEFAULT_FILE_FORMAT = '{path}';
+
+/**
+ * Seconds one call of a `cli` target may take when neither its
+ * `timeout_seconds` nor `--agent-timeout` says: an agent that hangs is stopped
+ * (and retried) instead of holding the run forever. A batch call is one call.
+ */
+export const DEFAULT_CLI_TIMEOUT_SECONDS = 600;
 
 const requiredString = (what: string) =>
   z

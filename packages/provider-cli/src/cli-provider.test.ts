@@ -5,7 +5,11 @@ import { basename, dirname, join } from 'node:path';
 import { ProviderError } from '@agentv/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type CliProviderOptions, cliProviderFactory, createCliProvider } from './cli-provider.js';
-import type { CliProviderSettings } from './cli-provider-settings.js';
+import {
+  type CliProviderSettings,
+  DEFAULT_CLI_TIMEOUT_SECONDS,
+  parseCliSettings,
+} from './cli-provider-settings.js';
 import { shellQuote } from './shell-quote.js';
 import { catchError } from './test-support/catch-error.js';
 import { fakeAgentCommand } from './test-support/fake-agent-path.js';
@@ -377,6 +381,24 @@ describe('cli provider: failures', () => {
       ).invoke(makeRequest()),
     )) as ProviderError;
     expect(error.message).toMatch(/^timed out after 0\.3s/);
+  });
+
+  it('gives a target without timeout_seconds a 600 s limit per call, and says so under --verbose', async () => {
+    expect(DEFAULT_CLI_TIMEOUT_SECONDS).toBe(600);
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    const settings = parseCliSettings(makeTarget({ command_template: 'printf ok' }));
+    expect(settings.timeoutSeconds).toBeUndefined();
+    provider('printf ok', settings, { verbose: true, log });
+    provider('printf ok', { timeoutSeconds: 30 }, { verbose: true, log });
+    provider('printf ok', { timeoutSeconds: 30 }, { verbose: true, log, defaultTimeoutSeconds: 2 });
+    provider('printf ok', { mode: 'persistent' }, { verbose: true, log });
+    expect(lines).toEqual([
+      "[cli:my_agent] time limit per call: 600 s (the provider's default; set timeout_seconds to change it)",
+      '[cli:my_agent] time limit per call: 30 s (timeout_seconds)',
+      '[cli:my_agent] time limit per call: 2 s (--agent-timeout)',
+      "[cli:my_agent] time limit per call: 600 s (the provider's default; set timeout_seconds to change it)",
+    ]);
   });
 
   it('stops the process group when the request signal aborts', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   callLabel,
   callTimeout,
+  describeCallTimeout,
   type Issue,
   type Provider,
   type ProviderContext,
@@ -19,6 +20,7 @@ import {
   CLI_SETTINGS_KEYS,
   type CliProviderSettings,
   checkCliUse,
+  DEFAULT_CLI_TIMEOUT_SECONDS,
   parseCliSettings,
   validateCliSettings,
 } from './cli-provider-settings.js';
@@ -82,10 +84,12 @@ export function createCliProvider(
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
   ];
-  // --agent-timeout wins over timeout_seconds (core's one rule for every provider).
-  const timeout = callTimeout(settings.timeoutSeconds, options);
+  // --agent-timeout wins over timeout_seconds (core's one rule for every provider); without
+  // either, the cli default stops an agent that hangs.
+  const timeout = callTimeout(settings.timeoutSeconds, options, DEFAULT_CLI_TIMEOUT_SECONDS);
   const timeoutSeconds = timeout.seconds;
   const prefix = `[cli:${targetName}]`;
+  if (verbose) log(`${prefix} time limit per call: ${describeCallTimeout(timeout)}`);
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
   // built once and handed to every command as its whole environment.
   const env = { ...(options.env ?? process.env), ...settings.env };

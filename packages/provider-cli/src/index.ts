@@ -7,3 +7,4 @@ export type {
   CliHttpHealthcheck,
   CliProviderSettings,
 } from './cli-provider-settings.js';
+export { DEFAULT_CLI_TIMEOUT_SECONDS } from './cli-provider-settings.js';

@@ -300,7 +300,11 @@ describe('cli provider, mode: persistent', () => {
     await provider.invoke(makeRequest({ evalCaseId: 'c7' }));
     await provider.invoke(makeRequest({ evalCaseId: 'c8', attempt: 1 }));
     await provider.close?.();
-    expect(lines[0]).toMatch(/^\[cli:my_agent#1\] c7 attempt 1 starting: /);
+    // The limit of each call first (the cli default here), then the first worker's start.
+    expect(lines[0]).toBe(
+      "[cli:my_agent] time limit per call: 600 s (the provider's default; set timeout_seconds to change it)",
+    );
+    expect(lines[1]).toMatch(/^\[cli:my_agent#1\] c7 attempt 1 starting: /);
     expect(
       lines.some((line) => /^\[cli:my_agent#1\] c7 attempt 1 started pid \d+ in /.test(line)),
     ).toBe(true);

@@ -1,13 +1,14 @@
 import {
   callLabel,
   callTimeout,
+  describeCallTimeout,
   type Provider,
   type ProviderContext,
   ProviderError,
   type ProviderRequest,
   type ProviderResponse,
 } from '@agentv/core';
-import type { CliProviderSettings } from './cli-provider-settings.js';
+import { type CliProviderSettings, DEFAULT_CLI_TIMEOUT_SECONDS } from './cli-provider-settings.js';
 import { throwIfAborted } from './command-failure.js';
 import { withHealthcheck } from './healthcheck.js';
 import { PersistentWorker } from './persistent-worker.js';
@@ -51,8 +52,10 @@ export function createPersistentCliProvider(
   const redact = createRedactor(settings.env, options.secretValues);
   // Validation allows no placeholders here; rendering turns `{{NAME}}` into a literal `{NAME}`.
   const command = renderCommandTemplate(settings.commandTemplate, {});
-  // --agent-timeout wins over timeout_seconds (core's one rule for every provider).
-  const timeout = callTimeout(settings.timeoutSeconds, options);
+  // --agent-timeout wins over timeout_seconds (core's one rule for every provider); without
+  // either, the cli default stops an agent that stops answering.
+  const timeout = callTimeout(settings.timeoutSeconds, options, DEFAULT_CLI_TIMEOUT_SECONDS);
+  if (verbose) log(`[cli:${targetName}] time limit per call: ${describeCallTimeout(timeout)}`);
   const env = { ...(options.env ?? process.env), ...settings.env };
   const slots: Slot[] = [];
   // Processes being stopped or killed; `close` waits until each is gone.

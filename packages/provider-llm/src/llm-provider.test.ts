@@ -412,6 +412,35 @@ describe.each(cases)('$kind provider against a local server', (kindCase) => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('makes a connection reset while the answer is read retryable, and logs the failed attempt', async () => {
+    server.queue({ ...kindCase.success('Six.'), cutMidBody: true });
+    const lines: string[] = [];
+    const factory = createLlmProviderFactory(kindCase.kind);
+    const provider = factory.create(target(kindCase.kind, kindCase.settings(server.origin)), {
+      verbose: true,
+      log: (line) => lines.push(line),
+    });
+
+    const error = await failure(provider.invoke(request()));
+    expect(error.retryable).toBe(true);
+    expect(error.message).toBe(
+      `${kindCase.kind} target "llm": the connection to the API at ${new URL(server.origin).host} broke while the answer was read: UND_ERR_SOCKET (other side closed)`,
+    );
+    expect(error.hint).toMatch(/^check the network between AgentV and /);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\[${kindCase.kind}:llm\\] case-1 attempt 1: failed after \\d+ ms: ${kindCase.kind} target "llm": the connection to the API`,
+        ),
+      ),
+    ]);
+
+    // The next attempt is answered.
+    const response = await provider.invoke(request({ attempt: 1 }));
+    expect(response.text).toBe('Six.');
+    expect(lines[1]).toMatch(/^\[.*\] case-1 attempt 2: .* answered in \d+ ms/);
+  });
+
   it('makes a 500 retryable', async () => {
     server.queue({ status: 500, body: kindCase.error(500, 'The server had an error.') });
 

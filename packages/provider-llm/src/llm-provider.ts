@@ -150,16 +150,19 @@ export function createLlmProvider(
       });
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
-      if (timeout.signal.aborted) {
-        throw new ProviderError(
-          `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
-          { retryable: true, hint: timeoutHint(options) },
-        );
-      }
-      throw (
-        missingCredentialsError(error, settings.kind, targetName) ??
-        toProviderError(error, failedCall)
+      const failure = timeout.signal.aborted
+        ? new ProviderError(
+            `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
+            { retryable: true, hint: timeoutHint(options) },
+          )
+        : (missingCredentialsError(error, settings.kind, targetName) ??
+          toProviderError(error, failedCall));
+      // Every failed attempt, as the http provider logs its statuses: the orchestrator then logs
+      // the wait before the next one. The message is masked already.
+      verbose(
+        `${callLabel(request)}: failed after ${Date.now() - started} ms${failure.retryable ? '' : ' (not retryable)'}: ${failure.message}`,
       );
+      throw failure;
     } finally {
       clearTimeout(timer);
     }

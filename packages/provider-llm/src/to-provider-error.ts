@@ -1,4 +1,4 @@
-import { createSecretMask, ProviderError, parseRetryAfterMs } from '@agentv/core';
+import { createSecretMask, networkFailure, ProviderError, parseRetryAfterMs } from '@agentv/core';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
 const API_CALL_ERROR = Symbol.for('vercel.ai.error.AI_APICallError');
@@ -29,7 +29,9 @@ interface ApiCallError extends Error {
 
 /**
  * Turns an error of the AI SDK into a `ProviderError`: 429, 5xx and network
- * errors are retryable (429 with `retryAfterMs` from the response headers);
+ * errors are retryable (429 with `retryAfterMs` from the response headers),
+ * a connection that broke while the answer was read included (core's
+ * `networkFailure`, which the SDK wraps as an HTTP 200 it could not process);
  * 400/401/403/404 and other 4xx are not, and carry the provider's own message
  * and a hint. Secrets are masked in the message.
  */
@@ -50,8 +52,22 @@ export function toProviderError(error: unknown, call: FailedCall): ProviderError
       hint: call.baseUrl ? `check that the server at ${call.baseUrl} is running` : undefined,
     });
   }
-  const message = `${prefix}: HTTP ${status}: ${reason}`;
   const details = { status };
+  // The connection broke after the status line, while the answer was read: the SDK calls it an
+  // HTTP 200 it failed to process, but another attempt may well succeed.
+  const broken = networkFailure(cause);
+  if (broken !== undefined) {
+    const where = call.baseUrl ? ` at ${hostOf(call.baseUrl)}` : '';
+    return new ProviderError(
+      `${prefix}: the connection to the API${where} broke while the answer was read: ${clean(broken)}`,
+      {
+        retryable: true,
+        details,
+        hint: `check the network between AgentV and ${call.baseUrl ?? `the ${LLM_KINDS[call.kind].label} API`} (a proxy or load balancer may cut long answers)`,
+      },
+    );
+  }
+  const message = `${prefix}: HTTP ${status}: ${reason}`;
   if (status === 429 || status === 408 || status >= 500) {
     const retryAfterMs = parseRetryAfterMs(cause.responseHeaders);
     return new ProviderError(message, {
@@ -65,6 +81,9 @@ export function toProviderError(error: unknown, call: FailedCall): ProviderError
 
 function hintFor(status: number, call: FailedCall): string {
   const label = LLM_KINDS[call.kind].label;
+  if (status >= 200 && status < 300) {
+    return `the answer was not one the ${label} API gives: check ${call.baseUrl ? `base_url ${call.baseUrl}` : 'the provider'} of target "${call.targetName}"`;
+  }
   if (status === 401 || status === 403) {
     return (
       call.authHint ??

@@ -55,6 +55,21 @@ describe('formatSummary', () => {
     expect(text).not.toContain('more');
   });
 
+  it('escapes control characters of case ids, target names and messages', () => {
+    const hostile = '\u001b[2J\rPASS  fake\nline\u202e';
+    const text = formatSummary(
+      computeRunStatistics([
+        scored(hostile, 0.1, { target: `t\u001b[31m`, misses: ['miss\u001b[1A'] }),
+        errored(`e\r${hostile}`, 'boom\u001b]0;title\u0007'),
+      ]),
+    );
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
+    expect(text).toContain(
+      '  FAIL   \\x1b[2J\\rPASS  fake\\nline\\u202e (t\\x1b[31m) 0.100: miss\\x1b[1A',
+    );
+    expect(text).toContain('boom\\x1b]0;title\\x07');
+  });
+
   it('sums tokens and cost over the run when results report them', () => {
     const text = formatSummary(
       computeRunStatistics([

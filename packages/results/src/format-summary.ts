@@ -1,4 +1,5 @@
 import type { EvaluationResult, RunStatistics, TargetStatistics } from '@agentv/core';
+import { terminalText } from './terminal-text.js';
 
 export interface FormatSummaryOptions {
   /** Use ANSI colours. Default false: plain text. */
@@ -12,7 +13,7 @@ const LINE_WIDTH = 120;
  * The end-of-run summary: case counts, score statistics (3 decimals), the
  * score histogram, and the lowest-scoring cases that did not pass (errors
  * first with their message, failed cases with their score and first miss), joined by newlines
- * without a trailing newline.
+ * without a trailing newline. Case ids, target names and messages are `terminalText`.
  */
 export function formatSummary(stats: RunStatistics, options: FormatSummaryOptions = {}): string {
   const paint = painter(options.color ?? false);
@@ -88,7 +89,7 @@ function targetTable(targets: readonly TargetStatistics[]): string[] {
     'duration',
   ];
   const rows = targets.map((target) => [
-    target.target,
+    terminalText(target.target),
     String(target.total),
     String(target.passed),
     String(target.failed),
@@ -140,7 +141,7 @@ function count(value: number): string {
 }
 
 function describeCase(result: EvaluationResult, paint: Paint): string {
-  const name = `${result.evalId} (${result.target})`;
+  const name = terminalText(`${result.evalId} (${result.target})`);
   if (result.error !== undefined) {
     return `${paint('magenta', 'ERROR')}  ${name}: ${oneLine(result.error)}`;
   }
@@ -151,7 +152,7 @@ function describeCase(result: EvaluationResult, paint: Paint): string {
 
 function oneLine(text: string): string {
   const first = text.trim().split(/\r?\n/)[0] ?? '';
-  return first.length > LINE_WIDTH ? `${first.slice(0, LINE_WIDTH - 3)}...` : first;
+  return terminalText(first.length > LINE_WIDTH ? `${first.slice(0, LINE_WIDTH - 3)}...` : first);
 }
 
 function fixed(value: number | null): string {

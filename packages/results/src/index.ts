@@ -31,6 +31,7 @@ export { createPromptDumpWriter } from './prompt-dump-writer.js';
 export type { ReadResultFileOptions, ReadResultLine } from './read-result-file.js';
 export { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
 export type { ResultWriter } from './result-file-writer.js';
+export { terminalLines, terminalText } from './terminal-text.js';
 export type {
   EvaluatorResultRecord,
   RepeatSummaryRecord,

@@ -163,6 +163,7 @@ function fromEvaluatorResultRecord(record: EvaluatorResultRecord): EvaluatorResu
   if (record.details !== undefined) result.details = record.details;
   if (record.cached === true) result.cached = true;
   if (record.members !== undefined) result.members = record.members.map(fromEvaluatorResultRecord);
+  if (record.negated === true) result.negated = true;
   return result;
 }
 

@@ -30,6 +30,8 @@ export interface EvaluatorResultRecord {
   cached?: boolean;
   /** A `composite`'s member results, in order. */
   members?: EvaluatorResultRecord[];
+  /** The grader had `negate: true`: its score is 1 - s, its hits and misses swapped. */
+  negated?: boolean;
 }
 
 /** One result line (SPEC 6.1): snake_case, keys in this order. */
@@ -190,5 +192,6 @@ function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord
   if (result.details !== undefined) record.details = result.details;
   if (result.cached === true) record.cached = true;
   if (result.members !== undefined) record.members = result.members.map(toEvaluatorResultRecord);
+  if (result.negated === true) record.negated = true;
   return record;
 }

@@ -13,7 +13,7 @@ import {
   type RunPlan,
   UsageError,
 } from '@agentv/core';
-import { formatSummary, type RunRecord } from '@agentv/results';
+import { formatSummary, type RunRecord, terminalText } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';
 import { fitHeapToRun } from '../eval/heap-tuning.js';
@@ -245,10 +245,11 @@ const evalCommand = defineCommand({
     let progress: ProgressDisplay | undefined;
     let artifacts: Awaited<ReturnType<typeof openRunArtifacts>> | undefined;
     let lock: ResultFileLock | undefined;
+    // Warnings and provider lines name cases and echo agents: one escaped line each.
     const warn = (message: string) =>
       progress
-        ? progress.log(`warning: ${message}`)
-        : process.stderr.write(`warning: ${message}\n`);
+        ? progress.log(`warning: ${terminalText(message)}`)
+        : process.stderr.write(`warning: ${terminalText(message)}\n`);
     const controller = new AbortController();
     const stopOnSignal = (signal: NodeJS.Signals) => {
       if (controller.signal.aborted) process.exit(ExitCode.Interrupted);
@@ -297,7 +298,10 @@ const evalCommand = defineCommand({
         providerContext: {
           verbose,
           defaultTimeoutSeconds: agentTimeout,
-          log: (line) => (progress ? progress.log(line) : process.stderr.write(`${line}\n`)),
+          log: (line) =>
+            progress
+              ? progress.log(terminalText(line))
+              : process.stderr.write(`${terminalText(line)}\n`),
           cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
         },
         onWarning: warn,
@@ -533,7 +537,7 @@ function listCases(plan: RunPlan, run: RunRecord, shard: Shard | undefined, cwd:
   for (const c of plan.cases) {
     const tags = c.evalCase.tags?.length ? `  [${c.evalCase.tags.join(', ')}]` : '';
     process.stdout.write(
-      `${displayPath(cwd, c.evalCase.filePath)}  ${c.evalCase.id}  ${c.target.name}${tags}\n`,
+      `${terminalText(`${displayPath(cwd, c.evalCase.filePath)}  ${c.evalCase.id}  ${c.target.name}${tags}`)}\n`,
     );
   }
   const of = shard === undefined ? '' : ` (shard ${run.shard} of ${run.cases})`;

@@ -10,7 +10,7 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
-import { formatSummary, type RunRecord } from '@agentv/results';
+import { formatSummary, type RunRecord, terminalText } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
@@ -177,15 +177,17 @@ export default defineCommand({
       });
     }
 
-    for (const line of warnings) process.stderr.write(`warning: ${line}\n`);
+    // Ids, files and targets come from the result file: one escaped line each.
+    const warn = (line: string) => process.stderr.write(`warning: ${terminalText(line)}\n`);
+    for (const line of warnings) warn(line);
     for (const missing of grading.ungraded) {
-      process.stderr.write(
-        `warning: ${shownResults}:${missing.line} case "${missing.evalId}" (${missing.evalFile}, target ${missing.target}) not graded: ${missing.reason}\n`,
+      warn(
+        `${shownResults}:${missing.line} case "${missing.evalId}" (${missing.evalFile}, target ${missing.target}) not graded: ${missing.reason}`,
       );
     }
     for (const extra of grading.unrecorded) {
-      process.stderr.write(
-        `warning: case "${extra.evalId}" (${extra.evalFile}, target ${extra.target}) is not in ${shownResults}; run it with agentv eval\n`,
+      warn(
+        `case "${extra.evalId}" (${extra.evalFile}, target ${extra.target}) is not in ${shownResults}; run it with agentv eval`,
       );
     }
     if (grading.otherFiles > 0) {
@@ -220,7 +222,9 @@ export default defineCommand({
       // As in agentv eval: nothing more is graded once a file cannot be written.
       onWriteFailure: (failure) => {
         progress.log(
-          `warning: could not write ${displayPath(cwd, failure.path)}: ${describeWriteError(failure.error)}; stopping`,
+          terminalText(
+            `warning: could not write ${displayPath(cwd, failure.path)}: ${describeWriteError(failure.error)}; stopping`,
+          ),
         );
         controller.abort(new Error('grading stopped: a file could not be written'));
       },
@@ -249,11 +253,11 @@ export default defineCommand({
         providerContext: {
           env: project.env,
           verbose,
-          log: (line) => progress.log(line),
+          log: (line) => progress.log(terminalText(line)),
           cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
         },
         signal: controller.signal,
-        onWarning: (message) => progress.log(`warning: ${message}`),
+        onWarning: (message) => progress.log(`warning: ${terminalText(message)}`),
         onPrompt: (evalCase, prompt, target) => {
           progress.onCaseStart(evalCase.id);
           return artifacts.onPrompt(evalCase, prompt, target);

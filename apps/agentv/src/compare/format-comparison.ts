@@ -1,4 +1,9 @@
-import type { CaseComparison, RunComparison, UnmatchedCase } from '@agentv/results';
+import {
+  type CaseComparison,
+  type RunComparison,
+  terminalText,
+  type UnmatchedCase,
+} from '@agentv/results';
 import type { ComparedSide } from './select-sides.js';
 
 export type ComparisonFormat = 'table' | 'json' | 'markdown';
@@ -27,7 +32,7 @@ function changedCases(comparison: RunComparison): CaseComparison[] {
 }
 
 function label(side: ComparedSide): string {
-  return side.target === undefined ? side.file : `${side.file} (${side.target})`;
+  return terminalText(side.target === undefined ? side.file : `${side.file} (${side.target})`);
 }
 
 /** `1 case`, `2 cases`: a count with its noun in the right number. */
@@ -90,8 +95,8 @@ function formatTable({ comparison: c, base, next }: ComparisonView): string {
       ['change', 'case', 'eval file', 'base', 'new', 'delta'],
       ...rows.map((row) => [
         changeName(row),
-        row.evalId,
-        row.evalFile,
+        terminalText(row.evalId),
+        terminalText(row.evalFile),
         scoreText(row.baseScore, row.baseError),
         scoreText(row.newScore, row.newError),
         signed(row.delta),
@@ -122,11 +127,11 @@ function formatTable({ comparison: c, base, next }: ComparisonView): string {
 }
 
 function unmatchedText(one: UnmatchedCase): string {
-  return `${one.evalId}  ${one.evalFile}  ${one.target}`;
+  return terminalText(`${one.evalId}  ${one.evalFile}  ${one.target}`);
 }
 
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return terminalText(text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
 }
 
 function code(text: string): string {

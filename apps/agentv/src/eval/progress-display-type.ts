@@ -6,7 +6,7 @@ export interface ProgressDisplay {
   onCaseStart(evalId: string): void;
   /** A case finished. */
   onResult(result: EvaluationResult): void;
-  /** Prints a line to `stream` (stderr by default) without breaking the display. */
+  /** Prints a line to `stream` (stderr by default) without breaking the display; its control characters are escaped, its line breaks kept (`terminalLines`). */
   log(line: string, stream?: NodeJS.WritableStream): void;
   /** Stops redrawing and removes the live status lines; idempotent. */
   stop(): void;

@@ -73,3 +73,45 @@ describe('createProgressDisplay (plain lines)', () => {
     progress.stop();
   });
 });
+
+const HOSTILE = 'x\u001b[2J\u001b[H\rPASS  forged\nline\u202egnp.exe';
+
+describe('createProgressDisplay with hostile case ids', () => {
+  it('escapes control characters in plain lines: no cursor move, clear or extra line', () => {
+    const stream = captureStream();
+    const progress = createProgressDisplay({
+      total: 1,
+      stream: stream as unknown as NodeJS.WriteStream,
+      env: {},
+    });
+    progress.onResult({ ...result(HOSTILE), passed: false, error: 'agent said \u001b[31mno' });
+    progress.log('line one\nline two \u001b[1A', stream as unknown as NodeJS.WriteStream);
+    progress.stop();
+    expect(stream.text).toBe(
+      [
+        '[1/1] ERROR x\\x1b[2J\\x1b[H\\rPASS  forged\\nline\\u202egnp.exe  agent said \\x1b[31mno  (5 ms)',
+        'line one',
+        'line two \\x1b[1A',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('escapes them on the live display too, which draws only its own controls', () => {
+    const stream = Object.assign(captureStream(), { isTTY: true, columns: 200 });
+    const progress = createProgressDisplay({
+      total: 2,
+      stream: stream as unknown as NodeJS.WriteStream,
+      env: { TERM: 'xterm' },
+    });
+    progress.onCaseStart(HOSTILE);
+    progress.onCaseStart('second\r');
+    progress.onResult(result(HOSTILE));
+    progress.stop();
+    // Only the display's own erase-line and cursor-up sequences remain.
+    const own = stream.text.replaceAll('\r\u001b[2K', '').replaceAll('\u001b[1A', '');
+    expect(own).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(own).toContain('running: x\\x1b[2J\\x1b[H\\rPASS  forged\\nline\\u202egnp.exe');
+    expect(own).toContain('[1/2] PASS  x\\x1b[2J');
+  });
+});

@@ -1,3 +1,4 @@
+import { terminalLines } from '@agentv/results';
 import type { ProgressDisplay } from './progress-display-type.js';
 import { createProgressLines } from './progress-lines.js';
 import { createProgressLive } from './progress-live.js';
@@ -28,7 +29,7 @@ export function createProgressDisplay(options: ProgressDisplayOptions): Progress
     log(line, stream = process.stderr) {
       // Progress lines written so far come first, whichever stream the log line goes to.
       output.flush();
-      stream.write(`${line}\n`);
+      stream.write(`${terminalLines(line)}\n`);
     },
     stop() {
       output.flush();

@@ -1,6 +1,10 @@
 import type { EvaluationResult } from '@agentv/core';
+import { terminalText } from '@agentv/results';
 
-/** Prints one plain line per finished case: `[3/10] PASS  refund-001  1.000  (120 ms)`. */
+/**
+ * Prints one plain line per finished case: `[3/10] PASS  refund-001  1.000  (120 ms)`;
+ * the case id and message are `terminalText`.
+ */
 export function createProgressLines(total: number, write: (line: string) => void) {
   let done = 0;
   const width = String(total).length;
@@ -13,12 +17,14 @@ export function createProgressLines(total: number, write: (line: string) => void
         result.error !== undefined
           ? oneLine(result.error)
           : `${result.score.toFixed(3)}${!result.passed && result.misses[0] ? `  ${oneLine(result.misses[0])}` : ''}`;
-      write(`${counter} ${status} ${result.evalId}  ${detail}  (${result.durationMs} ms)`);
+      write(
+        `${counter} ${status} ${terminalText(result.evalId)}  ${detail}  (${result.durationMs} ms)`,
+      );
     },
   };
 }
 
 function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return terminalText(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }

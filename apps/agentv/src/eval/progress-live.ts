@@ -1,4 +1,5 @@
 import type { EvaluationResult } from '@agentv/core';
+import { terminalLines, terminalText } from '@agentv/results';
 import type { ProgressDisplay } from './progress-display-type.js';
 import { createProgressLines } from './progress-lines.js';
 
@@ -77,13 +78,16 @@ export function createProgressLive(options: ProgressLiveOptions): ProgressDispla
 
   return {
     onCaseStart(evalId) {
-      running.set(evalId, (running.get(evalId) ?? 0) + 1);
+      // Shown as it will be drawn: a case id cannot move the cursor between redraws.
+      const shown = terminalText(evalId);
+      running.set(shown, (running.get(shown) ?? 0) + 1);
       scheduleDraw();
     },
     onResult(result: EvaluationResult) {
-      const left = (running.get(result.evalId) ?? 1) - 1;
-      if (left > 0) running.set(result.evalId, left);
-      else running.delete(result.evalId);
+      const shown = terminalText(result.evalId);
+      const left = (running.get(shown) ?? 1) - 1;
+      if (left > 0) running.set(shown, left);
+      else running.delete(shown);
       counts.done++;
       if (result.error !== undefined) counts.errored++;
       else if (result.passed) counts.passed++;
@@ -94,7 +98,7 @@ export function createProgressLive(options: ProgressLiveOptions): ProgressDispla
     },
     log(line, target = process.stderr) {
       erase();
-      target.write(`${line}\n`);
+      target.write(`${terminalLines(line)}\n`);
       scheduleDraw();
     },
     stop() {

@@ -6,6 +6,7 @@ import {
   runEvaluation,
   UsageError,
 } from '@agentv/core';
+import { terminalText } from '@agentv/results';
 import { closeChoice } from '../commands/_shared.js';
 import { shareProviders } from './shared-providers.js';
 
@@ -187,7 +188,7 @@ export function writeRepeatSummary(
   for (const result of flaky.slice(0, 20)) {
     const runs = result.repeats!.runs;
     stream.write(
-      `  flaky  ${result.evalId}  (${runs.filter((run) => run.passed).length} of ${runs.length} repeats passed)\n`,
+      `  flaky  ${terminalText(result.evalId)}  (${runs.filter((run) => run.passed).length} of ${runs.length} repeats passed)\n`,
     );
   }
   if (flaky.length > 20) stream.write(`  … and ${flaky.length - 20} more\n`);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { displayPath, formatIssue, InvalidInputError, type Issue } from '@agentv/core';
+import { terminalText } from '@agentv/results';
 
 /** Prints warnings, and throws when any issue is an error so the run never starts. */
 export function reportIssues(issues: Issue[], cwd: string): void {
@@ -7,7 +8,7 @@ export function reportIssues(issues: Issue[], cwd: string): void {
     issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
   );
   for (const warning of shown.filter((issue) => issue.severity === 'warning')) {
-    process.stderr.write(`warning: ${formatIssue(warning)}\n`);
+    process.stderr.write(`warning: ${terminalText(formatIssue(warning))}\n`);
   }
   const errors = shown.filter((issue) => issue.severity === 'error');
   if (errors.length > 0) throw new InvalidInputError(errors);

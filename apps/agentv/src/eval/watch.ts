@@ -8,6 +8,7 @@ import {
   loadProject,
   UsageError,
 } from '@agentv/core';
+import { terminalText } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { printError } from '../print-error.js';
 import { createAppProviderRegistry } from '../registry.js';
@@ -135,7 +136,7 @@ class EvalWatcher {
   private async runPass(files: string[], changed: readonly string[]): Promise<void> {
     this.running = true;
     const shown = (list: readonly string[]) =>
-      list.map((file) => displayPath(this.options.cwd, file)).join(', ');
+      list.map((file) => terminalText(displayPath(this.options.cwd, file))).join(', ');
     if (changed.length > 0) {
       if (this.out.isTTY) this.out.write('\x1b[2J\x1b[3J\x1b[H');
       else this.out.write(`\n${'-'.repeat(72)}\n`);

@@ -1,4 +1,5 @@
 import { displayPath, formatIssue, type Issue } from '@agentv/core';
+import { terminalText } from '@agentv/results';
 import { type ColorStream, useColor } from '../use-color.js';
 import type { ValidationReport } from './validate-inputs.js';
 
@@ -50,8 +51,12 @@ export function formatReport(report: ValidationReport, cwd: string, palette = pl
     )
     .map(({ issue }) => issue);
   const lines = sorted.map((issue) => {
-    const text = formatIssue(
-      issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
+    // Case ids, target names and values come from the files checked: nothing in them may
+    // move the cursor or start a line.
+    const text = terminalText(
+      formatIssue(
+        issue.file === undefined ? issue : { ...issue, file: displayPath(cwd, issue.file) },
+      ),
     );
     const colon = text.indexOf(': ');
     const styled =

@@ -33,8 +33,9 @@ export interface ValidationReport {
 
 /**
  * Checks input files without running anything: they are loaded as
- * `loadProject` loads them for validation (every target of every targets
- * file checked by its provider), then each eval file is planned as
+ * `loadProject` loads them for validation (every target of a targets file
+ * among `files` checked by its provider; of a targets file found for the eval
+ * files, only the targets they use), then each eval file is planned as
  * `agentv eval` would plan it, against the targets file found for it.
  */
 export async function validateInputs(

@@ -161,6 +161,10 @@ max_retries: 0
       { AGENT_TOKEN: secret },
     );
     expect(run.code).toBe(2);
+    // Without timeout_seconds a call may take 10 minutes, and --verbose says so.
+    expect(run.stderr.split('\n')).toContain(
+      "[cli:default] time limit per call: 600 s (the provider's default; set timeout_seconds to change it)",
+    );
     expect(run.stderr).toContain(
       "[cli:default] talk attempt 1: node agent.mjs 'hello' --token-hint ***",
     );

@@ -313,10 +313,11 @@ ${httpTarget('always500', `${server.url}/chat`, '    max_retries: 1\n')}`,
     );
     expect(run.code).toBe(2);
     const lines = linesOf(run.stderr, '[http:always500]');
-    expect(lines).toHaveLength(3 * 2 * 3);
+    // Three lines per attempt, and the wait before each case's second attempt.
+    expect(lines).toHaveLength(3 * 2 * 3 + 3);
     for (const line of lines) {
       expect(line).toMatch(
-        /^\[http:always500\] case-[abc] attempt [12](: POST | headers: | HTTP 500 after \d+ ms$)/,
+        /^\[http:always500\] case-[abc] attempt [12](: POST | headers: | HTTP 500 after \d+ ms$| failed; waiting \d+(\.\d)? s \(backoff\) before attempt 2$)/,
       );
     }
     for (const id of ['case-a', 'case-b', 'case-c']) {

@@ -54,6 +54,9 @@ async function startAgent(): Promise<{ server: LocalServer; received: Received[]
       if (body.case === 'busy' && calls === 1) {
         return json(429, { error: 'slow down' }, { 'retry-after': '1' });
       }
+      if (body.case === 'quota') {
+        return json(429, { error: 'daily quota used up' }, { 'retry-after': '300' });
+      }
       if (body.case === 'secret') {
         return json(401, { error: `bad credentials: ${request.headers.authorization}` });
       }
@@ -158,6 +161,38 @@ describe('http targets', () => {
     expect(busy[1]!.at - busy[0]!.at).toBeGreaterThanOrEqual(990);
     // The token never reaches the result file.
     expect(await readFile(project.file('out.jsonl'), 'utf8')).not.toContain(TOKEN);
+  });
+
+  it('does not retry a 429 whose Retry-After is beyond a minute, and says so; --verbose shows the waits it did', async () => {
+    const agent = await startAgent();
+    server = agent.server;
+    project = await createProject({
+      '.env': `AGENT_TOKEN=${TOKEN}\n`,
+      '.agentv/targets.yaml': TARGETS(`${server.url}/chat`, '    workers: 1\n'),
+      'evals/quota.yaml': EVALS(evalCase('quota', 'Refund please'), evalCase('busy', 'Refund')),
+    });
+
+    const run = await runAgentv(
+      ['eval', 'evals/quota.yaml', '--out', 'out.jsonl', '--verbose'],
+      project.dir,
+    );
+    expect(run.code).toBe(2);
+    const byId = new Map(
+      parseJsonl(await readFile(project.file('out.jsonl'), 'utf8')).map((line) => [
+        line.eval_id,
+        line,
+      ]),
+    );
+    expect(agent.received.filter((entry) => entry.body.case === 'quota')).toHaveLength(1);
+    expect(byId.get('quota')).toMatchObject({ attempts: 1, passed: false });
+    expect(byId.get('quota')!.error).toBe(
+      `http target "agent": POST ${server.url}/chat returned HTTP 429: {"error":"daily quota used up"}; the service asked to wait 300 s before another attempt (Retry-After), longer than AgentV waits between attempts (60 s), so it was not retried (hint: run the case again once the service takes requests again; to send fewer at once, set a lower \`workers\` on target "agent" (now 1))`,
+    );
+    // The wait a Retry-After within a minute asked for is logged, in the provider's own tag.
+    expect(byId.get('busy')).toMatchObject({ attempts: 2, passed: true });
+    expect(run.stderr.split('\n')).toContain(
+      '[http:agent] busy attempt 1 failed; waiting 1 s (Retry-After) before attempt 2',
+    );
   });
 
   it('records clear errors: a status, a body that is not JSON, a path that matches nothing; secrets masked', async () => {

@@ -187,6 +187,44 @@ describe('LLM judges through an openai-compatible judge target', () => {
     expect(line!.evaluator_results[0]).toMatchObject({ name: 'quality', score: 0.8 });
   });
 
+  it('under --verbose shows each failed judge attempt and the wait Retry-After asked for', async () => {
+    server = await startLlmServer(fencedJudge);
+    server.queue(chatError(429, 'Rate limit reached for gpt-4o-mini', { 'retry-after': '1' }));
+    project = await judgedProject(server.url);
+
+    const result = await run(['--out', 'out.jsonl', '--verbose']);
+    expect(result.code).toBe(0);
+    const lines = result.stderr.split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^\[openai-compatible:judge\] price attempt 1: failed after \d+ ms: openai-compatible target "judge": HTTP 429: Rate limit reached for gpt-4o-mini$/,
+      ),
+    );
+    expect(lines).toContain(
+      '[openai-compatible:judge] price attempt 1 failed; waiting 1 s (Retry-After) before attempt 2',
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\[openai-compatible:judge\] price attempt 2: gpt-4o-mini answered/),
+    );
+    expect(result.stderr).not.toContain(JUDGE_KEY);
+  });
+
+  it('does not wait a Retry-After beyond a minute: the grade errors at once and says why', async () => {
+    server = await startLlmServer(() =>
+      chatError(429, 'You exceeded your current quota', { 'retry-after': '3600' }),
+    );
+    project = await judgedProject(server.url);
+
+    const result = await run(['--out', 'out.jsonl']);
+    expect(result.code).toBe(2);
+    // One request: no retry, and so no wait.
+    expect(server.requests).toHaveLength(1);
+    const [line] = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(line!.evaluator_results[0].error).toContain(
+      'judge target "judge" failed: openai-compatible target "judge": HTTP 429: You exceeded your current quota; the service asked to wait 3600 s before another attempt (Retry-After), longer than AgentV waits between attempts (60 s), so it was not retried',
+    );
+  });
+
   it('reports a refused key once, in one line, without retrying or showing the key', async () => {
     server = await startLlmServer(() =>
       chatError(

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { chatReply, type LlmServer, startLlmServer } from '../support/llm-servers.js';
 import { type LocalServer, startLocalServer } from '../support/processes.js';
 import {
   BIN,
@@ -21,8 +22,11 @@ const API_KEY = 'sk-e2e-secret-0123456789';
 
 let project: Project | undefined;
 let server: LocalServer | undefined;
+let llmServer: LlmServer | undefined;
 afterEach(async () => {
   await server?.close();
+  await llmServer?.close();
+  llmServer = undefined;
   await project?.cleanup();
   project = undefined;
   server = undefined;
@@ -150,6 +154,37 @@ describe('LLM targets', () => {
     expect(chat.bodies).toHaveLength(2);
     const [freshLine] = parseJsonl(await readFile(project.file('third.jsonl'), 'utf8'));
     expect(freshLine).not.toHaveProperty('cached');
+  });
+
+  it('retries a connection reset while the answer is read, and --verbose shows the failed attempt and the wait', async () => {
+    const llm = await startLlmServer(() => chatReply('Your refund of $20 is on its way.'));
+    llmServer = llm;
+    llm.queue({ ...chatReply('never read'), cutMidBody: true });
+    project = await llmProject(llm.url);
+
+    const run = await runAgentv(
+      ['eval', 'evals/refund.yaml', '--out', 'out.jsonl', '--verbose'],
+      project.dir,
+    );
+    expect(run.code).toBe(0);
+    expect(llm.requests).toHaveLength(2);
+    const [line] = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(line).toMatchObject({ eval_id: 'refund', attempts: 2, passed: true });
+    const verbose = run.stderr.split('\n');
+    expect(verbose).toContainEqual(
+      expect.stringMatching(
+        /^\[openai-compatible:llm\] refund attempt 1: failed after \d+ ms: openai-compatible target "llm": the connection to the API at 127\.0\.0\.1:\d+ broke while the answer was read: UND_ERR_SOCKET \(other side closed\)$/,
+      ),
+    );
+    expect(verbose).toContainEqual(
+      expect.stringMatching(
+        /^\[openai-compatible:llm\] refund attempt 1 failed; waiting \d\.\d s \(backoff\) before attempt 2$/,
+      ),
+    );
+    expect(verbose).toContainEqual(
+      expect.stringMatching(/^\[openai-compatible:llm\] refund attempt 2: gpt-4o-mini answered/),
+    );
+    expect(run.stderr).not.toContain(API_KEY);
   });
 
   it('reports a refused key as the case error, in one line, without the key', async () => {

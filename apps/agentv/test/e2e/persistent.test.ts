@@ -259,7 +259,8 @@ appendFileSync('starts.log', 'eof ' + process.pid + '\\n');
 `,
       'evals/e.yaml': evalFile(1),
     });
-    const run = await runAgentv(['validate', 'evals/e.yaml'], project.dir);
+    // The targets file is given too: validating an eval file checks only the targets it uses.
+    const run = await runAgentv(['validate', '.agentv/targets.yaml', 'evals/e.yaml'], project.dir);
     const output = run.stdout + run.stderr;
     expect(run.code).not.toBe(0);
     expect(output).toContain('unknown mode "persistant"; the modes are single and persistent');

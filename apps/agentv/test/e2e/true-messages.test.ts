@@ -93,7 +93,7 @@ ${evalFile('')}`,
 });
 
 describe('a misspelt evaluator option', () => {
-  it('is an unknown key with a did-you-mean at its line, in eval and validate', async () => {
+  it('is an error with a did-you-mean at its line, in eval and validate: ignoring it would change the grade', async () => {
     project = await createProject({
       'agent.mjs': ECHO,
       '.agentv/targets.yaml': TARGETS,
@@ -102,13 +102,13 @@ describe('a misspelt evaluator option', () => {
         '{ name: said, type: contains, valeu: said }',
       ),
     });
-    const warning =
-      'warning: evals/typo.yaml:9:39: case "refund-001": evaluator "said": unknown key "valeu" is ignored (hint: did you mean "value"?)';
-    const error =
+    const misspelt =
+      'error: evals/typo.yaml:9:39: case "refund-001": evaluator "said": unknown key "valeu": ignoring it would change the grade (hint: did you mean "value"?)';
+    const missing =
       'error: evals/typo.yaml:9:29: case "refund-001": evaluator "said": "value" is missing; give "value" as a string or a list of strings the answer must contain';
     const { eval: ran, validate } = await both(['evals/typo.yaml']);
-    expect(ran).toBe(`${warning}\n${error}\n`);
-    expect(validate).toContain(`${error}\n${warning}\n`);
+    expect(ran).toBe(`${missing}\n${misspelt}\n`);
+    expect(validate).toContain(`${missing}\n${misspelt}\n`);
   });
 });
 

@@ -116,6 +116,44 @@ describe('agentv validate', () => {
     );
   });
 
+  it('checks only the targets an eval file uses, as eval would; a targets file given to it is checked whole', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
+  - name: broken
+    provider: cli
+    command_template: node ../agent.mjs {PROMTP} {OUTPUT_FILE}
+`,
+      'evals/a.yaml': `evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hi }]
+    evaluators: [{ type: contains, value: hi }]
+`,
+    });
+    const broken =
+      'error: .agentv/targets.yaml:7:5: target "broken": command_template: unknown placeholder {PROMTP}';
+
+    const file = await runAgentv(['validate', 'evals/a.yaml'], project.dir);
+    expect(file.stdout).toBe('2 files checked: no errors\n');
+    expect(file.code).toBe(0);
+    const run = await runAgentv(['eval', 'evals/a.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(0);
+
+    // The eval file against the broken target, the targets file itself, or the whole project.
+    for (const args of [
+      ['validate', 'evals/a.yaml', '--target', 'broken'],
+      ['validate', '.agentv/targets.yaml'],
+      ['validate'],
+    ]) {
+      const checked = await runAgentv(args, project.dir);
+      expect(checked.code).toBe(1);
+      expect(checked.stdout).toContain(broken);
+    }
+  });
+
   it('detects file kinds by $schema and name, and skips dependencies, hidden folders and results', async () => {
     project = await createProject({
       'agent.mjs': AGENT,

@@ -14,6 +14,8 @@ export interface LlmReply {
   status: number;
   headers?: Record<string, string>;
   body: unknown;
+  /** Send the status, headers and half the body, then reset the connection. */
+  cutMidBody?: boolean;
 }
 
 export interface LlmServer {
@@ -46,8 +48,14 @@ export async function startLlmServer(
         };
         requests.push(received);
         const reply = queued.shift() ?? fallback(received);
+        const body = JSON.stringify(reply.body);
         response.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-        response.end(JSON.stringify(reply.body));
+        if (reply.cutMidBody) {
+          response.write(body.slice(0, body.length / 2));
+          setTimeout(() => response.socket?.destroy(), 20);
+          return;
+        }
+        response.end(body);
       });
     },
   );

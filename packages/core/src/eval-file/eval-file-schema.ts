@@ -47,7 +47,7 @@ export const messageSchema = z.looseObject({
 /** A message in `input_messages` (content required). */
 export const inputMessageSchema = messageSchema.extend({ content: messageContentSchema });
 
-/** An evaluator entry; keys other than `type`, `name`, `weight` are its options. */
+/** An evaluator entry; keys other than `type`, `name`, `weight`, `negate` are its options. */
 export const evaluatorEntrySchema = z
   .looseObject({
     type: z
@@ -62,6 +62,12 @@ export const evaluatorEntrySchema = z
       .min(0)
       .optional()
       .describe('Weight in the case score (default 1; 0 excludes it)'),
+    negate: z
+      .boolean()
+      .optional()
+      .describe(
+        'Pass when the check does not hold: score 1 - s, hits and misses swapped (e.g. an answer that must NOT contain a value)',
+      ),
   })
   .describe("A grader; other keys are the evaluator's options (script, value, pattern, mode, ...)");
 

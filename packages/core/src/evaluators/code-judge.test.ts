@@ -168,6 +168,25 @@ describe('code_judge', () => {
     expect(result).toEqual({ score: 0.7, hits: ['partial'], misses: ['incomplete'] });
   });
 
+  it('keeps at most 4 hits and misses, each cut to 500 characters, saying how many were left out', async () => {
+    const script = [
+      'node',
+      '-e',
+      `console.log(JSON.stringify({ score: 0.5,
+        hits: Array.from({ length: 10 }, (_, i) => 'hit ' + i),
+        misses: ['x'.repeat(2000), 'second'] }))`,
+    ];
+    const result = await codeJudgeEvaluator.evaluate(judge(script), context);
+    expect(result.hits).toEqual(['hit 0', 'hit 1', 'hit 2', 'hit 3', '… and 6 more']);
+    expect(result.misses).toEqual([`${'x'.repeat(499)}…`, 'second']);
+    // The score is as printed: the grader run clamps it and warns (see grade-case.test.ts).
+    const over = await codeJudgeEvaluator.evaluate(
+      judge(['node', '-e', 'console.log(JSON.stringify({ score: 7 }))']),
+      context,
+    );
+    expect(over.score).toBe(7);
+  });
+
   it('accepts a result printed as multi-line JSON', async () => {
     const result = await codeJudgeEvaluator.evaluate(
       judge('node code-judge/judge-pretty.mjs'),

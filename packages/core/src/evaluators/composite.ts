@@ -14,6 +14,7 @@ import type {
   EvaluatorResult,
 } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
+import { evaluatorKeyIssues, negatedTypeHint } from './evaluator-keys.js';
 import { describe } from './evaluator-options.js';
 import { clamp, runEvaluator } from './grade-case.js';
 import {
@@ -62,7 +63,10 @@ export const compositeEvaluator: Evaluator = {
   options: ['evaluators', 'aggregator'],
   validate: (config, registry) => validateComposite(config, registry),
   async evaluate(config, context) {
-    const problems = validateComposite(config, context.evaluators);
+    // Warnings (a member's harmless unknown key) were shown before the run.
+    const problems = validateComposite(config, context.evaluators).filter(
+      (problem) => problem.severity === 'error',
+    );
     if (problems.length > 0) throw new EvaluatorError(joinIssueMessages(problems));
     const registry = context.evaluators;
     if (!registry) throw new EvaluatorError('composite was run without an evaluator registry');
@@ -136,13 +140,18 @@ function validateComposite(config: EvaluatorConfig, registry?: EvaluatorRegistry
       if (!registry) continue;
       if (!registry.has(member.type)) {
         add(
-          `member "${member.name}" has unknown type "${member.type}"; ${didYouMean(member.type, registry.types())}`,
+          `member "${member.name}" has unknown type "${member.type}"; ${negatedTypeHint(member.type, registry) ?? didYouMean(member.type, registry.types())}`,
           index,
           'type',
         );
         continue;
       }
-      for (const problem of registry.get(member.type).validate?.(member, registry) ?? []) {
+      const evaluator = registry.get(member.type);
+      const memberProblems = [
+        ...(evaluator.validate?.(member, registry) ?? []),
+        ...evaluatorKeyIssues(member, evaluator.options),
+      ];
+      for (const problem of memberProblems) {
         problems.push({
           ...problem,
           path: ['evaluators', index, ...(problem.path ?? [])],

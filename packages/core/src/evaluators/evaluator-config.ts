@@ -7,5 +7,7 @@ export interface EvaluatorConfig {
   type: string;
   /** Default 1; 0 excludes the evaluator from the case score. */
   weight?: number;
+  /** Grade the opposite (a check that must not hold): score 1 - s, hits and misses swapped. */
+  negate?: boolean;
   [option: string]: unknown;
 }

@@ -35,6 +35,12 @@ export interface EvaluationContext {
   judge?: Judge;
   /** The registry grading the case; `composite` runs its members with it (set by `gradeCase`). */
   evaluators?: EvaluatorRegistry;
+  /**
+   * Reports what a user should know about one grader's grade of `evalCase` that
+   * does not stop it (a score outside 0–1); `grader` names it as `"name" (type)`.
+   * The run prints it, naming the case. One function serves a whole run.
+   */
+  warn?: (evalCase: EvalCase, grader: string, message: string) => void;
 }
 
 /** What an evaluator returns. Scores are clamped to [0, 1]. */
@@ -75,13 +81,15 @@ export interface EvaluatorResult {
   cached?: boolean;
   /** A `composite`'s member results, in order (nested composites nest). */
   members?: EvaluatorResult[];
+  /** The config's `negate: true` inverted it: score 1 - s, hits and misses swapped. */
+  negated?: boolean;
 }
 
 /** An evaluator implementation for one `type`. */
 export interface Evaluator {
   readonly type: string;
   /**
-   * The option keys it reads besides `name`, `type` and `weight`. When given,
+   * The option keys it reads besides `name`, `type`, `weight` and `negate`. When given,
    * any other key of its config is reported before the run as unknown (with a
    * did-you-mean), like a misspelt key anywhere else in an eval file.
    */

@@ -32,6 +32,76 @@ function fixed(
 }
 
 describe('gradeCase', () => {
+  it('inverts a grader with negate: true: score 1 - s, verdict from it, hits and misses swapped', async () => {
+    const mustNot = { name: 'no-refund', type: 'contains', value: 'refund', negate: true };
+    const said = await gradeCase(
+      [mustNot],
+      makeContext({ candidateAnswer: 'Your refund is on its way.' }),
+      registry,
+    );
+    expect(said.passed).toBe(false);
+    expect(said.evaluatorResults[0]).toMatchObject({
+      score: 0,
+      verdict: 'fail',
+      negated: true,
+      hits: [],
+      misses: [expect.stringContaining('refund')],
+    });
+    const quiet = await gradeCase(
+      [mustNot],
+      makeContext({ candidateAnswer: 'We looked into it.' }),
+      registry,
+    );
+    expect(quiet.passed).toBe(true);
+    expect(quiet.evaluatorResults[0]).toMatchObject({ score: 1, verdict: 'pass', misses: [] });
+    expect(quiet.evaluatorResults[0]!.hits).toHaveLength(1);
+
+    // A member of a composite, and a partial score.
+    const composite = await gradeCase(
+      [
+        {
+          name: 'both',
+          type: 'composite',
+          evaluators: [fixed('mostly', 0.75, { negate: true }), fixed('fine', 1)],
+        },
+      ],
+      context,
+      registry,
+    );
+    expect(composite.evaluatorResults[0]!.members?.[0]).toMatchObject({
+      score: 0.25,
+      verdict: 'fail',
+      negated: true,
+      hits: ['mostly miss'],
+      misses: ['mostly hit'],
+    });
+    expect(composite.evaluatorResults[0]!.score).toBeCloseTo(0.625);
+  });
+
+  it('clamps a score outside 0–1 and warns, naming the grader, members of a composite included', async () => {
+    const warnings: string[] = [];
+    const warn = (_case: unknown, grader: string, message: string) =>
+      warnings.push(`${grader} ${message}`);
+    const grade = await gradeCase(
+      [
+        fixed('ten-scale', 7),
+        {
+          name: 'both',
+          type: 'composite',
+          evaluators: [fixed('negative', -0.5), fixed('fine', 1)],
+          aggregator: { type: 'weighted_average' },
+        },
+      ],
+      { ...context, warn },
+      registry,
+    );
+    expect(grade.evaluatorResults.map((result) => result.score)).toEqual([1, 0.5]);
+    expect(warnings).toEqual([
+      '"ten-scale" (fixed) returned score 7, outside 0–1; it counts as 1',
+      '"negative" (fixed) returned score -0.5, outside 0–1; it counts as 0',
+    ]);
+  });
+
   it('grades with real evaluators and passes when every verdict is pass', async () => {
     const grade = await gradeCase(
       [

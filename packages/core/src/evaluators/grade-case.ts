@@ -100,7 +100,8 @@ export async function gradeCase(
 
 /**
  * Runs one evaluator and turns its outcome (or failure) into a result: the
- * score clamped, verdict from the score unless the evaluator gave one, and an
+ * score clamped (a score outside 0–1 is reported through `context.warn`),
+ * inverted under `negate: true`, verdict from the score unless the evaluator gave one, and an
  * error instead of a score when it threw. `composite` uses it for its members.
  */
 export async function runEvaluator(
@@ -116,18 +117,41 @@ export async function runEvaluator(
       throw new Error(`it returned a score that is not a number (${String(outcome.score)})`);
     }
     const score = clamp(outcome.score);
+    // A script on another scale (0–10, percent) must not pass or fail silently at the bounds.
+    if (score !== outcome.score) {
+      context.warn?.(
+        context.evalCase,
+        `"${name}" (${type})`,
+        `returned score ${outcome.score}, outside 0–1; it counts as ${score}`,
+      );
+    }
+    const negate = config.negate === true;
     // Written out rather than spread from a shared base: this runs for every case of a run.
-    const result: EvaluatorResult = {
-      name,
-      type,
-      weight,
-      score,
-      verdict: outcome.verdict ?? verdictFor(score),
-      hits: outcome.hits,
-      misses: outcome.misses,
-    };
+    // `negate: true` grades the opposite: score 1 - s, its verdict from that score, hits and
+    // misses swapped (what held is now what should not have).
+    const result: EvaluatorResult = negate
+      ? {
+          name,
+          type,
+          weight,
+          score: 1 - score,
+          verdict: verdictFor(1 - score),
+          hits: outcome.misses,
+          misses: outcome.hits,
+          negated: true,
+        }
+      : {
+          name,
+          type,
+          weight,
+          score,
+          verdict: outcome.verdict ?? verdictFor(score),
+          hits: outcome.hits,
+          misses: outcome.misses,
+        };
     if (outcome.reasoning) result.reasoning = outcome.reasoning;
-    if (outcome.failsCase) result.failsCase = true;
+    // A required item that failed the check is what a negated check asks for.
+    if (outcome.failsCase && !negate) result.failsCase = true;
     if (outcome.details !== undefined) result.details = outcome.details;
     if (outcome.cached === true) result.cached = true;
     if (outcome.members !== undefined) result.members = outcome.members;

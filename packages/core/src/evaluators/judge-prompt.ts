@@ -6,9 +6,7 @@ import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { EvaluationContext, EvaluationScore } from './evaluator.js';
 import { describe } from './evaluator-options.js';
 import { extractJudgeJson } from './extract-judge-json.js';
-
-/** Hits and misses kept from one judge reply. */
-export const MAX_JUDGE_ITEMS = 4;
+import { capJudgeItems } from './judge-items.js';
 
 /** The variables a judge prompt template may use, as `{{ name }}` (SPEC 5.4). */
 export const JUDGE_PROMPT_VARIABLES = [
@@ -182,7 +180,7 @@ export async function askJudgeJson<T>(
   );
 }
 
-/** Reads a `{score, hits, misses, reasoning}` reply: score clamped to [0, 1], at most 4 hits and misses. */
+/** Reads a `{score, hits, misses, reasoning}` reply: score clamped to [0, 1], hits and misses capped (`capJudgeItems`). */
 export function parseScoreReply(value: Record<string, unknown>): EvaluationScore | string {
   const raw = typeof value.score === 'string' ? Number(value.score) : value.score;
   if (typeof raw !== 'number' || !Number.isFinite(raw)) {
@@ -190,8 +188,8 @@ export function parseScoreReply(value: Record<string, unknown>): EvaluationScore
   }
   const score: EvaluationScore = {
     score: Math.min(1, Math.max(0, raw)),
-    hits: stringList(value.hits).slice(0, MAX_JUDGE_ITEMS),
-    misses: stringList(value.misses).slice(0, MAX_JUDGE_ITEMS),
+    hits: capJudgeItems(stringList(value.hits)),
+    misses: capJudgeItems(stringList(value.misses)),
   };
   if (typeof value.reasoning === 'string' && value.reasoning.trim() !== '') {
     score.reasoning = value.reasoning.trim();

@@ -1,19 +1,35 @@
 import { EvaluatorError } from '../errors/evaluator-error.js';
-import { type RetryPolicy, withRetries } from '../orchestrator/retry-policy.js';
+import {
+  describeRetryAfterBeyondCap,
+  type RetryPolicy,
+  withRetries,
+} from '../orchestrator/retry-policy.js';
+import { retryWaitLine } from '../orchestrator/retry-wait-line.js';
+import { callLabel } from '../provider/call-label.js';
 import type { Provider } from '../provider/provider.js';
 import type { Judge } from './evaluator.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 
-/** Wraps the judge target's provider; `policy` is the retry policy of that target. */
-export function createJudge(provider: Provider, policy: RetryPolicy): Judge {
+/**
+ * Wraps the judge target's provider; `policy` is the retry policy of that target.
+ * A retry counts on from the question's own `attempt`. With `log` (`--verbose`),
+ * each wait before another attempt is logged as the run's own calls are.
+ */
+export function createJudge(
+  provider: Provider,
+  policy: RetryPolicy,
+  log?: (line: string) => void,
+): Judge {
   return {
     targetName: provider.targetName,
     async ask(request) {
+      const label = (failed: number) =>
+        callLabel({ evalCaseId: request.evalCaseId, attempt: request.attempt + failed - 1 });
       const outcome = await withRetries(
-        () =>
+        (retry) =>
           provider.invoke({
             evalCaseId: request.evalCaseId,
-            attempt: request.attempt,
+            attempt: request.attempt + retry,
             ...(request.refresh === true ? { refresh: true } : {}),
             question: request.question,
             chatPrompt: request.chatPrompt ?? [{ role: 'user', content: request.question }],
@@ -25,11 +41,17 @@ export function createJudge(provider: Provider, policy: RetryPolicy): Judge {
             metadata: { ...request.metadata, purpose: 'judge' },
           }),
         policy,
-        request.signal === undefined ? {} : { signal: request.signal },
+        {
+          ...(request.signal === undefined ? {} : { signal: request.signal }),
+          ...(log === undefined
+            ? {}
+            : { onWait: (wait) => log(retryWaitLine(provider.id, label(wait.failed), wait)) }),
+        },
       );
       if (outcome.ok) return outcome.value;
       const lastError = outcome.error;
-      const reason = lastError instanceof Error ? lastError.message : String(lastError);
+      const refused = describeRetryAfterBeyondCap(lastError);
+      const reason = `${lastError instanceof Error ? lastError.message : String(lastError)}${refused === undefined ? '' : `; ${refused}`}`;
       const hint =
         lastError instanceof Error && 'hint' in lastError && typeof lastError.hint === 'string'
           ? lastError.hint

@@ -51,12 +51,12 @@ describe('llm_judge', () => {
     expect(extractJudgeJson('no json here')).toBeUndefined();
   });
 
-  it('clamps the score to [0, 1] and keeps at most 4 hits and misses', async () => {
+  it('clamps the score to [0, 1] and keeps at most 4 hits and misses, saying how many were left out', async () => {
     const many = ['a', 'b', 'c', 'd', 'e', 'f'];
     const high = await gradeWith(JSON.stringify({ score: 7, hits: many, misses: many }));
     expect(high.score).toBe(1);
-    expect(high.hits).toEqual(['a', 'b', 'c', 'd']);
-    expect(high.misses).toEqual(['a', 'b', 'c', 'd']);
+    expect(high.hits).toEqual(['a', 'b', 'c', 'd', '… and 2 more']);
+    expect(high.misses).toEqual(['a', 'b', 'c', 'd', '… and 2 more']);
     const low = await gradeWith('{"score": -0.5}');
     expect(low).toEqual({ score: 0, hits: [], misses: [] });
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import { parseJsonObject } from '../util/records.js';
 import type { EvaluationScore } from './evaluator.js';
+import { capJudgeItems } from './judge-items.js';
 
 /** What a code judge must print: one JSON object. */
 export const judgeOutputSchema = z.object({
@@ -18,7 +19,9 @@ const EXPECTED =
  * Reads a judge's stdout: the whole output when it is one JSON object, else
  * the last non-empty line that is a JSON object (earlier lines may be logs).
  * Throws `EvaluatorError` naming `label` with an excerpt of the output when
- * there is no such object or it has the wrong shape.
+ * there is no such object or it has the wrong shape. Hits and misses are capped
+ * as an LLM judge's are (`capJudgeItems`); the score is as printed (the grader
+ * run clamps it to 0–1 and warns when it was outside).
  */
 export function parseJudgeOutput(stdout: string, label: string): EvaluationScore {
   const text = stdout.trim();
@@ -43,8 +46,8 @@ export function parseJudgeOutput(stdout: string, label: string): EvaluationScore
   const { score, hits, misses, reasoning } = parsed.data;
   return {
     score,
-    hits: hits ?? [],
-    misses: misses ?? [],
+    hits: capJudgeItems(hits ?? []),
+    misses: capJudgeItems(misses ?? []),
     ...(reasoning == null ? {} : { reasoning }),
   };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { isAgentvError } from '../errors/agentv-error.js';
 import { EvaluatorError } from '../errors/evaluator-error.js';
 import { isProviderError } from '../errors/provider-error.js';
-import type { Judge } from '../evaluators/evaluator.js';
+import type { EvaluationContext, Judge } from '../evaluators/evaluator.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import { createJudge } from '../evaluators/judge.js';
 import { LIBRARY_OPTION_NAMES } from '../project/option-names.js';
@@ -19,7 +19,13 @@ import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import { DRY_RUN_JUDGE_REPLY, type PlannedCase } from './plan-run.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  describeRetryAfterBeyondCap,
+  type RetryPolicy,
+  type WithRetriesOptions,
+} from './retry-policy.js';
+import { retryWaitLine } from './retry-wait-line.js';
 import type { ProviderRole, RunEvaluationOptions } from './run-options.js';
 
 /** What every step of one case needs: the case, the run's options and when the case started. */
@@ -151,6 +157,33 @@ export function reportReplyWarnings(
   );
 }
 
+// The `warn` of each run's grading context, made once per run.
+const graderWarnings = new WeakMap<RunEvaluationOptions, EvaluationContext['warn']>();
+
+/**
+ * The `warn` graders report through: `onWarning`, naming the case and its eval
+ * file, for the first warning of each grader of an eval file in a run. One
+ * function per run (a closure per case would be garbage for every case of a batch).
+ */
+function graderWarningsOf(options: RunEvaluationOptions): EvaluationContext['warn'] {
+  const onWarning = options.onWarning;
+  if (onWarning === undefined) return undefined;
+  let warn = graderWarnings.get(options);
+  if (warn === undefined) {
+    const warned = new Set<string>();
+    warn = (evalCase, grader, message) => {
+      const key = `${evalCase.filePath}\u0000${grader}`;
+      if (warned.has(key)) return;
+      warned.add(key);
+      onWarning(
+        `case "${evalCase.id}" (${path.basename(evalCase.filePath)}): evaluator ${grader} ${message} (later warnings of this evaluator are not shown)`,
+      );
+    };
+    graderWarnings.set(options, warn);
+  }
+  return warn;
+}
+
 // Judge-only providers started (and health-checked) before the first case, by run.
 const startedJudgeProviders = new WeakMap<RunEvaluationOptions, Map<string, Provider>>();
 
@@ -224,7 +257,7 @@ export function judgeFor(planned: PlannedCase, options: RunEvaluationOptions): J
       } else {
         const provider =
           startedJudgeProviders.get(options)?.get(target.name) ?? createLazily(target, options);
-        judge = createJudge(provider, retryPolicyFor(target, options));
+        judge = createJudge(provider, retryPolicyFor(target, options), verboseLog(options));
       }
     } catch (error) {
       // Reported on each case that asks, as that evaluator's error.
@@ -289,6 +322,7 @@ export async function gradeAnswer(
       evaluators: options.evaluatorRegistry,
       env: options.providerContext?.env,
       judge: judge?.judge,
+      warn: graderWarningsOf(options),
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },
@@ -376,8 +410,40 @@ export function failureMessage(error: unknown, attempts: number, context?: CaseC
   if (attempts === 0 && error === undefined) {
     return 'the run was interrupted before the agent was called';
   }
+  const refused = describeRetryAfterBeyondCap(error);
+  if (refused !== undefined) {
+    const workers =
+      context === undefined ? undefined : workersAdvice(context.planned.target, context.options);
+    return `${messageOf(error)}; ${refused} (hint: run the case again once the service takes requests again${workers === undefined ? '' : `; to send fewer at once, ${workers}`})`;
+  }
   const hint = context === undefined ? undefined : rateLimitHint(error, context);
   return hint === undefined ? messageOf(error) : `${messageOf(error)} (hint: ${hint})`;
+}
+
+/** How to send fewer requests at once, naming the setting that decides: `lower --workers (now 8)`. */
+function workersAdvice(target: ResolvedTarget, options: RunEvaluationOptions): string {
+  const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
+  return options.workers !== undefined
+    ? `lower ${names.workers} (now ${options.workers})`
+    : `set a lower \`workers\` on target "${target.name}"${target.workers === undefined ? '' : ` (now ${target.workers})`}`;
+}
+
+/** Where `--verbose` lines go (the providers' `log`, else stderr); undefined without `--verbose`. */
+function verboseLog(options: RunEvaluationOptions): ((line: string) => void) | undefined {
+  const context = options.providerContext;
+  if (context?.verbose !== true) return undefined;
+  return context.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+}
+
+/** `onWait` for `withRetries` that writes `retryWaitLine`s under `--verbose`, else undefined. */
+export function verboseRetryWaits(
+  options: RunEvaluationOptions,
+  providerId: string,
+  label: (failedAttempt: number) => string,
+): WithRetriesOptions['onWait'] {
+  const log = verboseLog(options);
+  if (log === undefined) return undefined;
+  return (wait) => log(retryWaitLine(providerId, label(wait.failed), wait));
 }
 
 /**
@@ -388,10 +454,7 @@ function rateLimitHint(error: unknown, { planned, options }: CaseContext): strin
   if (!isProviderError(error) || error.hint || error.details?.status !== 429) return undefined;
   const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
   const { target } = planned;
-  const workers =
-    options.workers !== undefined
-      ? `lower ${names.workers} (now ${options.workers})`
-      : `set a lower \`workers\` on target "${target.name}"${target.workers === undefined ? '' : ` (now ${target.workers})`}`;
+  const workers = workersAdvice(target, options);
   const retries = retryPolicyFor(target, options).maxRetries;
   const more =
     options.maxRetries !== undefined

@@ -14,6 +14,7 @@ import {
   messageOf,
   reportReplyWarnings,
   retryPolicyFor,
+  verboseRetryWaits,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
@@ -78,6 +79,11 @@ export async function evaluateBatch(
     retryPolicyFor(cases[0]!.target, options),
     {
       signal: options.signal,
+      onWait: verboseRetryWaits(
+        options,
+        provider.id,
+        (failed) => `batch of ${cases.length} attempt ${failed}`,
+      ),
       onFailure: async (error, attempt) => {
         if (!options.onAttempt) return;
         const durationMs = Date.now() - callStarted;

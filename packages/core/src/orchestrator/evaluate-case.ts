@@ -1,4 +1,5 @@
 import { buildPrompt } from '../prompt/build-prompt.js';
+import { callLabel } from '../provider/call-label.js';
 import type { Provider } from '../provider/provider.js';
 import {
   answerOf,
@@ -11,6 +12,7 @@ import {
   messageOf,
   reportReplyWarnings,
   retryPolicyFor,
+  verboseRetryWaits,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
@@ -48,6 +50,9 @@ export async function evaluateCase(
     retryPolicyFor(context.planned.target, context.options),
     {
       signal: options.signal,
+      onWait: verboseRetryWaits(options, provider.id, (failed) =>
+        callLabel({ evalCaseId: planned.evalCase.id, attempt: failed - 1 }),
+      ),
       onFailure: (error, attempt) =>
         options.onAttempt?.(
           attemptRecord(

@@ -3,6 +3,7 @@ import type { EvalCase } from '../eval-file/eval-case.js';
 import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import { evaluatorKeyIssues, negatedTypeHint } from '../evaluators/evaluator-keys.js';
 import { needsJudge } from '../evaluators/judge.js';
 import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
 import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from '../project/option-names.js';
@@ -402,28 +403,19 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       issues.add({
         severity: 'error',
         ...at(['type'], `evaluator "${config.name}" has unknown type "${config.type}"`),
-        hint: didYouMean(config.type, registry.types()),
+        hint: negatedTypeHint(config.type, registry) ?? didYouMean(config.type, registry.types()),
       });
       continue;
     }
     const evaluator = registry.get(config.type);
-    for (const problem of evaluator.validate?.(config, registry) ?? []) {
+    const problems = [
+      ...(evaluator.validate?.(config, registry) ?? []),
+      ...evaluatorKeyIssues(config, evaluator.options),
+    ];
+    for (const problem of problems) {
       issues.add({
         ...problem,
         ...at(problem.path, `evaluator "${config.name}": ${problem.message}`),
-      });
-    }
-    for (const key of unknownOptionKeys(config, evaluator.options)) {
-      const known = evaluator.options ?? [];
-      const suggestion = closestMatch(key, known);
-      issues.add({
-        ...at([`${key}:key`], `evaluator "${config.name}": unknown key "${key}" is ignored`),
-        severity: 'warning',
-        hint: suggestion
-          ? `did you mean "${suggestion}"?`
-          : known.length === 0
-            ? `remove it: ${config.type} takes no options`
-            : `remove it, or use one of: ${known.join(', ')}`,
       });
     }
   }
@@ -447,17 +439,6 @@ function checkRubrics(evalCase: EvalCase, issues: IssueList): void {
 function isFileEvaluatorList(evalCase: EvalCase): boolean {
   const first = evalCase.evaluators[0];
   return first !== undefined && evalCase.evaluatorPositions?.[first.name]?.shared === true;
-}
-
-/** Keys every evaluator config may have, whatever its type. */
-const COMMON_EVALUATOR_KEYS: ReadonlySet<string> = new Set(['name', 'type', 'weight']);
-
-/** The keys of `config` its evaluator does not read (none when it does not list its `options`). */
-function unknownOptionKeys(config: EvaluatorConfig, options?: readonly string[]): string[] {
-  if (options === undefined) return [];
-  return Object.keys(config).filter(
-    (key) => !COMMON_EVALUATOR_KEYS.has(key) && !options.includes(key),
-  );
 }
 
 /** A `rubric` (possibly a composite member) with no items of its own while the case has none. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../errors/provider-error.js';
-import { isRetryable, MAX_RETRY_AFTER_MS, retryDelayMs, withRetries } from './retry-policy.js';
+import {
+  describeRetryAfterBeyondCap,
+  isRetryable,
+  MAX_RETRY_AFTER_MS,
+  retryAfterBeyondCap,
+  retryDelayMs,
+  withRetries,
+} from './retry-policy.js';
 
 const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 1000 };
 
@@ -75,12 +82,44 @@ describe('withRetries', () => {
     expect(waits).toEqual([]);
   });
 
-  it('waits the Retry-After the provider asked for instead of the backoff, capped at a minute', async () => {
-    const asks = [5_000, 3_600_000];
-    const { waits } = await retried(async (attempt) => {
+  it('waits the Retry-After the provider asked for instead of the backoff, up to a minute', async () => {
+    const asks = [5_000, MAX_RETRY_AFTER_MS];
+    const { waits, outcome } = await retried(async (attempt) => {
       throw new ProviderError('429', { retryAfterMs: asks[attempt] });
     });
     expect(waits).toEqual([5_000, MAX_RETRY_AFTER_MS]);
+    expect(outcome.attempts).toBe(3);
+  });
+
+  it('does not retry an error whose Retry-After asks for more than a minute, and says why', async () => {
+    const asked = new ProviderError('429', { retryAfterMs: 300_000 });
+    const { waits, outcome } = await retried(async () => {
+      throw asked;
+    });
+    expect(waits).toEqual([]);
+    expect(outcome).toEqual({ ok: false, error: asked, attempts: 1 });
+    expect(retryAfterBeyondCap(asked)).toBe(300_000);
+    expect(describeRetryAfterBeyondCap(asked)).toBe(
+      'the service asked to wait 300 s before another attempt (Retry-After), longer than AgentV waits between attempts (60 s), so it was not retried',
+    );
+    expect(describeRetryAfterBeyondCap(new ProviderError('429', { retryAfterMs: 60_000 }))).toBe(
+      undefined,
+    );
+  });
+
+  it('tells onWait each wait, and whether Retry-After or the backoff set it', async () => {
+    const waits: { failed: number; waitMs: number; retryAfter: boolean }[] = [];
+    await withRetries(
+      async (attempt) => {
+        throw new ProviderError('busy', attempt === 0 ? { retryAfterMs: 1_500 } : {});
+      },
+      quick,
+      { sleep: async () => {}, random: () => 1, onWait: (wait) => waits.push(wait) },
+    );
+    expect(waits).toEqual([
+      { failed: 1, waitMs: 1_500, retryAfter: true },
+      { failed: 2, waitMs: 2, retryAfter: false },
+    ]);
   });
 
   it('really waits the Retry-After with the default sleep', async () => {

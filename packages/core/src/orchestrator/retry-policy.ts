@@ -19,7 +19,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 10_000,
 };
 
-/** The longest wait a `ProviderError.retryAfterMs` can ask for. */
+/**
+ * The longest wait between attempts a `ProviderError.retryAfterMs` can ask
+ * for: an error asking for more is not retried (see `retryAfterBeyondCap`).
+ */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
@@ -37,6 +40,34 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /**
+ * The wait `error`'s `Retry-After` asked for when it is longer than AgentV waits
+ * (`MAX_RETRY_AFTER_MS`), else undefined. Such an error is not retried: an
+ * attempt before the time the service named would be refused again (a quota
+ * that resets in hours would cost every case its retries' waits for nothing),
+ * and waiting that long would stall the run.
+ */
+export function retryAfterBeyondCap(error: unknown): number | undefined {
+  const asked = askedWaitMs(error);
+  return asked !== undefined && asked > MAX_RETRY_AFTER_MS ? asked : undefined;
+}
+
+/**
+ * What a failure message adds for an error `retryAfterBeyondCap` kept from
+ * being retried: `the service asked to wait 300 s before another attempt (Retry-After), …`.
+ */
+export function describeRetryAfterBeyondCap(error: unknown): string | undefined {
+  const asked = retryAfterBeyondCap(error);
+  if (asked === undefined) return undefined;
+  return `the service asked to wait ${formatWait(asked)} before another attempt (Retry-After), longer than AgentV waits between attempts (${formatWait(MAX_RETRY_AFTER_MS)}), so it was not retried`;
+}
+
+/** A wait for messages: `0.6 s`, `2 s`, `300 s`. */
+export function formatWait(ms: number): string {
+  const seconds = ms / 1000;
+  return `${seconds < 10 && !Number.isInteger(seconds) ? seconds.toFixed(1) : Math.round(seconds)} s`;
+}
+
+/**
  * The wait before retry number `retry` after `error`: the error's `retryAfterMs`
  * when it sets one (capped at `MAX_RETRY_AFTER_MS`), else the backoff.
  */
@@ -46,11 +77,15 @@ export function retryWaitMs(
   policy: RetryPolicy,
   random = Math.random,
 ): number {
-  const asked = isProviderError(error) ? error.retryAfterMs : undefined;
-  if (asked !== undefined && Number.isFinite(asked) && asked >= 0) {
-    return Math.min(asked, MAX_RETRY_AFTER_MS);
-  }
+  const asked = askedWaitMs(error);
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   return retryDelayMs(retry, policy, random);
+}
+
+/** The usable `retryAfterMs` of `error`, else undefined. */
+function askedWaitMs(error: unknown): number | undefined {
+  const asked = isProviderError(error) ? error.retryAfterMs : undefined;
+  return asked !== undefined && Number.isFinite(asked) && asked >= 0 ? asked : undefined;
 }
 
 export interface WithRetriesOptions {
@@ -58,6 +93,12 @@ export interface WithRetriesOptions {
   signal?: AbortSignal;
   /** Called after every failed attempt, before the wait for the next one. */
   onFailure?: (error: unknown, attempt: number) => void | Promise<void>;
+  /**
+   * Called before each wait for another attempt: `failed` is the attempt that
+   * failed (1-based), `waitMs` the wait, `retryAfter` true when the error's
+   * `Retry-After` set it (else it is the backoff).
+   */
+  onWait?: (wait: { failed: number; waitMs: number; retryAfter: boolean }) => void;
   /** Waits between attempts; tests inject a recording one. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -71,7 +112,8 @@ export type RetryOutcome<T> =
 
 /**
  * Calls `fn(attempt)` (0-based attempt) until it resolves, a failure is not
- * retryable (`isRetryable`), `policy.maxRetries` retries are used up, or the
+ * retryable (`isRetryable`) or asks to wait longer than `MAX_RETRY_AFTER_MS`
+ * (`retryAfterBeyondCap`), `policy.maxRetries` retries are used up, or the
  * signal fires. Waits `retryWaitMs` between attempts. Never throws what `fn`
  * throws: the outcome carries it. Errors thrown by `onFailure` propagate.
  */
@@ -85,7 +127,12 @@ export async function withRetries<T>(
   let lastError: unknown;
   let attempts = 0;
   for (let attempt = 0; attempt <= policy.maxRetries; attempt++) {
-    if (attempt > 0) await wait(retryWaitMs(attempt, lastError, policy, options.random), signal);
+    if (attempt > 0) {
+      const waitMs = retryWaitMs(attempt, lastError, policy, options.random);
+      const retryAfter = askedWaitMs(lastError) !== undefined;
+      options.onWait?.({ failed: attempt, waitMs, retryAfter });
+      await wait(waitMs, signal);
+    }
     if (signal?.aborted) break;
     attempts = attempt + 1;
     try {
@@ -93,7 +140,7 @@ export async function withRetries<T>(
     } catch (error) {
       lastError = error;
       await options.onFailure?.(error, attempts);
-      if (!isRetryable(error)) break;
+      if (!isRetryable(error) || retryAfterBeyondCap(error) !== undefined) break;
     }
   }
   return { ok: false, error: lastError, attempts };

@@ -59,11 +59,32 @@ describe('loadProject', () => {
     expect(project.issues).toEqual([]);
   });
 
-  it('checks every target for validate, with severities decided by use', async () => {
+  it('checks for validate only the targets the eval files use, of a targets file found for them', async () => {
     const project = await loadProject({
       cwd: dir,
       providerRegistry: registry,
       evalFiles: [path.join(dir, 'a.yaml')],
+      targetOverride: 'spare',
+      mode: 'validate',
+    });
+    expect(
+      project.issues.map(({ severity, line, target, message }) => ({
+        severity,
+        line,
+        target,
+        message,
+      })),
+    ).toEqual([
+      { severity: 'error', line: 6, target: 'spare', message: 'unknown provider "vscode"' },
+    ]);
+  });
+
+  it('checks every target of a targets file given to validate, with severities decided by use', async () => {
+    const project = await loadProject({
+      cwd: dir,
+      providerRegistry: registry,
+      evalFiles: [path.join(dir, 'a.yaml')],
+      targetsFiles: [path.join(dir, 'targets.yaml')],
       targetOverride: 'spare',
       mode: 'validate',
     });

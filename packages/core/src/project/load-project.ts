@@ -58,9 +58,11 @@ export interface LoadProjectOptions {
    * the cases selected.
    *
    * `validate`: each eval file uses the targets file found for it, each
-   * targets file is filled from its own directory's `.env`, and every target
-   * is checked here (`checkTarget`): an unknown provider is an error when a
-   * loaded eval file uses the target, else a warning; unset variables are warnings.
+   * targets file is filled from its own directory's `.env`, and targets are
+   * checked here (`checkTarget`): every target of the `targetsFiles` given,
+   * and of a targets file found for the eval files only those they use. An
+   * unknown provider is an error when a loaded eval file uses the target, else
+   * a warning; unset variables are warnings.
    */
   mode: 'run' | 'validate';
   loadEvalFiles?: EvalFilesLoader;
@@ -169,6 +171,10 @@ class ProjectLoader {
     for (const file of targetsFiles) {
       // Targets given as text are no file on disk (nothing to watch or name as loaded).
       if (file !== options.targetsText?.path) this.files.add(file);
+      // A targets file given to validate is checked whole; one found for the eval files given
+      // only for the targets they use, as `eval` would (a broken target they do not use must
+      // not fail them).
+      const whole = options.targetsFiles?.includes(file) === true;
       const loadOptions: LoadTargetsOptions = {
         env: options.mode === 'run' ? env : await this.envOf(path.dirname(file)),
         knownKeys: knownSettingsKeys(options.providerRegistry),
@@ -176,6 +182,7 @@ class ProjectLoader {
           ? {
               inspectTarget: (target: ResolvedTarget, all: readonly ResolvedTarget[]) => {
                 const users = usersOf(usedBy, file, target, all);
+                if (users === undefined && !whole) return [];
                 const issues = checkTarget(
                   target,
                   options.providerRegistry,

@@ -18,6 +18,8 @@ export interface Reply {
   body: unknown;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Send the status, headers and the first half of the body, then close the connection. */
+  cutMidBody?: boolean;
 }
 
 export interface LlmServer {
@@ -51,8 +53,15 @@ export async function startLlmServer(
       requests.push(request);
       const reply = queued.shift() ?? fallback(request);
       const send = () => {
+        const body = JSON.stringify(reply.body);
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-        res.end(JSON.stringify(reply.body));
+        if (reply.cutMidBody) {
+          // Announce the whole body, send half of it, and reset the connection.
+          res.write(body.slice(0, body.length / 2));
+          setTimeout(() => res.socket?.destroy(), 20);
+          return;
+        }
+        res.end(body);
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { EvaluatorConfig } from './evaluator-config.js';
+import { evaluatorKeyIssues, negatedTypeHint } from './evaluator-keys.js';
+import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
+
+const registry = createEvaluatorRegistry(defaultEvaluators());
+
+/** Issues of `config`'s keys, as `severity key: message (hint)`. */
+function keyIssues(config: Omit<EvaluatorConfig, 'name'>): string[] {
+  const full = { name: 'check', ...config } as EvaluatorConfig;
+  return evaluatorKeyIssues(full, registry.get(full.type).options).map(
+    (issue) =>
+      `${issue.severity} ${issue.path?.join('.')}: ${issue.message}${issue.hint ? ` (${issue.hint})` : ''}`,
+  );
+}
+
+describe('evaluatorKeyIssues', () => {
+  it('accepts the common keys, negate included, and the options of the type', () => {
+    expect(
+      keyIssues({ type: 'contains', value: 'x', case_sensitive: false, weight: 2, negate: true }),
+    ).toEqual([]);
+  });
+
+  it("makes another tool's key that would change the verdict an error, with what to write instead", () => {
+    expect(keyIssues({ type: 'contains', value: 'x', not: true })).toEqual([
+      'error not:key: "not" is not a grader option here; ignoring it would change the verdict (write `negate: true` to pass when the check does not hold)',
+    ]);
+    expect(keyIssues({ type: 'llm_judge', threshold: 0.5 })[0]).toMatch(
+      /^error threshold:key: .* \(a grader passes at score 0\.8 .* set `threshold` on the case/,
+    );
+    expect(keyIssues({ type: 'regex', pattern: 'x', transform: 'output.trim()' })[0]).toMatch(
+      /^error transform:key: .*reshape it in a code_judge script/,
+    );
+    expect(keyIssues({ type: 'contains', value: 'x', ignore_case: true })).toEqual([
+      'error ignore_case:key: "ignore_case" is not a grader option here; ignoring it would change the verdict (write `case_sensitive: false`)',
+    ]);
+  });
+
+  it('makes a judge of another tool an error only on graders that ask a judge', () => {
+    expect(keyIssues({ type: 'llm_judge', provider: 'openai:gpt-4o' })[0]).toMatch(
+      /^error provider:key: .*set `judge_target` on the target/,
+    );
+    expect(keyIssues({ type: 'contains', value: 'x', provider: 'openai:gpt-4o' })).toEqual([
+      'warning provider:key: unknown key "provider" is ignored (remove it, or use one of: value, case_sensitive)',
+    ]);
+  });
+
+  it('makes a misspelt negate, weight or option an error: the grade would change', () => {
+    expect(keyIssues({ type: 'contains', value: 'x', negat: true })).toEqual([
+      'error negat:key: unknown key "negat": ignoring it would change the grade (did you mean "negate"?)',
+    ]);
+    expect(keyIssues({ type: 'contains', value: 'x', wieght: 0 })[0]).toMatch(
+      /did you mean "weight"\?/,
+    );
+    expect(keyIssues({ type: 'contains', value: 'x', case_sensitve: false })[0]).toMatch(
+      /^error case_sensitve:key: .*did you mean "case_sensitive"\?/,
+    );
+  });
+
+  it('keeps harmless unknown keys warnings', () => {
+    expect(keyIssues({ type: 'contains', value: 'x', description: 'the refund' })).toEqual([
+      'warning description:key: unknown key "description" is ignored (remove it, or use one of: value, case_sensitive)',
+    ]);
+    expect(keyIssues({ type: 'is_json', metric: 'json' })).toEqual([
+      'warning metric:key: unknown key "metric" is ignored (remove it: is_json takes no options)',
+    ]);
+  });
+
+  it('wants negate to be true or false', () => {
+    expect(keyIssues({ type: 'contains', value: 'x', negate: 'yes' })).toEqual([
+      'error negate: "negate" must be true or false, got "yes"',
+    ]);
+  });
+});
+
+describe('negatedTypeHint', () => {
+  it("names the AgentV type with negate: true for another tool's not- type", () => {
+    expect(negatedTypeHint('not-contains', registry)).toBe(
+      'write `type: contains` with `negate: true`',
+    );
+    expect(negatedTypeHint('not_regex', registry)).toBe('write `type: regex` with `negate: true`');
+    expect(negatedTypeHint('not-icontains', registry)).toBe(
+      'write `type: contains`, `case_sensitive: false` with `negate: true`',
+    );
+    expect(negatedTypeHint('not-is-json', registry)).toBe(
+      'write `type: is_json` with `negate: true`',
+    );
+    expect(negatedTypeHint('not-similar', registry)).toBeUndefined();
+    expect(negatedTypeHint('contains', registry)).toBeUndefined();
+  });
+});
