@@ -1,6 +1,7 @@
 import {
   callLabel,
   callTimeout,
+  DEFAULT_MAX_OUTPUT_BYTES,
   type Provider,
   type ProviderContext,
   ProviderError,
@@ -93,6 +94,7 @@ export function createPersistentCliProvider(
       cwd,
       env,
       redact,
+      maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(verbose ? { log } : {}),
     });

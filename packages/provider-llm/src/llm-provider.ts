@@ -2,6 +2,11 @@ import {
   type ChatMessage,
   callLabel,
   callTimeout,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  fetchWithBodyLimit,
+  formatBytes,
+  isProviderError,
+  outputLimitError,
   PROVIDER_SPECIFICATION_VERSION,
   type Provider,
   ProviderError,
@@ -25,6 +30,8 @@ export interface LlmProviderOptions {
   timeoutSeconds?: number;
   /** The time limit came from `--agent-timeout` (a timeout's hint names it). */
   timeoutFromFlag?: boolean;
+  /** Most bytes of a response body (the target's `max_output_bytes`). Default core's `DEFAULT_MAX_OUTPUT_BYTES`. */
+  maxOutputBytes?: number;
   /** Folder of the disk cache (`.agentv/cache`); undefined turns caching off. */
   cacheDir?: string;
   /** Values to mask in errors and logs besides the API key (the target's `${{ VAR }}` values). */
@@ -75,6 +82,14 @@ export function createLlmProvider(
     secrets,
   };
   let model: Promise<LanguageModel> | undefined;
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  // The SDK reads bodies of up to 2 GiB; its requests go through this fetch, which closes the
+  // connection once a body passes max_output_bytes.
+  const limitedFetch = fetchWithBodyLimit(maxBytes, (bytes) =>
+    outputLimitError(
+      `${kind} target "${targetName}": the response passed max_output_bytes (${formatBytes(maxBytes)}) after ${formatBytes(bytes)}; the request was aborted`,
+    ),
+  );
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     const started = Date.now();
@@ -106,7 +121,7 @@ export function createLlmProvider(
       }
     }
 
-    model ??= loadLanguageModel(settings);
+    model ??= loadLanguageModel(settings, limitedFetch);
     const [languageModel, { generateText }] = await Promise.all([model, import('ai')]);
     const timeout = new AbortController();
     const timer =
@@ -137,6 +152,8 @@ export function createLlmProvider(
       });
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
+      const tooLong = findProviderError(error);
+      if (tooLong) throw tooLong;
       if (timeout.signal.aborted) {
         throw new ProviderError(
           `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
@@ -169,6 +186,19 @@ export function createLlmProvider(
   };
 
   return { specificationVersion: PROVIDER_SPECIFICATION_VERSION, id, kind, targetName, invoke };
+}
+
+/** The `ProviderError` the SDK wrapped (our fetch's `outputLimitError`), following `cause`s. */
+function findProviderError(error: unknown): ProviderError | undefined {
+  const seen = new Set<unknown>();
+  let current = error;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    if (isProviderError(current)) return current;
+    seen.add(current);
+    const next = current as { cause?: unknown; lastError?: unknown };
+    current = next.cause ?? next.lastError;
+  }
+  return undefined;
 }
 
 /** The chat prompt as AI SDK messages; tool turns become assistant text, since no call ids exist. */
