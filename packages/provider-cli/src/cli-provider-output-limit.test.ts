@@ -108,6 +108,19 @@ describe('max_output_bytes of a cli target', () => {
     );
   });
 
+  it('never waits for a writer when {OUTPUT_FILE} is a FIFO', async () => {
+    const response = await provider('rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}').invoke(
+      makeRequest(),
+    );
+    expect(response.text).toBe('');
+    const batch = await failure(() =>
+      provider('rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE} # {INPUT_FILE}').invokeBatch!([
+        makeRequest(),
+      ]),
+    );
+    expect(batch.message).toBe('batch output: no line for 1 of 1 requested case(s): case-1');
+  });
+
   it('holds each batch line to max_output_bytes, and the file to it times the cases', async () => {
     const requests = ['a', 'b'].map((id) => makeRequest({ evalCaseId: id }));
     const lines = (texts: Record<string, number>) =>

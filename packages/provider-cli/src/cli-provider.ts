@@ -1,4 +1,13 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, rmSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,9 +126,9 @@ export function createCliProvider(
 
   /**
    * Runs a rendered command with the target's cwd, env and timeout and the call's output
-   * limits, logging it when verbose; throws for a failed run or output past its limit
-   * (`subject` names what passed it). Returns the outcome, the redacted stderr excerpt and
-   * the diagnostics every response carries in `raw`.
+   * `limits`, logging it when verbose; throws for a failed run or output past its limit.
+   * Returns the outcome, the redacted stderr excerpt and the diagnostics every response
+   * carries in `raw`.
    */
   const execute = async (
     command: string,
@@ -160,13 +169,12 @@ export function createCliProvider(
   // The answer on stdout: stopped past the limit.
   const stdoutLimits = (): OutputLimits => ({
     run: { outputLimit: { stdoutBytes: maxOutputBytes } },
-    throwIfTooLong: (outcome) => throwIfTooLong(outcome, () => "the agent's answer on stdout"),
+    throwIfTooLong: (outcome) => throwIfTooLong(outcome, "the agent's answer on stdout"),
   });
   // The answer in {OUTPUT_FILE}: stdout is not read, so none of it is kept.
   const outputFileLimits = (path: string): OutputLimits => ({
     run: { maxStdoutBytes: 0, outputLimit: { files: [{ path, maxBytes: maxOutputBytes }] } },
-    throwIfTooLong: (outcome) =>
-      throwIfTooLong(outcome, () => "the agent's answer in {OUTPUT_FILE}"),
+    throwIfTooLong: (outcome) => throwIfTooLong(outcome, "the agent's answer in {OUTPUT_FILE}"),
   });
   // A batch's answers in {OUTPUT_FILE}: max_output_bytes for each case of the batch.
   const batchLimits = (path: string, cases: number): OutputLimits => ({
@@ -404,13 +412,14 @@ async function emptyCallDir(dir: string, files: readonly string[]): Promise<bool
 
 /**
  * The answer in `{OUTPUT_FILE}`: one synchronous read (open, read, close: no directory entry
- * changes, microseconds) of at most `maxBytes` + 1 bytes, whatever the path is (a FIFO or
- * `/dev/zero` never ends); more than `maxBytes` is core's `outputLimitError`.
+ * changes, microseconds) of at most `maxBytes` + 1 bytes, whatever the path is (`/dev/zero`
+ * never ends; a FIFO is read without waiting for a writer); more than `maxBytes` is core's
+ * `outputLimitError`.
  */
 function readOutputFile(path: string, maxBytes: number): string {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       const reason = error instanceof Error ? error.message : String(error);
@@ -440,7 +449,7 @@ function readOutputFile(path: string, maxBytes: number): string {
         buffer.copy(grown, 0, 0, total);
         buffer = grown;
       }
-      const count = readSync(fd, buffer, total, buffer.length - total, null);
+      const count = readUnlessWouldBlock(fd, buffer, total);
       if (count === 0) break;
       total += count;
     }
@@ -452,6 +461,16 @@ function readOutputFile(path: string, maxBytes: number): string {
     return buffer.toString('utf8', 0, total);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** `readSync` into `buffer` from `offset`; 0 (the end) where a FIFO has nothing more yet. */
+function readUnlessWouldBlock(fd: number, buffer: Buffer, offset: number): number {
+  try {
+    return readSync(fd, buffer, offset, buffer.length - offset, null);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
+    throw error;
   }
 }
 

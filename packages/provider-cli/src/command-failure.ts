@@ -69,11 +69,11 @@ export function throwIfFailed(
  * Checked before `throwIfFailed`: a command stopped for its output ends by a
  * signal, and that is not what went wrong.
  */
-export function throwIfTooLong(outcome: CommandOutcome, subject: (source: string) => string): void {
+export function throwIfTooLong(outcome: CommandOutcome, subject: string): void {
   const exceeded = outcome.outputLimitExceeded;
   if (exceeded === undefined) return;
   throw outputLimitError(
-    `${subject(exceeded.source)} passed max_output_bytes (${formatBytes(exceeded.maxBytes)}): ${tooLongDetail(exceeded)}`,
+    `${subject} passed max_output_bytes (${formatBytes(exceeded.maxBytes)}): ${tooLongDetail(exceeded)}`,
   );
 }
 

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   formatBytes,
@@ -33,13 +33,13 @@ export async function parseBatchOutput(
   requestedIds: readonly string[],
   maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
 ): Promise<Map<string, ProviderResponse>> {
-  await assertWritten(filePath);
+  const file = await openWritten(filePath);
   const maxFileBytes = batchOutputLimit(maxOutputBytes, requestedIds.length);
   const requested = new Set(requestedIds);
   const responses = new Map<string, ProviderResponse>();
   const firstLineOfId = new Map<string, number>();
   // Reads one byte past the limit at most, which tells a file at the limit from one beyond it.
-  const input = createReadStream(filePath, { encoding: 'utf8', end: maxFileBytes });
+  const input = createReadStream('', { fd: file, encoding: 'utf8', end: maxFileBytes });
   let lineNumber = 0;
   const readLine = (line: string) => {
     lineNumber++;
@@ -147,9 +147,10 @@ export function parseReplyLine(line: string, label: string): ReplyLine {
   return { ok: true, id, response: parseOutputRecord(record) };
 }
 
-async function assertWritten(filePath: string): Promise<void> {
+/** Opens the output for reading, never waiting for a writer (the path may be a FIFO). */
+async function openWritten(filePath: string) {
   try {
-    await access(filePath);
+    return await open(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     throw batchError(
       `the command exited with code 0 but did not write {OUTPUT_FILE} (${filePath})`,
