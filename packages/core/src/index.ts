@@ -61,6 +61,7 @@ export type { RetryPolicy } from './orchestrator/retry-policy.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
 export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { ProviderRole, RunEvaluationOptions } from './orchestrator/run-options.js';
+export type { OutputLimit, OutputLimitExceeded, WatchedFile } from './process/output-guard.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
 export type {
@@ -86,7 +87,14 @@ export { callLabel } from './provider/call-label.js';
 export type { CallTimeout } from './provider/call-timeout.js';
 export { callTimeout, describeCallTimeout } from './provider/call-timeout.js';
 export type { ChatMessage } from './provider/chat-message.js';
+export { fetchWithBodyLimit } from './provider/fetch-with-body-limit.js';
 export { createMockProvider, mockProviderFactory } from './provider/mock-provider.js';
+export {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_BYTES_CEILING,
+  maxOutputBytes,
+  outputLimitError,
+} from './provider/output-limit.js';
 export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
 export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
 export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
@@ -116,6 +124,7 @@ export { summarizeTrace } from './trace/summarize-trace.js';
 export type { TraceEvent, TraceEventType } from './trace/trace-event.js';
 export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
 export type { TraceSummary } from './trace/trace-summary.js';
+export { formatBytes } from './util/byte-size.js';
 export { snakeCaseSettings } from './util/case-keys.js';
 export { closestMatch } from './util/closest-match.js';
 export { describeFetchError, networkFailure } from './util/describe-fetch-error.js';

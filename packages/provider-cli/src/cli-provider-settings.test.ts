@@ -182,6 +182,7 @@ describe('parseCliSettings', () => {
       cwd: '.',
       baseDir,
       env: { A: 'x', N: '3', B: 'false' },
+      maxOutputBytes: 16 * 1024 * 1024,
       healthcheck: { type: 'command', commandTemplate: 'true', cwd: baseDir },
       verbose: false,
     });
@@ -202,6 +203,13 @@ describe('parseCliSettings', () => {
     // Without an eval file (a health check) it falls back to the targets' base folder.
     expect(workingDirectory(settings, {})).toBe(baseDir);
     expect(settings.timeoutSeconds).toBe(7);
+  });
+
+  it("reads the target's max_output_bytes as lifted by core", () => {
+    const settings = parseCliSettings(
+      makeTarget({ command_template: 'a' }, { baseDir, maxOutputBytes: 65536 }),
+    );
+    expect(settings.maxOutputBytes).toBe(65536);
   });
 
   it('throws an error naming the targets file, the target and each problem', async () => {

@@ -5,6 +5,7 @@ import {
   InvalidInputError,
   type Issue,
   isRecord,
+  maxOutputBytes,
   type ResolvedTarget,
   snakeCaseSettings,
   targetSettingsIssue,
@@ -61,6 +62,11 @@ export interface CliProviderSettings {
    * `--agent-timeout` when given, else `DEFAULT_CLI_TIMEOUT_SECONDS`.
    */
   timeoutSeconds?: number;
+  /**
+   * Most bytes of one answer (the target's `max_output_bytes`): stdout, `{OUTPUT_FILE}`, a
+   * batch line or a persistent agent's reply line. Default core's `DEFAULT_MAX_OUTPUT_BYTES`.
+   */
+  maxOutputBytes?: number;
   healthcheck?: CliHealthcheck;
   /** Log the rendered command, cwd, duration and stderr of every call. */
   verbose: boolean;
@@ -257,6 +263,7 @@ export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
       Object.entries(raw.env ?? {}).map(([key, value]) => [key, String(value)]),
     ),
     ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+    maxOutputBytes: maxOutputBytes(target),
     ...(healthcheck === undefined ? {} : { healthcheck }),
     verbose: raw.verbose ?? false,
     ...(cliMode(target.settings) === 'persistent' ? { mode: 'persistent' as const } : {}),

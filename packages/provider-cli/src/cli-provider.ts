@@ -1,12 +1,24 @@
-import { readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   callLabel,
   callTimeout,
+  DEFAULT_MAX_OUTPUT_BYTES,
   describeCallTimeout,
+  formatBytes,
   type Issue,
+  outputLimitError,
   type Provider,
   type ProviderContext,
   ProviderError,
@@ -14,6 +26,7 @@ import {
   type ProviderRequest,
   type ProviderResponse,
   type ResolvedTarget,
+  type RunProcessOptions,
   stderrExcerpt,
 } from '@agentv/core';
 import {
@@ -24,9 +37,9 @@ import {
   parseCliSettings,
   validateCliSettings,
 } from './cli-provider-settings.js';
-import { describeEnd, throwIfAborted, throwIfFailed } from './command-failure.js';
+import { describeEnd, throwIfAborted, throwIfFailed, throwIfTooLong } from './command-failure.js';
 import { withHealthcheck } from './healthcheck.js';
-import { parseBatchOutput } from './parse-batch-output.js';
+import { batchOutputLimit, batchOutputTooLong, parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
 import { createPersistentCliProvider } from './persistent-provider.js';
 import { CALL_FILES, FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
@@ -37,7 +50,7 @@ import {
   renderCommandTemplate,
 } from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
-import { type RunCommandOptions, runCommand } from './run-command.js';
+import { type CommandOutcome, type RunCommandOptions, runCommand } from './run-command.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -90,6 +103,7 @@ export function createCliProvider(
   const timeoutSeconds = timeout.seconds;
   const prefix = `[cli:${targetName}]`;
   if (verbose) log(`${prefix} time limit per call: ${describeCallTimeout(timeout)}`);
+  const maxOutputBytes = settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
   // built once and handed to every command as its whole environment.
   const env = { ...(options.env ?? process.env), ...settings.env };
@@ -98,6 +112,8 @@ export function createCliProvider(
     env,
     ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    // Enough for the excerpt and --verbose; the rest is dropped as it comes, so no stderr fills the disk.
+    maxStderrBytes: STDERR_KEPT_BYTES,
   };
   const render = compileCommandTemplate(settings.commandTemplate);
   const callDirs = needsTempDir ? createCallDirs() : undefined;
@@ -113,14 +129,16 @@ export function createCliProvider(
   };
 
   /**
-   * Runs a rendered command with the target's cwd, env and timeout, logging it
-   * when verbose; throws for a failed run. Returns the outcome, the redacted
-   * stderr excerpt and the diagnostics every response carries in `raw`.
+   * Runs a rendered command with the target's cwd, env and timeout and the call's output
+   * `limits`, logging it when verbose; throws for a failed run or output past its limit.
+   * Returns the outcome, the redacted stderr excerpt and the diagnostics every response
+   * carries in `raw`.
    */
   const execute = async (
     command: string,
     label: string,
     request: Pick<ProviderRequest, 'signal' | 'evalDir'>,
+    limits: OutputLimits,
   ) => {
     const signal = request.signal;
     const cwd = cwdFor(request);
@@ -130,7 +148,7 @@ export function createCliProvider(
       log(`${tag}: ${redact(command)}`);
       log(`${tag} cwd: ${cwd}`);
     }
-    const run: RunCommandOptions = { ...runOptions, command, cwd };
+    const run: RunCommandOptions = { ...runOptions, ...limits.run, command, cwd };
     if (signal !== undefined) run.signal = signal;
     const outcome = await runCommand(run);
     const stderr = redact(outcome.stderr);
@@ -140,6 +158,7 @@ export function createCliProvider(
         if (line.trim()) log(`${tag} stderr: ${line}`);
       }
     }
+    limits.throwIfTooLong(outcome);
     throwIfFailed(outcome, stderr, timeout, verbose);
     const raw = {
       command: redact(command),
@@ -150,6 +169,28 @@ export function createCliProvider(
     };
     return { outcome, raw };
   };
+
+  // The answer on stdout: stopped past the limit.
+  const stdoutLimits = (): OutputLimits => ({
+    run: { outputLimit: { stdoutBytes: maxOutputBytes } },
+    throwIfTooLong: (outcome) => throwIfTooLong(outcome, "the agent's answer on stdout"),
+  });
+  // The answer in {OUTPUT_FILE}: stdout is not read, so none of it is kept.
+  const outputFileLimits = (path: string): OutputLimits => ({
+    run: { maxStdoutBytes: 0, outputLimit: { files: [{ path, maxBytes: maxOutputBytes }] } },
+    throwIfTooLong: (outcome) => throwIfTooLong(outcome, "the agent's answer in {OUTPUT_FILE}"),
+  });
+  // A batch's answers in {OUTPUT_FILE}: max_output_bytes for each case of the batch.
+  const batchLimits = (path: string, cases: number): OutputLimits => ({
+    run: {
+      maxStdoutBytes: 0,
+      outputLimit: { files: [{ path, maxBytes: batchOutputLimit(maxOutputBytes, cases) }] },
+    },
+    throwIfTooLong: (outcome) => {
+      const exceeded = outcome.outputLimitExceeded;
+      if (exceeded) throw batchOutputTooLong(maxOutputBytes, cases, exceeded);
+    },
+  });
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
@@ -162,8 +203,10 @@ export function createCliProvider(
         tempDir,
       );
       const command = render(values);
-      const { outcome, raw } = await execute(command, callLabel(request), request);
-      const content = outputFile === undefined ? outcome.stdout : readOutputFile(outputFile);
+      const limits = outputFile === undefined ? stdoutLimits() : outputFileLimits(outputFile);
+      const { outcome, raw } = await execute(command, callLabel(request), request, limits);
+      const content =
+        outputFile === undefined ? outcome.stdout : readOutputFile(outputFile, maxOutputBytes);
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
@@ -195,8 +238,9 @@ export function createCliProvider(
         command,
         `batch of ${requests.length} attempt ${first.attempt + 1}`,
         first,
+        batchLimits(outputFile, requests.length),
       );
-      const byId = await parseBatchOutput(outputFile, ids);
+      const byId = await parseBatchOutput(outputFile, ids, maxOutputBytes);
       const batchRaw = { ...raw, batchSize: requests.length };
       // The parsed responses are this call's own: each gets `raw` set, not copied with it.
       return ids.map((id) => {
@@ -224,6 +268,15 @@ export function createCliProvider(
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
   });
+}
+
+/** How much of stderr a call keeps: its last 1 MiB. */
+const STDERR_KEPT_BYTES = 1024 * 1024;
+
+/** A call's output limits: what `runCommand` enforces and the error when one was passed. */
+interface OutputLimits {
+  run: Pick<RunProcessOptions, 'maxStdoutBytes' | 'outputLimit'>;
+  throwIfTooLong(outcome: CommandOutcome): void;
 }
 
 /** The `cli` provider factory, registered by the app under `provider: cli`. */
@@ -361,10 +414,16 @@ async function emptyCallDir(dir: string, files: readonly string[]): Promise<bool
   return false;
 }
 
-/** One synchronous read (open, stat, read, close: no directory entry changes, microseconds). */
-function readOutputFile(path: string): string {
+/**
+ * The answer in `{OUTPUT_FILE}`: one synchronous read (open, read, close: no directory entry
+ * changes, microseconds) of at most `maxBytes` + 1 bytes, whatever the path is (`/dev/zero`
+ * never ends; a FIFO is read without waiting for a writer); more than `maxBytes` is core's
+ * `outputLimitError`.
+ */
+function readOutputFile(path: string, maxBytes: number): string {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       const reason = error instanceof Error ? error.message : String(error);
@@ -380,6 +439,42 @@ function readOutputFile(path: string): string {
         hint: 'make the command write its answer to the path it is given for {OUTPUT_FILE}, or remove {OUTPUT_FILE} from command_template to read stdout instead',
       },
     );
+  }
+  try {
+    // Sized by the file, one byte more to see its end; a file that reports no size (a
+    // device, a FIFO) starts small and grows, up to one byte past the limit.
+    const size = fstatSync(fd).size;
+    let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, size > 0 ? size + 1 : 65_536));
+    let total = 0;
+    for (;;) {
+      if (total === buffer.length) {
+        if (total > maxBytes) break;
+        const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+        buffer.copy(grown, 0, 0, total);
+        buffer = grown;
+      }
+      const count = readUnlessWouldBlock(fd, buffer, total);
+      if (count === 0) break;
+      total += count;
+    }
+    if (total > maxBytes) {
+      throw outputLimitError(
+        `the agent's answer in {OUTPUT_FILE} passed max_output_bytes (${formatBytes(maxBytes)})`,
+      );
+    }
+    return buffer.toString('utf8', 0, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `readSync` into `buffer` from `offset`; 0 (the end) where a FIFO has nothing more yet. */
+function readUnlessWouldBlock(fd: number, buffer: Buffer, offset: number): number {
+  try {
+    return readSync(fd, buffer, offset, buffer.length - offset, null);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
+    throw error;
   }
 }
 

@@ -1,4 +1,12 @@
-import { type CallTimeout, ProviderError, stderrExcerpt, stderrSummary } from '@agentv/core';
+import {
+  type CallTimeout,
+  formatBytes,
+  type OutputLimitExceeded,
+  outputLimitError,
+  ProviderError,
+  stderrExcerpt,
+  stderrSummary,
+} from '@agentv/core';
 import type { CommandOutcome } from './run-command.js';
 
 /** Throws before a command starts when the run was interrupted. */
@@ -55,8 +63,30 @@ export function throwIfFailed(
   });
 }
 
+/**
+ * Throws core's `outputLimitError` (not retryable) when the command passed an
+ * output ceiling; `subject` names what passed it (`the agent's answer on stdout`).
+ * Checked before `throwIfFailed`: a command stopped for its output ends by a
+ * signal, and that is not what went wrong.
+ */
+export function throwIfTooLong(outcome: CommandOutcome, subject: string): void {
+  const exceeded = outcome.outputLimitExceeded;
+  if (exceeded === undefined) return;
+  throw outputLimitError(
+    `${subject} passed max_output_bytes (${formatBytes(exceeded.maxBytes)}): ${tooLongDetail(exceeded)}`,
+  );
+}
+
+/** `it had written 1.2 MiB when it was stopped`, or `it wrote 70 KiB` when it ended by itself. */
+export function tooLongDetail(exceeded: OutputLimitExceeded): string {
+  return exceeded.stopped
+    ? `it had written ${formatBytes(exceeded.bytes)} when it was stopped`
+    : `it wrote ${formatBytes(exceeded.bytes)}`;
+}
+
 /** How a command ended, in words: `command exited with code 3`, `timed out after 5s`. */
 export function describeEnd(outcome: CommandOutcome, timeoutSeconds: number | undefined): string {
+  if (outcome.outputLimitExceeded?.stopped) return 'stopped: its output passed max_output_bytes';
   if (outcome.timedOut) return `timed out after ${timeoutSeconds}s`;
   if (outcome.aborted) return 'stopped: the run was interrupted';
   if (outcome.exitCode === undefined) {

@@ -108,6 +108,9 @@ async function checkCommand(
     env: { ...(context.baseEnv ?? process.env), ...context.env },
     timeoutMs: timeoutSeconds * 1000,
     ...(context.killGraceMs === undefined ? {} : { killGraceMs: context.killGraceMs }),
+    // Only the exit code and a stderr excerpt are read: nothing a health check prints piles up.
+    maxStdoutBytes: 0,
+    maxStderrBytes: 64 * 1024,
   });
   if (outcome.exitCode === 0 && !outcome.timedOut) return;
   const stderr = stderrExcerpt(context.redact(outcome.stderr));

@@ -1,7 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { isRecord, ProviderError, type ProviderResponse } from '@agentv/core';
+import { constants, createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  formatBytes,
+  isRecord,
+  outputLimitError,
+  ProviderError,
+  type ProviderResponse,
+} from '@agentv/core';
+import { LineSplitter } from './line-splitter.js';
 import { isReplyRecord, parseOutputRecord } from './parse-output.js';
 
 const EXCERPT_CHARS = 120;
@@ -17,40 +24,57 @@ const EXCERPT_CHARS = 120;
  * the records kept, not with the file. Throws a retryable `ProviderError` for a
  * line that is not JSON (line number and excerpt), not an object, or has no
  * string `id` or neither `text` nor `output_messages`; for an id given twice; and for requested ids missing from the
- * output (all listed).
+ * output (all listed). Throws a non-retryable one (core's `outputLimitError`)
+ * for a line longer than `maxOutputBytes` or a file longer than
+ * `maxOutputBytes` per requested case, reading no further.
  */
 export async function parseBatchOutput(
   filePath: string,
   requestedIds: readonly string[],
+  maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
 ): Promise<Map<string, ProviderResponse>> {
-  await assertWritten(filePath);
+  const file = await openWritten(filePath);
+  const maxFileBytes = batchOutputLimit(maxOutputBytes, requestedIds.length);
   const requested = new Set(requestedIds);
   const responses = new Map<string, ProviderResponse>();
   const firstLineOfId = new Map<string, number>();
-  const input = createReadStream(filePath, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  // Reads one byte past the limit at most, which tells a file at the limit from one beyond it.
+  const input = createReadStream('', { fd: file, encoding: 'utf8', end: maxFileBytes });
   let lineNumber = 0;
-  try {
-    for await (const line of lines) {
-      lineNumber++;
-      if (line.trim() === '') continue;
-      // Some tools (PowerShell among them) start files with a byte-order mark.
-      const reply = parseReplyLine(
-        lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line,
-        `line ${lineNumber}`,
-      );
-      if (!reply.ok) throw batchError(reply.problem);
-      const { id } = reply;
-      const seenOn = firstLineOfId.get(id);
-      if (seenOn !== undefined) {
-        throw batchError(`line ${lineNumber} repeats id "${id}" (first on line ${seenOn})`);
-      }
-      firstLineOfId.set(id, lineNumber);
-      if (requested.has(id)) responses.set(id, reply.response);
+  const readLine = (line: string) => {
+    lineNumber++;
+    if (line.trim() === '') return;
+    // Some tools (PowerShell among them) start files with a byte-order mark.
+    const reply = parseReplyLine(
+      lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line,
+      `line ${lineNumber}`,
+    );
+    if (!reply.ok) throw batchError(reply.problem);
+    const { id } = reply;
+    const seenOn = firstLineOfId.get(id);
+    if (seenOn !== undefined) {
+      throw batchError(`line ${lineNumber} repeats id "${id}" (first on line ${seenOn})`);
     }
+    firstLineOfId.set(id, lineNumber);
+    if (requested.has(id)) responses.set(id, reply.response);
+  };
+  const lines = new LineSplitter(readLine, {
+    maxLineBytes: maxOutputBytes,
+    overLimit: 'stop',
+    onTooLong: (line, bytes) => {
+      throw outputLimitError(
+        `batch output: line ${line} of {OUTPUT_FILE} passed max_output_bytes (${formatBytes(maxOutputBytes)}) after ${formatBytes(bytes)}; each line holds the answer of one case`,
+      );
+    },
+  });
+  try {
+    for await (const chunk of input) lines.push(chunk as string);
+    if (input.bytesRead > maxFileBytes) {
+      throw batchOutputTooLong(maxOutputBytes, requestedIds.length);
+    }
+    lines.end();
   } finally {
-    // Closing the reader does not close the file; a failed parse must not leak it.
-    lines.close();
+    // A failed parse must not leak the file.
     input.destroy();
   }
   const missing = requestedIds.filter((id) => !responses.has(id));
@@ -61,6 +85,32 @@ export async function parseBatchOutput(
     );
   }
   return responses;
+}
+
+/** The most bytes a batch's `{OUTPUT_FILE}` may hold: `max_output_bytes` for each case of the batch. */
+export function batchOutputLimit(maxOutputBytes: number, cases: number): number {
+  return maxOutputBytes * Math.max(1, cases);
+}
+
+/**
+ * The error of a batch's `{OUTPUT_FILE}` past `batchOutputLimit`: `seen` is how
+ * much it held and whether the command was stopped for it, when known.
+ */
+export function batchOutputTooLong(
+  maxOutputBytes: number,
+  cases: number,
+  seen?: { bytes: number; stopped: boolean },
+): ProviderError {
+  const limit = formatBytes(batchOutputLimit(maxOutputBytes, cases));
+  const what =
+    seen === undefined
+      ? 'it is longer'
+      : seen.stopped
+        ? `it held ${formatBytes(seen.bytes)} when the command was stopped`
+        : `it wrote ${formatBytes(seen.bytes)}`;
+  return outputLimitError(
+    `batch output: {OUTPUT_FILE} passed max_output_bytes (${formatBytes(maxOutputBytes)}) for each of its ${cases} case(s), ${limit} in all: ${what}`,
+  );
 }
 
 /** One reply line read by `parseReplyLine`: its id and response, or what is wrong with it. */
@@ -97,9 +147,10 @@ export function parseReplyLine(line: string, label: string): ReplyLine {
   return { ok: true, id, response: parseOutputRecord(record) };
 }
 
-async function assertWritten(filePath: string): Promise<void> {
+/** Opens the output for reading, never waiting for a writer (the path may be a FIFO). */
+async function openWritten(filePath: string) {
   try {
-    await access(filePath);
+    return await open(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     throw batchError(
       `the command exited with code 0 but did not write {OUTPUT_FILE} (${filePath})`,

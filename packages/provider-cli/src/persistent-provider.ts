@@ -1,6 +1,7 @@
 import {
   callLabel,
   callTimeout,
+  DEFAULT_MAX_OUTPUT_BYTES,
   describeCallTimeout,
   type Provider,
   type ProviderContext,
@@ -96,6 +97,7 @@ export function createPersistentCliProvider(
       cwd,
       env,
       redact,
+      maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(verbose ? { log } : {}),
     });

@@ -1,14 +1,16 @@
-import { createInterface } from 'node:readline';
 import {
   type CallTimeout,
   callLabel,
+  formatBytes,
   type LongLivedProcess,
+  outputLimitError,
   ProviderError,
   type ProviderRequest,
   type ProviderResponse,
   startProcess,
   stderrSummary,
 } from '@agentv/core';
+import { LineSplitter } from './line-splitter.js';
 import { excerpt, parseReplyLine } from './parse-batch-output.js';
 import { requestRecord } from './placeholder-values.js';
 import { startError } from './run-command.js';
@@ -23,6 +25,8 @@ export interface PersistentWorkerOptions {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   killGraceMs?: number;
+  /** Most bytes of one reply line (the target's `max_output_bytes`); a longer one stops the worker. */
+  maxOutputBytes: number;
   /** Masks secrets in what is logged or reported. */
   redact: (text: string) => string;
   /** Diagnostics (start, stderr lines, exit) go here when set: the verbose log. */
@@ -200,14 +204,24 @@ export class PersistentWorker {
   private attach(child: LongLivedProcess): void {
     const { label, redact } = this.options;
     this.log(`started pid ${child.pid} in ${this.cwd}`);
-    const stdout = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
-    stdout.on('line', (line) => this.onLine(line));
-    const stderr = createInterface({ input: child.stderr, crlfDelay: Number.POSITIVE_INFINITY });
-    stderr.on('line', (line) => {
-      const shown = redact(line);
-      this.stderrTail = `${this.stderrTail}${shown}\n`.slice(-STDERR_TAIL_CHARS);
-      this.log(`stderr: ${shown}`);
+    // Lines are read with a ceiling: a process writing one endless line cannot exhaust memory.
+    const stdout = new LineSplitter((line) => this.onLine(line), {
+      maxLineBytes: this.options.maxOutputBytes,
+      overLimit: 'stop',
+      onTooLong: (_, bytes) => this.onTooLong(child.pid, bytes),
     });
+    child.stdout.on('data', (chunk: string) => stdout.push(chunk));
+    child.stdout.on('end', () => stdout.end());
+    const stderr = new LineSplitter(
+      (line, cut) => {
+        const shown = redact(cut ? `${line} … (line cut)` : line);
+        this.stderrTail = `${this.stderrTail}${shown}\n`.slice(-STDERR_TAIL_CHARS);
+        this.log(`stderr: ${shown}`);
+      },
+      { maxLineBytes: STDERR_TAIL_CHARS, overLimit: 'cut' },
+    );
+    child.stderr.on('data', (chunk: string) => stderr.push(chunk));
+    child.stderr.on('end', () => stderr.end());
     void child.done.then((exit) => {
       const how =
         exit.exitCode === undefined
@@ -229,6 +243,18 @@ export class PersistentWorker {
         ),
       );
     });
+  }
+
+  /** A stdout line passed `maxOutputBytes`: the worker is stopped, failing the case it serves. */
+  private onTooLong(pid: number, bytes: number): void {
+    const { label, maxOutputBytes } = this.options;
+    const pending = this.pending;
+    const line = pending ? `the response line for case "${pending.id}"` : 'a stdout line';
+    const error = outputLimitError(
+      `${label}: ${line} passed max_output_bytes (${formatBytes(maxOutputBytes)}) after ${formatBytes(bytes)}; the worker (pid ${pid}) was stopped`,
+    );
+    if (pending === undefined) this.log(error.message);
+    this.fail(error);
   }
 
   private onLine(line: string): void {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { isProviderError, type ProviderError } from '@agentv/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpProvider, httpProviderFactory } from './http-provider.js';
@@ -380,5 +382,54 @@ describe('http provider on a port fetch blocks', () => {
     expect(error.message).toBe(
       'http target "agent": POST http://127.0.0.1:9/chat failed: fetch refuses the port of this URL',
     );
+  });
+});
+
+describe('http provider max_output_bytes', () => {
+  it('reads a body up to max_output_bytes, and aborts a longer one without a retry', async () => {
+    server = await startAgentServer();
+    const answer = (size: number) => ({ body: { data: { answer: 'x'.repeat(size) } } });
+    // {"data":{"answer":"..."}} adds 22 bytes around the answer.
+    server.queue(answer(4096 - 22), answer(4096 - 21));
+    const limited = provider({}, { maxOutputBytes: 4096 });
+    expect((await limited.invoke(makeRequest())).text).toHaveLength(4096 - 22);
+    const error = await failure(limited.invoke(makeRequest()));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(
+      /^http target "agent": POST http:\/\/127\.0\.0\.1:\d+\/chat: the response body passed max_output_bytes \(4 KiB\) after 4\.0 KiB; the request was aborted$/,
+    );
+    expect(error.hint).toContain('raise max_output_bytes on the target');
+  });
+
+  it('closes the connection of an endless body once it passes max_output_bytes', async () => {
+    let closed: () => void = () => {};
+    const connectionClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    const endless = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"data": {"answer": "');
+      const chunk = 'y'.repeat(64 * 1024);
+      const more = () => {
+        while (response.write(chunk)) {}
+      };
+      response.on('drain', more);
+      response.on('close', closed);
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = endless.address() as AddressInfo;
+      const target = makeTarget(
+        { url: `http://127.0.0.1:${port}/chat`, response_path: 'data.answer' },
+        { maxOutputBytes: 1024 * 1024 },
+      );
+      const error = await failure(httpProviderFactory.create(target, {}).invoke(makeRequest()));
+      expect(error.message).toContain('the response body passed max_output_bytes (1 MiB)');
+      await connectionClosed;
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
   });
 });

@@ -1,8 +1,13 @@
 import {
   callLabel,
   callTimeout,
+  DEFAULT_MAX_OUTPUT_BYTES,
   describeFetchError,
+  fetchWithBodyLimit,
+  formatBytes,
   type Issue,
+  isProviderError,
+  outputLimitError,
   type Provider,
   type ProviderContext,
   ProviderError,
@@ -42,7 +47,8 @@ export interface HttpProviderOptions extends ProviderContext {
  *
  * `invoke` throws `ProviderError`: retryable for 429 (with `retryAfterMs` from
  * `Retry-After`), 408, 5xx, network errors and timeouts; not retryable for other
- * statuses, a response that is not JSON, or a path that matches nothing.
+ * statuses, a response that is not JSON, a path that matches nothing, or a body
+ * longer than `max_output_bytes` (the connection is closed once it passes it).
  * Header values and `${{ VAR }}` values are masked as `***` in logs and errors.
  */
 export function createHttpProvider(
@@ -61,6 +67,13 @@ export function createHttpProvider(
   const prefix = `[http:${targetName}]`;
   const subject = `http target "${targetName}": ${settings.method} ${redact(settings.url)}`;
   const headers = requestHeaders(settings);
+  const maxBytes = settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  // Bodies are read up to max_output_bytes; past it the connection is closed.
+  const limitedFetch = fetchWithBodyLimit(maxBytes, (bytes) =>
+    outputLimitError(
+      `${subject}: the response body passed max_output_bytes (${formatBytes(maxBytes)}) after ${formatBytes(bytes)}; the request was aborted`,
+    ),
+  );
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     if (request.signal?.aborted) {
@@ -87,7 +100,7 @@ export function createHttpProvider(
     let responseHeaders: Record<string, string>;
     let content: string;
     try {
-      const response = await fetch(settings.url, {
+      const response = await limitedFetch(settings.url, {
         method: settings.method,
         headers,
         ...(body === undefined ? {} : { body }),
@@ -98,6 +111,8 @@ export function createHttpProvider(
       content = await response.text();
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
+      // The body passed max_output_bytes (core's outputLimitError).
+      if (isProviderError(error)) throw error;
       if (timeout?.aborted) {
         throw new ProviderError(`${subject}: no answer within ${timeoutSeconds} s`, {
           retryable: true,

@@ -130,7 +130,7 @@ describe('parseHttpSettings', () => {
           headers: { 'X-Retries': 3 },
           healthcheck: { url: 'http://127.0.0.1:8080/health', expectStatus: [200, 204] },
         },
-        { timeoutSeconds: 12 },
+        { timeoutSeconds: 12, maxOutputBytes: 4096 },
       ),
     );
     expect(settings).toEqual({
@@ -140,6 +140,7 @@ describe('parseHttpSettings', () => {
       body: VALID.body,
       responsePath: 'answer',
       timeoutSeconds: 12,
+      maxOutputBytes: 4096,
       healthcheck: {
         url: 'http://127.0.0.1:8080/health',
         method: 'GET',

@@ -4,6 +4,7 @@ import {
   InvalidInputError,
   type Issue,
   isRecord,
+  maxOutputBytes,
   type ResolvedTarget,
   snakeCaseSettings,
   targetSettingsIssue,
@@ -46,6 +47,8 @@ export interface HttpProviderSettings {
   usagePath?: string;
   /** Per-call time limit (the target's `timeout_seconds`; `--agent-timeout` wins over it); undefined: none. */
   timeoutSeconds?: number;
+  /** Most bytes of a response body (the target's `max_output_bytes`). Default core's `DEFAULT_MAX_OUTPUT_BYTES`. */
+  maxOutputBytes?: number;
   healthcheck?: HttpHealthcheck;
 }
 
@@ -186,6 +189,7 @@ export function parseHttpSettings(target: ResolvedTarget): HttpProviderSettings 
     ...(outputMessagesPath === undefined ? {} : { outputMessagesPath }),
     ...(usagePath === undefined ? {} : { usagePath }),
     ...(target.timeoutSeconds === undefined ? {} : { timeoutSeconds: target.timeoutSeconds }),
+    maxOutputBytes: maxOutputBytes(target),
     ...(healthcheck === undefined ? {} : { healthcheck }),
   };
 }

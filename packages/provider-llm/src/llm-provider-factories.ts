@@ -1,4 +1,4 @@
-import { callTimeout, type ProviderFactory } from '@agentv/core';
+import { callTimeout, maxOutputBytes, type ProviderFactory } from '@agentv/core';
 import { type LlmKind, llmSettingsKeys } from './llm-kinds.js';
 import { createLlmProvider } from './llm-provider.js';
 import { parseLlmSettings, validateLlmSettings } from './llm-provider-settings.js';
@@ -16,6 +16,7 @@ export function createLlmProviderFactory(kind: LlmKind, as: string = kind): Prov
         kind: as,
         ...(timeout.seconds === undefined ? {} : { timeoutSeconds: timeout.seconds }),
         timeoutFromFlag: timeout.fromFlag,
+        maxOutputBytes: maxOutputBytes(target),
         cacheDir: context.cacheDir,
         secrets: target.secretValues,
         env: context.env,

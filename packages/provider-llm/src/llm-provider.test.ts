@@ -329,10 +329,13 @@ function target(kind: LlmKind, settings: Record<string, unknown>): ResolvedTarge
 describe.each(cases)('$kind provider against a local server', (kindCase) => {
   let server: LlmServer;
   let cacheDir: string;
-  const create = (extra: { cacheDir?: string; timeoutSeconds?: number } = {}) => {
+  const create = (
+    extra: { cacheDir?: string; timeoutSeconds?: number; maxOutputBytes?: number } = {},
+  ) => {
     const factory = createLlmProviderFactory(kindCase.kind);
     const resolved = target(kindCase.kind, kindCase.settings(server.origin));
     if (extra.timeoutSeconds !== undefined) resolved.timeoutSeconds = extra.timeoutSeconds;
+    if (extra.maxOutputBytes !== undefined) resolved.maxOutputBytes = extra.maxOutputBytes;
     expect(factory.validate?.(resolved)).toEqual([]);
     return factory.create(resolved, { cacheDir: extra.cacheDir });
   };
@@ -448,6 +451,22 @@ describe.each(cases)('$kind provider against a local server', (kindCase) => {
     expect(error.retryable).toBe(true);
     expect(error.message).toContain('HTTP 500: The server had an error.');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('aborts a response past max_output_bytes without a retry, and reads one below it whole', async () => {
+    const long = 'x'.repeat(100 * 1024);
+    server.queue(kindCase.success(long));
+    const error = await failure(create({ maxOutputBytes: 64 * 1024 }).invoke(request()));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${kindCase.kind} target "llm": the response passed max_output_bytes \\(64 KiB\\) after [\\d.]+ KiB; the request was aborted$`,
+      ),
+    );
+    expect(error.hint).toContain('raise max_output_bytes on the target');
+
+    server.queue(kindCase.success(long));
+    expect((await create({ maxOutputBytes: 128 * 1024 }).invoke(request())).text).toBe(long);
   });
 
   it('answers a repeated call from the disk cache without calling the server', async () => {

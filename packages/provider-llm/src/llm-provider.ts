@@ -2,6 +2,11 @@ import {
   type ChatMessage,
   callLabel,
   callTimeout,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  fetchWithBodyLimit,
+  formatBytes,
+  isProviderError,
+  outputLimitError,
   PROVIDER_SPECIFICATION_VERSION,
   type Provider,
   ProviderError,
@@ -31,6 +36,8 @@ export interface LlmProviderOptions {
   timeoutSeconds?: number;
   /** The time limit came from `--agent-timeout` (a timeout's hint names it). */
   timeoutFromFlag?: boolean;
+  /** Most bytes of a response body (the target's `max_output_bytes`). Default core's `DEFAULT_MAX_OUTPUT_BYTES`. */
+  maxOutputBytes?: number;
   /** Folder of the disk cache (`.agentv/cache`); undefined turns caching off. */
   cacheDir?: string;
   /** Values to mask in errors and logs besides the API key (the target's `${{ VAR }}` values). */
@@ -85,6 +92,14 @@ export function createLlmProvider(
     secrets,
   };
   let model: Promise<LanguageModel> | undefined;
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  // The SDK reads bodies of up to 2 GiB; its requests go through this fetch, which closes the
+  // connection once a body passes max_output_bytes.
+  const limitedFetch = fetchWithBodyLimit(maxBytes, (bytes) =>
+    outputLimitError(
+      `${kind} target "${targetName}": the response passed max_output_bytes (${formatBytes(maxBytes)}) after ${formatBytes(bytes)}; the request was aborted`,
+    ),
+  );
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     const started = Date.now();
@@ -119,7 +134,7 @@ export function createLlmProvider(
       }
     }
 
-    model ??= loadLanguageModel(settings);
+    model ??= loadLanguageModel(settings, limitedFetch);
     const [languageModel, { generateText }] = await Promise.all([model, import('ai')]);
     const timeout = new AbortController();
     const timer =
@@ -150,13 +165,16 @@ export function createLlmProvider(
       });
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
-      const failure = timeout.signal.aborted
-        ? new ProviderError(
-            `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
-            { retryable: true, hint: timeoutHint(options) },
-          )
-        : (missingCredentialsError(error, settings.kind, targetName) ??
-          toProviderError(error, failedCall));
+      const tooLong = findProviderError(error);
+      const failure =
+        tooLong ??
+        (timeout.signal.aborted
+          ? new ProviderError(
+              `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
+              { retryable: true, hint: timeoutHint(options) },
+            )
+          : (missingCredentialsError(error, settings.kind, targetName) ??
+            toProviderError(error, failedCall)));
       // Every failed attempt, as the http provider logs its statuses: the orchestrator then logs
       // the wait before the next one. The message is masked already.
       verbose(
@@ -192,6 +210,19 @@ export function createLlmProvider(
   };
 
   return { specificationVersion: PROVIDER_SPECIFICATION_VERSION, id, kind, targetName, invoke };
+}
+
+/** The `ProviderError` the SDK wrapped (our fetch's `outputLimitError`), following `cause`s. */
+function findProviderError(error: unknown): ProviderError | undefined {
+  const seen = new Set<unknown>();
+  let current = error;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    if (isProviderError(current)) return current;
+    seen.add(current);
+    const next = current as { cause?: unknown; lastError?: unknown };
+    current = next.cause ?? next.lastError;
+  }
+  return undefined;
 }
 
 /** The chat prompt as AI SDK messages; tool turns become assistant text, since no call ids exist. */

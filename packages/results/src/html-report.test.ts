@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPORT_TEXT_CHARS, REPORT_TRACE_CHARS } from './cut-for-display.js';
 import { type HtmlReportData, renderHtmlReport, writeHtmlReport } from './html-report.js';
 import { errored, scored } from './test-support/make-result.js';
 
@@ -95,5 +96,22 @@ describe('writeHtmlReport', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('cuts a long answer and long trace payloads with a marker; the result keeps them whole', () => {
+    const answer = 'x'.repeat(REPORT_TEXT_CHARS + 1000);
+    const output = 'o'.repeat(REPORT_TRACE_CHARS + 10);
+    const long = scored('long', 1, {
+      candidateAnswer: answer,
+      trace: [{ type: 'tool_result', timestamp: '2025-01-01T12:00:00.000Z', output }],
+    });
+    const data = embeddedData(renderHtmlReport([long]));
+    expect(data.cases[0]!.answer).toBe(
+      `${'x'.repeat(REPORT_TEXT_CHARS)}\n… [cut: 1000 B more; the full answer is in the result file]`,
+    );
+    expect(data.cases[0]!.trace![0]!.output).toBe(
+      `${'o'.repeat(REPORT_TRACE_CHARS)}\n… [cut: 10 B more]`,
+    );
+    expect(long.candidateAnswer).toBe(answer);
   });
 });

@@ -7,6 +7,7 @@ import {
   type TraceEvent,
   type TraceSummary,
 } from '@agentv/core';
+import { displayAnswer, displayText, displayTrace } from './cut-for-display.js';
 import { REPORT_SCRIPT, REPORT_STYLES } from './html-report-assets.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
@@ -70,7 +71,8 @@ export interface HtmlReportData {
  * statistics, the score histogram, a table of cases that can be filtered to
  * failed or errored ones and searched by id, and for each case its answer,
  * evaluator results and trace as a timeline. A Content-Security-Policy forbids
- * any network access.
+ * any network access. Answers, reasoning and trace payloads too long to show
+ * are cut with a marker (`… [cut: 15.2 MiB more; …]`); the result file has them whole.
  */
 export function renderHtmlReport(
   results: readonly EvaluationResult[],
@@ -123,8 +125,10 @@ export async function writeHtmlReport(
   await writeFileAtomically(filePath, renderHtmlReport(results, options));
 }
 
+// Long answers, reasoning and trace payloads are cut (`cut-for-display.ts`): the page stays
+// small enough to open, and the result file keeps everything the graders saw.
 function toReportCase(result: EvaluationResult, relativeTo: string | undefined): HtmlReportCase {
-  const trace = result.trace ?? null;
+  const trace = result.trace ? displayTrace(result.trace) : null;
   return {
     id: result.evalId,
     dataset: result.dataset,
@@ -134,21 +138,21 @@ function toReportCase(result: EvaluationResult, relativeTo: string | undefined):
     score: result.score,
     durationMs: result.durationMs,
     attempts: result.attempts,
-    answer: result.candidateAnswer,
-    error: result.error ?? null,
-    hits: result.hits,
-    misses: result.misses,
-    reasoning: result.reasoning,
+    answer: displayAnswer(result.candidateAnswer),
+    error: result.error === undefined ? null : displayText(result.error),
+    hits: result.hits.map(displayText),
+    misses: result.misses.map(displayText),
+    reasoning: displayText(result.reasoning),
     evaluators: result.evaluatorResults.map((evaluator) => ({
       name: evaluator.name,
       type: evaluator.type,
       score: evaluator.score,
       weight: evaluator.weight,
       verdict: evaluator.verdict,
-      hits: evaluator.hits,
-      misses: evaluator.misses,
-      reasoning: evaluator.reasoning ?? '',
-      error: evaluator.error ?? null,
+      hits: evaluator.hits.map(displayText),
+      misses: evaluator.misses.map(displayText),
+      reasoning: displayText(evaluator.reasoning ?? ''),
+      error: evaluator.error === undefined ? null : displayText(evaluator.error),
     })),
     traceSummary: result.traceSummary,
     trace,

@@ -88,6 +88,17 @@ describe('createJsonlWriter', () => {
     expect(line?.output_messages).toBeNull();
   });
 
+  it('writes a 16 MiB answer that doubles when escaped whole, on one line', async () => {
+    const answer = '"'.repeat(16 * 1024 * 1024);
+    const filePath = path.join(directory, 'big.jsonl');
+    const writer = await createJsonlWriter(filePath);
+    await writer.write(makeResult({ evalId: 'big', candidateAnswer: answer }));
+    await writer.close();
+    const lines = await readLines(filePath);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.candidate_answer).toBe(answer);
+  });
+
   it('replaces an existing file', async () => {
     const filePath = path.join(directory, 'run.jsonl');
     await writeFile(filePath, '{"old": true}\n');

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPORT_TEXT_CHARS } from './cut-for-display.js';
 import { formatJunitXml, writeJunitReport } from './junit-writer.js';
 import { errored, makeResult, scored } from './test-support/make-result.js';
 import { elementsNamed, parseXml } from './test-support/parse-xml.js';
@@ -165,5 +166,13 @@ describe('formatJunitXml of an interrupted run', () => {
     const xml = formatJunitXml([scored('refund-001', 1, support)], { notRun: [] });
     expect(xml).not.toContain('skipped="1"');
     expect(xml).not.toContain('interrupted');
+  });
+
+  it('cuts a long answer in <system-out> with a marker', () => {
+    const answer = 'x'.repeat(REPORT_TEXT_CHARS + 2048);
+    const xml = formatJunitXml([scored('long', 1, { ...support, candidateAnswer: answer })]);
+    expect(xml).toContain(
+      `<system-out>${'x'.repeat(REPORT_TEXT_CHARS)}\n… [cut: 2 KiB more; the full answer is in the result file]</system-out>`,
+    );
   });
 });

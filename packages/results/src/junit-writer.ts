@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { EvaluationResult } from '@agentv/core';
+import { displayAnswer, displayText } from './cut-for-display.js';
 import { escapeXml } from './escape-xml.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
@@ -35,7 +36,8 @@ const MESSAGE_LENGTH = 300;
  * (`classname` = dataset, `name` = case id) carrying `<failure>` for a case
  * that failed (message: its first miss, body: every miss and the reasoning) or
  * `<error>` for a case that errored (message and body: the error), and the
- * answer in `<system-out>`. Every value is escaped, control characters included.
+ * answer in `<system-out>`. Every value is escaped, control characters included;
+ * answers and bodies too long to show are cut with a marker (`cut-for-display.ts`).
  */
 export function formatJunitXml(
   results: readonly EvaluationResult[],
@@ -132,7 +134,7 @@ function testcase(result: EvaluationResult, file: string, classname: string): st
   const body: string[] = [];
   if (result.error !== undefined) {
     body.push(
-      `      <error ${attributes({ message: shorten(result.error), type: 'error' })}>${escapeXml(result.error)}</error>`,
+      `      <error ${attributes({ message: shorten(result.error), type: 'error' })}>${escapeXml(displayText(result.error))}</error>`,
     );
   } else if (!result.passed) {
     const details = [
@@ -142,11 +144,11 @@ function testcase(result: EvaluationResult, file: string, classname: string): st
     ].join('\n');
     const message = result.misses[0] ?? `score ${result.score.toFixed(3)} did not pass`;
     body.push(
-      `      <failure ${attributes({ message: shorten(message), type: 'failed' })}>${escapeXml(details)}</failure>`,
+      `      <failure ${attributes({ message: shorten(message), type: 'failed' })}>${escapeXml(displayText(details))}</failure>`,
     );
   }
   if (result.candidateAnswer !== '') {
-    body.push(`      <system-out>${escapeXml(result.candidateAnswer)}</system-out>`);
+    body.push(`      <system-out>${escapeXml(displayAnswer(result.candidateAnswer))}</system-out>`);
   }
   if (body.length === 0) return [open.replace(/>$/, ' />')];
   return [open, ...body, '    </testcase>'];

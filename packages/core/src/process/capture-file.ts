@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  unlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,6 +34,17 @@ export interface CaptureFile {
    * bytes from its start (`keep: 'head'`) or its end (`keep: 'tail'`).
    */
   read(limit?: CaptureLimit): string;
+  /** The file's size: how far the child has written (trimmed bytes included). */
+  size(): number;
+  /**
+   * Frees the disk space of what `read(limit)` will never return, while the
+   * child keeps writing: `head` cuts the file after `limit.maxBytes`; `tail`
+   * keeps the last `limit.maxBytes` in memory and empties the file. The
+   * child's next writes land past the end, leaving a hole that takes no space,
+   * so an endless writer uses at most what it writes between two trims. A
+   * `tail` trim may lose what the child writes while it runs (microseconds).
+   */
+  trim(limit: CaptureLimit): void;
   /** Closes the descriptor; the file's space is freed once the child closes it too. */
   close(): void;
 }
@@ -45,9 +64,28 @@ const UNSUPPORTED = new Set(['EOPNOTSUPP', 'ENOTSUP', 'EISDIR', 'EINVAL']);
 /** Opens a new, already unlinked capture file in `dir` (default: the system temp directory). */
 export function openCaptureFile(dir: string = tmpdir()): CaptureFile {
   const fd = openAnonymous(dir) ?? openNamedThenUnlink(dir);
+  // After a tail trim: the bytes kept from before it, and where the file's own bytes start.
+  let kept: Buffer | undefined;
+  let keptUpTo = 0;
   return {
     fd,
-    read: (limit) => readCapture(fd, limit),
+    read(limit) {
+      if (kept === undefined) return readCapture(fd, limit);
+      return readTailAfterTrim(fd, kept, keptUpTo, limit?.maxBytes ?? Number.POSITIVE_INFINITY);
+    },
+    size: () => fstatSync(fd).size,
+    trim(limit) {
+      const size = fstatSync(fd).size;
+      if (limit.keep === 'head') {
+        if (size > limit.maxBytes) ftruncateSync(fd, limit.maxBytes);
+        return;
+      }
+      if (size - keptUpTo <= limit.maxBytes) return;
+      const tail = readRange(fd, Math.max(keptUpTo, size - limit.maxBytes), size);
+      ftruncateSync(fd, 0);
+      kept = tail;
+      keptUpTo = size;
+    },
     close: () => closeSync(fd),
   };
 }
@@ -83,6 +121,24 @@ function readCapture(fd: number, limit: CaptureLimit | undefined): string {
   if (size === 0) return '';
   const length = limit === undefined ? size : Math.min(size, limit.maxBytes);
   const start = limit?.keep === 'tail' ? size - length : 0;
+  return decodeTail(readRange(fd, start, start + length), start > 0);
+}
+
+/** The last `maxBytes` of a capture trimmed as `tail`: `kept`, then what the file got since. */
+function readTailAfterTrim(fd: number, kept: Buffer, keptUpTo: number, maxBytes: number): string {
+  const size = fstatSync(fd).size;
+  let since = readRange(fd, Math.max(keptUpTo, size - maxBytes), size);
+  // A write racing the trim leaves a hole before the new bytes; it reads as NULs.
+  let zeros = 0;
+  while (zeros < since.length && since[zeros] === 0) zeros++;
+  if (zeros > 0) since = since.subarray(zeros);
+  const fromKept = Math.max(0, Math.min(kept.length, maxBytes - since.length));
+  const joined = Buffer.concat([kept.subarray(kept.length - fromKept), since]);
+  return decodeTail(joined, true);
+}
+
+function readRange(fd: number, start: number, end: number): Buffer {
+  const length = Math.max(0, end - start);
   const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
@@ -90,8 +146,12 @@ function readCapture(fd: number, limit: CaptureLimit | undefined): string {
     if (count === 0) break;
     filled += count;
   }
+  return filled === length ? buffer : buffer.subarray(0, filled);
+}
+
+/** `bytes` as UTF-8; a cut start (`cut`) may fall inside a character: its continuation bytes are skipped. */
+function decodeTail(bytes: Buffer, cut: boolean): string {
   let from = 0;
-  // A tail cut may start inside a multi-byte character: skip its continuation bytes.
-  if (start > 0) while (from < filled && from < 3 && (buffer[from]! & 0xc0) === 0x80) from++;
-  return buffer.toString('utf8', from, filled);
+  if (cut) while (from < bytes.length && from < 3 && (bytes[from]! & 0xc0) === 0x80) from++;
+  return bytes.toString('utf8', from);
 }

@@ -1,6 +1,8 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
+import { createOutputGuard, type OutputLimit, type OutputLimitExceeded } from './output-guard.js';
+import { pollWhileRunning } from './poll-while-running.js';
 import { createProcessGroupTerminator, trackProcessGroup } from './process-group.js';
 
 /** How to run one process. */
@@ -22,10 +24,18 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** Time between SIGTERM and SIGKILL when stopping. Default `DEFAULT_KILL_GRACE_MS`. */
   killGraceMs?: number;
-  /** Keep only the first this many bytes of stdout. Default: all of it. */
+  /** Keep only the first this many bytes of stdout (the rest takes no disk space). Default: all of it. */
   maxStdoutBytes?: number;
-  /** Keep only the last this many bytes of stderr. Default: all of it. */
+  /**
+   * Keep only the last this many bytes of stderr (older bytes are dropped from
+   * disk as they pile up). Default: all of it.
+   */
   maxStderrBytes?: number;
+  /**
+   * Ceilings on stdout and on files the process writes: once one is passed the
+   * process is stopped like on timeout and the outcome has `outputLimitExceeded`.
+   */
+  outputLimit?: OutputLimit;
 }
 
 /** What a finished (or stopped) process did. */
@@ -40,6 +50,11 @@ export interface ProcessOutcome {
   timedOut: boolean;
   /** True when `signal` fired and the process was stopped. */
   aborted: boolean;
+  /**
+   * Set when the process passed a ceiling of `outputLimit` (stopped if it was
+   * still running). `stdout` is then empty when stdout passed it.
+   */
+  outputLimitExceeded?: OutputLimitExceeded;
   durationMs: number;
 }
 
@@ -97,21 +112,31 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       group?.terminate();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const guard = createOutputGuard(stdout, stderr, options, () => group?.terminate());
+    const unwatch = guard && pollWhileRunning(() => guard.check(true));
 
     try {
       const end = await waitForExit(child);
       clearTimeout(timer);
       await group?.settle();
+      unwatch?.();
+      guard?.check(false);
+      const exceeded = guard?.exceeded;
       return {
-        stdout: stdout.read(limit(options.maxStdoutBytes, 'head')),
+        stdout:
+          exceeded?.source === 'stdout'
+            ? ''
+            : stdout.read(headLimit(options.maxStdoutBytes, options.outputLimit)),
         stderr: stderr.read(limit(options.maxStderrBytes, 'tail')),
         ...(end.code === null ? {} : { exitCode: end.code }),
         ...(end.signal === null ? {} : { signalName: end.signal }),
         timedOut,
         aborted,
+        ...(exceeded === undefined ? {} : { outputLimitExceeded: exceeded }),
         durationMs: Math.round(performance.now() - started),
       };
     } finally {
+      unwatch?.();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       untrack?.();
@@ -186,4 +211,11 @@ function waitForExit(
 
 function limit(maxBytes: number | undefined, keep: 'head' | 'tail') {
   return maxBytes === undefined ? undefined : { maxBytes, keep };
+}
+
+/** How much of stdout to read: `maxStdoutBytes`, and never past one byte over its ceiling. */
+function headLimit(maxStdoutBytes: number | undefined, outputLimit: OutputLimit | undefined) {
+  const ceiling = outputLimit?.stdoutBytes;
+  if (ceiling === undefined) return limit(maxStdoutBytes, 'head');
+  return { maxBytes: Math.min(maxStdoutBytes ?? ceiling, ceiling), keep: 'head' as const };
 }

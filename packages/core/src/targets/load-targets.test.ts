@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeMissingVariables } from './interpolate-env.js';
-import { findTargetsFile, loadTargetsFile } from './load-targets.js';
+import { findTargetsFile, loadTargetsFile, parseTargetsText } from './load-targets.js';
 
 const fixture = (name: string) => path.join(import.meta.dirname, '__fixtures__', name);
 const fixturesDir = path.join(import.meta.dirname, '__fixtures__');
@@ -265,6 +265,40 @@ describe('loadTargetsFile', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('max_output_bytes', () => {
+  const load = (value: string, env: Record<string, string> = {}) =>
+    parseTargetsText(
+      ['targets:', '  - name: a', '    provider: cli', `    max_output_bytes: ${value}`, ''].join(
+        '\n',
+      ),
+      'targets.yaml',
+      { env },
+    );
+
+  it('reads a number of bytes or a size with a binary unit', () => {
+    expect(load('65536').value![0]!.maxOutputBytes).toBe(65536);
+    expect(load('64KiB').value![0]!.maxOutputBytes).toBe(65536);
+    expect(load('"16 MiB"').value![0]!.maxOutputBytes).toBe(16 * 1024 * 1024);
+    expect(load('1.5mib').value![0]!.maxOutputBytes).toBe(1.5 * 1024 * 1024);
+    expect(load('${{ CAP }}', { CAP: '4096' }).value![0]!.maxOutputBytes).toBe(4096);
+    expect(load('${{ CAP }}', { CAP: '2MiB' }).value![0]!.maxOutputBytes).toBe(2 * 1024 * 1024);
+    expect(
+      parseTargetsText('targets: [{name: a, provider: cli}]', 't.yaml', { env: {} }).value![0],
+    ).not.toHaveProperty('maxOutputBytes');
+  });
+
+  it('refuses ambiguous units, fractions of a byte and sizes past 64 MiB, with a hint', () => {
+    for (const value of ['16MB', 'lots', '0', '1.5', '65MiB', String(64 * 1024 * 1024 + 1)]) {
+      const { issues } = load(value);
+      expect(issues, value).toHaveLength(1);
+      expect(issues[0]).toMatchObject({ severity: 'error', line: 4, target: 'a' });
+      expect(issues[0]!.message, value).toMatch(/^max_output_bytes[ :]/);
+      expect(issues[0]!.hint).toContain('units KiB, MiB, GiB');
+    }
+    expect(load('64MiB').issues).toEqual([]);
   });
 });
 

@@ -32,7 +32,13 @@ const TARGETS_FILE_NAMES = [
   path.join('.agentv', 'targets.yml'),
 ];
 
-const NUMERIC_FIELDS = ['workers', 'max_retries', 'batch_size', 'timeout_seconds'];
+const NUMERIC_FIELDS = [
+  'workers',
+  'max_retries',
+  'batch_size',
+  'timeout_seconds',
+  'max_output_bytes',
+];
 
 /** How a targets file is read. */
 export interface LoadTargetsOptions {
@@ -292,6 +298,7 @@ function toResolvedTarget(
   if (input.provider_batching !== undefined) target.providerBatching = input.provider_batching;
   if (input.batch_size !== undefined) target.batchSize = input.batch_size;
   if (input.timeout_seconds !== undefined) target.timeoutSeconds = input.timeout_seconds;
+  if (input.max_output_bytes !== undefined) target.maxOutputBytes = input.max_output_bytes;
   if (input.judge_target !== undefined) target.judgeTarget = input.judge_target;
   if (prepared.missing.length > 0) target.missingVariables = prepared.missing;
   if (prepared.substituted.length > 0) target.secretValues = prepared.substituted;

@@ -14,6 +14,8 @@ export interface ResolvedTarget {
   providerBatching?: boolean;
   batchSize?: number;
   timeoutSeconds?: number;
+  /** `max_output_bytes` in bytes; read it with `maxOutputBytes(target)`, which applies the default. */
+  maxOutputBytes?: number;
   judgeTarget?: string;
   /**
    * `${{ VAR }}` names that were unset when the file was loaded. Not an error

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MAX_OUTPUT_BYTES_CEILING } from '../provider/output-limit.js';
+import { BYTE_SIZE_PATTERN, parseByteSize } from '../util/byte-size.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 
 /** `$schema` values a targets file may declare. */
@@ -22,6 +24,19 @@ export const targetSchema = z
       .describe('Answer many cases with one call (the cli provider writes JSONL)'),
     batch_size: z.int().min(1).optional().describe('Cases per batch call'),
     timeout_seconds: z.number().positive().optional().describe('Time limit of one call'),
+    max_output_bytes: z
+      .union([
+        z.int().min(1).max(MAX_OUTPUT_BYTES_CEILING),
+        z
+          .string()
+          .regex(BYTE_SIZE_PATTERN, 'not a number of bytes or a size in KiB, MiB or GiB')
+          .transform((text) => parseByteSize(text) ?? 0)
+          .pipe(z.int().min(1).max(MAX_OUTPUT_BYTES_CEILING)),
+      ])
+      .optional()
+      .describe(
+        'Most bytes read of one answer (stdout, {OUTPUT_FILE}, a reply line, an HTTP body): a number or e.g. `64KiB`, `16MiB` (default 16 MiB, at most 64 MiB); past it the agent is stopped and the case errors',
+      ),
     judge_target: z.string().min(1).optional().describe('The target LLM judges use'),
   })
   .describe(
@@ -51,6 +66,8 @@ const FIELD_HINTS: Record<string, string> = {
   provider_batching: 'provider_batching is `true` or `false`',
   batch_size: 'batch_size is a whole number >= 1, e.g. `batch_size: 100`',
   timeout_seconds: 'timeout_seconds is a number of seconds > 0, e.g. `timeout_seconds: 60`',
+  max_output_bytes:
+    'max_output_bytes is a number of bytes from 1 to 64 MiB, or a size such as `max_output_bytes: 32MiB` (units KiB, MiB, GiB)',
   judge_target: 'judge_target is the name of another target, e.g. `judge_target: judge`',
 };
 
