@@ -14,6 +14,7 @@ import {
   type ProviderResponse,
   type ResolvedTarget,
   stderrExcerpt,
+  stderrSummary,
 } from '@agentv/core';
 import {
   CLI_SETTINGS_KEYS,
@@ -27,15 +28,14 @@ import { withHealthcheck } from './healthcheck.js';
 import { parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
 import { createPersistentCliProvider } from './persistent-provider.js';
-import { CALL_FILES, FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
+import { CALL_FILES, preparePlaceholderValues } from './placeholder-values.js';
+import { withoutAgentvVariables } from './placeholder-variables.js';
+import { FILE_PLACEHOLDERS } from './placeholders.js';
 import { createRedactor } from './redact.js';
-import {
-  compileCommandTemplate,
-  findPlaceholders,
-  renderCommandTemplate,
-} from './render-command-template.js';
+import { compileCommandTemplate, type RenderedCommand } from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
 import { type RunCommandOptions, runCommand } from './run-command.js';
+import { shellQuote } from './shell-quote.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -74,7 +74,12 @@ export function createCliProvider(
   const log = options.log ?? ((line: string) => console.error(line));
   const verbose = options.verbose === true || settings.verbose;
   const redact = createRedactor(settings.env, options.secretValues);
-  const used = new Set(findPlaceholders(settings.commandTemplate));
+  // Read once: every call only fills in its values (see compileCommandTemplate).
+  const template = compileCommandTemplate(settings.commandTemplate, {
+    filesFormat: settings.filesFormat,
+    attachmentsFormat: settings.attachmentsFormat,
+  });
+  const used = template.uses;
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
   // The files a call's temp dir holds once the command ran (those it did not write are skipped).
   const callFiles = [
@@ -87,15 +92,14 @@ export function createCliProvider(
   const timeoutSeconds = timeout.seconds;
   const prefix = `[cli:${targetName}]`;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
-  // built once and handed to every command as its whole environment.
-  const env = { ...(options.env ?? process.env), ...settings.env };
+  // built once; each command gets it with its call's `AGENTV_*` values added.
+  const env = withoutAgentvVariables({ ...(options.env ?? process.env), ...settings.env });
   // Everything a call's run needs besides its command, cwd and signal: the same for every case.
   const runOptions = {
     env,
     ...(timeoutSeconds === undefined ? {} : { timeoutMs: timeoutSeconds * 1000 }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
   };
-  const render = compileCommandTemplate(settings.commandTemplate);
   const callDirs = needsTempDir ? createCallDirs() : undefined;
   // Cases of one eval file share their working directory: resolved once per eval folder.
   const cwds = new Map<string | undefined, string>();
@@ -109,12 +113,13 @@ export function createCliProvider(
   };
 
   /**
-   * Runs a rendered command with the target's cwd, env and timeout, logging it
-   * when verbose; throws for a failed run. Returns the outcome, the redacted
-   * stderr excerpt and the diagnostics every response carries in `raw`.
+   * Runs a rendered command with the target's cwd, env (plus the call's
+   * variables) and timeout, logging it when verbose; throws for a failed run.
+   * Returns the outcome, its redacted stderr and the diagnostics every response
+   * carries in `raw`.
    */
   const execute = async (
-    command: string,
+    { command, variables }: RenderedCommand,
     label: string,
     request: Pick<ProviderRequest, 'signal' | 'evalDir'>,
   ) => {
@@ -124,9 +129,15 @@ export function createCliProvider(
     const tag = `${prefix} ${label}`;
     if (verbose) {
       log(`${tag}: ${redact(command)}`);
+      for (const line of referencedVariables(command, variables)) log(`${tag} ${redact(line)}`);
       log(`${tag} cwd: ${cwd}`);
     }
-    const run: RunCommandOptions = { ...runOptions, command, cwd };
+    const run: RunCommandOptions = {
+      ...runOptions,
+      env: { ...env, ...variables },
+      command,
+      cwd,
+    };
     if (signal !== undefined) run.signal = signal;
     const outcome = await runCommand(run);
     const stderr = redact(outcome.stderr);
@@ -144,22 +155,22 @@ export function createCliProvider(
       stderr: stderrExcerpt(stderr),
       wallTimeMs: outcome.durationMs,
     };
-    return { outcome, raw };
+    return { outcome, stderr, raw };
   };
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
     const tempDir = await callDirs?.create();
     try {
-      const { values, outputFile } = await preparePlaceholderValues(
+      const { values, outputFile } = await preparePlaceholderValues(request, used, tempDir);
+      const { outcome, stderr, raw } = await execute(
+        template.render(values),
+        callLabel(request),
         request,
-        settings,
-        used,
-        tempDir,
       );
-      const command = render(values);
-      const { outcome, raw } = await execute(command, callLabel(request), request);
-      const content = outputFile === undefined ? outcome.stdout : readOutputFile(outputFile);
+      const content =
+        outputFile === undefined ? outcome.stdout : readOutputFile(outputFile, stderr);
+      if (!/\S/.test(content)) throw noAnswer(content, outputFile, stderr);
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
@@ -180,7 +191,7 @@ export function createCliProvider(
       const inputFile = join(tempDir, 'input.jsonl');
       const outputFile = join(tempDir, 'output.jsonl');
       await writeRequestBundle(inputFile, requests);
-      const command = renderCommandTemplate(settings.commandTemplate, {
+      const rendered = template.render({
         EVAL_ID: 'batch',
         ATTEMPT: String(first.attempt),
         REPEAT: String(first.repeat ?? 1),
@@ -188,7 +199,7 @@ export function createCliProvider(
         OUTPUT_FILE: outputFile,
       });
       const { raw } = await execute(
-        command,
+        rendered,
         `batch of ${requests.length} attempt ${first.attempt + 1}`,
         first,
       );
@@ -357,8 +368,11 @@ async function emptyCallDir(dir: string, files: readonly string[]): Promise<bool
   return false;
 }
 
-/** One synchronous read (open, stat, read, close: no directory entry changes, microseconds). */
-function readOutputFile(path: string): string {
+/**
+ * One synchronous read (open, stat, read, close: no directory entry changes,
+ * microseconds). A file the command did not write is `noAnswer`'s error.
+ */
+function readOutputFile(path: string, stderr: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
@@ -369,14 +383,60 @@ function readOutputFile(path: string): string {
         cause: error,
       });
     }
-    throw new ProviderError(
-      `the command exited with code 0 but did not write {OUTPUT_FILE} (${path})`,
-      {
-        retryable: true,
-        hint: 'make the command write its answer to the path it is given for {OUTPUT_FILE}, or remove {OUTPUT_FILE} from command_template to read stdout instead',
-      },
-    );
+    throw noAnswer(undefined, path, stderr);
   }
+}
+
+const EMPTY_ON_PURPOSE = 'write {"text": ""} to answer with an empty string on purpose';
+
+/**
+ * The error for a command that exited 0 without an answer: nothing (or only
+ * whitespace) on stdout, or in `{OUTPUT_FILE}`, or no `{OUTPUT_FILE}` at all
+ * (`content` undefined). One rule for both places: an agent that says nothing
+ * failed, like one that exits non-zero (retryable), rather than being graded
+ * as if it had answered "".
+ */
+function noAnswer(
+  content: string | undefined,
+  outputFile: string | undefined,
+  stderr: string,
+): ProviderError {
+  const nothing = content === '' ? 'nothing' : 'only whitespace';
+  const what =
+    outputFile === undefined
+      ? `printed ${nothing} on stdout`
+      : content === undefined
+        ? `did not write {OUTPUT_FILE} (${outputFile})`
+        : `wrote ${nothing} to {OUTPUT_FILE} (${outputFile})`;
+  const summary = stderrSummary(stderr);
+  const message = `the command exited with code 0 but ${what}`;
+  return new ProviderError(summary ? `${message}; ${summary}` : message, {
+    retryable: true,
+    ...(stderr.trim() ? { stderr: stderrExcerpt(stderr) } : {}),
+    hint:
+      outputFile === undefined
+        ? `print the answer on stdout, or ${EMPTY_ON_PURPOSE}`
+        : `make the command write its answer to the path it is given for {OUTPUT_FILE} (or remove {OUTPUT_FILE} from command_template to read stdout instead); ${EMPTY_ON_PURPOSE}`,
+  });
+}
+
+const VALUE_SHOWN_CHARS = 200;
+
+/**
+ * `AGENTV_PROMPT='…'` for each variable `command` references, for the verbose
+ * log: enough to run the command by hand. Long values are cut, with their size.
+ */
+function referencedVariables(command: string, variables: Record<string, string>): string[] {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(variables)) {
+    if (!new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(command)) continue;
+    const shown =
+      value.length <= VALUE_SHOWN_CHARS
+        ? shellQuote(value)
+        : `${shellQuote(value.slice(0, VALUE_SHOWN_CHARS))}… (${Buffer.byteLength(value)} bytes)`;
+    lines.push(`${name}=${shown}`);
+  }
+  return lines;
 }
 
 /** Batch output lines are matched to cases by id, so a batch cannot hold one id twice. */
