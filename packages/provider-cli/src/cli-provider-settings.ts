@@ -191,19 +191,16 @@ export function validateCliSettings(target: ResolvedTarget): Issue[] {
  * Problems of running a `cli` target for the cases of `evalFile`: a relative
  * `cwd` resolves against that file's directory and must exist there, and the
  * program the command starts must be found from it (`checkTargetProgram`).
+ * The same errors for `agentv validate` as for a run.
  */
-export function checkCliUse(
-  target: ResolvedTarget,
-  evalFile: string,
-  mode: 'run' | 'validate' = 'run',
-): Issue[] {
+export function checkCliUse(target: ResolvedTarget, evalFile: string): Issue[] {
   const cwd = target.settings.cwd;
   const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
   const issue = isAbsolute(relative)
     ? undefined
     : directoryIssue(['cwd'], relative, dirname(evalFile));
   if (!issue) {
-    const program = checkTargetProgram(target, resolve(dirname(evalFile), relative), mode);
+    const program = checkTargetProgram(target, resolve(dirname(evalFile), relative));
     return program === undefined ? [] : [program];
   }
   return [

@@ -129,7 +129,8 @@ export function createCliProvider(
     const tag = `${prefix} ${label}`;
     if (verbose) {
       log(`${tag}: ${redact(command)}`);
-      for (const line of referencedVariables(command, variables)) log(`${tag} ${redact(line)}`);
+      const shown = referencedVariables(command, variables);
+      if (shown !== '') log(`${tag} env: ${redact(shown)}`);
       log(`${tag} cwd: ${cwd}`);
     }
     const run: RunCommandOptions = {
@@ -423,10 +424,10 @@ function noAnswer(
 const VALUE_SHOWN_CHARS = 200;
 
 /**
- * `AGENTV_PROMPT='…'` for each variable `command` references, for the verbose
- * log: enough to run the command by hand. Long values are cut, with their size.
+ * `AGENTV_PROMPT='…' AGENTV_EVAL_ID='…'`: the variables `command` references, for
+ * the verbose log, so the command can be run by hand. Long values are cut, with their size.
  */
-function referencedVariables(command: string, variables: Record<string, string>): string[] {
+function referencedVariables(command: string, variables: Record<string, string>): string {
   const lines: string[] = [];
   for (const [name, value] of Object.entries(variables)) {
     if (!new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(command)) continue;
@@ -436,7 +437,7 @@ function referencedVariables(command: string, variables: Record<string, string>)
         : `${shellQuote(value.slice(0, VALUE_SHOWN_CHARS))}… (${Buffer.byteLength(value)} bytes)`;
     lines.push(`${name}=${shown}`);
   }
-  return lines;
+  return lines.join(' ');
 }
 
 /** Batch output lines are matched to cases by id, so a batch cannot hold one id twice. */

@@ -155,25 +155,26 @@ const CONTEXTS: Record<string, TemplateContext> = {
   },
 };
 
-const hostileFragments = [
-  `$(touch ${MARKER})`,
-  `\`touch ${MARKER}\``,
-  `; touch ${MARKER}`,
-  `&& touch ${MARKER}`,
-  `| touch ${MARKER}`,
-  `\ntouch ${MARKER}\n`,
-  `\nEOF\ntouch ${MARKER}\nEOF\n`,
-  `\n\tEND\ntouch ${MARKER}\n`,
-  `'; touch ${MARKER}; '`,
-  `"; touch ${MARKER}; "`,
-  `\\"; touch ${MARKER}; #`,
-  `"$(touch ${MARKER})"`,
-  `\`echo x >> ${SENTINEL}\``,
-  `$(echo x >> ${SENTINEL})`,
-  `\necho x >> ${SENTINEL}`,
-  `a[$(touch ${MARKER})]`,
-  `$(($(touch ${MARKER})))`,
-  `() { :; }; touch ${MARKER}`,
+/** Values that run a command (touch `marker`, or append to `sentinel`) where a shell parses them as code. */
+const hostile = (marker: string, sentinel: string) => [
+  `$(touch ${marker})`,
+  `\`touch ${marker}\``,
+  `; touch ${marker}`,
+  `&& touch ${marker}`,
+  `| touch ${marker}`,
+  `\ntouch ${marker}\n`,
+  `\nEOF\ntouch ${marker}\nEOF\n`,
+  `\n\tEND\ntouch ${marker}\n`,
+  `'; touch ${marker}; '`,
+  `"; touch ${marker}; "`,
+  `\\"; touch ${marker}; #`,
+  `"$(touch ${marker})"`,
+  `\`echo x >> ${sentinel}\``,
+  `$(echo x >> ${sentinel})`,
+  `\necho x >> ${sentinel}`,
+  `a[$(touch ${marker})]`,
+  `$(($(touch ${marker})))`,
+  `() { :; }; touch ${marker}`,
   // biome-ignore lint/suspicious/noTemplateCurlyInString: literal shell syntax, on purpose
   '${IFS}',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: literal shell syntax, on purpose
@@ -236,7 +237,7 @@ const hostileFragments = [
 
 /** One piece of a value: a hostile fragment, random code points (no NUL), or graphemes. */
 const piece = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...hostileFragments) },
+  { weight: 4, arbitrary: fc.constantFrom(...hostile(MARKER, SENTINEL)) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 4 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }) },
 );
@@ -352,6 +353,33 @@ describe('no placeholder value ever runs, in any accepted template context', () 
           .map((input) => compiled.render(valuesOf({ ...input, files: ['/a', '/b'] })).command),
       );
       expect(commands.size, context.template).toBe(1);
+    }
+  });
+});
+
+describe('the hostile values', () => {
+  it('do run commands where a shell parses them, so the tests above can fail', () => {
+    const marker = join(scratch, 'LIVE');
+    const sentinel = join(scratch, 'live-sentinel');
+    const live = hostile(marker, sentinel).filter(
+      (fragment) => fragment.includes(marker) || fragment.includes(sentinel),
+    );
+    // How templates quoted by hand (or by AgentV before) put a value into a command.
+    const splices = (value: string) => [
+      `echo ${value}`,
+      `echo "${value}"`,
+      `echo '${value}'`,
+      `cat <<EOF\n${value}\nEOF`,
+      `cat <<-END\n\t${value}\n\tEND`,
+    ];
+    for (const fragment of live) {
+      rmSync(marker, { force: true });
+      writeFileSync(sentinel, '');
+      for (const command of splices(fragment)) {
+        spawnSync('/bin/bash', ['-c', command], { cwd: scratch, stdio: 'ignore' });
+      }
+      const ran = existsSync(marker) || readFileSync(sentinel, 'utf8') !== '';
+      expect(ran, `${JSON.stringify(fragment)} never ran`).toBe(true);
     }
   });
 });
