@@ -133,12 +133,12 @@ export function createCliProvider(
       if (shown !== '') log(`${tag} env: ${redact(shown)}`);
       log(`${tag} cwd: ${cwd}`);
     }
-    const run: RunCommandOptions = {
-      ...runOptions,
-      env: { ...env, ...variables },
-      command,
-      cwd,
-    };
+    // The call's variables on top of the shared environment without copying it (a copy of
+    // process.env per call costs more than the rest of the call's own work): Node's spawn
+    // reads inherited keys too, on purpose and under test in Node itself.
+    const callEnv: Record<string, string | undefined> = Object.create(env);
+    Object.assign(callEnv, variables);
+    const run: RunCommandOptions = { ...runOptions, env: callEnv, command, cwd };
     if (signal !== undefined) run.signal = signal;
     const outcome = await runCommand(run);
     const stderr = redact(outcome.stderr);
