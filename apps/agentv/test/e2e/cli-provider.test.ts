@@ -208,7 +208,7 @@ max_retries: 0
       },
     );
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("node agent.mjs 'hello' ***");
+    expect(run.stderr).toContain('node agent.mjs "$AGENTV_PROMPT" ***');
     const resultFile = await readFile(project.file('out.jsonl'), 'utf8');
     expect(parseJsonl(resultFile)[0]!.error).toContain('using key ***');
     for (const output of [run.stdout, run.stderr, resultFile]) {

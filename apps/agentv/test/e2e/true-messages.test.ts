@@ -425,7 +425,7 @@ describe('a target whose program is not installed', () => {
     const run = await runAgentv(['validate'], project.dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      `error: .agentv/targets.yaml:8:5: target "missing": command_template: the program "no-such-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory "${project.dir}"))\nerror: .agentv/targets.yaml:11:5: target "unused": command_template: the program "other-missing-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./other-missing-agent-xyz", relative to the working directory "${project.dir}"))\n2 files checked: 1 with errors (2 errors)\n`,
+      `error: .agentv/targets.yaml:8:5: target "missing": command_template: the program "no-such-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory "${project.dir}"))\nerror: .agentv/targets.yaml:11:5: target "unused": command_template: the program "other-missing-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./other-missing-agent-xyz", relative to the working directory "${project.dir}"))\n2 files checked: 1 with errors (2 errors, 0 warnings)\n`,
     );
   });
 });
