@@ -92,6 +92,8 @@ describe('renderCommandTemplate', () => {
     ],
     ['a case word', 'case {EVAL_ID} in x) a;; esac', 'case "$AGENTV_EVAL_ID" in x) a;; esac'],
     ['a program with a -c option', 'agent -c cfg {PROMPT}', 'agent -c cfg "$AGENTV_PROMPT"'],
+    ['printf data', "printf '%s' {PROMPT}", 'printf \'%s\' "$AGENTV_PROMPT"'],
+    ['an exported assignment', 'export X={PROMPT}; agent', 'export X="$AGENTV_PROMPT"; agent'],
   ])('references a value %s', (_context, template, command) => {
     expect(renderCommandTemplate(template, allValues).command).toBe(command);
   });
@@ -310,6 +312,23 @@ describe('placeholders AgentV refuses where they stand', () => {
       'use double quotes ("… {PROMPT} …")',
     ],
     [
+      'read -r {EVAL_ID} < /dev/null; agent',
+      '{EVAL_ID} is a variable name for read ({EVAL_ID}), which bash evaluates as code when it holds a subscript (a[$(…)] runs a command)',
+      'pass the value as data, not as a name (X={EVAL_ID}, or read "$AGENTV_EVAL_ID" directly)',
+    ],
+    [
+      'printf {PROMPT} x',
+      '{PROMPT} is the format (or -v name) of printf ({PROMPT}), which bash evaluates as code when it holds a subscript (a[$(…)] runs a command)',
+      "print the value with a fixed format (printf '%s' {PROMPT})",
+    ],
+    ['export {EVAL_ID}', undefined, undefined],
+    ['[ -v {EVAL_ID} ] && agent', undefined, undefined],
+    [
+      'declare -i N; N={ATTEMPT}; agent "$N"',
+      '{ATTEMPT} is in a template that declares an integer or nameref variable (declare -i), whose assignments bash evaluates as code',
+      'drop the -i / -n attribute, or compute in the agent instead',
+    ],
+    [
       'agent "{PROMPT}',
       'an unclosed " (at character 7) hides where {PROMPT} stands',
       'close it: the shell would fail on it too',
@@ -318,7 +337,7 @@ describe('placeholders AgentV refuses where they stand', () => {
     const compiled = compileCommandTemplate(template);
     expect(compiled.problems[0]).toEqual({
       setting: 'command_template',
-      message,
+      message: message ?? expect.any(String),
       hint: hint ?? expect.any(String),
     });
     // Rendering refuses too, so nothing runs even without validation.
@@ -326,7 +345,7 @@ describe('placeholders AgentV refuses where they stand', () => {
       compiled.render({ ...allValues, PROMPT: 'p' }),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.message).toBe(`command_template: ${message}`);
+    expect(error.message).toBe(`command_template: ${compiled.problems[0]!.message}`);
     expect(error.retryable).toBe(false);
   });
 

@@ -96,6 +96,7 @@ export function compileCommandTemplate(
 ): CompiledCommandTemplate {
   const scanned = scanCommandTemplate(template, TOKEN_AT);
   const placeholders = scanned.slots.filter((slot) => slot.kind === 'placeholder');
+  refuseAfterAttributes(template, placeholders);
   const problems: TemplateIssue[] = [];
   if (scanned.unclosed && placeholders.length > 0) {
     const names = [...new Set(placeholders.map((slot) => `{${slot.name}}`))].join(', ');
@@ -194,6 +195,24 @@ function slotText(
     };
   }
   return inBackquotes(reference(variableName(slot.name), slot.form), slot.backquotes);
+}
+
+/** `declare -i X`, `local -n ref`…: an option giving a variable the integer or nameref attribute. */
+const ATTRIBUTE_DECLARATION =
+  /(?<![\w-])(?:declare|typeset|local)(?:\s+[-+][A-Za-z]+)*?\s+[-+][A-Za-z]*[in]/;
+
+/**
+ * Refuses every placeholder of a template that declares an integer or nameref
+ * variable: bash evaluates what is later assigned to it (`X={PROMPT}` after
+ * `declare -i X`), and which assignment that is cannot be told from here.
+ */
+function refuseAfterAttributes(template: string, placeholders: readonly TemplateSlot[]): void {
+  const match = ATTRIBUTE_DECLARATION.exec(template);
+  if (match === null) return;
+  const start = match.index;
+  for (const slot of placeholders) {
+    slot.refusal ??= { kind: 'declared-attribute', start, end: start + match[0].length };
+  }
 }
 
 /** One problem per refused construct, naming every supported placeholder in it. */

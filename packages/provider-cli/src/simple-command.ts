@@ -53,6 +53,14 @@ const EVALUATING = new Set(['eval', 'trap', 'let', 'alias', '.', 'source']);
 /** Commands that join their arguments into one command line for a shell. */
 const JOINING = new Set(['ssh', 'watch']);
 
+/**
+ * Builtins that take variable names, which bash evaluates (`a[$(…)]` runs a
+ * command): every argument, or for the `declare` family every argument that is
+ * not a `NAME=value` assignment.
+ */
+const NAME_TAKING = new Set(['read', 'unset', 'mapfile', 'readarray', 'getopts', 'wait']);
+const DECLARING = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+
 /** Commands that run the program named by a later word, and the words they take first. */
 interface Wrapper {
   /** Options that take the next word as their argument. */
@@ -137,6 +145,9 @@ export class SimpleCommand {
   private optionProgram: string | undefined;
   /** A `su -c`-style option was the previous word: this word is a shell command. */
   private commandOption: string | undefined;
+  /** The command's previous argument, when literal (`-v` before a name). */
+  private previous: string | undefined;
+  private firstArgument = false;
 
   /** A new simple command starts (after `;`, `|`, `&&`, a newline, `(`…). */
   reset(): void {
@@ -151,6 +162,8 @@ export class SimpleCommand {
     this.skipShellOption = false;
     this.optionProgram = undefined;
     this.commandOption = undefined;
+    this.previous = undefined;
+    this.firstArgument = false;
   }
 
   /** Reads words that stand among a command's arguments (a `files_format`): no command name comes. */
@@ -198,11 +211,14 @@ export class SimpleCommand {
         return undefined;
       case 'wrapper':
         return this.wrapperWord(word);
-      case 'args':
+      case 'args': {
+        const previous = this.previous;
+        const first = this.firstArgument;
+        this.previous = word.literal;
+        this.firstArgument = false;
         if (!word.hasPlaceholder || this.command === undefined) return undefined;
-        if (EVALUATING.has(this.command)) return { kind: 'evaluated', command: this.command };
-        if (JOINING.has(this.command)) return { kind: 'joined-command', command: this.command };
-        return undefined;
+        return argumentRefusal(this.command, word, previous, first);
+      }
     }
   }
 
@@ -219,6 +235,8 @@ export class SimpleCommand {
     }
     this.state = 'args';
     this.command = name;
+    this.previous = undefined;
+    this.firstArgument = true;
     if (name !== undefined && SHELLS.has(name)) this.shellRuns = true;
     // A program named by an expansion (`"$SHELL" -c …`) may be a shell.
     if (name === undefined) this.startShell('$…');
@@ -303,6 +321,29 @@ export class SimpleCommand {
     this.shellRuns = false;
     this.skipShellOption = false;
   }
+}
+
+/** Why an argument holding a placeholder is refused for the command it belongs to, if it is. */
+function argumentRefusal(
+  command: string,
+  word: ShellWord,
+  previous: string | undefined,
+  first: boolean,
+): WordRefusal | undefined {
+  if (EVALUATING.has(command)) return { kind: 'evaluated', command };
+  if (JOINING.has(command)) return { kind: 'joined-command', command };
+  if (NAME_TAKING.has(command)) return { kind: 'variable-name', command };
+  if (DECLARING.has(command) && !ASSIGNMENT.test(word.prefix)) {
+    return { kind: 'variable-name', command };
+  }
+  // printf's first argument may be `-v NAME`; `test -v NAME` / `[ -R NAME ]` take a name.
+  if (command === 'printf' && (first || previous === '-v')) {
+    return { kind: 'variable-name', command };
+  }
+  if ((command === 'test' || command === '[') && (previous === '-v' || previous === '-R')) {
+    return { kind: 'variable-name', command };
+  }
+  return undefined;
 }
 
 function basename(path: string): string {

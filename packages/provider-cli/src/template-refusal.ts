@@ -14,6 +14,10 @@ export type RefusalKind =
   | 'evaluated'
   /** An argument of `ssh` or `watch`, which join their arguments into one command for a shell. */
   | 'joined-command'
+  /** A variable name for `read`, `unset`, `declare`, `printf -v`, `test -v`…, which bash evaluates. */
+  | 'variable-name'
+  /** Anywhere in a template that declares an integer or nameref variable, whose assignments bash evaluates. */
+  | 'declared-attribute'
   /** The command name, a wrapped program (`env {PROMPT}`) or a shell's script file. */
   | 'program'
   /** Inside `${…}`. */
@@ -106,6 +110,19 @@ export function refusalProblem(
           command === 'ssh'
             ? `send the value on stdin instead (ssh HOST agent < {${first === 'PROMPT' ? 'PROMPT_FILE' : 'INPUT_FILE'}})`
             : `run the command without ${command}, or from a script that reads "${variable}"`,
+      };
+    case 'variable-name':
+      return {
+        message: `${subject} ${verb} ${command === 'printf' ? 'the format (or -v name) of printf' : `a variable name for ${command}`} (${where}), which bash evaluates as code when it holds a subscript (a[$(…)] runs a command)`,
+        hint:
+          command === 'printf'
+            ? `print the value with a fixed format (printf '%s' {${first}})`
+            : `pass the value as data, not as a name (X={${first}}, or read "${variable}" directly)`,
+      };
+    case 'declared-attribute':
+      return {
+        message: `${subject} ${verb} in a template that declares an integer or nameref variable (${where}), whose assignments bash evaluates as code`,
+        hint: 'drop the -i / -n attribute, or compute in the agent instead',
       };
     case 'program':
       return {
