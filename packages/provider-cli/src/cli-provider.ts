@@ -50,16 +50,17 @@ export interface CliProviderOptions extends ProviderContext {
 
 /**
  * Creates a provider that answers each case by running `settings.commandTemplate`
- * (SPEC 4.2): placeholders substituted and shell-quoted, run through `/bin/sh`
- * in its own process group, the answer read from `{OUTPUT_FILE}` when the
- * template uses it, else from stdout, and parsed by `parseCliOutput`.
+ * through `/bin/sh` in its own process group, the call's values in `AGENTV_*`
+ * environment variables its placeholders refer to (`compileCommandTemplate`), the
+ * answer read from `{OUTPUT_FILE}` when the template uses it, else from stdout,
+ * and parsed by `parseCliOutput`.
  *
  * `durationMs` is the agent's own `duration_ms` when it reports one, else the
  * measured wall time (always kept in `raw.wallTimeMs`). Values of `settings.env`
  * are masked as `***` in logs, `raw` and error messages.
  *
- * `invoke` throws `ProviderError`: retryable for a non-zero exit, a timeout, a
- * missing output file or a transient start failure (EAGAIN, EMFILE, ...); not
+ * `invoke` throws `ProviderError`: retryable for a non-zero exit, a timeout, an
+ * exit 0 without an answer (`noAnswer`) or a transient start failure (EAGAIN, EMFILE, ...); not
  * retryable when the command cannot be rendered, cannot ever start (missing
  * cwd, invalid environment), or when the request's signal stopped it.
  * With `settings.mode: 'persistent'` it returns `createPersistentCliProvider`'s provider.
