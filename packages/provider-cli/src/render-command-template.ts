@@ -11,8 +11,9 @@ import {
   SUPPORTED_PLACEHOLDERS,
   TOKEN_PATTERN,
 } from './placeholders.js';
-import { scanCommandTemplate, type TemplateSlot } from './scan-command-template.js';
+import { scanCommandTemplate } from './scan-command-template.js';
 import { refusalProblem, type TemplateProblem } from './template-refusal.js';
+import type { TemplateSlot } from './template-slot.js';
 import { inBackquotes, reference } from './variable-reference.js';
 
 /**

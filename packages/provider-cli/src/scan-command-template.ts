@@ -1,57 +1,13 @@
+import { ExpansionScanner, refuse } from './scan-expansions.js';
 import { type ShellWord, SimpleCommand } from './simple-command.js';
-import type { Refusal, RefusalKind } from './template-refusal.js';
-
-/**
- * How the shell reads the place a placeholder stands, which decides the form of
- * the variable reference it becomes: `word` (unquoted, alone or inside a word)
- * and `single` (`'{PROMPT}'`, the slot spanning the quotes) take `"$VAR"`;
- * `quoted` (inside `"…"`) and `heredoc` (an unquoted here-document body) take `${VAR}`.
- */
-export type SlotForm = 'word' | 'quoted' | 'single' | 'heredoc';
-
-/** A placeholder (`{NAME}`) or an escape (`{{NAME}}`, written as `{NAME}`) in a template. */
-export interface TemplateSlot {
-  kind: 'placeholder' | 'escape';
-  name: string;
-  /** Offsets in the template: the token, or for `single` the quoted string around it. */
-  start: number;
-  end: number;
-  form: SlotForm;
-  /**
-   * The backquoted command substitutions around it, outermost first: true for one
-   * inside double quotes. Text put there is escaped once per level.
-   */
-  backquotes: readonly boolean[];
-  /** Set when AgentV cannot prove the value would never be parsed as code there. */
-  refusal?: Refusal;
-}
-
-/** What `scanCommandTemplate` found. */
-export interface ScannedTemplate {
-  /** Every placeholder and escape, in template order. */
-  slots: TemplateSlot[];
-  /** The first quote or substitution left open (`"`, `'`, `$(`, `` ` ``…) and its offset. */
-  unclosed?: { what: string; at: number };
-}
-
-/** What a scan reads: the template, or the text of a backquoted substitution inside it. */
-interface Source {
-  text: string;
-  /** The template offset of each character (backquotes remove backslashes). */
-  origin?: readonly number[];
-}
-
-interface Context {
-  backquotes: readonly boolean[];
-  /** Receives every placeholder found, for the words and regions around it. */
-  collect: (slot: TemplateSlot) => void;
-}
-
-/** Text and expansions of a word (or a quoted part of one) as it is read. */
-interface Accumulator {
-  text: string;
-  expands: boolean;
-}
+import type { Refusal } from './template-refusal.js';
+import type {
+  Accumulator,
+  Context,
+  ScannedTemplate,
+  Source,
+  TemplateSlot,
+} from './template-slot.js';
 
 interface WordState extends Accumulator {
   start: number;
@@ -88,7 +44,7 @@ export function scanCommandTemplate(
   tokens: RegExp,
   inArguments = false,
 ): ScannedTemplate {
-  const scanner = new Scanner(tokens);
+  const scanner = new CommandScanner(tokens);
   const source: Source = { text: template };
   scanner.commands(source, 0, { backquotes: [], collect: () => {} }, false, inArguments);
   const result: ScannedTemplate = { slots: scanner.slots.sort((a, b) => a.start - b.start) };
@@ -96,16 +52,8 @@ export function scanCommandTemplate(
   return result;
 }
 
-class Scanner {
-  readonly slots: TemplateSlot[] = [];
-  unclosed: { what: string; at: number } | undefined;
-
-  constructor(private readonly tokens: RegExp) {}
-
-  /**
-   * Reads commands from `from` until the end of `source`, or (`closed`) until the
-   * `)` that ends a `$(…)`; returns the offset after it.
-   */
+/** The word and command level of the scan: words, operators, comments, here-documents. */
+class CommandScanner extends ExpansionScanner {
   commands(
     source: Source,
     from: number,
@@ -350,219 +298,6 @@ class Scanner {
     return text.length;
   }
 
-  /** `'…'`: exactly one placeholder becomes a `single` slot; any other placeholder is refused. */
-  private singleQuoted(source: Source, from: number, ctx: Context, word: Accumulator): number {
-    const text = source.text;
-    const close = text.indexOf("'", from + 1);
-    if (close === -1) {
-      this.open(source, from, "'");
-      return text.length;
-    }
-    const token = this.token(source, from + 1);
-    if (token?.[2] !== undefined && from + 1 + token[0].length === close) {
-      this.addSlot(source, 'placeholder', token[2], from, close + 1, 'single', ctx);
-      word.expands = true;
-      return close + 1;
-    }
-    return this.region(
-      source,
-      from,
-      ctx,
-      'single-quoted-text',
-      (region) => this.plainText(source, from + 1, close, region, word) + 1,
-    );
-  }
-
-  /** `"…"` from after its opening quote; returns the offset after the closing one. */
-  private doubleQuoted(source: Source, from: number, ctx: Context, word: Accumulator): number {
-    const text = source.text;
-    let index = from;
-    while (index < text.length) {
-      const char = text[index]!;
-      const token = this.token(source, index);
-      if (token) {
-        index = this.addToken(source, index, token, 'quoted', ctx, word);
-        continue;
-      }
-      if (char === '"') return index + 1;
-      if (char === '\\') {
-        const next = text[index + 1] ?? '';
-        word.text += '$`"\\\n'.includes(next) ? next : `\\${next}`;
-        index += 2;
-        continue;
-      }
-      if (char === '$' || char === '`') {
-        index = this.expansion(source, index, ctx, word, true);
-        continue;
-      }
-      word.text += char;
-      index++;
-    }
-    this.open(source, from - 1, '"');
-    return text.length;
-  }
-
-  /**
-   * An expansion at `from` (a `$` or a backquote) inside a word or double quotes:
-   * `$((…))`, `$(…)`, `${…}`, `$'…'`, `$"…"`, `` `…` `` or `$NAME`.
-   */
-  private expansion(
-    source: Source,
-    from: number,
-    ctx: Context,
-    word: Accumulator,
-    inDoubleQuotes: boolean,
-  ): number {
-    const text = source.text;
-    word.expands = true;
-    if (text[from] === '`') return this.backquoted(source, from, ctx, inDoubleQuotes);
-    const next = text[from + 1];
-    if (next === '(' && text[from + 2] === '(') {
-      return this.region(source, from, ctx, 'arithmetic', (region) =>
-        this.arithmetic(source, from + 3, region),
-      );
-    }
-    if (next === '(') return this.commands(source, from + 2, ctx, true);
-    if (next === '{') {
-      return this.region(source, from, ctx, 'parameter-expansion', (region) =>
-        this.parameter(source, from + 2, region, inDoubleQuotes),
-      );
-    }
-    if (next === "'" && !inDoubleQuotes) {
-      return this.region(source, from, ctx, 'special-quotes', (region) => {
-        let index = from + 2;
-        while (index < text.length && text[index] !== "'") {
-          if (this.token(source, index)) {
-            index = this.addToken(source, index, this.token(source, index)!, 'word', region, word);
-            continue;
-          }
-          index += text[index] === '\\' ? 2 : 1;
-        }
-        if (index >= text.length) this.open(source, from, "$'");
-        return Math.min(index + 1, text.length);
-      });
-    }
-    if (next === '"' && !inDoubleQuotes) {
-      return this.region(source, from, ctx, 'special-quotes', (region) =>
-        this.doubleQuoted(source, from + 2, region, word),
-      );
-    }
-    word.text += '$';
-    return from + 1;
-  }
-
-  /** `${…}` from after its `${`, counting braces; returns the offset after its `}`. */
-  private parameter(source: Source, from: number, ctx: Context, inDoubleQuotes: boolean): number {
-    const text = source.text;
-    const word: Accumulator = { text: '', expands: true };
-    let depth = 1;
-    let index = from;
-    while (index < text.length) {
-      const char = text[index]!;
-      const token = this.token(source, index);
-      if (token) {
-        index = this.addToken(source, index, token, 'quoted', ctx, word);
-        continue;
-      }
-      if (char === '}') {
-        depth--;
-        index++;
-        if (depth === 0) return index;
-        continue;
-      }
-      if (char === '{') depth++;
-      if (char === '\\') {
-        index += 2;
-        continue;
-      }
-      if (char === "'" && !inDoubleQuotes) {
-        index = this.singleQuoted(source, index, ctx, word);
-        continue;
-      }
-      if (char === '"') {
-        index = this.doubleQuoted(source, index + 1, ctx, word);
-        continue;
-      }
-      if (char === '$' || char === '`') {
-        index = this.expansion(source, index, ctx, word, inDoubleQuotes);
-        continue;
-      }
-      index++;
-    }
-    this.open(source, from - 2, '${');
-    return text.length;
-  }
-
-  /** `$((…))` or `((…))` from after its `((`; returns the offset after its `))`. */
-  private arithmetic(source: Source, from: number, ctx: Context): number {
-    const text = source.text;
-    const word: Accumulator = { text: '', expands: true };
-    let depth = 0;
-    let index = from;
-    while (index < text.length) {
-      const char = text[index]!;
-      const token = this.token(source, index);
-      if (token) {
-        index = this.addToken(source, index, token, 'word', ctx, word);
-        continue;
-      }
-      if (char === '(') depth++;
-      if (char === ')') {
-        if (depth === 0 && text[index + 1] === ')') return index + 2;
-        depth = Math.max(0, depth - 1);
-      }
-      if (char === '\\') {
-        index += 2;
-        continue;
-      }
-      if (char === '"') {
-        index = this.doubleQuoted(source, index + 1, ctx, word);
-        continue;
-      }
-      if (char === "'") {
-        index = this.singleQuoted(source, index, ctx, word);
-        continue;
-      }
-      if (char === '$' || char === '`') {
-        index = this.expansion(source, index, ctx, word, false);
-        continue;
-      }
-      index++;
-    }
-    this.open(source, from - 2, '((');
-    return text.length;
-  }
-
-  /**
-   * `` `…` ``: the text up to the closing backquote, with `\$`, `` \` ``, `\\` (and
-   * `\"` inside double quotes) unescaped, is read again as commands.
-   */
-  private backquoted(source: Source, from: number, ctx: Context, inDoubleQuotes: boolean): number {
-    const text = source.text;
-    let inner = '';
-    const origin: number[] = [];
-    let index = from + 1;
-    while (index < text.length && text[index] !== '`') {
-      const next = text[index + 1];
-      const escaped =
-        text[index] === '\\' &&
-        next !== undefined &&
-        (next === '$' || next === '`' || next === '\\' || (inDoubleQuotes && next === '"'));
-      if (escaped) index++;
-      inner += text[index];
-      origin.push(this.at(source, index));
-      index++;
-    }
-    if (index >= text.length) {
-      this.open(source, from, '`');
-      return text.length;
-    }
-    origin.push(this.at(source, index));
-    const nested = { backquotes: [...ctx.backquotes, inDoubleQuotes], collect: ctx.collect };
-    this.commands({ text: inner, origin }, 0, nested, false);
-    return index + 1;
-  }
-
   /** Reads the bodies of the here-documents of the line that just ended; returns the offset after them. */
   private heredocBodies(
     source: Source,
@@ -629,109 +364,4 @@ class Scanner {
       index++;
     }
   }
-
-  /** Text where nothing expands (a comment, single quotes): placeholders are collected, escapes kept. */
-  private plainText(
-    source: Source,
-    from: number,
-    to: number,
-    ctx: Context,
-    word: Accumulator = { text: '', expands: false },
-  ): number {
-    let index = from;
-    while (index < to) {
-      const token = this.token(source, index);
-      if (token && index + token[0].length <= to) {
-        index = this.addToken(source, index, token, 'word', ctx, word);
-        continue;
-      }
-      word.text += source.text[index];
-      index++;
-    }
-    return to;
-  }
-
-  /**
-   * Runs `scan` for a construct starting at `from` whose placeholders are all
-   * refused for `kind` (unless something inside refused them already).
-   */
-  private region(
-    source: Source,
-    from: number,
-    ctx: Context,
-    kind: RefusalKind,
-    scan: (region: Context) => number,
-  ): number {
-    const found: TemplateSlot[] = [];
-    const end = scan({ backquotes: ctx.backquotes, collect: (slot) => found.push(slot) });
-    refuse(found, { kind, start: this.at(source, from), end: this.end(source, end) });
-    for (const slot of found) ctx.collect(slot);
-    return end;
-  }
-
-  private token(source: Source, index: number): RegExpExecArray | null {
-    if (source.text[index] !== '{') return null;
-    this.tokens.lastIndex = index;
-    return this.tokens.exec(source.text);
-  }
-
-  /** Records the token at `index`; returns the offset after it. */
-  private addToken(
-    source: Source,
-    index: number,
-    token: RegExpExecArray,
-    form: SlotForm,
-    ctx: Context,
-    word: Accumulator,
-  ): number {
-    const end = index + token[0].length;
-    if (token[1] !== undefined) {
-      this.addSlot(source, 'escape', token[1], index, end, form, ctx);
-      word.text += `{${token[1]}}`;
-    } else {
-      this.addSlot(source, 'placeholder', token[2]!, index, end, form, ctx);
-      word.expands = true;
-    }
-    return end;
-  }
-
-  private addSlot(
-    source: Source,
-    kind: TemplateSlot['kind'],
-    name: string,
-    start: number,
-    end: number,
-    form: SlotForm,
-    ctx: Context,
-  ): void {
-    const slot: TemplateSlot = {
-      kind,
-      name,
-      start: this.at(source, start),
-      end: this.end(source, end),
-      form,
-      backquotes: ctx.backquotes,
-    };
-    this.slots.push(slot);
-    if (kind === 'placeholder') ctx.collect(slot);
-  }
-
-  private open(source: Source, index: number, what: string): void {
-    this.unclosed ??= { what, at: this.at(source, Math.max(0, index)) };
-  }
-
-  /** The template offset of `source`'s character at `index`. */
-  private at(source: Source, index: number): number {
-    if (source.origin === undefined) return index;
-    return source.origin[Math.min(index, source.origin.length - 1)] ?? 0;
-  }
-
-  /** The template offset just after `source`'s characters before `end`. */
-  private end(source: Source, end: number): number {
-    return end === 0 ? this.at(source, 0) : this.at(source, end - 1) + 1;
-  }
-}
-
-function refuse(slots: readonly TemplateSlot[], refusal: Refusal): void {
-  for (const slot of slots) slot.refusal ??= refusal;
 }

@@ -1,4 +1,4 @@
-import type { SlotForm } from './scan-command-template.js';
+import type { SlotForm } from './template-slot.js';
 
 /**
  * The reference that stands for a variable where a placeholder stood: `"$VAR"` as
