@@ -1,5 +1,5 @@
 import type { Issue } from '@agentv/core';
-import { findPlaceholders } from './render-command-template.js';
+import { findPlaceholders } from './placeholders.js';
 
 /** Placeholders that describe one case, and so have no value when one run answers many. */
 const PER_CASE_PLACEHOLDERS = ['PROMPT', 'PROMPT_FILE', 'GUIDELINES', 'FILES', 'ATTACHMENTS'];

@@ -54,26 +54,26 @@ describe('checkProgram', () => {
       'exec ./missing',
       'echo hi | cat',
     ]) {
-      expect(checkProgram(command, dir, `bin:${PATH}`, 'error'), command).toBeUndefined();
+      expect(checkProgram(command, dir, `bin:${PATH}`), command).toBeUndefined();
     }
   });
 
   it('names a program not on PATH, a missing path and a file that is not executable', () => {
-    expect(checkProgram('no-such-agent-xyz {PROMPT}', dir, PATH, 'warning')).toEqual({
-      severity: 'warning',
+    expect(checkProgram('no-such-agent-xyz {PROMPT}', dir, PATH)).toEqual({
+      severity: 'error',
       path: ['command_template'],
       message: 'the program "no-such-agent-xyz" was not found on PATH',
       hint: `install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory ${JSON.stringify(dir)})`,
     });
-    expect(checkProgram('./missing.sh', dir, PATH, 'error')).toMatchObject({
+    expect(checkProgram('./missing.sh', dir, PATH)).toMatchObject({
       severity: 'error',
       message: `the program "./missing.sh" does not exist (looked for ${join(dir, 'missing.sh')})`,
     });
-    expect(checkProgram('./plain.sh {PROMPT}', dir, PATH, 'error')).toMatchObject({
+    expect(checkProgram('./plain.sh {PROMPT}', dir, PATH)).toMatchObject({
       message: `the program "./plain.sh" is not an executable file (${join(dir, 'plain.sh')})`,
       hint: 'make it executable (chmod +x ./plain.sh), or start it through its interpreter (e.g. "sh ./plain.sh" or "node ./plain.sh")',
     });
-    expect(checkProgram('my-agent', dir, PATH, 'error')?.message).toBe(
+    expect(checkProgram('my-agent', dir, PATH)?.message).toBe(
       'the program "my-agent" was not found on PATH',
     );
   });

@@ -72,7 +72,6 @@ export function checkProgram(
   command: string,
   cwd: string,
   pathVariable: string | undefined,
-  severity: Issue['severity'],
 ): Issue | undefined {
   if (process.platform === 'win32') return undefined;
   const program = programOf(command);
@@ -83,7 +82,7 @@ export function checkProgram(
     const state = fileState(file);
     if (state === 'executable') return undefined;
     return {
-      severity,
+      severity: 'error',
       path: ['command_template'],
       message:
         state === 'missing'
@@ -102,7 +101,7 @@ export function checkProgram(
     if (fileState(resolve(directory, program)) === 'executable') return undefined;
   }
   return {
-    severity,
+    severity: 'error',
     path: ['command_template'],
     message: `the program "${program}" was not found on PATH`,
     hint: `install it or fix its name, or write its path (e.g. "./${program}", relative to the ${where})`,
@@ -126,26 +125,17 @@ function fileState(file: string): 'missing' | 'not-executable' | 'executable' {
 /**
  * `checkProgram` for a `cli` target run in `cwd` (absolute): its
  * `command_template`, with the target's `env.PATH` when it sets one, else
- * `process.env.PATH`. A warning for `validate` (the program may be installed
- * before the run), an error for a run.
+ * `process.env.PATH`. An error for `agentv validate` as for a run, so validate
+ * fails exactly where eval would refuse to start.
  */
-export function checkTargetProgram(
-  target: ResolvedTarget,
-  cwd: string,
-  mode: 'run' | 'validate',
-): Issue | undefined {
+export function checkTargetProgram(target: ResolvedTarget, cwd: string): Issue | undefined {
   const template = target.settings.command_template;
   if (typeof template !== 'string' || hasPlaceholder(template)) return undefined;
   if (fileStateOfDirectory(cwd) !== 'directory') return undefined;
   const env = target.settings.env;
   const ownPath = isRecord(env) && typeof env.PATH === 'string' ? env.PATH : undefined;
   if (ownPath !== undefined && hasPlaceholder(ownPath)) return undefined;
-  return checkProgram(
-    template,
-    cwd,
-    ownPath ?? process.env.PATH,
-    mode === 'validate' ? 'warning' : 'error',
-  );
+  return checkProgram(template, cwd, ownPath ?? process.env.PATH);
 }
 
 function fileStateOfDirectory(path: string): 'directory' | 'other' {

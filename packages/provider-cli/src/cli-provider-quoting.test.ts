@@ -9,10 +9,10 @@ import { MAX_ARGUMENT_BYTES } from './render-command-template.js';
 import { catchError } from './test-support/catch-error.js';
 import { makeRequest } from './test-support/make-request.js';
 
-// The quoting proof (SPEC 4.2): random hostile strings go through a real
-// `cli` target into a real program, which must receive each one byte for byte
-// while no injected command ever runs. Each run passes about ten strings to
-// one process, so the 2,000 runs stay fast.
+// The quoting proof through the provider: random hostile strings go through a real
+// `cli` target into a real program, which must receive each one byte for byte while
+// no injected command ever runs. Each run passes about ten strings to one process.
+// (`render-command-template-injection.test.ts` covers every template context.)
 
 const RUNS = Math.max(2000, Number(process.env.AGENTV_QUOTING_RUNS ?? 0));
 
@@ -26,7 +26,7 @@ const CAPTURE = join(scratch, 'argv.bin');
 // The coreutils binary rather than the shell builtin, so the values really cross
 // an execve() into another program. `%s\0` prints each argument raw, NUL-ended.
 const PRINTF = existsSync('/usr/bin/printf') ? '/usr/bin/printf' : '/bin/printf';
-const TEMPLATE = `${PRINTF} '%s\\0' {PROMPT} {EVAL_ID} {GUIDELINES} {ATTEMPT} {FILES} -- {ATTACHMENTS} > "$AGENTV_TEST_CAPTURE"`;
+const TEMPLATE = `${PRINTF} '%s\\0' {PROMPT} {EVAL_ID} {GUIDELINES} {ATTEMPT} {FILES} -- {ATTACHMENTS} > "$AGENTV_TEST_CAPTURE"; echo done`;
 const ATTACHMENTS_FORMAT = '--attach={path}:{basename}';
 
 const provider = createCliProvider(
@@ -107,31 +107,36 @@ const withoutNul = (value: string) => value.replaceAll('\0', '');
 
 const shortValue = fc.array(piece, { maxLength: 12 }).map((pieces) => withoutNul(pieces.join('')));
 
-/** Long enough that the rendered command sometimes passes the one-argument limit. */
+/** Long enough that a prompt sometimes passes the limit of one environment variable. */
 const longValue = fc
-  .tuple(fc.array(piece, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 70_000 }))
+  .tuple(fc.array(piece, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 140_000 }))
   .map(([pieces, length]) => {
     const unit = withoutNul(pieces.join('')) || 'x';
     return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
   });
 
-const value = fc.oneof({ weight: 40, arbitrary: shortValue }, { weight: 1, arbitrary: longValue });
+const longOrShortValue = fc.oneof(
+  { weight: 20, arbitrary: shortValue },
+  { weight: 1, arbitrary: longValue },
+);
 
-/** Rarely, a value with a NUL byte, which argv cannot carry. */
+/** Rarely, a value with a NUL byte, which no environment variable can carry. */
 const valueMaybeNul = fc.oneof(
-  { weight: 60, arbitrary: value },
+  { weight: 60, arbitrary: longOrShortValue },
   {
     weight: 1,
     arbitrary: fc.tuple(shortValue, shortValue).map(([left, right]) => `${left}\0${right}`),
   },
 );
 
+// Only the prompt may be long: several long values at once could pass the total size of a
+// command's environment (ARG_MAX), which is the system's limit, not AgentV's.
 const caseArbitrary = fc.record({
   question: valueMaybeNul,
-  evalCaseId: value,
-  guidelines: value,
+  evalCaseId: shortValue,
+  guidelines: shortValue,
   attempt: fc.nat({ max: 9 }),
-  inputFiles: fc.array(value, { maxLength: 6 }),
+  inputFiles: fc.array(shortValue, { maxLength: 6 }),
 });
 
 type Case = typeof caseArbitrary extends fc.Arbitrary<infer T> ? T : never;
@@ -149,30 +154,9 @@ function expectedArguments(input: Case): string[] {
   ];
 }
 
-/**
- * Bytes of the rendered command plus its terminating NUL, computed without
- * the quoting code: a value of n bytes becomes `'...'` with each `'` as `'\''`.
- */
-function renderedBytes(input: Case): number {
-  const quoted = (text: string) => Buffer.byteLength(text) + 2 + 3 * (text.split("'").length - 1);
-  const values = [
-    input.question,
-    input.evalCaseId,
-    input.guidelines,
-    String(input.attempt),
-    ...input.inputFiles,
-  ];
-  const placeholders = ['{PROMPT}', '{EVAL_ID}', '{GUIDELINES}', '{ATTEMPT}', '{FILES}'];
-  let bytes = Buffer.byteLength(TEMPLATE) + 1 - Buffer.byteLength('{ATTACHMENTS}');
-  for (const name of placeholders) bytes -= Buffer.byteLength(name);
-  for (const text of values) bytes += quoted(text);
-  // attachments_format's literal text stays as written; only {path} and {basename} are quoted.
-  for (const path of input.inputFiles) {
-    bytes += Buffer.byteLength('--attach=:') + quoted(path) + quoted(basename(path));
-  }
-  // List placeholders join their words with one space each.
-  bytes += 2 * Math.max(0, input.inputFiles.length - 1);
-  return bytes;
+/** What `AGENTV_PROMPT=<question>` takes in the environment, its terminating NUL included. */
+function promptBytes(input: Case): number {
+  return Buffer.byteLength(`AGENTV_PROMPT=${input.question}`) + 1;
 }
 
 function captured(): Buffer | undefined {
@@ -191,18 +175,20 @@ describe('cli provider quoting (property-based, real processes)', () => {
           const error = (await catchError(() => provider.invoke(request))) as ProviderError;
           expect(error).toBeInstanceOf(ProviderError);
           expect(error.message).toBe(
-            'the value of {PROMPT} contains a NUL byte, which cannot be passed as a command-line argument',
+            'the value of {PROMPT} contains a NUL byte, which no command argument or environment variable can carry',
           );
           expect(error.hint).toContain('{PROMPT_FILE}');
           expect(captured()).toBeUndefined();
           outcomes.nul++;
-        } else if (renderedBytes(input) > MAX_ARGUMENT_BYTES) {
+        } else if (promptBytes(input) > MAX_ARGUMENT_BYTES) {
           const error = (await catchError(() => provider.invoke(request))) as ProviderError;
           expect(error).toBeInstanceOf(ProviderError);
           expect(error.message).toMatch(
-            new RegExp(`^the rendered command is ${renderedBytes(input)} bytes, over the`),
+            new RegExp(
+              `^the value of \\{PROMPT\\} is ${Buffer.byteLength(input.question)} bytes, over the`,
+            ),
           );
-          expect(error.hint).toMatch(/\{PROMPT_FILE\}|\{INPUT_FILE\}/);
+          expect(error.hint).toContain('{PROMPT_FILE}');
           expect(captured()).toBeUndefined();
           outcomes.tooLong++;
         } else {
@@ -231,18 +217,12 @@ describe('cli provider quoting (property-based, real processes)', () => {
     expect(outcomes.nul).toBeGreaterThan(0);
   }, 180_000);
 
-  it('runs a command of exactly the one-argument limit, and rejects one byte more', async () => {
-    const fixed = renderedBytes({
-      question: '',
-      evalCaseId: 'id',
-      guidelines: '',
-      attempt: 0,
-      inputFiles: [],
-    });
-    const fitting = 'é'.repeat(Math.floor((MAX_ARGUMENT_BYTES - fixed) / 2));
-    const question = fitting + 'x'.repeat(MAX_ARGUMENT_BYTES - fixed - 2 * fitting.length);
+  it('runs a prompt of exactly the limit of one environment variable, and rejects one byte more', async () => {
+    const room = MAX_ARGUMENT_BYTES - Buffer.byteLength('AGENTV_PROMPT=') - 1;
+    const fitting = 'é'.repeat(Math.floor(room / 2));
+    const question = fitting + 'x'.repeat(room - 2 * fitting.length);
     const input = { question, evalCaseId: 'id', guidelines: '', attempt: 0, inputFiles: [] };
-    expect(renderedBytes(input)).toBe(MAX_ARGUMENT_BYTES);
+    expect(promptBytes(input)).toBe(MAX_ARGUMENT_BYTES);
 
     rmSync(CAPTURE, { force: true });
     await provider.invoke(makeRequest(input));
@@ -253,7 +233,7 @@ describe('cli provider quoting (property-based, real processes)', () => {
       provider.invoke(makeRequest({ ...input, question: `${question}x` })),
     )) as ProviderError;
     expect(error.message).toBe(
-      `the rendered command is ${MAX_ARGUMENT_BYTES + 1} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of one command-line argument (Linux MAX_ARG_STRLEN); {PROMPT} alone is ${Buffer.byteLength(question) + 3} bytes`,
+      `the value of {PROMPT} is ${room + 1} bytes, over the ${room} bytes the environment variable AGENTV_PROMPT can hold (Linux MAX_ARG_STRLEN: ${MAX_ARGUMENT_BYTES} bytes for NAME=value)`,
     );
     expect(error.hint).toBe(
       'pass long values through files: use {PROMPT_FILE} in command_template',

@@ -14,12 +14,14 @@ import { z } from 'zod';
 import { batchTemplateIssues } from './batch-template-issues.js';
 import { checkTargetProgram } from './check-program.js';
 import { type CliMode, cliMode, persistentModeIssues } from './persistent-settings.js';
+import { isAgentvVariable } from './placeholder-variables.js';
 import {
   findPlaceholders,
   formatSupportedPlaceholders,
   isSupportedPlaceholder,
   SUPPORTED_PLACEHOLDERS,
-} from './render-command-template.js';
+} from './placeholders.js';
+import { compileCommandTemplate } from './render-command-template.js';
 
 /** A health check over HTTP: GET `url`; any 2xx status passes. */
 export interface CliHttpHealthcheck {
@@ -183,11 +185,13 @@ export function validateCliSettings(target: ResolvedTarget): Issue[] {
   if (!parsed.success) issues.push(...toSettingsIssues(parsed.error.issues));
   if (typeof settings.command_template === 'string') {
     issues.push(...placeholderIssues(settings.command_template));
+    issues.push(...templateIssues(settings));
     if (target.providerBatching && cliMode(settings) === 'single') {
       issues.push(...batchTemplateIssues(settings.command_template));
     }
   }
   issues.push(...persistentModeIssues(target));
+  if (isRecord(settings.env)) issues.push(...reservedVariableIssues(settings.env));
   // A relative cwd depends on the eval file of each case, so only an absolute one is checked here.
   if (typeof settings.cwd === 'string' && isAbsolute(settings.cwd.trim())) {
     const issue = directoryIssue(['cwd'], settings.cwd, target.baseDir);
@@ -203,19 +207,16 @@ export function validateCliSettings(target: ResolvedTarget): Issue[] {
  * Problems of running a `cli` target for the cases of `evalFile`: a relative
  * `cwd` resolves against that file's directory and must exist there, and the
  * program the command starts must be found from it (`checkTargetProgram`).
+ * The same errors for `agentv validate` as for a run.
  */
-export function checkCliUse(
-  target: ResolvedTarget,
-  evalFile: string,
-  mode: 'run' | 'validate' = 'run',
-): Issue[] {
+export function checkCliUse(target: ResolvedTarget, evalFile: string): Issue[] {
   const cwd = target.settings.cwd;
   const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
   const issue = isAbsolute(relative)
     ? undefined
     : directoryIssue(['cwd'], relative, dirname(evalFile));
   if (!issue) {
-    const program = checkTargetProgram(target, resolve(dirname(evalFile), relative), mode);
+    const program = checkTargetProgram(target, resolve(dirname(evalFile), relative));
     return program === undefined ? [] : [program];
   }
   return [
@@ -278,6 +279,38 @@ function placeholderIssues(template: string): Issue[] {
       path: ['command_template'],
       message: `unknown placeholder {${name}}; supported placeholders are ${formatSupportedPlaceholders()}`,
       hint: placeholderHint(name),
+    }));
+}
+
+/**
+ * Placeholders of `command_template` (and its files formats) that stand where
+ * AgentV cannot prove the value is never parsed as code (`compileCommandTemplate`).
+ */
+function templateIssues(settings: Record<string, unknown>): Issue[] {
+  const format = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const filesFormat = format(settings.files_format);
+  const attachmentsFormat = format(settings.attachments_format);
+  const compiled = compileCommandTemplate(settings.command_template as string, {
+    ...(filesFormat === undefined ? {} : { filesFormat }),
+    ...(attachmentsFormat === undefined ? {} : { attachmentsFormat }),
+  });
+  return compiled.problems.map((problem) => ({
+    severity: 'error' as const,
+    path: [problem.setting],
+    message: problem.message,
+    hint: problem.hint,
+  }));
+}
+
+/** `env` keys that AgentV sets for every call (`AGENTV_PROMPT`, …). */
+function reservedVariableIssues(env: Record<string, unknown>): Issue[] {
+  return Object.keys(env)
+    .filter(isAgentvVariable)
+    .map((key) => ({
+      severity: 'error' as const,
+      path: ['env', key],
+      message: `is set by AgentV for every call: it carries a placeholder's value to the command`,
+      hint: 'choose another name for your variable',
     }));
 }
 

@@ -292,7 +292,7 @@ describe('cli provider: environment', () => {
     const lines: string[] = [];
     const secret = 'sk-test-0123456789';
     const response = await provider(
-      `${fakeAgentCommand('fail')} 0 "token=$AGENTV_TEST_TOKEN" # ${secret}`,
+      `${fakeAgentCommand('fail')} 0 "token=$AGENTV_TEST_TOKEN"; echo done # ${secret}`,
       { env: { AGENTV_TEST_TOKEN: secret } },
       { verbose: true, log: (line) => lines.push(line) },
     ).invoke(makeRequest());

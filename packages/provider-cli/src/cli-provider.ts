@@ -28,6 +28,7 @@ import {
   type ResolvedTarget,
   type RunProcessOptions,
   stderrExcerpt,
+  stderrSummary,
 } from '@agentv/core';
 import {
   CLI_SETTINGS_KEYS,
@@ -42,15 +43,14 @@ import { withHealthcheck } from './healthcheck.js';
 import { batchOutputLimit, batchOutputTooLong, parseBatchOutput } from './parse-batch-output.js';
 import { parseCliOutput } from './parse-output.js';
 import { createPersistentCliProvider } from './persistent-provider.js';
-import { CALL_FILES, FILE_PLACEHOLDERS, preparePlaceholderValues } from './placeholder-values.js';
+import { CALL_FILES, preparePlaceholderValues } from './placeholder-values.js';
+import { withoutAgentvVariables } from './placeholder-variables.js';
+import { FILE_PLACEHOLDERS } from './placeholders.js';
 import { createRedactor } from './redact.js';
-import {
-  compileCommandTemplate,
-  findPlaceholders,
-  renderCommandTemplate,
-} from './render-command-template.js';
+import { compileCommandTemplate, type RenderedCommand } from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
 import { type CommandOutcome, type RunCommandOptions, runCommand } from './run-command.js';
+import { shellQuote } from './shell-quote.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -65,16 +65,17 @@ export interface CliProviderOptions extends ProviderContext {
 
 /**
  * Creates a provider that answers each case by running `settings.commandTemplate`
- * (SPEC 4.2): placeholders substituted and shell-quoted, run through `/bin/sh`
- * in its own process group, the answer read from `{OUTPUT_FILE}` when the
- * template uses it, else from stdout, and parsed by `parseCliOutput`.
+ * through `/bin/sh` in its own process group, the call's values in `AGENTV_*`
+ * environment variables its placeholders refer to (`compileCommandTemplate`), the
+ * answer read from `{OUTPUT_FILE}` when the template uses it, else from stdout,
+ * and parsed by `parseCliOutput`.
  *
  * `durationMs` is the agent's own `duration_ms` when it reports one, else the
  * measured wall time (always kept in `raw.wallTimeMs`). Values of `settings.env`
  * are masked as `***` in logs, `raw` and error messages.
  *
- * `invoke` throws `ProviderError`: retryable for a non-zero exit, a timeout, a
- * missing output file or a transient start failure (EAGAIN, EMFILE, ...); not
+ * `invoke` throws `ProviderError`: retryable for a non-zero exit, a timeout, an
+ * exit 0 without an answer (`noAnswer`) or a transient start failure (EAGAIN, EMFILE, ...); not
  * retryable when the command cannot be rendered, cannot ever start (missing
  * cwd, invalid environment), or when the request's signal stopped it.
  * With `settings.mode: 'persistent'` it returns `createPersistentCliProvider`'s provider.
@@ -89,7 +90,12 @@ export function createCliProvider(
   const log = options.log ?? ((line: string) => console.error(line));
   const verbose = options.verbose === true || settings.verbose;
   const redact = createRedactor(settings.env, options.secretValues);
-  const used = new Set(findPlaceholders(settings.commandTemplate));
+  // Read once: every call only fills in its values (see compileCommandTemplate).
+  const template = compileCommandTemplate(settings.commandTemplate, {
+    filesFormat: settings.filesFormat,
+    attachmentsFormat: settings.attachmentsFormat,
+  });
+  const used = template.uses;
   const needsTempDir = FILE_PLACEHOLDERS.some((name) => used.has(name));
   // The files a call's temp dir holds once the command ran (those it did not write are skipped).
   const callFiles = [
@@ -105,8 +111,8 @@ export function createCliProvider(
   if (verbose) log(`${prefix} time limit per call: ${describeCallTimeout(timeout)}`);
   const maxOutputBytes = settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   // The project's environment (shell over `.env`) when the app passes it, else the process's;
-  // built once and handed to every command as its whole environment.
-  const env = { ...(options.env ?? process.env), ...settings.env };
+  // built once; each command gets it with its call's `AGENTV_*` values added.
+  const env = withoutAgentvVariables({ ...(options.env ?? process.env), ...settings.env });
   // Everything a call's run needs besides its command, cwd and signal: the same for every case.
   const runOptions = {
     env,
@@ -115,7 +121,6 @@ export function createCliProvider(
     // Enough for the excerpt and --verbose; the rest is dropped as it comes, so no stderr fills the disk.
     maxStderrBytes: STDERR_KEPT_BYTES,
   };
-  const render = compileCommandTemplate(settings.commandTemplate);
   const callDirs = needsTempDir ? createCallDirs() : undefined;
   // Cases of one eval file share their working directory: resolved once per eval folder.
   const cwds = new Map<string | undefined, string>();
@@ -129,13 +134,13 @@ export function createCliProvider(
   };
 
   /**
-   * Runs a rendered command with the target's cwd, env and timeout and the call's output
-   * `limits`, logging it when verbose; throws for a failed run or output past its limit.
-   * Returns the outcome, the redacted stderr excerpt and the diagnostics every response
+   * Runs a rendered command with the target's cwd, env (plus the call's variables) and
+   * timeout and the call's output `limits`, logging it when verbose; throws for a failed run or
+   * output past its limit. Returns the outcome, its redacted stderr and the diagnostics every response
    * carries in `raw`.
    */
   const execute = async (
-    command: string,
+    { command, variables }: RenderedCommand,
     label: string,
     request: Pick<ProviderRequest, 'signal' | 'evalDir'>,
     limits: OutputLimits,
@@ -146,9 +151,16 @@ export function createCliProvider(
     const tag = `${prefix} ${label}`;
     if (verbose) {
       log(`${tag}: ${redact(command)}`);
+      const shown = referencedVariables(command, variables);
+      if (shown !== '') log(`${tag} env: ${redact(shown)}`);
       log(`${tag} cwd: ${cwd}`);
     }
-    const run: RunCommandOptions = { ...runOptions, ...limits.run, command, cwd };
+    // The call's variables on top of the shared environment without copying it (a copy of
+    // process.env per call costs more than the rest of the call's own work): Node's spawn
+    // reads inherited keys too, on purpose and under test in Node itself.
+    const callEnv: Record<string, string | undefined> = Object.create(env);
+    Object.assign(callEnv, variables);
+    const run: RunCommandOptions = { ...runOptions, ...limits.run, env: callEnv, command, cwd };
     if (signal !== undefined) run.signal = signal;
     const outcome = await runCommand(run);
     const stderr = redact(outcome.stderr);
@@ -167,7 +179,7 @@ export function createCliProvider(
       stderr: stderrExcerpt(stderr),
       wallTimeMs: outcome.durationMs,
     };
-    return { outcome, raw };
+    return { outcome, stderr, raw };
   };
 
   // The answer on stdout: stopped past the limit.
@@ -196,17 +208,19 @@ export function createCliProvider(
     throwIfAborted(request.signal);
     const tempDir = await callDirs?.create();
     try {
-      const { values, outputFile } = await preparePlaceholderValues(
-        request,
-        settings,
-        used,
-        tempDir,
-      );
-      const command = render(values);
+      const { values, outputFile } = await preparePlaceholderValues(request, used, tempDir);
       const limits = outputFile === undefined ? stdoutLimits() : outputFileLimits(outputFile);
-      const { outcome, raw } = await execute(command, callLabel(request), request, limits);
+      const { outcome, stderr, raw } = await execute(
+        template.render(values),
+        callLabel(request),
+        request,
+        limits,
+      );
       const content =
-        outputFile === undefined ? outcome.stdout : readOutputFile(outputFile, maxOutputBytes);
+        outputFile === undefined
+          ? outcome.stdout
+          : readOutputFile(outputFile, maxOutputBytes, stderr);
+      if (!/\S/.test(content)) throw noAnswer(content, outputFile, stderr);
       const response = parseCliOutput(content);
       return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
     } finally {
@@ -227,7 +241,7 @@ export function createCliProvider(
       const inputFile = join(tempDir, 'input.jsonl');
       const outputFile = join(tempDir, 'output.jsonl');
       await writeRequestBundle(inputFile, requests);
-      const command = renderCommandTemplate(settings.commandTemplate, {
+      const rendered = template.render({
         EVAL_ID: 'batch',
         ATTEMPT: String(first.attempt),
         REPEAT: String(first.repeat ?? 1),
@@ -235,7 +249,7 @@ export function createCliProvider(
         OUTPUT_FILE: outputFile,
       });
       const { raw } = await execute(
-        command,
+        rendered,
         `batch of ${requests.length} attempt ${first.attempt + 1}`,
         first,
         batchLimits(outputFile, requests.length),
@@ -418,9 +432,9 @@ async function emptyCallDir(dir: string, files: readonly string[]): Promise<bool
  * The answer in `{OUTPUT_FILE}`: one synchronous read (open, read, close: no directory entry
  * changes, microseconds) of at most `maxBytes` + 1 bytes, whatever the path is (`/dev/zero`
  * never ends; a FIFO is read without waiting for a writer); more than `maxBytes` is core's
- * `outputLimitError`.
+ * `outputLimitError`. A file the command did not write is `noAnswer`'s error.
  */
-function readOutputFile(path: string, maxBytes: number): string {
+function readOutputFile(path: string, maxBytes: number, stderr: string): string {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -432,13 +446,7 @@ function readOutputFile(path: string, maxBytes: number): string {
         cause: error,
       });
     }
-    throw new ProviderError(
-      `the command exited with code 0 but did not write {OUTPUT_FILE} (${path})`,
-      {
-        retryable: true,
-        hint: 'make the command write its answer to the path it is given for {OUTPUT_FILE}, or remove {OUTPUT_FILE} from command_template to read stdout instead',
-      },
-    );
+    throw noAnswer(undefined, path, stderr);
   }
   try {
     // Sized by the file, one byte more to see its end; a file that reports no size (a
@@ -476,6 +484,58 @@ function readUnlessWouldBlock(fd: number, buffer: Buffer, offset: number): numbe
     if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
     throw error;
   }
+}
+
+const EMPTY_ON_PURPOSE = 'write {"text": ""} to answer with an empty string on purpose';
+
+/**
+ * The error for a command that exited 0 without an answer: nothing (or only
+ * whitespace) on stdout, or in `{OUTPUT_FILE}`, or no `{OUTPUT_FILE}` at all
+ * (`content` undefined). One rule for both places: an agent that says nothing
+ * failed, like one that exits non-zero (retryable), rather than being graded
+ * as if it had answered "".
+ */
+function noAnswer(
+  content: string | undefined,
+  outputFile: string | undefined,
+  stderr: string,
+): ProviderError {
+  const nothing = content === '' ? 'nothing' : 'only whitespace';
+  const what =
+    outputFile === undefined
+      ? `printed ${nothing} on stdout`
+      : content === undefined
+        ? `did not write {OUTPUT_FILE} (${outputFile})`
+        : `wrote ${nothing} to {OUTPUT_FILE} (${outputFile})`;
+  const summary = stderrSummary(stderr);
+  const message = `the command exited with code 0 but ${what}`;
+  return new ProviderError(summary ? `${message}; ${summary}` : message, {
+    retryable: true,
+    ...(stderr.trim() ? { stderr: stderrExcerpt(stderr) } : {}),
+    hint:
+      outputFile === undefined
+        ? `print the answer on stdout, or ${EMPTY_ON_PURPOSE}`
+        : `make the command write its answer to the path it is given for {OUTPUT_FILE} (or remove {OUTPUT_FILE} from command_template to read stdout instead); ${EMPTY_ON_PURPOSE}`,
+  });
+}
+
+const VALUE_SHOWN_CHARS = 200;
+
+/**
+ * `AGENTV_PROMPT='…' AGENTV_EVAL_ID='…'`: the variables `command` references, for
+ * the verbose log, so the command can be run by hand. Long values are cut, with their size.
+ */
+function referencedVariables(command: string, variables: Record<string, string>): string {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(variables)) {
+    if (!new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(command)) continue;
+    const shown =
+      value.length <= VALUE_SHOWN_CHARS
+        ? shellQuote(value)
+        : `${shellQuote(value.slice(0, VALUE_SHOWN_CHARS))}… (${Buffer.byteLength(value)} bytes)`;
+    lines.push(`${name}=${shown}`);
+  }
+  return lines.join(' ');
 }
 
 /** Batch output lines are matched to cases by id, so a batch cannot hold one id twice. */

@@ -100,7 +100,7 @@ async function checkCommand(
   context: HealthcheckContext,
 ): Promise<void> {
   const timeoutSeconds = healthcheck.timeoutSeconds ?? DEFAULT_COMMAND_HEALTHCHECK_SECONDS;
-  const command = renderCommandTemplate(template, {});
+  const { command } = renderCommandTemplate(template, {});
   const subject = `command ${JSON.stringify(context.redact(command))}`;
   const outcome = await runCommand({
     command,

@@ -13,6 +13,7 @@ import { type CliProviderSettings, DEFAULT_CLI_TIMEOUT_SECONDS } from './cli-pro
 import { throwIfAborted } from './command-failure.js';
 import { withHealthcheck } from './healthcheck.js';
 import { PersistentWorker } from './persistent-worker.js';
+import { withoutAgentvVariables } from './placeholder-variables.js';
 import { createRedactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
 import { workingDirectory } from './working-directory.js';
@@ -52,12 +53,12 @@ export function createPersistentCliProvider(
   const verbose = options.verbose === true || settings.verbose;
   const redact = createRedactor(settings.env, options.secretValues);
   // Validation allows no placeholders here; rendering turns `{{NAME}}` into a literal `{NAME}`.
-  const command = renderCommandTemplate(settings.commandTemplate, {});
+  const { command } = renderCommandTemplate(settings.commandTemplate, {});
   // --agent-timeout wins over timeout_seconds (core's one rule for every provider); without
   // either, the cli default stops an agent that stops answering.
   const timeout = callTimeout(settings.timeoutSeconds, options, DEFAULT_CLI_TIMEOUT_SECONDS);
   if (verbose) log(`[cli:${targetName}] time limit per call: ${describeCallTimeout(timeout)}`);
-  const env = { ...(options.env ?? process.env), ...settings.env };
+  const env = withoutAgentvVariables({ ...(options.env ?? process.env), ...settings.env });
   const slots: Slot[] = [];
   // Processes being stopped or killed; `close` waits until each is gone.
   const ending = new Set<Promise<void>>();

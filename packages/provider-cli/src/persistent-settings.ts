@@ -1,5 +1,5 @@
 import { closestMatch, type Issue, type ResolvedTarget } from '@agentv/core';
-import { findPlaceholders, isSupportedPlaceholder } from './render-command-template.js';
+import { findPlaceholders, isSupportedPlaceholder } from './placeholders.js';
 
 /** The values of a `cli` target's `mode`: a process per case, or one per worker. */
 export const CLI_MODES = ['single', 'persistent'] as const;

@@ -1,15 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderRequest } from '@agentv/core';
-import type { CliProviderSettings } from './cli-provider-settings.js';
-import type { Placeholder, PlaceholderValues } from './render-command-template.js';
-
-/** Placeholders whose value is a file in the invocation's temp dir. */
-export const FILE_PLACEHOLDERS: readonly Placeholder[] = [
-  'PROMPT_FILE',
-  'INPUT_FILE',
-  'OUTPUT_FILE',
-];
+import { FILE_PLACEHOLDERS } from './placeholders.js';
+import type { PlaceholderValues } from './render-command-template.js';
 
 /** The files `preparePlaceholderValues` may name in a call's temp dir. */
 export const CALL_FILES = {
@@ -26,13 +19,13 @@ export interface PreparedValues {
 }
 
 /**
- * Computes the value of every placeholder `used` by the template. File
- * placeholders get paths in `tempDir`: `{PROMPT_FILE}` and `{INPUT_FILE}` are
- * written now; `{OUTPUT_FILE}` is a fresh path the command creates.
+ * Computes the value of every placeholder; file placeholders only when `used`
+ * by the template (see `CompiledCommandTemplate.uses`), with paths in
+ * `tempDir`: `{PROMPT_FILE}` and `{INPUT_FILE}` are written now; `{OUTPUT_FILE}`
+ * is a fresh path the command creates.
  */
 export async function preparePlaceholderValues(
   request: ProviderRequest,
-  settings: Pick<CliProviderSettings, 'filesFormat' | 'attachmentsFormat'>,
   used: ReadonlySet<string>,
   tempDir: string | undefined,
 ): Promise<PreparedValues> {
@@ -42,8 +35,8 @@ export async function preparePlaceholderValues(
     EVAL_ID: request.evalCaseId,
     ATTEMPT: String(request.attempt),
     REPEAT: String(request.repeat ?? 1),
-    FILES: { format: settings.filesFormat, paths: caseFiles(request) },
-    ATTACHMENTS: { format: settings.attachmentsFormat, paths: request.inputFiles },
+    FILES: caseFiles(request),
+    ATTACHMENTS: request.inputFiles,
   };
   const prepared: PreparedValues = { values };
   const needsFile = FILE_PLACEHOLDERS.some((name) => used.has(name));

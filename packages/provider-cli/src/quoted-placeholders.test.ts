@@ -22,13 +22,17 @@ const HOSTILE = [
   '',
 ];
 
-/** Runs the rendered command through a real shell and returns what printf printed. */
+/** Runs the rendered command, with its variables, through a real shell and returns what printf printed. */
 function run(template: string, prompt: string): string {
-  const command = renderCommandTemplate(template, {
+  const { command, variables } = renderCommandTemplate(template, {
     PROMPT: prompt,
     FILES: ['/a b/c.txt', "/it's.txt"],
   });
-  return execFileSync('/bin/sh', ['-c', command], { cwd: scratch, encoding: 'utf8' });
+  return execFileSync('/bin/sh', ['-c', command], {
+    cwd: scratch,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, ...variables },
+  });
 }
 
 describe('placeholders inside the template’s own quotes (agentv-eval-v2 style)', () => {
@@ -42,9 +46,15 @@ describe('placeholders inside the template’s own quotes (agentv-eval-v2 style)
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('keeps text around the placeholder inside the quotes', () => {
+  it('keeps text around the placeholder inside double quotes', () => {
     expect(run(`printf '%s' "Q: {PROMPT} (end)"`, 'a $b "c"')).toBe('Q: a $b "c" (end)');
-    expect(run(`printf '%s' 'Q: {PROMPT} (end)'`, "it's")).toBe("Q: it's (end)");
+  });
+
+  it('refuses a placeholder inside single quotes with other text, where a nested shell would parse it', () => {
+    expect(() => run(`printf '%s' 'Q: {PROMPT} (end)'`, "it's")).toThrow(
+      /\{PROMPT\} is inside single quotes with other text/,
+    );
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('tracks escaped quotes, so a placeholder after \\" is still inside the quotes', () => {

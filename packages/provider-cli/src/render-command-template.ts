@@ -1,256 +1,319 @@
 import { basename } from 'node:path';
 import { ProviderError } from '@agentv/core';
-import { shellQuote } from './shell-quote.js';
-
-/** The placeholders a `command_template` may use (SPEC 4.2), without braces. */
-export const SUPPORTED_PLACEHOLDERS = [
-  'PROMPT',
-  'PROMPT_FILE',
-  'GUIDELINES',
-  'EVAL_ID',
-  'ATTEMPT',
-  'REPEAT',
-  'FILES',
-  'ATTACHMENTS',
-  'OUTPUT_FILE',
-  'INPUT_FILE',
-] as const;
-
-export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];
+import { type CompiledFilesFormat, compileFilesFormat } from './compile-files-format.js';
+import { itemVariableName, mentionedPlaceholders, variableName } from './placeholder-variables.js';
+import {
+  FILE_PLACEHOLDERS,
+  formatSupportedPlaceholders,
+  isSupportedPlaceholder,
+  LIST_PLACEHOLDERS,
+  type Placeholder,
+  SUPPORTED_PLACEHOLDERS,
+  TOKEN_PATTERN,
+} from './placeholders.js';
+import { scanCommandTemplate } from './scan-command-template.js';
+import { refusalProblem, type TemplateProblem } from './template-refusal.js';
+import type { TemplateSlot } from './template-slot.js';
+import { inBackquotes, reference } from './variable-reference.js';
 
 /**
- * Files rendered through a `files_format` / `attachments_format` such as
- * `--file {path}`: outside the template's quotes the format's literal text is
- * part of the command line as written and only `{path}` / `{basename}` are
- * quoted (as AgentV renders them), for the quotes they stand in within the
- * format (`--file="{path}"` works); inside the template's `"..."` or `'...'`
- * each rendered file is one quoted item.
+ * Values of a call: a string per placeholder; for `{FILES}` and `{ATTACHMENTS}`
+ * the files' absolute paths.
  */
-export interface FormattedFiles {
-  format: string;
-  paths: readonly string[];
+export type PlaceholderValues = Partial<Record<Placeholder, string | readonly string[]>>;
+
+/** How `{FILES}` / `{ATTACHMENTS}` render each file: `{path}` and/or `{basename}` (default `{path}`). */
+export interface CommandTemplateOptions {
+  filesFormat?: string;
+  attachmentsFormat?: string;
+}
+
+/** A placeholder AgentV refuses where it stands, with the setting it is in. */
+export interface TemplateIssue extends TemplateProblem {
+  setting: 'command_template' | 'files_format' | 'attachments_format';
+}
+
+/** A command ready to run: its text, and the variables to add to its environment. */
+export interface RenderedCommand {
+  /** The shell command: the template with a variable reference where each placeholder stood. */
+  command: string;
+  /** `AGENTV_*` variables holding the call's values. */
+  variables: Record<string, string>;
+}
+
+/** A command template read once, rendered for every call. */
+export interface CompiledCommandTemplate {
+  /** Every placeholder AgentV refuses (see `compileCommandTemplate`), one issue per construct. */
+  readonly problems: readonly TemplateIssue[];
+  /** Placeholders the template uses, or whose `AGENTV_*` variable it names. */
+  readonly uses: ReadonlySet<string>;
+  /**
+   * The command and variables for one call's values. Throws a non-retryable
+   * `ProviderError` when the template has problems or an unknown placeholder,
+   * when a placeholder it uses has no value, or when a value it uses cannot be
+   * passed (a NUL byte, or over `MAX_ARGUMENT_BYTES` as `NAME=value`).
+   */
+  render(values: PlaceholderValues): RenderedCommand;
 }
 
 /**
- * Values to substitute. A string becomes one shell word; a list becomes one
- * word per element, space separated (an empty list renders as nothing);
- * `FormattedFiles` renders each path through its format, space separated.
- */
-export type PlaceholderValues = Partial<
-  Record<Placeholder, string | readonly string[] | FormattedFiles>
->;
-
-/**
- * Linux `MAX_ARG_STRLEN`: the longest single argv string, terminating NUL
- * included. The whole rendered command is one argument of `sh -c`.
+ * Linux `MAX_ARG_STRLEN`: the longest single argv or environment string,
+ * terminating NUL included. It bounds the command (one argument of `sh -c`) and
+ * each `AGENTV_NAME=value`.
  */
 export const MAX_ARGUMENT_BYTES = 128 * 1024;
 
-// `{{NAME}}` is the escape for a literal `{NAME}`. A `$` before the brace makes
-// it shell parameter expansion (`${HOME}`), which is left to the shell.
-const TOKEN_PATTERN = /\{\{([A-Z][A-Z0-9_]*)\}\}|(?<!\$)\{([A-Z][A-Z0-9_]*)\}/g;
+const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, 'y');
 
-/** True when `name` is one of `SUPPORTED_PLACEHOLDERS`. */
-export function isSupportedPlaceholder(name: string): name is Placeholder {
-  return (SUPPORTED_PLACEHOLDERS as readonly string[]).includes(name);
-}
-
-/** `{PROMPT}, {PROMPT_FILE}, ...` for messages. */
-export function formatSupportedPlaceholders(): string {
-  return SUPPORTED_PLACEHOLDERS.map((name) => `{${name}}`).join(', ');
-}
-
-/**
- * The `{UPPER_CASE}` placeholders `template` uses, supported or not, each once,
- * in order of first use. Escaped `{{NAME}}` and shell `${NAME}` are not counted.
- */
-export function findPlaceholders(template: string): string[] {
-  const names = new Set<string>();
-  for (const match of template.matchAll(TOKEN_PATTERN)) {
-    if (match[2] !== undefined) names.add(match[2]);
-  }
-  return [...names];
-}
-
-/**
- * Substitutes every placeholder of `template` with its shell-quoted value and
- * turns each `{{NAME}}` into a literal `{NAME}`. Text outside placeholders is
- * kept as written: it is the user's shell command.
- *
- * Quoting follows where the placeholder stands, so no value can escape it:
- * bare, a value becomes one single-quoted word; inside the template's own
- * `"..."` it is escaped for double quotes (`\ $ \` "`); inside `'...'` each `'`
- * becomes `'\''`. Templates written for agentv-eval-v2 with `"{PROMPT}"` keep working.
- *
- * Throws a non-retryable `ProviderError` when a placeholder is unknown or has no
- * value, when a value contains a NUL byte (argv cannot carry one), or when the
- * rendered command exceeds `MAX_ARGUMENT_BYTES`.
- */
-export function renderCommandTemplate(template: string, values: PlaceholderValues): string {
-  return compileCommandTemplate(template)(values);
-}
-
-/** A command template read once: renders it with given values, like `renderCommandTemplate`. */
-export type CompiledCommandTemplate = (values: PlaceholderValues) => string;
-
-/**
- * Reads `template`'s quotes and placeholders once, for a template rendered for
- * every case: the returned function gives what `renderCommandTemplate` gives
- * (same values, same errors) without scanning the template again.
- */
-export function compileCommandTemplate(template: string): CompiledCommandTemplate {
-  // Literal text, then alternately a placeholder and the literal text after it.
-  const literals: string[] = [];
-  const slots: { name: string; context: QuoteContext }[] = [];
-  let text = '';
-  substituteInContext(
-    template,
-    (name, context) => {
-      literals.push(text);
-      slots.push({ name, context });
-      text = '';
-      return '';
-    },
-    undefined,
-    (piece) => {
-      text += piece;
-    },
-  );
-  literals.push(text);
-  return (values) => renderSlots(literals, slots, values);
-}
-
-function renderSlots(
-  literals: readonly string[],
-  slots: readonly { name: string; context: QuoteContext }[],
+/** `compileCommandTemplate(template, options).render(values)`, for a template rendered once. */
+export function renderCommandTemplate(
+  template: string,
   values: PlaceholderValues,
-): string {
-  const sizes = new Map<string, number>();
-  let rendered = literals[0]!;
-  for (let index = 0; index < slots.length; index++) {
-    const { name, context } = slots[index]!;
-    const word = renderValue(name, values, context);
-    sizes.set(name, (sizes.get(name) ?? 0) + Buffer.byteLength(word));
-    rendered += word + literals[index + 1]!;
+  options: CommandTemplateOptions = {},
+): RenderedCommand {
+  return compileCommandTemplate(template, options).render(values);
+}
+
+/**
+ * Reads a command template once. Values never enter the command text: each
+ * placeholder becomes a reference to an `AGENTV_*` environment variable in the
+ * form its place calls for — `"$AGENTV_PROMPT"` as (part of) a word or for a
+ * single-quoted `'{PROMPT}'`, `${AGENTV_PROMPT}` inside double quotes or an
+ * unquoted here-document, the same inside `$(…)` and backquotes — and `render`
+ * returns the values as variables. The shell expands a reference without parsing
+ * the value, so no value can run as a command. `{FILES}` / `{ATTACHMENTS}` as
+ * words become the format once per file (`--file "$AGENTV_FILES_1" --file …`;
+ * the count is AgentV's, never the data's); elsewhere the joined `$AGENTV_FILES`.
+ * `{{NAME}}` is written as a literal `{NAME}`.
+ *
+ * `problems` lists placeholders that stand where the value would be parsed as
+ * code or not expanded (see `RefusalKind`): single quotes with other text, a
+ * shell's `-c` script, `eval`, `${…}`, `$((…))`, `[[ … ]]`, the command name, a
+ * quoted here-document, a comment; and an unclosed quote that hides where they stand.
+ */
+export function compileCommandTemplate(
+  template: string,
+  options: CommandTemplateOptions = {},
+): CompiledCommandTemplate {
+  const scanned = scanCommandTemplate(template, TOKEN_AT);
+  const placeholders = scanned.slots.filter((slot) => slot.kind === 'placeholder');
+  refuseAfterAttributes(template, placeholders);
+  const problems: TemplateIssue[] = [];
+  if (scanned.unclosed && placeholders.length > 0) {
+    const names = [...new Set(placeholders.map((slot) => `{${slot.name}}`))].join(', ');
+    problems.push({
+      setting: 'command_template',
+      message: `an unclosed ${scanned.unclosed.what} (at character ${scanned.unclosed.at + 1}) hides where ${names} stand${placeholders.length === 1 ? 's' : ''}`,
+      hint: 'close it: the shell would fail on it too',
+    });
   }
-  const bytes = Buffer.byteLength(rendered) + 1;
-  if (bytes > MAX_ARGUMENT_BYTES) {
-    const largest = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0];
-    const culprit = largest ? `; {${largest[0]}} alone is ${largest[1]} bytes` : '';
+  problems.push(...refusalProblems(template, placeholders));
+  const slotNames = new Set(placeholders.map((slot) => slot.name));
+  const uses = new Set([...slotNames, ...mentionedPlaceholders(template)]);
+  // A list whose joined value the template reads must fit; one it only reads per file need not.
+  const joinedUses = new Set(
+    [...mentionedPlaceholders(template)].concat(
+      placeholders.filter((slot) => slot.form !== 'word').map((slot) => slot.name),
+    ),
+  );
+  const formats = {
+    FILES: options.filesFormat ?? '{path}',
+    ATTACHMENTS: options.attachmentsFormat ?? '{path}',
+  };
+  const compiledFormats = new Map<string, CompiledFilesFormat>();
+  for (const name of LIST_PLACEHOLDERS) {
+    const asWord = placeholders.some((slot) => slot.name === name && slot.form === 'word');
+    if (!asWord) continue;
+    const setting: TemplateIssue['setting'] =
+      name === 'FILES' ? 'files_format' : 'attachments_format';
+    const compiled = compileFilesFormat(formats[name as 'FILES'], name, setting);
+    compiledFormats.set(name, compiled);
+    problems.push(...compiled.problems.map((problem) => ({ ...problem, setting })));
+  }
+
+  // Literal text, then alternately a slot's text (or a function of the values) and the text after it.
+  const pieces: (string | ((values: PlaceholderValues) => string))[] = [];
+  let last = 0;
+  for (const slot of scanned.slots) {
+    pieces.push(template.slice(last, slot.start));
+    pieces.push(slotText(slot, slot.form === 'word' ? compiledFormats.get(slot.name) : undefined));
+    last = slot.end;
+  }
+  pieces.push(template.slice(last));
+  const constant = pieces.every((piece) => typeof piece === 'string')
+    ? (pieces as string[]).join('')
+    : undefined;
+
+  return {
+    problems,
+    uses,
+    render(values) {
+      for (const name of slotNames) {
+        if (!isSupportedPlaceholder(name)) throw unknownPlaceholder(name);
+      }
+      const problem = problems[0];
+      if (problem) {
+        throw new ProviderError(`${problem.setting}: ${problem.message}`, {
+          retryable: false,
+          hint: problem.hint,
+        });
+      }
+      for (const name of slotNames) {
+        if (values[name as Placeholder] === undefined) {
+          throw new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
+        }
+      }
+      const variables = placeholderVariables(values, uses, joinedUses, formats);
+      const command =
+        constant ??
+        pieces.map((piece) => (typeof piece === 'string' ? piece : piece(values))).join('');
+      const bytes = Buffer.byteLength(command) + 1;
+      if (bytes > MAX_ARGUMENT_BYTES) {
+        throw new ProviderError(
+          `the rendered command is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of one command-line argument (Linux MAX_ARG_STRLEN)`,
+          {
+            retryable: false,
+            hint: 'shorten command_template, or pass the case files through {INPUT_FILE} (the request as JSON) instead of {FILES}',
+          },
+        );
+      }
+      return { command, variables };
+    },
+  };
+}
+
+/** What a slot is written as: a variable reference, per-file references, or an escape's `{NAME}`. */
+function slotText(
+  slot: TemplateSlot,
+  format: CompiledFilesFormat | undefined,
+): string | ((values: PlaceholderValues) => string) {
+  if (slot.kind === 'escape') return `{${slot.name}}`;
+  if (format !== undefined) {
+    return (values) => {
+      const paths = values[slot.name as Placeholder] as readonly string[];
+      const items = paths.map((_, index) => format.render(index + 1));
+      return inBackquotes(items.join(' '), slot.backquotes);
+    };
+  }
+  return inBackquotes(reference(variableName(slot.name), slot.form), slot.backquotes);
+}
+
+/** `declare -i X`, `local -n ref`…: an option giving a variable the integer or nameref attribute. */
+const ATTRIBUTE_DECLARATION =
+  /(?<![\w-])(?:declare|typeset|local)(?:\s+[-+][A-Za-z]+)*?\s+[-+][A-Za-z]*[in]/;
+
+/**
+ * Refuses every placeholder of a template that declares an integer or nameref
+ * variable: bash evaluates what is later assigned to it (`X={PROMPT}` after
+ * `declare -i X`), and which assignment that is cannot be told from here.
+ */
+function refuseAfterAttributes(template: string, placeholders: readonly TemplateSlot[]): void {
+  const match = ATTRIBUTE_DECLARATION.exec(template);
+  if (match === null) return;
+  const start = match.index;
+  for (const slot of placeholders) {
+    slot.refusal ??= { kind: 'declared-attribute', start, end: start + match[0].length };
+  }
+}
+
+/** One problem per refused construct, naming every supported placeholder in it. */
+function refusalProblems(template: string, placeholders: readonly TemplateSlot[]): TemplateIssue[] {
+  const groups = new Map<string, { names: string[]; slot: TemplateSlot }>();
+  for (const slot of placeholders) {
+    const refusal = slot.refusal;
+    if (refusal === undefined || !isSupportedPlaceholder(slot.name)) continue;
+    const key = `${refusal.kind} ${refusal.start} ${refusal.end}`;
+    const group = groups.get(key) ?? { names: [], slot };
+    if (!group.names.includes(slot.name)) group.names.push(slot.name);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(({ names, slot }) => ({
+    setting: 'command_template',
+    ...refusalProblem(names, slot.refusal!, template),
+  }));
+}
+
+/**
+ * The `AGENTV_*` variables of a call. Every value given is set, except the
+ * file placeholders' paths unless the template uses them (their files exist only
+ * then). A value that cannot be passed (NUL byte, too long) is an error when the
+ * template uses it, and is left out otherwise.
+ */
+function placeholderVariables(
+  values: PlaceholderValues,
+  uses: ReadonlySet<string>,
+  joinedUses: ReadonlySet<string>,
+  formats: { FILES: string; ATTACHMENTS: string },
+): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const name of SUPPORTED_PLACEHOLDERS) {
+    const value = values[name];
+    if (value === undefined) continue;
+    if (typeof value === 'string') {
+      if (FILE_PLACEHOLDERS.includes(name) && !uses.has(name)) continue;
+      setVariable(variables, name, variableName(name), value, uses.has(name));
+      continue;
+    }
+    variables[`${variableName(name)}_COUNT`] = String(value.length);
+    let joined = '';
+    const format = formats[name as 'FILES'];
+    for (let index = 0; index < value.length; index++) {
+      const path = value[index]!;
+      setVariable(variables, name, itemVariableName(name, index + 1), path, uses.has(name));
+      setVariable(
+        variables,
+        name,
+        itemVariableName(name, index + 1, true),
+        basename(path),
+        uses.has(name),
+      );
+      joined += (index === 0 ? '' : ' ') + renderFileFormat(format, path);
+    }
+    setVariable(variables, name, variableName(name), joined, joinedUses.has(name));
+  }
+  return variables;
+}
+
+function setVariable(
+  variables: Record<string, string>,
+  name: string,
+  variable: string,
+  value: string,
+  required: boolean,
+): void {
+  if (value.includes('\0')) {
+    if (!required) return;
     throw new ProviderError(
-      `the rendered command is ${bytes} bytes, over the ${MAX_ARGUMENT_BYTES}-byte limit of one command-line argument (Linux MAX_ARG_STRLEN)${culprit}`,
+      `the value of {${name}} contains a NUL byte, which no command argument or environment variable can carry`,
       {
         retryable: false,
-        hint: `pass long values through files: use ${fileAlternative(largest?.[0] ?? 'PROMPT')} in command_template`,
+        hint: `use ${fileAlternative(name)} in command_template so the command reads it from a file`,
       },
     );
   }
-  return rendered;
-}
-
-/** Where a placeholder stands in the shell command: bare, or inside the template's quotes. */
-type QuoteContext = 'bare' | 'single' | 'double';
-
-const TOKEN_AT = new RegExp(TOKEN_PATTERN.source, 'y');
-// In a files format: group 1 never matches (formats have no escape), group 2 is the token.
-const FILE_TOKEN_AT = /(?!)()|\{(path|basename)\}/y;
-
-/**
- * Walks `template` as `sh` would read its quotes and replaces each placeholder
- * with `render(name, context)`; `{{NAME}}` becomes a literal `{NAME}`.
- */
-function substituteInContext(
-  template: string,
-  render: (name: string, context: QuoteContext) => string,
-  tokenAt: RegExp = TOKEN_AT,
-  onLiteral?: (text: string) => void,
-): string {
-  let output = '';
-  let context: QuoteContext = 'bare';
-  let index = 0;
-  while (index < template.length) {
-    tokenAt.lastIndex = index;
-    const token = tokenAt.exec(template);
-    if (token) {
-      if (token[1] !== undefined) {
-        output += `{${token[1]}}`;
-        onLiteral?.(`{${token[1]}}`);
-      } else {
-        output += render(token[2]!, context);
-      }
-      index += token[0].length;
-      continue;
-    }
-    const char = template[index]!;
-    if (char === '\\' && context !== 'single') {
-      // An escaped character never opens or closes a quote.
-      output += template.slice(index, index + 2);
-      onLiteral?.(template.slice(index, index + 2));
-      index += 2;
-      continue;
-    }
-    if (char === "'" && context !== 'double') context = context === 'single' ? 'bare' : 'single';
-    else if (char === '"' && context !== 'single')
-      context = context === 'double' ? 'bare' : 'double';
-    output += char;
-    onLiteral?.(char);
-    index++;
-  }
-  return output;
-}
-
-function quoteFor(context: QuoteContext, value: string): string {
-  if (context === 'single') return value.replaceAll("'", "'\\''");
-  if (context === 'double') return value.replace(/[\\$`"]/g, '\\$&');
-  return shellQuote(value);
-}
-
-function renderValue(name: string, values: PlaceholderValues, context: QuoteContext): string {
-  if (!isSupportedPlaceholder(name)) {
-    throw new ProviderError(`unknown placeholder {${name}} in command_template`, {
-      retryable: false,
-      hint: `supported placeholders: ${formatSupportedPlaceholders()}; write {{${name}}} for a literal {${name}}`,
-    });
-  }
-  const value = values[name];
-  if (value === undefined) {
-    throw new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
-  }
-  const items: readonly string[] =
-    typeof value === 'string' ? [value] : isFormattedFiles(value) ? value.paths : value;
-  for (const item of items) {
-    if (item.includes('\0')) {
+  // Most values are far below the limit: measure bytes only when the length leaves doubt.
+  const room = MAX_ARGUMENT_BYTES - variable.length - 2;
+  if (value.length * 3 > room) {
+    const bytes = Buffer.byteLength(value);
+    if (bytes > room) {
+      if (!required) return;
       throw new ProviderError(
-        `the value of {${name}} contains a NUL byte, which cannot be passed as a command-line argument`,
+        `the value of {${name}} is ${bytes} bytes, over the ${room} bytes the environment variable ${variable} can hold (Linux MAX_ARG_STRLEN: ${MAX_ARGUMENT_BYTES} bytes for NAME=value)`,
         {
           retryable: false,
-          hint: `use ${fileAlternative(name)} in command_template so the command reads it from a file`,
+          hint: `pass long values through files: use ${fileAlternative(name)} in command_template`,
         },
       );
     }
   }
-  if (isFormattedFiles(value)) {
-    return value.paths
-      .map((path) =>
-        context === 'bare'
-          ? // The format is command-line text; its tokens are quoted where they stand in it.
-            substituteInContext(
-              value.format,
-              (token, formatContext) =>
-                quoteFor(formatContext, token === 'path' ? path : basename(path)),
-              FILE_TOKEN_AT,
-            )
-          : quoteFor(context, renderFileFormat(value.format, path)),
-      )
-      .join(' ');
-  }
-  return items.map((item) => quoteFor(context, item)).join(' ');
+  variables[variable] = value;
 }
 
-function isFormattedFiles(
-  value: string | readonly string[] | FormattedFiles,
-): value is FormattedFiles {
-  return typeof value === 'object' && !Array.isArray(value);
+function unknownPlaceholder(name: string): ProviderError {
+  return new ProviderError(`unknown placeholder {${name}} in command_template`, {
+    retryable: false,
+    hint: `supported placeholders: ${formatSupportedPlaceholders()}; write {{${name}}} for a literal {${name}}`,
+  });
 }
 
 const FILE_FORMAT_TOKEN = /\{path\}|\{basename\}/g;

@@ -166,8 +166,9 @@ max_retries: 0
       "[cli:default] time limit per call: 600 s (the provider's default; set timeout_seconds to change it)",
     );
     expect(run.stderr).toContain(
-      "[cli:default] talk attempt 1: node agent.mjs 'hello' --token-hint ***",
+      '[cli:default] talk attempt 1: node agent.mjs "$AGENTV_PROMPT" --token-hint ***',
     );
+    expect(run.stderr).toContain("[cli:default] talk attempt 1 env: AGENTV_PROMPT='hello'");
     expect(run.stderr).toContain(`[cli:default] talk attempt 1 cwd: ${project.dir}`);
     expect(run.stderr).toMatch(
       /\[cli:default\] talk attempt 1 command exited with code 0 after \d+ ms/,
@@ -211,7 +212,7 @@ max_retries: 0
       },
     );
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("node agent.mjs 'hello' ***");
+    expect(run.stderr).toContain('node agent.mjs "$AGENTV_PROMPT" ***');
     const resultFile = await readFile(project.file('out.jsonl'), 'utf8');
     expect(parseJsonl(resultFile)[0]!.error).toContain('using key ***');
     for (const output of [run.stdout, run.stderr, resultFile]) {
@@ -723,12 +724,12 @@ evalcases:
     const longLine = argvLines.find((line) => line.eval_id === 'long')!;
     expect(longLine.attempts).toBe(1);
     expect(longLine.error).toMatch(
-      /^the rendered command is \d+ bytes, over the 131072-byte limit of one command-line argument .*\(hint: pass long values through files: use \{PROMPT_FILE\} in command_template\)$/,
+      /^the value of \{PROMPT\} is \d+ bytes, over the 131057 bytes the environment variable AGENTV_PROMPT can hold .*\(hint: pass long values through files: use \{PROMPT_FILE\} in command_template\)$/,
     );
     const nulLine = argvLines.find((line) => line.eval_id === 'nul')!;
     expect(nulLine.attempts).toBe(1);
     expect(nulLine.error).toBe(
-      'the value of {PROMPT} contains a NUL byte, which cannot be passed as a command-line argument (hint: use {PROMPT_FILE} in command_template so the command reads it from a file)',
+      'the value of {PROMPT} contains a NUL byte, which no command argument or environment variable can carry (hint: use {PROMPT_FILE} in command_template so the command reads it from a file)',
     );
 
     const viaFile = await runAgentv(

@@ -543,15 +543,15 @@ evalcases:
 });
 
 describe('a cli command whose program is not found', () => {
-  it('is a validate warning and fails eval before the first case with the same message', async () => {
+  it('fails validate and eval (before the first case) with the same message', async () => {
     project = await createProject({
       '.agentv/targets.yaml': targets('command_template: no-such-agent-16 --prompt {PROMPT}'),
       'evals/p.yaml': evalFile(['one', 'two']),
     });
     const message = `.agentv/targets.yaml:5:5: target "default": command_template: the program "no-such-agent-16" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-16", relative to the working directory "${project.dir}"))`;
     const validateRun = await runAgentv(['validate'], project.dir);
-    expect(validateRun.code).toBe(0);
-    expect(validateRun.stdout).toContain(`warning: ${message}\n`);
+    expect(validateRun.code).toBe(1);
+    expect(validateRun.stdout).toContain(`error: ${message}\n`);
     const evalRun = await runAgentv(['eval', 'evals/p.yaml', '--out', 'out.jsonl'], project.dir);
     expect(evalRun.code).toBe(2);
     expect(evalRun.stderr).toBe(`error: ${message}\n`);
@@ -644,12 +644,19 @@ max_retries: 1
     expect(lines.length).toBeGreaterThan(12);
     for (const line of lines) {
       expect(line).toMatch(
-        /^\[cli:default\] case-[abc] attempt [12](: | cwd: | command | stderr: | failed; waiting )/,
+        /^\[cli:default\] case-[abc] attempt [12](: | env: | cwd: | command | stderr: | failed; waiting )/,
       );
     }
     for (const id of ['case-a', 'case-b', 'case-c']) {
-      expect(lines).toContain(`[cli:default] ${id} attempt 1: node agent.mjs '${id}' '0'`);
-      expect(lines).toContain(`[cli:default] ${id} attempt 2: node agent.mjs '${id}' '1'`);
+      // The command as run, with the values of the variables it reads.
+      for (const attempt of [1, 2]) {
+        expect(lines).toContain(
+          `[cli:default] ${id} attempt ${attempt}: node agent.mjs "$AGENTV_EVAL_ID" "$AGENTV_ATTEMPT"`,
+        );
+        expect(lines).toContain(
+          `[cli:default] ${id} attempt ${attempt} env: AGENTV_EVAL_ID='${id}' AGENTV_ATTEMPT='${attempt - 1}'`,
+        );
+      }
       expect(lines).toContain(`[cli:default] ${id} attempt 2 stderr: second line`);
     }
     expect((await results()).map((line) => line.attempts)).toEqual([2, 2, 2]);

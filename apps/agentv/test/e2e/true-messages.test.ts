@@ -416,16 +416,16 @@ describe('a target whose program is not installed', () => {
     await expect(readFile(project.file('out.jsonl'), 'utf8')).rejects.toThrow();
   });
 
-  it('agentv validate warns about every target of targets.yaml, not only those the evals name', async () => {
+  it('agentv validate fails on every target of targets.yaml whose program eval would refuse', async () => {
     project = await createProject({
       'agent.mjs': ECHO,
       '.agentv/targets.yaml': MIXED,
       'evals/m.yaml': evalFile('execution:\n  target: default\n'),
     });
     const run = await runAgentv(['validate'], project.dir);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      `warning: .agentv/targets.yaml:8:5: target "missing": command_template: the program "no-such-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory "${project.dir}"))\nwarning: .agentv/targets.yaml:11:5: target "unused": command_template: the program "other-missing-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./other-missing-agent-xyz", relative to the working directory "${project.dir}"))\n2 files checked: no errors (2 warnings)\n`,
+      `error: .agentv/targets.yaml:8:5: target "missing": command_template: the program "no-such-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory "${project.dir}"))\nerror: .agentv/targets.yaml:11:5: target "unused": command_template: the program "other-missing-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./other-missing-agent-xyz", relative to the working directory "${project.dir}"))\n2 files checked: 1 with errors (2 errors, 0 warnings)\n`,
     );
   });
 });
