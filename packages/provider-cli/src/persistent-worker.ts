@@ -64,9 +64,10 @@ export class PersistentWorker {
   private stderrTail = '';
   private broken = false;
   /**
-   * The case (and attempt) the worker was last given, until it is stopped: verbose lines
-   * name it. Kept after the answer, as stderr lines written just before the response line
-   * may be read after it (two pipes); the next case replaces it.
+   * The case (and attempt) the worker was last given, until its process exits: verbose lines
+   * name it. Kept after the answer and while the worker is being stopped, as stderr lines
+   * written just before the response line may be read after it (two pipes); the next case
+   * replaces it.
    */
   private serving: string | undefined;
 
@@ -79,7 +80,7 @@ export class PersistentWorker {
   /**
    * A verbose line about this worker: `[cli:t#2] refund-001 attempt 1 stderr: …` once it
    * serves a case (a worker serves one at a time; with several workers lines interleave),
-   * `[cli:t#2] stderr: …` before its first case and once it is being stopped.
+   * `[cli:t#2] stderr: …` before its first case and once its process has exited.
    */
   private log(text: string): void {
     const { log, label } = this.options;
@@ -182,7 +183,6 @@ export class PersistentWorker {
 
   /** EOF on stdin, then SIGTERM and SIGKILL if the process does not exit. */
   async stop(): Promise<void> {
-    this.serving = undefined;
     await this.process?.stop();
   }
 
@@ -223,6 +223,7 @@ export class PersistentWorker {
     child.stderr.on('data', (chunk: string) => stderr.push(chunk));
     child.stderr.on('end', () => stderr.end());
     void child.done.then((exit) => {
+      this.serving = undefined;
       const how =
         exit.exitCode === undefined
           ? `was killed by signal ${exit.signalName ?? 'unknown'}`

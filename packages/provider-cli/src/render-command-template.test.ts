@@ -257,6 +257,16 @@ describe('placeholders AgentV refuses where they stand', () => {
       undefined,
     ],
     [
+      'python3 -c "print(\'{PROMPT}\')"',
+      '{PROMPT} is in the code python3 runs ("print(\'{PROMPT}\')"), which would run the value as python3 code',
+      'read the variable inside the code instead (os.environ["AGENTV_PROMPT"]), or pass the value as an argument after the code',
+    ],
+    [
+      'node -e "console.log({EVAL_ID})" --',
+      '{EVAL_ID} is in the code node runs ("console.log({EVAL_ID})"), which would run the value as node code',
+      'read the variable inside the code instead (process.env.AGENTV_EVAL_ID), or pass the value as an argument after the code',
+    ],
+    [
       'ssh host agent {PROMPT}',
       '{PROMPT} is an argument of ssh ({PROMPT}), which joins its arguments into one command for the remote shell to parse',
       'send the value on stdin instead (ssh HOST agent < {PROMPT_FILE})',

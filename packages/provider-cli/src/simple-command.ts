@@ -50,6 +50,33 @@ const SHELL_COMMAND_OPTION = /^-[A-Za-z]*c[A-Za-z]*$/;
 /** Builtins that parse, evaluate or source what they are given. */
 const EVALUATING = new Set(['eval', 'trap', 'let', 'alias', '.', 'source']);
 
+/**
+ * Interpreters of other languages and the options whose argument is code they run
+ * (`python3 -c CODE`, `node -e CODE`, `deno eval CODE`).
+ */
+const INTERPRETER_CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  python: ['-c'],
+  python2: ['-c'],
+  python3: ['-c'],
+  pypy: ['-c'],
+  pypy3: ['-c'],
+  node: ['-e', '--eval', '-p', '--print', '-pe'],
+  nodejs: ['-e', '--eval', '-p', '--print', '-pe'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  deno: ['eval'],
+  perl: ['-e', '-E', '-ne', '-pe', '-nE', '-pE'],
+  ruby: ['-e', '-ne', '-pe'],
+  php: ['-r'],
+  R: ['-e'],
+  Rscript: ['-e'],
+  lua: ['-e'],
+  luajit: ['-e'],
+  julia: ['-e', '--eval'],
+  pwsh: ['-c', '-Command', '-command'],
+  powershell: ['-c', '-Command', '-command'],
+  osascript: ['-e'],
+};
+
 /** Commands that join their arguments into one command line for a shell. */
 const JOINING = new Set(['ssh', 'watch']);
 
@@ -331,6 +358,10 @@ function argumentRefusal(
   first: boolean,
 ): WordRefusal | undefined {
   if (EVALUATING.has(command)) return { kind: 'evaluated', command };
+  const codeOptions = INTERPRETER_CODE_OPTIONS[command];
+  if (codeOptions !== undefined && previous !== undefined && codeOptions.includes(previous)) {
+    return { kind: 'interpreter-code', command };
+  }
   if (JOINING.has(command)) return { kind: 'joined-command', command };
   if (NAME_TAKING.has(command)) return { kind: 'variable-name', command };
   if (DECLARING.has(command) && !ASSIGNMENT.test(word.prefix)) {

@@ -12,6 +12,8 @@ export type RefusalKind =
   | 'shell-script'
   /** An argument of `eval`, `trap`, `let`, `alias`, `.` or `source`. */
   | 'evaluated'
+  /** The code of `python3 -c`, `node -e`, `perl -e`…: the interpreter runs it. */
+  | 'interpreter-code'
   /** An argument of `ssh` or `watch`, which join their arguments into one command for a shell. */
   | 'joined-command'
   /** A variable name for `read`, `unset`, `declare`, `printf -v`, `test -v`…, which bash evaluates. */
@@ -103,6 +105,11 @@ export function refusalProblem(
     }
     case 'evaluated':
       return evaluatedProblem(subject, verb, command, where, first);
+    case 'interpreter-code':
+      return {
+        message: `${subject} ${verb} in the code ${command} runs (${where}), which would run the value as ${command} code`,
+        hint: `read the variable inside the code instead (${codeReference(command, variableName)}), or pass the value as an argument after the code`,
+      };
     case 'joined-command':
       return {
         message: `${subject} ${verb} an argument of ${command} (${where}), which joins its arguments into one command for ${command === 'ssh' ? 'the remote shell' : 'sh -c'} to parse`,
@@ -176,6 +183,25 @@ function evaluatedProblem(
     message: `${subject} ${verb} an argument of ${command} (${where}), which ${what}`,
     hint: `run the command directly, without ${command}: AgentV passes {${first}} as one word that is never parsed`,
   };
+}
+
+/** How code of `interpreter` reads environment variable `name`. */
+function codeReference(interpreter: string, name: string): string {
+  if (interpreter.startsWith('python') || interpreter.startsWith('pypy')) {
+    return `os.environ["${name}"]`;
+  }
+  if (interpreter === 'node' || interpreter === 'nodejs' || interpreter === 'bun') {
+    return `process.env.${name}`;
+  }
+  if (interpreter === 'deno') return `Deno.env.get("${name}")`;
+  if (interpreter === 'perl') return `$ENV{${name}}`;
+  if (interpreter === 'ruby') return `ENV["${name}"]`;
+  if (interpreter === 'php') return `getenv("${name}")`;
+  if (interpreter === 'R' || interpreter === 'Rscript') return `Sys.getenv("${name}")`;
+  if (interpreter === 'lua' || interpreter === 'luajit') return `os.getenv("${name}")`;
+  if (interpreter === 'julia') return `ENV["${name}"]`;
+  if (interpreter === 'pwsh' || interpreter === 'powershell') return `$env:${name}`;
+  return `the ${name} environment variable`;
 }
 
 function listNames(names: readonly string[]): string {
