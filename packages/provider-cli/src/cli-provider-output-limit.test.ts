@@ -109,12 +109,15 @@ describe('max_output_bytes of a cli target', () => {
   });
 
   it('never waits for a writer when {OUTPUT_FILE} is a FIFO', async () => {
-    const response = await provider('rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}').invoke(
-      makeRequest(),
+    // Read at once: nothing was written, which is the empty-answer error, not a hang.
+    const single = await failure(() =>
+      provider('rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}').invoke(makeRequest()),
     );
-    expect(response.text).toBe('');
+    expect(single.message).toMatch(
+      /^the command exited with code 0 but wrote nothing to \{OUTPUT_FILE\}/,
+    );
     const batch = await failure(() =>
-      provider('rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE} # {INPUT_FILE}').invokeBatch!([
+      provider('rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}; : {INPUT_FILE}').invokeBatch!([
         makeRequest(),
       ]),
     );
@@ -155,7 +158,7 @@ writeFileSync(out, ${JSON.stringify(Object.entries(texts))}
     );
 
     const endless = await failure(() =>
-      provider('exec yes > {OUTPUT_FILE} # {INPUT_FILE}').invokeBatch!(requests),
+      provider(': {INPUT_FILE}; exec yes > {OUTPUT_FILE}').invokeBatch!(requests),
     );
     expect(endless.message).toContain('when the command was stopped');
   });

@@ -2,7 +2,8 @@ import type { LanguageModel } from 'ai';
 import type { LlmProviderSettings } from './llm-provider-settings.js';
 
 /**
- * Creates the AI SDK model of a target, sending its requests with `fetch`. The
+ * Creates the AI SDK model of a target, sending its requests with `fetch` (every kind: it is
+ * what holds a response body to `max_output_bytes`). The
  * SDK modules are imported here, on the first call, so commands that never
  * call a model do not load them. OpenAI-style kinds use the chat completions
  * API, which every OpenAI-compatible server speaks.
@@ -61,6 +62,7 @@ export async function loadLanguageModel(
         secretAccessKey: settings.secretAccessKey,
         sessionToken: settings.sessionToken,
         baseURL: baseUrl,
+        fetch,
       }).languageModel(model);
     }
     case 'vertex': {
@@ -71,28 +73,34 @@ export async function loadLanguageModel(
         project: settings.project,
         location: settings.location,
         baseURL: vertexBaseUrl(settings),
+        fetch,
       }).languageModel(model);
     }
     case 'mistral': {
       const { createMistral } = await import('@ai-sdk/mistral');
-      return createMistral({ apiKey, baseURL: baseUrl }).languageModel(model);
+      return createMistral({ apiKey, baseURL: baseUrl, fetch }).languageModel(model);
     }
     case 'groq': {
       const { createGroq } = await import('@ai-sdk/groq');
-      return createGroq({ apiKey, baseURL: baseUrl }).languageModel(model);
+      return createGroq({ apiKey, baseURL: baseUrl, fetch }).languageModel(model);
     }
     case 'xai': {
       const { createXai } = await import('@ai-sdk/xai');
-      return createXai({ apiKey, baseURL: baseUrl }).languageModel(model);
+      return createXai({ apiKey, baseURL: baseUrl, fetch }).languageModel(model);
     }
     case 'deepseek': {
       const { createDeepSeek } = await import('@ai-sdk/deepseek');
-      return createDeepSeek({ apiKey, baseURL: baseUrl }).languageModel(model);
+      return createDeepSeek({ apiKey, baseURL: baseUrl, fetch }).languageModel(model);
     }
     case 'openrouter': {
       const { createOpenRouter } = await import('@openrouter/ai-sdk-provider');
       // `usage.include` makes OpenRouter report what the call cost (`reportedCostUsd`).
-      return createOpenRouter({ apiKey, baseURL: baseUrl, compatibility: 'strict' }).chat(model, {
+      return createOpenRouter({
+        apiKey,
+        baseURL: baseUrl,
+        compatibility: 'strict',
+        fetch,
+      }).chat(model, {
         usage: { include: true },
       });
     }
