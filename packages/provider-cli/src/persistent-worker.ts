@@ -223,7 +223,8 @@ export class PersistentWorker {
     child.stderr.on('data', (chunk: string) => stderr.push(chunk));
     child.stderr.on('end', () => stderr.end());
     void child.done.then((exit) => {
-      this.serving = undefined;
+      // A worker that exits while answering is that case's news; otherwise no case's.
+      if (this.pending === undefined) this.serving = undefined;
       const how =
         exit.exitCode === undefined
           ? `was killed by signal ${exit.signalName ?? 'unknown'}`
