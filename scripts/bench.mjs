@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every benchmark in scripts/bench/ against the built packages (run `pnpm build` first).
-// Each prints its figures and exits non-zero when it misses its budget (SPEC section 8). All
+// Each prints its figures and exits non-zero when it misses its budget (stated at the top of its file). All
 // figures, with their budgets and the machine's load, are written to a JSON file:
 // `.agentv/bench/results.json`, or the path given by `--json <path>`.
 //   node scripts/bench.mjs [--json path] [name ...]   (names filter the files, e.g. `per-case`)

@@ -1,4 +1,4 @@
-// SPEC 8: 10,000 and 100,000 batch cases answered by one process cost under 0.05 ms per case in
+// Budget: 10,000 and 100,000 batch cases answered by one process cost under 0.05 ms per case in
 // AgentV itself, and peak memory stays under 250 MiB for 100,000 batch cases. AgentV's own time
 // is the run's wall time minus the runner's own time and a Node start (AgentV's). The runner is
 // the user's agent: its own time is its whole life, from its process start (Node's

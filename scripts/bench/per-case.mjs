@@ -1,4 +1,4 @@
-// SPEC 8: the marginal cost per case of a run with a trivial shell agent (N=1000, 4 workers) is
+// Budget: the marginal cost per case of a run with a trivial shell agent (N=1000, 4 workers) is
 // within 1.3x of what Node needs just to spawn the same command N times through a shell (4 at a
 // time), with the answer on stdout and with it in {OUTPUT_FILE}; peak memory stays under 90 MiB.
 //

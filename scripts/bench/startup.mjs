@@ -1,4 +1,4 @@
-// SPEC 8: `agentv --version` within 1.3x of `node -e 0` on the same machine. The two are timed
+// Budget: `agentv --version` within 1.3x of `node -e 0` on the same machine. The two are timed
 // in interleaved pairs and compared by their medians; every run's output is checked.
 import { readFileSync } from 'node:fs';
 import { AGENTV, interleaved, report, timed } from './support.mjs';

@@ -13,7 +13,7 @@ const TARGETS = `targets:
     command_template: node agent.mjs --prompt {PROMPT} --out {OUTPUT_FILE}
 `;
 
-/** A typical case, as in the SPEC and README examples: two messages, an outcome, one grader. */
+/** A typical case, as in the README's examples: two messages, an outcome, one grader. */
 const typicalCase = (fileIndex, index) => [
   `  - id: case-${fileIndex}-${index}`,
   '    expected_outcome: The agent refunds the order and states the amount.',

@@ -1,4 +1,4 @@
-/** Process exit codes (SPEC 6.3). */
+/** Process exit codes (README, "Running"). */
 export const ExitCode = {
   /** Every case passed. */
   Passed: 0,

@@ -7,8 +7,6 @@
 export type { AgentvConfig } from './config/config-schema.js';
 export type { AgentvErrorKind, AgentvErrorOptions } from './errors/agentv-error.js';
 export { AgentvError, isAgentvError } from './errors/agentv-error.js';
-export type { EvaluatorErrorOptions } from './errors/evaluator-error.js';
-export { EvaluatorError, isEvaluatorError } from './errors/evaluator-error.js';
 export type { Issue } from './errors/input-issue.js';
 export { formatIssue } from './errors/input-issue.js';
 export { InvalidInputError, isInvalidInputError } from './errors/invalid-input-error.js';
@@ -28,6 +26,7 @@ export type {
   RubricItem,
   TextContentBlock,
 } from './eval-file/eval-case.js';
+export type { EvaluatorConfig } from './eval-file/evaluator-config.js';
 export type { LoadEvalFileOptions } from './eval-file/load-eval-file.js';
 export { loadEvalFile } from './eval-file/load-eval-file.js';
 export { evaluate } from './evaluate/evaluate.js';
@@ -47,7 +46,8 @@ export type {
   JudgeRequest,
   Verdict,
 } from './evaluators/evaluator.js';
-export type { EvaluatorConfig } from './evaluators/evaluator-config.js';
+export type { EvaluatorErrorOptions } from './evaluators/evaluator-error.js';
+export { EvaluatorError, isEvaluatorError } from './evaluators/evaluator-error.js';
 export { createEvaluatorRegistry, defaultEvaluators } from './evaluators/evaluator-registry.js';
 export type {
   AttemptRecord,
@@ -57,7 +57,6 @@ export type {
 } from './orchestrator/evaluation-result.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
 export { planRun } from './orchestrator/plan-run.js';
-export type { RetryPolicy } from './orchestrator/retry-policy.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
 export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { ProviderRole, RunEvaluationOptions } from './orchestrator/run-options.js';
@@ -102,8 +101,10 @@ export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
+export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
+export type { RetryPolicy } from './retry/retry-policy.js';
 export type {
   HistogramBin,
   RunStatistics,
@@ -117,7 +118,6 @@ export {
   type RunStatisticsAccumulator,
 } from './statistics/run-statistics.js';
 export { hasPlaceholder } from './targets/interpolate-env.js';
-export type { ResolvedTarget } from './targets/resolved-target.js';
 export type { OutputMessage, OutputMessageRecord, ToolCall } from './trace/output-message.js';
 export { outputMessageRecord } from './trace/output-message.js';
 export { summarizeTrace } from './trace/summarize-trace.js';

@@ -56,7 +56,7 @@ async function batchError(mode: string, count = 10): Promise<ProviderError> {
   return error as ProviderError;
 }
 
-describe('seed 000/001: Successful JSONL batch output mapping', () => {
+describe('Successful JSONL batch output mapping', () => {
   it('runs the command once and returns each case its own text, in request order', async () => {
     const responses = await provider('reversed').invokeBatch!(requests(5));
     expect(responses.map((response) => response.text)).toEqual(
@@ -84,7 +84,7 @@ describe('seed 000/001: Successful JSONL batch output mapping', () => {
   });
 });
 
-describe('seed 000/001: Ignore invalid trace events', () => {
+describe('Ignore invalid trace events', () => {
   it('keeps the valid trace events and drops the rest; coerces non-string text', async () => {
     const [even, odd] = await provider('traces').invokeBatch!(requests(2));
     expect(even?.text).toBe('answer 0');
@@ -96,7 +96,7 @@ describe('seed 000/001: Ignore invalid trace events', () => {
   });
 });
 
-describe('seed 000: output messages in batch records', () => {
+describe('output messages in batch records', () => {
   it('converts output_messages and tool_calls to camelCase, in order, keeping trace too', async () => {
     const [response] = await provider('traces').invokeBatch!(requests(1));
     expect(response?.outputMessages).toEqual([
@@ -114,7 +114,7 @@ describe('seed 000: output messages in batch records', () => {
   });
 });
 
-describe('seed 000/001: Missing eval case result', () => {
+describe('Missing eval case result', () => {
   it('fails the batch listing every missing id', async () => {
     const error = await batchError('missing', 5);
     expect(error.message).toContain('no line for 2 of 5 requested case(s): case-0, case-1');
@@ -122,7 +122,7 @@ describe('seed 000/001: Missing eval case result', () => {
   });
 });
 
-describe('seed 000/001: Invalid JSONL line', () => {
+describe('Invalid JSONL line', () => {
   it('fails the batch naming line 7 with an excerpt', async () => {
     const error = await batchError('bad-line-7');
     expect(error.message).toContain('line 7 is not valid JSON');

@@ -52,7 +52,7 @@ export interface CliProviderSettings {
   /**
    * Working directory of the command. A relative one (the default is `.`)
    * resolves against the directory of the eval file of the case being run
-   * (SPEC 2.2), or `baseDir` when there is none (health checks).
+   * (README, "Targets"), or `baseDir` when there is none (health checks).
    */
   cwd: string;
   /** Where a relative `cwd` resolves when no eval file is known: the targets' base folder. */

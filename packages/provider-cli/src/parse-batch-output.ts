@@ -14,7 +14,7 @@ import { isReplyRecord, parseOutputRecord } from './parse-output.js';
 const EXCERPT_CHARS = 120;
 
 /**
- * Reads a batch's JSONL output (SPEC 4.2 batch mode, seeds 000/001/004) line
+ * Reads a batch's JSONL output (the output contract in the README's "Targets") line
  * by line and returns the response for each requested case id.
  *
  * Each non-blank line must be a JSON object with a string `id`, read as a

@@ -11,7 +11,7 @@ import {
 
 /**
  * Turns an agent's output (stdout or the `{OUTPUT_FILE}` content) into a
- * response (SPEC 4.2, seeds 000/001).
+ * response (the output contract in the README's "Targets").
  *
  * A JSON object that is a reply (`isReplyRecord`) gives the answer and, when
  * present, `trace` (invalid events dropped), `output_messages` (as

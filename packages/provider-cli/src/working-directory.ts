@@ -4,8 +4,9 @@ import type { CliProviderSettings } from './cli-provider-settings.js';
 
 /**
  * The directory a command runs in: `settings.cwd` when absolute, else resolved
- * against the directory of the case's eval file (`request.evalDir`; SPEC 2.2:
- * default that directory), or against the targets' base folder when the request names none.
+ * against the directory of the case's eval file (`request.evalDir`; the
+ * default `cwd` is that directory), or against the targets' base folder when
+ * the request names none.
  */
 export function workingDirectory(
   settings: Pick<CliProviderSettings, 'cwd' | 'baseDir'>,

@@ -4,7 +4,7 @@ import type { ResultRecordOptions } from './to-result-record.js';
 
 /**
  * Creates (or truncates) `filePath` and returns a writer that appends one JSON
- * line per result (SPEC 6.1) as soon as `write` is called. A run killed midway
+ * line per result (README, "Running") as soon as `write` is called. A run killed midway
  * leaves a valid JSONL file holding every result written so far. With
  * `append`, lines are added after what the file already holds.
  */

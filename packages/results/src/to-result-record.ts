@@ -34,7 +34,7 @@ export interface EvaluatorResultRecord {
   negated?: boolean;
 }
 
-/** One result line (SPEC 6.1): snake_case, keys in this order. */
+/** One result line (README, "Running"): snake_case, keys in this order. */
 export interface ResultRecord {
   timestamp: string;
   eval_id: string;

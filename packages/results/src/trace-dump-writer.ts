@@ -4,7 +4,7 @@ import { type CaseIdentity, createCaseFileFolder, safeFileStem } from './case-fi
 /** One provider call to dump, with where its case came from when known. */
 export type TraceDumpRecord = AttemptRecord & Pick<CaseIdentity, 'dataset' | 'evalFile'>;
 
-/** The content of one trace dump file (SPEC 6.2). */
+/** The content of one trace dump file (`--dump-traces`, README "Running"). */
 export interface TraceDumpFile {
   eval_id: string;
   dataset?: string;

@@ -129,12 +129,6 @@ export function numberFlag(
   return number;
 }
 
-/** `did you mean "mean"? ` when `value` is a likely typo of one of `choices`, else ''. */
-export function closeChoice(value: string, choices: readonly string[]): string {
-  const match = closestMatch(value, choices);
-  return match === undefined ? '' : `did you mean "${match}"? `;
-}
-
 function toKebab(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }

@@ -2,11 +2,12 @@ import path from 'node:path';
 import { displayPath, UsageError } from '@agentv/core';
 import { compareRuns, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '@agentv/results';
 import { defineCommand } from 'citty';
+import { closeChoice } from '../close-choice.js';
 import { type ComparisonFormat, formatComparison } from '../compare/format-comparison.js';
 import { selectSides } from '../compare/select-sides.js';
 import { ExitCode } from '../exit-code.js';
 import { readResultLines } from '../results/read-result-lines.js';
-import { closeChoice, integerFlag, rejectUnknownFlags, stringFlag } from './_shared.js';
+import { integerFlag, rejectUnknownFlags, stringFlag } from './_shared.js';
 
 const compareArgs = {
   files: {

@@ -7,7 +7,7 @@ import {
   UsageError,
 } from '@agentv/core';
 import { terminalText } from '@agentv/results';
-import { closeChoice } from '../commands/_shared.js';
+import { closeChoice } from '../close-choice.js';
 import { shareProviders } from './shared-providers.js';
 
 export const REPEAT_REDUCERS = ['mean', 'median', 'pass_at_k', 'pass_all', 'majority'] as const;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { UsageError } from '@agentv/core';
 import type { ArgsDef } from 'citty';
 import { isDynamicPattern } from 'tinyglobby';
-import { closeChoice } from '../commands/_shared.js';
+import { closeChoice } from '../close-choice.js';
 import { resolveEvalPaths } from './resolve-eval-paths.js';
 
 /** The `agentv eval` flags that choose the result format and the extra artifacts. */

@@ -152,7 +152,7 @@ describe('agentv eval with provider_batching', () => {
     }
   });
 
-  it('puts a truncated excerpt of a huge bad line in the error, never the whole output (seed 004)', async () => {
+  it('puts a truncated excerpt of a huge bad line in the error, never the whole output', async () => {
     const dir = await setup(5);
     const run = await runAgentv(
       ['eval', 'evals/batch.yaml', '--out', 'out.jsonl', '--max-retries', '0'],

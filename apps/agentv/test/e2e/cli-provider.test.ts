@@ -5,8 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { processAlive, refusedUrl, startLocalServer } from '../support/processes.js';
 import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
 
-// The `cli` provider end to end (seed 003 and the single-case scenarios of seed
-// 000): the built agentv binary runs real agent scripts in temp projects.
+// The `cli` provider end to end: the built agentv binary runs real agent scripts in temp projects.
 
 let project: Project | undefined;
 const cleanups: (() => Promise<void>)[] = [];
@@ -32,7 +31,7 @@ const evalCase = (id: string, content: string, expected = 'unlikely to appear') 
 `;
 
 // The agent lives at the project root and the eval files in evals/; a relative cwd
-// resolves against the eval file's directory (SPEC 2.2).
+// resolves against the eval file's directory (README, "Targets").
 const targets = (settings: string) => `targets:
   - name: default
     provider: cli
@@ -63,7 +62,7 @@ function expectAbort(run: { code: number | null; stderr: string; stdout: string 
   return lines;
 }
 
-describe('seed 003: Render and execute template', () => {
+describe('Render and execute template', () => {
   const REPORTER = `
 import { readFileSync } from 'node:fs';
 const args = process.argv.slice(2);
@@ -284,7 +283,7 @@ env: { API_KEY: "\${{ API_KEY }}" }
   });
 });
 
-describe('seed 003: Timeout and retries', () => {
+describe('Timeout and retries', () => {
   it('--agent-timeout sends SIGTERM, then SIGKILL to an agent that ignores it and to its grandchild; no process survives', async () => {
     project = await createProject({
       'agent.mjs': `
@@ -421,7 +420,7 @@ max_retries: 1
   });
 });
 
-describe('seed 003: Optional health check', () => {
+describe('Optional health check', () => {
   /** Logs each call to events.log, where the test's server logs each probe too. */
   const LOGGING_AGENT = `
 import { appendFileSync } from 'node:fs';
@@ -530,7 +529,7 @@ healthcheck: { type: command, command_template: "sh check.sh", cwd: ./probe }
   });
 });
 
-describe('seed 003: Required template fields', () => {
+describe('Required template fields', () => {
   /** Runs one case against `targetsYaml` and returns stderr of the (failing) validation. */
   async function validationErrors(targetsYaml: string): Promise<string> {
     project = await createProject({
@@ -636,7 +635,7 @@ targets:
   });
 });
 
-describe('seed 003: Placeholder substitution rules', () => {
+describe('Placeholder substitution rules', () => {
   const ARGV_AGENT = `process.stdout.write(JSON.stringify(process.argv.slice(2)));`;
 
   it('shell-quotes every value, so hostile prompts, ids and file paths arrive intact and run nothing', async () => {
@@ -741,7 +740,7 @@ evalcases:
   });
 });
 
-describe('seed 003: Health check schema', () => {
+describe('Health check schema', () => {
   it('rejects unsupported types and missing properties with specific errors', async () => {
     project = await createProject({
       '.agentv/targets.yaml': `
@@ -794,7 +793,7 @@ ${['tcp_check', 'http_no_url', 'command_no_template', 'no_type']
   });
 });
 
-describe('seed 000: single-case output', () => {
+describe('single-case output', () => {
   const now = '2025-01-01T00:00:00.000Z';
   /** Writes the JSON of its first argument's name from answers.json to {OUTPUT_FILE}. */
   const ANSWER_AGENT = `

@@ -230,7 +230,7 @@ evalcases:
   });
 });
 
-describe('agentv eval summary (SPEC 6.3)', () => {
+describe('agentv eval summary', () => {
   it('prints counts, statistics, histogram bins with boundary scores in the right bin, errors first', async () => {
     // A case with five equal evaluators of which k pass scores exactly k/5.
     const fiveChecks = (id: string, passing: number) => `  - id: ${id}

@@ -112,7 +112,7 @@ const SUMMARY = {
 const DROPPED_EVENT_WARNING =
   'warning: target "agent", case "refund-001": trace event 6 (not_a_type "dropped") left out: type must be one of model_step, tool_call, tool_result, message, error (warnings of this target\'s later replies are not shown)';
 
-describe('seed 002: result output includes trace summary by default', () => {
+describe('result output includes trace summary by default', () => {
   it('JSONL includes trace_summary by default', async () => {
     const dir = await setup({ 'evals/refunds.yaml': evalFile([['refund-001', 'refund 42']]) });
     const run = await runAgentv(['eval', 'evals/refunds.yaml', '--out', 'out.jsonl'], dir.dir);
@@ -208,7 +208,7 @@ evalcases:
   });
 });
 
-describe('seed 002: full trace inline via --include-trace', () => {
+describe('full trace inline via --include-trace', () => {
   it('Include full trace in results: the normalised trace array and trace_summary', async () => {
     const dir = await setup({
       'evals/refunds.yaml': evalFile([
@@ -259,7 +259,7 @@ describe('seed 002: full trace inline via --include-trace', () => {
   });
 });
 
-describe('seed 002: trace artifacts dumped to files with --dump-traces', () => {
+describe('trace artifacts dumped to files with --dump-traces', () => {
   it('Dump traces enabled: one file per case attempt, retries included, null when no trace', async () => {
     const dir = await setup({
       'evals/refunds.yaml': evalFile([

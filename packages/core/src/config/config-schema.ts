@@ -8,7 +8,7 @@ export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = Object.freeze([
   '**/prompts/**',
 ]);
 
-/** Schema of `.agentv/config.yaml` as written (SPEC 2.1). */
+/** Schema of `.agentv/config.yaml` as written. */
 export const configFileSchema = z.looseObject({
   $schema: z.literal('agentv-config-v2').optional(),
   guideline_patterns: z

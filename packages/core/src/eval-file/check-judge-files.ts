@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
-import { promptFileOf } from '../evaluators/judge-prompt.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
 import {
   checkFileRootOnce,
   describeRefusal,
@@ -11,6 +10,7 @@ import {
   type FileRoots,
   systemFolderRefusal,
 } from './file-roots.js';
+import { promptFileOf } from './prompt-file-of.js';
 
 /** Programs whose first argument is the script file they run (`node ./judge.mjs`). */
 const INTERPRETERS = new Set([

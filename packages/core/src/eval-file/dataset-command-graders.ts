@@ -1,5 +1,5 @@
 import type { Issue } from '../errors/input-issue.js';
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
 
 /** Grader types that run a command line written in their options. */
 const COMMAND_GRADER_TYPES: ReadonlySet<string> = new Set(['code_judge']);

@@ -1,4 +1,4 @@
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
 
 /** A text block of a message's content. */
 export interface TextContentBlock {

@@ -220,7 +220,7 @@ export const fileExecutionSchema = caseExecutionSchema.extend({
     .describe('A case passes when its score reaches this, instead of every evaluator passing'),
 });
 
-/** An eval file as written (`agentv-eval-v2`, SPEC 2.1). */
+/** An eval file as written (`agentv-eval-v2`; README, "Eval files"). */
 export const evalFileSchema = z.looseObject({
   $schema: z.literal('agentv-eval-v2').optional(),
   description: z.string().optional(),

@@ -1,6 +1,6 @@
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import type { EvalCase, EvaluatorPosition } from './eval-case.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
 
 /**
  * Where each evaluator of a list is written: `name` → its `type` value,

@@ -26,7 +26,7 @@ async function issuesOf(file: string) {
 }
 
 describe('loadEvalFile: valid files', () => {
-  it('loads the full SPEC 2.1 example with defaults and overrides applied', async () => {
+  it('loads the full example eval file with defaults and overrides applied', async () => {
     const result = await loadEvalFile(valid('full-spec.yaml'));
     expect(result.issues).toEqual([]);
     const file = result.value!;

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { DEFAULT_GUIDELINE_PATTERNS } from '../config/config-schema.js';
 import type { Issue } from '../errors/input-issue.js';
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { closestMatch } from '../util/closest-match.js';
 import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
@@ -36,6 +35,7 @@ import {
   type RubricInput,
 } from './eval-file-schema.js';
 import { evalFileUnknownKeyWarnings } from './eval-file-unknown-keys.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
 import { evaluatorPositions } from './evaluator-positions.js';
 import { checkFileRootOnce, describeRefusal, fileRootsFor } from './file-roots.js';
 import { normalizeEvaluators } from './normalize-evaluators.js';
@@ -94,7 +94,7 @@ interface FileDefaults {
 }
 
 /**
- * Loads and validates an eval file (SPEC 2.1). Every problem in the file is
+ * Loads and validates an eval file (README, "Eval files"). Every problem in the file is
  * returned as an issue with its line; `value` is set only when there are no
  * errors (or, with `partial`, when the file could be parsed). Never throws
  * for a user mistake.

@@ -1,5 +1,5 @@
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import type { EvaluatorEntryInput } from './eval-file-schema.js';
+import type { EvaluatorConfig } from './evaluator-config.js';
 
 /** An evaluator list with names filled in, or the names used twice. */
 export interface NormalizedEvaluators {

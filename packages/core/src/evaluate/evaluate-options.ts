@@ -9,8 +9,8 @@ import type { OptionNames } from '../project/option-names.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { RunStatistics } from '../statistics/run-statistics.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 
 /**
  * A target written as in `targets.yaml` (`name`, `provider`, the provider's

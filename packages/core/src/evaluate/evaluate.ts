@@ -11,11 +11,11 @@ import { runEvaluation } from '../orchestrator/run-evaluation.js';
 import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { createMockProvider } from '../provider/mock-provider.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import {
   computeRunStatistics,
   createRunStatisticsAccumulator,
 } from '../statistics/run-statistics.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
 import { checkNumberOptions } from './check-number-options.js';
 import type { EvaluateOptions, EvaluateOutcome } from './evaluate-options.js';

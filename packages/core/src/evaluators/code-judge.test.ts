@@ -2,8 +2,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { codeJudgeEvaluator } from './code-judge.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
 import { FIXTURES_DIR, makeConfig, makeContext, toolCall } from './test-support/make-context.js';
 
 /** The messages of the issues `validate` returned. */

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { Evaluator } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
 import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';

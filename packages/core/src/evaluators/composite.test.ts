@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 import { gradeCase } from './grade-case.js';
 import { makeConfig, makeContext } from './test-support/make-context.js';

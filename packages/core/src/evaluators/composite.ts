@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { EvaluatorError, isEvaluatorError } from '../errors/evaluator-error.js';
 import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import type { EvaluatorEntryInput } from '../eval-file/eval-file-schema.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { normalizeEvaluators } from '../eval-file/normalize-evaluators.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { isRecord } from '../util/records.js';
@@ -13,7 +13,7 @@ import type {
   EvaluatorRegistry,
   EvaluatorResult,
 } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { EvaluatorError, isEvaluatorError } from './evaluator-error.js';
 import { evaluatorKeyIssues, negatedTypeHint } from './evaluator-keys.js';
 import { describe } from './evaluator-options.js';
 import { clamp, runEvaluator } from './grade-case.js';
@@ -26,6 +26,7 @@ import {
   SCORE_REPLY_CONTRACT,
   validatePrompt,
 } from './judge-prompt.js';
+import { needsJudge } from './needs-judge.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';
 import { verdictFor } from './verdict.js';
@@ -61,6 +62,14 @@ Decide the final score from all the evaluator results.`;
 export const compositeEvaluator: Evaluator = {
   type: 'composite',
   options: ['evaluators', 'aggregator'],
+  needsJudge: (config, registry) =>
+    (isRecord(config.aggregator) && config.aggregator.type === 'llm_judge') ||
+    (Array.isArray(config.evaluators) ? config.evaluators : []).some(
+      (member) =>
+        isRecord(member) &&
+        typeof member.type === 'string' &&
+        needsJudge(member as EvaluatorConfig, registry),
+    ),
   validate: (config, registry) => validateComposite(config, registry),
   async evaluate(config, context) {
     // Warnings (a member's harmless unknown key) were shown before the run.
@@ -149,7 +158,7 @@ function validateComposite(config: EvaluatorConfig, registry?: EvaluatorRegistry
       const evaluator = registry.get(member.type);
       const memberProblems = [
         ...(evaluator.validate?.(member, registry) ?? []),
-        ...evaluatorKeyIssues(member, evaluator.options),
+        ...evaluatorKeyIssues(member, registry),
       ];
       for (const problem of memberProblems) {
         problems.push({

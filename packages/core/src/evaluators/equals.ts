@@ -1,6 +1,6 @@
 import type { Issue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { Evaluator } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
 import {
   describe,
   excerpt,

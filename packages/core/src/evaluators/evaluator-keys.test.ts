@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { evaluatorKeyIssues, negatedTypeHint } from './evaluator-keys.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 
@@ -8,7 +8,7 @@ const registry = createEvaluatorRegistry(defaultEvaluators());
 /** Issues of `config`'s keys, as `severity key: message (hint)`. */
 function keyIssues(config: Omit<EvaluatorConfig, 'name'>): string[] {
   const full = { name: 'check', ...config } as EvaluatorConfig;
-  return evaluatorKeyIssues(full, registry.get(full.type).options).map(
+  return evaluatorKeyIssues(full, registry).map(
     (issue) =>
       `${issue.severity} ${issue.path?.join('.')}: ${issue.message}${issue.hint ? ` (${issue.hint})` : ''}`,
   );

@@ -1,8 +1,8 @@
 import type { Issue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { closestMatch } from '../util/closest-match.js';
 import type { EvaluatorRegistry } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
-import { needsJudge } from './judge.js';
+import { needsJudge } from './needs-judge.js';
 
 /** Keys every evaluator config may have, whatever its type. */
 export const COMMON_EVALUATOR_KEYS: readonly string[] = ['name', 'type', 'weight', 'negate'];
@@ -45,20 +45,19 @@ const VERDICT_KEYS: Record<string, { hint: string; judgeOnly?: boolean }> = {
 };
 
 /**
- * Problems with the keys of an evaluator config that its evaluator does not
- * read (`options`, plus the common keys), each with `path` `[key + ':key']`
- * (the key itself, not its value). A key that would change the verdict if it
- * were ignored is an error: a spelling of `negate`, a pass mark, a transform or
- * a judge of another tool (`VERDICT_KEYS`), or a misspelling of `weight`,
- * `negate` or one of the evaluator's options (it would grade without the
- * option the author wrote). Any other unknown key is a warning.
- * `negate` itself must be true or false.
+ * Problems with the keys of an evaluator config that its evaluator (found in
+ * `registry`) does not read (its `options`, plus the common keys), each with
+ * `path` `[key + ':key']` (the key itself, not its value). A key that would
+ * change the verdict if it were ignored is an error: a spelling of `negate`, a
+ * pass mark, a transform or a judge of another tool (`VERDICT_KEYS`; a judge
+ * only on a grader that `needsJudge`), or a misspelling of `weight`, `negate`
+ * or one of the evaluator's options (it would grade without the option the
+ * author wrote). Any other unknown key is a warning. `negate` itself must be
+ * true or false.
  */
-export function evaluatorKeyIssues(
-  config: EvaluatorConfig,
-  options: readonly string[] | undefined,
-): Issue[] {
+export function evaluatorKeyIssues(config: EvaluatorConfig, registry: EvaluatorRegistry): Issue[] {
   const issues: Issue[] = [];
+  const options = registry.has(config.type) ? registry.get(config.type).options : undefined;
   if (config.negate !== undefined && typeof config.negate !== 'boolean') {
     issues.push({
       severity: 'error',
@@ -72,7 +71,7 @@ export function evaluatorKeyIssues(
     if (COMMON_EVALUATOR_KEYS.includes(key) || options.includes(key)) continue;
     const path = [`${key}:key`];
     const known = VERDICT_KEYS[key.toLowerCase()];
-    if (known !== undefined && (known.judgeOnly !== true || needsJudge(config))) {
+    if (known !== undefined && (known.judgeOnly !== true || needsJudge(config, registry))) {
       issues.push({
         severity: 'error',
         path,

@@ -1,6 +1,6 @@
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { Issue } from '../errors/input-issue.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
+import { EvaluatorError } from './evaluator-error.js';
 
 /** A problem with one option of an evaluator config, e.g. `optionIssue('value', '"value" is missing')`. */
 export function optionIssue(option: string, message: string): Issue {

@@ -1,11 +1,11 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { ChatMessage } from '../provider/chat-message.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
 
 /** Verdict of one evaluator score: `pass` >= 0.8, `borderline` >= 0.6, else `fail`. */
 export type Verdict = 'pass' | 'borderline' | 'fail';
@@ -31,7 +31,10 @@ export interface EvaluationContext {
    * variables over `.env`). Default `process.env`.
    */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Asks the judge target; set when the case has one (`llm_judge`, `rubric`, `composite`). */
+  /**
+   * Asks the judge target; set when one of the case's graders declares
+   * `needsJudge` (`llm_judge`, `rubric`, a `composite` that asks one).
+   */
   judge?: Judge;
   /** The registry grading the case; `composite` runs its members with it (set by `gradeCase`). */
   evaluators?: EvaluatorRegistry;
@@ -94,6 +97,16 @@ export interface Evaluator {
    * did-you-mean), like a misspelt key anywhere else in an eval file.
    */
   readonly options?: readonly string[];
+  /**
+   * Whether grading a config asks the judge target: `true` for every config of
+   * this type, or a function for a type that asks only with some options (a
+   * `composite` whose aggregator or a member asks). The planner then resolves,
+   * and requires, a judge target for the case, and `evaluate` gets it as
+   * `context.judge`; without it `context.judge` is unset. Default false.
+   */
+  readonly needsJudge?:
+    | boolean
+    | ((config: EvaluatorConfig, registry: EvaluatorRegistry) => boolean);
   /**
    * Check an evaluator config before the run; return every problem (empty
    * when valid), each with `path` set to the option it is about (`['script']`).

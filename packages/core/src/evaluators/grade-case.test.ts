@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluatorError } from '../errors/evaluator-error.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { EvaluationScore, Evaluator } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { EvaluatorError } from './evaluator-error.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 import { gradeCase } from './grade-case.js';
 import { makeContext } from './test-support/make-context.js';

@@ -1,7 +1,7 @@
 import { isAgentvError } from '../errors/agentv-error.js';
-import { isEvaluatorError } from '../errors/evaluator-error.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { EvaluationContext, EvaluatorRegistry, EvaluatorResult } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { isEvaluatorError } from './evaluator-error.js';
 import { reaches, verdictFor } from './verdict.js';
 
 /** The grade of one case across its evaluators. */

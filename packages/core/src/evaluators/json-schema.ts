@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { Issue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { isRecord } from '../util/records.js';
 import type { EvaluationContext, Evaluator } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { EvaluatorError } from './evaluator-error.js';
 import { describe, excerpt } from './evaluator-options.js';
 
 /** Errors listed as misses, at most. */

@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { Issue } from '../errors/input-issue.js';
+import { promptFileOf } from '../eval-file/prompt-file-of.js';
 import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { EvaluationContext, EvaluationScore } from './evaluator.js';
+import { EvaluatorError } from './evaluator-error.js';
 import { describe } from './evaluator-options.js';
 import { extractJudgeJson } from './extract-judge-json.js';
 import { capJudgeItems } from './judge-items.js';
 
-/** The variables a judge prompt template may use, as `{{ name }}` (SPEC 5.4). */
+/** The variables a judge prompt template may use, as `{{ name }}` (README, "Graders"). */
 export const JUDGE_PROMPT_VARIABLES = [
   'question',
   'candidate_answer',
@@ -61,18 +62,6 @@ export function renderTemplate(template: string, variables: Record<string, strin
   return template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (match, name: string) =>
     Object.hasOwn(variables, name) ? variables[name]! : match,
   );
-}
-
-/**
- * The file a `prompt:` option names, or undefined when it is inline text: a
- * single line that starts with `./`, `../` or `/`, or ends in a file
- * extension such as `.md` or `.txt`.
- */
-export function promptFileOf(prompt: string): string | undefined {
-  const text = prompt.trim();
-  if (text === '' || /[\r\n]/.test(text) || text.includes('{{')) return undefined;
-  if (/^\.{1,2}[\\/]/.test(text) || path.isAbsolute(text)) return text;
-  return /^[^\s]+\.[A-Za-z0-9]{1,8}$/.test(text) ? text : undefined;
 }
 
 /** Problems with a `prompt:` option (inline template or file path). */

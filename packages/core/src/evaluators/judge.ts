@@ -1,14 +1,13 @@
-import { EvaluatorError } from '../errors/evaluator-error.js';
+import { callLabel } from '../provider/call-label.js';
+import type { Provider } from '../provider/provider.js';
 import {
   describeRetryAfterBeyondCap,
   type RetryPolicy,
   withRetries,
-} from '../orchestrator/retry-policy.js';
-import { retryWaitLine } from '../orchestrator/retry-wait-line.js';
-import { callLabel } from '../provider/call-label.js';
-import type { Provider } from '../provider/provider.js';
+} from '../retry/retry-policy.js';
+import { retryWaitLine } from '../retry/retry-wait-line.js';
 import type { Judge } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { EvaluatorError } from './evaluator-error.js';
 
 /**
  * Wraps the judge target's provider; `policy` is the retry policy of that target.
@@ -64,26 +63,4 @@ export function createJudge(
       );
     },
   };
-}
-
-/** Evaluator types that ask the judge themselves. */
-const JUDGE_TYPES = new Set(['llm_judge', 'rubric']);
-
-/**
- * Whether an evaluator config needs a judge target: `llm_judge`, `rubric`,
- * and a `composite` with an `llm_judge` aggregator or a member that needs one.
- */
-export function needsJudge(config: EvaluatorConfig): boolean {
-  if (JUDGE_TYPES.has(config.type)) return true;
-  if (config.type !== 'composite') return false;
-  const aggregator = config.aggregator as { type?: unknown } | undefined;
-  if (aggregator?.type === 'llm_judge') return true;
-  const members = Array.isArray(config.evaluators) ? config.evaluators : [];
-  return members.some(
-    (member) =>
-      typeof member === 'object' &&
-      member !== null &&
-      typeof (member as { type?: unknown }).type === 'string' &&
-      needsJudge(member as EvaluatorConfig),
-  );
 }

@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluatorError } from '../errors/evaluator-error.js';
+import { promptFileOf } from '../eval-file/prompt-file-of.js';
+import { EvaluatorError } from './evaluator-error.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 import { extractJudgeJson } from './extract-judge-json.js';
 import { gradeCase } from './grade-case.js';
-import {
-  judgeVariables,
-  loadPromptTemplate,
-  promptFileOf,
-  renderTemplate,
-} from './judge-prompt.js';
+import { judgeVariables, loadPromptTemplate, renderTemplate } from './judge-prompt.js';
 import { llmJudgeEvaluator } from './llm-judge.js';
 import { makeConfig, makeContext } from './test-support/make-context.js';
 import { mockJudge } from './test-support/mock-judge.js';
@@ -102,7 +98,7 @@ describe('llm_judge', () => {
     );
   });
 
-  it('gives every SPEC 5.4 variable', () => {
+  it('gives every judge prompt variable', () => {
     const variables = judgeVariables(
       makeContext({
         referenceAnswer: '42',

@@ -20,6 +20,7 @@ import { gradeRubric, hasRubricItems, validateRubricItems } from './rubric.js';
 export const llmJudgeEvaluator: Evaluator = {
   type: 'llm_judge',
   options: ['prompt', 'rubrics'],
+  needsJudge: true,
   validate(config) {
     return [...validatePrompt(config.prompt), ...validateRubricItems(config.rubrics, false)];
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import { parseJsonObject } from '../util/records.js';
 import type { EvaluationScore } from './evaluator.js';
+import { EvaluatorError } from './evaluator-error.js';
 import { capJudgeItems } from './judge-items.js';
 
 /** What a code judge must print: one JSON object. */

@@ -1,7 +1,7 @@
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { Issue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { Evaluator } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { EvaluatorError } from './evaluator-error.js';
 import {
   describe,
   excerpt,

@@ -1,9 +1,9 @@
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import type { RubricItem } from '../eval-file/eval-case.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { isRecord } from '../util/records.js';
 import type { EvaluationContext, EvaluationScore, Evaluator } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { EvaluatorError } from './evaluator-error.js';
 import { describe } from './evaluator-options.js';
 import { askJudgeJson } from './judge-prompt.js';
 import { verdictFor } from './verdict.js';
@@ -31,6 +31,7 @@ const RUBRIC_REPLY_CONTRACT = `Reply with one JSON object and nothing else, with
 export const rubricEvaluator: Evaluator = {
   type: 'rubric',
   options: ['rubrics'],
+  needsJudge: true,
   validate: (config) => validateRubricItems(config.rubrics, false),
   evaluate: (config, context) => gradeRubric(config, context),
 };

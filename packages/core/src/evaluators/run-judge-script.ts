@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import { type ProcessOutcome, runProcess } from '../process/run-process.js';
 import { stderrSummary } from '../process/stderr-excerpt.js';
+import { EvaluatorError } from './evaluator-error.js';
 
 /** How to run a judge script. */
 export interface RunJudgeScriptOptions {

@@ -1,9 +1,9 @@
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import type { Issue } from '../errors/input-issue.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { isRecord } from '../util/records.js';
 import type { EvaluationScore, Evaluator } from './evaluator.js';
-import type { EvaluatorConfig } from './evaluator-config.js';
+import { EvaluatorError } from './evaluator-error.js';
 import { describe, optionIssue } from './evaluator-options.js';
 import { matchesSubset } from './matches-subset.js';
 

@@ -1,31 +1,31 @@
 import path from 'node:path';
 import { isAgentvError } from '../errors/agentv-error.js';
-import { EvaluatorError } from '../errors/evaluator-error.js';
 import { isProviderError } from '../errors/provider-error.js';
 import type { EvaluationContext, Judge } from '../evaluators/evaluator.js';
+import { EvaluatorError } from '../evaluators/evaluator-error.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import { createJudge } from '../evaluators/judge.js';
 import { LIBRARY_OPTION_NAMES } from '../project/option-names.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
+import { normalizeTrace } from '../provider/normalize-trace.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse, TokenUsage } from '../provider/provider-response.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { addTokenUsage } from '../provider/token-usage.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
-import { normalizeTrace } from '../trace/normalize-trace.js';
-import { summarizeTrace } from '../trace/summarize-trace.js';
-import type { TraceEvent } from '../trace/trace-event.js';
-import type { TraceSummary } from '../trace/trace-summary.js';
-import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
-import { DRY_RUN_JUDGE_REPLY, type PlannedCase } from './plan-run.js';
 import {
   DEFAULT_RETRY_POLICY,
   describeRetryAfterBeyondCap,
   type RetryPolicy,
   type WithRetriesOptions,
-} from './retry-policy.js';
-import { retryWaitLine } from './retry-wait-line.js';
+} from '../retry/retry-policy.js';
+import { retryWaitLine } from '../retry/retry-wait-line.js';
+import { summarizeTrace } from '../trace/summarize-trace.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import type { TraceSummary } from '../trace/trace-summary.js';
+import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
+import { DRY_RUN_JUDGE_REPLY, type PlannedCase } from './plan-run.js';
 import type { ProviderRole, RunEvaluationOptions } from './run-options.js';
 
 /** What every step of one case needs: the case, the run's options and when the case started. */

@@ -7,7 +7,7 @@ import type { Provider } from '../provider/provider.js';
 import { createProviderRegistry } from '../provider/provider-registry.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { AttemptRecord } from './evaluation-result.js';
 import { planRun } from './plan-run.js';
 import { runEvaluation } from './run-evaluation.js';

@@ -3,6 +3,7 @@ import { type BuiltPrompt, buildPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
+import { withRetries } from '../retry/retry-policy.js';
 import {
   answerOf,
   attemptRecord,
@@ -18,7 +19,6 @@ import {
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
-import { withRetries } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
 /** Results of one grader reported before it waits for them. */

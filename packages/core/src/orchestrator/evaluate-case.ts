@@ -1,6 +1,7 @@
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { callLabel } from '../provider/call-label.js';
 import type { Provider } from '../provider/provider.js';
+import { withRetries } from '../retry/retry-policy.js';
 import {
   answerOf,
   attemptRecord,
@@ -16,7 +17,6 @@ import {
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import type { PlannedCase } from './plan-run.js';
-import { withRetries } from './retry-policy.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
 /**

@@ -3,7 +3,7 @@ import type { EvalCase } from '../eval-file/eval-case.js';
 import { createEvaluatorRegistry, defaultEvaluators } from '../evaluators/evaluator-registry.js';
 import { mockProviderFactory } from '../provider/mock-provider.js';
 import { createProviderRegistry } from '../provider/provider-registry.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { planRun } from './plan-run.js';
 import { runEvaluation } from './run-evaluation.js';
 

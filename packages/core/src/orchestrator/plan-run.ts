@@ -1,21 +1,19 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
-import type { EvaluatorConfig } from '../evaluators/evaluator-config.js';
 import { evaluatorKeyIssues, negatedTypeHint } from '../evaluators/evaluator-keys.js';
-import { needsJudge } from '../evaluators/judge.js';
+import { needsJudge } from '../evaluators/needs-judge.js';
 import { checkTarget, RUN_TARGET_POLICY, targetSettingsIssue } from '../project/check-target.js';
 import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from '../project/option-names.js';
+import { DEFAULT_TARGET_NAME, targetNamesOf } from '../project/target-names-of.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { targetIssuePosition } from '../targets/target-positions.js';
 import { closestMatch } from '../util/closest-match.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { sortIssues } from '../util/load-result.js';
-
-/** The target a case runs against, when no flag, case or file names one. */
-export const DEFAULT_TARGET_NAME = 'default';
 
 export interface PlanRunOptions {
   cases: readonly EvalCase[];
@@ -147,7 +145,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     }
     const judgeName = options.judgeTargetOverride ?? evalCase.judgeTarget ?? target.judgeTarget;
     if (evalCase.evaluators.length === 0 && judgeName !== undefined) {
-      // SPEC 5.4: a case with no evaluators anywhere is graded by a default llm_judge.
+      // A case with no evaluators anywhere is graded by a default llm_judge (README, "Graders").
       evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
     }
     // Cases sharing the file's evaluators share their check, so it runs once per file: once
@@ -163,7 +161,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     }
     checkRubrics(evalCase, issues);
     const planned: PlannedCase = { evalCase, target };
-    if (evalCase.evaluators.some(needsJudge)) {
+    if (evalCase.evaluators.some((config) => needsJudge(config, options.evaluatorRegistry))) {
       const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
       if (judgeTarget) planned.judgeTarget = judgeTarget;
     }
@@ -192,7 +190,7 @@ function planJudge(
   const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
   const where = caseLocation(evalCase);
   const asking = evalCase.evaluators
-    .filter(needsJudge)
+    .filter((config) => needsJudge(config, options.evaluatorRegistry))
     .map((config) => `"${config.name}" (${config.type})`)
     .join(', ');
   if (judgeName === undefined) {
@@ -266,22 +264,6 @@ function findInline(
   if (inline === undefined) return { unusable: true };
   const target = inline.find((candidate) => candidate.name === name);
   return target === undefined ? {} : { target };
-}
-
-/**
- * The targets a case runs against, each once: `--target` (one or several),
- * else the case's `execution.target(s)`, else the file's, else `default`.
- */
-export function targetNamesOf(
-  evalCase: EvalCase,
-  targetOverride?: string | readonly string[],
-): string[] {
-  const override = typeof targetOverride === 'string' ? [targetOverride] : targetOverride;
-  if (override !== undefined && override.length > 0) return [...new Set(override)];
-  if (evalCase.targets !== undefined && evalCase.targets.length > 0) {
-    return [...new Set(evalCase.targets)];
-  }
-  return [evalCase.target ?? DEFAULT_TARGET_NAME];
 }
 
 /** Stands in for a target under `--dry-run`, or when targets are not checked. */
@@ -410,7 +392,7 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     const evaluator = registry.get(config.type);
     const problems = [
       ...(evaluator.validate?.(config, registry) ?? []),
-      ...evaluatorKeyIssues(config, evaluator.options),
+      ...evaluatorKeyIssues(config, registry),
     ];
     for (const problem of problems) {
       issues.add({

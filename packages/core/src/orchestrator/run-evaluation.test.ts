@@ -7,7 +7,7 @@ import { createMockProvider, mockProviderFactory } from '../provider/mock-provid
 import type { Provider } from '../provider/provider.js';
 import { createProviderRegistry } from '../provider/provider-registry.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import { planRun } from './plan-run.js';
 import { runEvaluation } from './run-evaluation.js';

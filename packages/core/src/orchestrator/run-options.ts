@@ -5,10 +5,10 @@ import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
+import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import type { RunPlan } from './plan-run.js';
-import type { RetryPolicy } from './retry-policy.js';
 
 /** Why a run creates a provider: to answer cases (`target`) or to grade answers (`judge`). */
 export type ProviderRole = 'target' | 'judge';

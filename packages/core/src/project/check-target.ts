@@ -1,7 +1,7 @@
 import { formatIssuePath, type Issue } from '../errors/input-issue.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { hasPlaceholder, usesVariable } from '../targets/interpolate-env.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { isRecord, valueAt } from '../util/records.js';
 

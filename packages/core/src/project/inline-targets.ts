@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalFile } from '../eval-file/eval-case.js';
-import { targetNamesOf } from '../orchestrator/plan-run.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { loadInlineTargets } from '../targets/load-targets.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { targetIssuePosition } from '../targets/target-positions.js';
 import { displayPath } from '../util/display-path.js';
 import { sortIssues } from '../util/load-result.js';
 import { checkTarget, RUN_TARGET_POLICY, type TargetPolicy } from './check-target.js';
+import { targetNamesOf } from './target-names-of.js';
 
 /** An eval file as `loadProject` holds it, as far as inline targets need. */
 interface EvalFileEntry {

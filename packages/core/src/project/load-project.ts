@@ -7,8 +7,8 @@ import type { Issue } from '../errors/input-issue.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { EvalCase, EvalFile } from '../eval-file/eval-case.js';
 import { type LoadEvalFileOptions, loadEvalFile } from '../eval-file/load-eval-file.js';
-import { targetNamesOf } from '../orchestrator/plan-run.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { loadDotEnv } from '../targets/load-dotenv.js';
 import {
   findTargetsFile,
@@ -16,13 +16,13 @@ import {
   loadTargetsFile,
   parseTargetsText,
 } from '../targets/load-targets.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { hasErrors, type LoadResult, uniqueIssues } from '../util/load-result.js';
 import { checkTarget, type TargetPolicy, targetSettingsIssue } from './check-target.js';
 import { loadAllInlineTargets } from './inline-targets.js';
 import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from './option-names.js';
+import { targetNamesOf } from './target-names-of.js';
 
 /** Loads eval files in order, e.g. on worker threads (the app's); default: one after another here. */
 export type EvalFilesLoader = (

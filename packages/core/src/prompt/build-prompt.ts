@@ -3,7 +3,7 @@ import { AgentvError } from '../errors/agentv-error.js';
 import type { EvalCase, EvalMessage } from '../eval-file/eval-case.js';
 import type { ChatMessage } from '../provider/chat-message.js';
 
-/** A case's input messages rendered for providers (SPEC 3). */
+/** A case's input messages rendered for providers. */
 export interface BuiltPrompt {
   /** The prompt as one string; the judge sees exactly this. */
   question: string;

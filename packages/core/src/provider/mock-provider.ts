@@ -1,11 +1,11 @@
 import type { Issue } from '../errors/input-issue.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { sleep } from '../util/sleep.js';
 import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
 import type { ProviderFactory } from './provider-factory.js';
 import type { ProviderRequest } from './provider-request.js';
 import type { ProviderResponse } from './provider-response.js';
+import type { ResolvedTarget } from './resolved-target.js';
 
 /** Settings of the `mock` provider. */
 export interface MockProviderSettings {

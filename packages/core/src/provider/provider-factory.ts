@@ -1,6 +1,6 @@
 import type { Issue } from '../errors/input-issue.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import type { Provider } from './provider.js';
+import type { ResolvedTarget } from './resolved-target.js';
 
 /** What the app gives a provider factory besides the target. */
 export interface ProviderContext {

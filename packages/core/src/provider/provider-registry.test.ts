@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AgentvError } from '../errors/agentv-error.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { mockProviderFactory } from './mock-provider.js';
 import type { Provider } from './provider.js';
 import type { ProviderFactory } from './provider-factory.js';
 import { createProviderRegistry } from './provider-registry.js';
+import type { ResolvedTarget } from './resolved-target.js';
 
 function target(provider: string): ResolvedTarget {
   return { name: 'agent', provider, settings: {}, filePath: '/t.yaml', baseDir: '/' };

@@ -1,9 +1,9 @@
 import { AgentvError } from '../errors/agentv-error.js';
 import type { Issue } from '../errors/input-issue.js';
 import { UnknownProviderError } from '../errors/unknown-provider-error.js';
-import type { ResolvedTarget } from '../targets/resolved-target.js';
 import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
 import type { ProviderContext, ProviderFactory } from './provider-factory.js';
+import type { ResolvedTarget } from './resolved-target.js';
 
 /** Resolves a target's `provider:` value to the factory that creates its provider. */
 export interface ProviderRegistry {

@@ -8,7 +8,7 @@ export interface ProviderRequest {
   attempt: number;
   /** 1-based repeat number under `--repeat N` (1 without it); independent of `attempt`. */
   repeat?: number;
-  /** The prompt as one string (see SPEC section 3); the judge sees exactly this. */
+  /** The prompt as one string; the judge sees exactly this. */
   question: string;
   /** The prompt as a message list, guidelines merged into the system message. */
   chatPrompt: ChatMessage[];

@@ -1,4 +1,4 @@
-import type { ResolvedTarget } from './resolved-target.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 
 /** `${{ NAME }}` for `name` (a regex source; default any variable name, captured), spaces optional. */
 function placeholderPattern(name = '([A-Za-z_][A-Za-z0-9_]*)', flags = ''): RegExp {

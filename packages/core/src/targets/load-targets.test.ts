@@ -10,7 +10,7 @@ const fixture = (name: string) => path.join(import.meta.dirname, '__fixtures__',
 const fixturesDir = path.join(import.meta.dirname, '__fixtures__');
 
 describe('loadTargetsFile', () => {
-  it('loads the SPEC 2.2 example, lifting common fields and interpolating set variables', async () => {
+  it('loads the example targets file, lifting common fields and interpolating set variables', async () => {
     const result = await loadTargetsFile(fixture('spec-example.yaml'), {
       env: { MY_BASE: 'http://localhost:9000' },
     });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { snakeCaseSettings, toSnakeCase } from '../util/case-keys.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { readInputFile } from '../util/read-input-file.js';
@@ -14,7 +15,6 @@ import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { hasPlaceholder, interpolateEnv } from './interpolate-env.js';
-import type { ResolvedTarget } from './resolved-target.js';
 import { targetIssuePosition, targetPositions } from './target-positions.js';
 import {
   COMMON_TARGET_KEYS,
@@ -68,7 +68,7 @@ export async function findTargetsFile(
 }
 
 /**
- * Loads a targets file (SPEC 2.2): camelCase keys become snake_case,
+ * Loads a targets file (README, "Targets"): camelCase keys become snake_case,
  * `${{ NAME }}` placeholders are filled from `env` (unset names go to
  * `missingVariables`, not to issues), and common fields are checked and
  * lifted. Messages never quote setting values, which may be secrets.

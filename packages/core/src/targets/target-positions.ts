@@ -1,6 +1,6 @@
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { toSnakeCase } from '../util/case-keys.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
-import type { ResolvedTarget } from './resolved-target.js';
 
 /**
  * Where each setting of a target is written, keyed by its snake_case path

@@ -44,7 +44,7 @@ export const targetSchema = z
     'A target; other keys are settings of its provider (see its documentation). camelCase spellings are accepted. Any string may use `${{ ENV_VAR }}`.',
   );
 
-/** A targets file as written (SPEC 2.2), after camelCase keys are converted. */
+/** A targets file as written (README, "Targets"), after camelCase keys are converted. */
 export const targetsFileSchema = z.looseObject({
   $schema: z.enum(TARGETS_SCHEMA_VERSIONS).optional(),
   targets: z.array(targetSchema).min(1),

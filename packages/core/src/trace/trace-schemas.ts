@@ -3,7 +3,7 @@ import { isRecord } from '../util/records.js';
 import type { OutputMessage, ToolCall } from './output-message.js';
 import type { TraceEvent } from './trace-event.js';
 
-/** Wire schema of one trace event (SPEC 4.1). */
+/** Wire schema of one trace event (the output contract in the README's "Targets"). */
 export const traceEventSchema = z.object({
   type: z.enum(['model_step', 'tool_call', 'tool_result', 'message', 'error']),
   timestamp: z.iso.datetime({ offset: true, local: true }),
@@ -32,7 +32,7 @@ const outputMessageWireSchema = z.object({
 
 /**
  * Keeps the elements of `value` that are valid trace events and drops the rest
- * (seeds 000/001), describing each dropped one in `dropped` when given, e.g.
+ * (the output contract in the README's "Targets"), describing each dropped one in `dropped` when given, e.g.
  * `trace event 2 (tool_call "search") left out: timestamp is missing`. Returns undefined
  * when `value` is not an array.
  */

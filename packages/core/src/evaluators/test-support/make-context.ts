@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { EvalCase } from '../../eval-file/eval-case.js';
+import type { EvaluatorConfig } from '../../eval-file/evaluator-config.js';
 import type { TraceEvent } from '../../trace/trace-event.js';
 import type { EvaluationContext } from '../evaluator.js';
-import type { EvaluatorConfig } from '../evaluator-config.js';
 
 /** The directory test eval cases pretend to live in: this folder's `__fixtures__`. */
 export const FIXTURES_DIR = path.resolve(import.meta.dirname, '../__fixtures__');

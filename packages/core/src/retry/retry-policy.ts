@@ -1,7 +1,7 @@
 import { isProviderError } from '../errors/provider-error.js';
 import { sleep as abortableSleep } from '../util/sleep.js';
 
-/** How failed provider calls are retried (SPEC 5.3). */
+/** How failed provider calls are retried (README, "Running": backoff and `Retry-After`). */
 export interface RetryPolicy {
   /** Retries after the first attempt; 2 means up to 3 attempts. */
   maxRetries: number;

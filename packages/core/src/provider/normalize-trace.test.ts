@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderResponse } from '../provider/provider-response.js';
 import { normalizeTrace } from './normalize-trace.js';
+import type { ProviderResponse } from './provider-response.js';
 
 const now = new Date('2025-03-01T10:00:00.000Z');
 const at = '2025-03-01T09:59:58.000Z';

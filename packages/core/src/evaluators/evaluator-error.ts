@@ -1,5 +1,5 @@
-import type { EvaluatorResult } from '../evaluators/evaluator.js';
-import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
+import { AgentvError, type AgentvErrorOptions, isAgentvError } from '../errors/agentv-error.js';
+import type { EvaluatorResult } from './evaluator.js';
 
 export interface EvaluatorErrorOptions extends AgentvErrorOptions {
   /** Results of a composite's members, kept on the errored result. */

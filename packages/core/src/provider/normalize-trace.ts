@@ -1,7 +1,7 @@
-import type { ProviderResponse } from '../provider/provider-response.js';
-import type { OutputMessage } from './output-message.js';
-import type { TraceEvent } from './trace-event.js';
-import { parseTraceEvents } from './trace-schemas.js';
+import type { OutputMessage } from '../trace/output-message.js';
+import type { TraceEvent } from '../trace/trace-event.js';
+import { parseTraceEvents } from '../trace/trace-schemas.js';
+import type { ProviderResponse } from './provider-response.js';
 
 /**
  * The trace graders, result files and trace dumps see for a response — the one
