@@ -61,6 +61,7 @@ export type { RetryPolicy } from './orchestrator/retry-policy.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
 export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { ProviderRole, RunEvaluationOptions } from './orchestrator/run-options.js';
+export { makeTempDir } from './process/make-temp-dir.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
 export type {

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   callLabel,
   callTimeout,
   type Issue,
+  makeTempDir,
   type Provider,
   type ProviderContext,
   ProviderError,
@@ -175,7 +175,7 @@ export function createCliProvider(
     throwIfAborted(first.signal);
     const ids = requests.map((request) => request.evalCaseId);
     assertUniqueIds(ids);
-    const tempDir = await mkdtemp(join(tmpdir(), 'agentv-cli-batch-'));
+    const tempDir = await makeTempDir('cli-batch');
     try {
       const inputFile = join(tempDir, 'input.jsonl');
       const outputFile = join(tempDir, 'output.jsonl');
@@ -269,7 +269,7 @@ function createCallDirs(): CallDirs {
   let free: string[] = [];
   const makeRunDir = async () => {
     try {
-      const dir = await mkdtemp(join(tmpdir(), 'agentv-cli-'));
+      const dir = await makeTempDir('cli');
       liveRunDirs.add(dir);
       if (!exitHookInstalled) {
         exitHookInstalled = true;

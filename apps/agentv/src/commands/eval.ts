@@ -37,6 +37,7 @@ import {
 import { watchEval } from '../eval/watch.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
+import { onStopSignals } from '../stop-signals.js';
 import { useColor } from '../use-color.js';
 import {
   integerFlag,
@@ -252,6 +253,7 @@ const evalCommand = defineCommand({
       progress?.log(`\nagentv: ${signal} received, stopping running cases (again to force)`);
       controller.abort(new Error(`run interrupted by ${signal}`));
     };
+    let stopListening: (() => void) | undefined;
     // Only the HTML and JUnit reports need whole results after the run; the summary needs
     // little of each, so large runs keep just that instead of every answer and trace. Without
     // reports, --resume or --repeat nothing per result is kept at all: the summary's figures
@@ -360,8 +362,7 @@ const evalCommand = defineCommand({
       });
     } finally {
       progress?.stop();
-      process.off('SIGINT', stopOnSignal);
-      process.off('SIGTERM', stopOnSignal);
+      stopListening?.();
       await artifacts?.close();
     }
     if (listed || plan === undefined || run === undefined) return ExitCode.Passed;
@@ -393,8 +394,7 @@ const evalCommand = defineCommand({
         severalTargets: selected.targets.length > 1,
         warn,
       });
-      process.on('SIGINT', stopOnSignal);
-      process.on('SIGTERM', stopOnSignal);
+      stopListening = onStopSignals(stopOnSignal);
       return runPlan;
     }
 
