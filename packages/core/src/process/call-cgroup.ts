@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   accessSync,
   constants,
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -55,7 +54,7 @@ const free: string[] = [];
  */
 export function cgroupRoot(): CgroupRoot | undefined {
   if (root === null) root = makeRoot();
-  return root;
+  return root ?? undefined;
 }
 
 /** A cgroup for one call, or undefined where cgroups cannot be used. */
@@ -105,25 +104,29 @@ export function removeCallCgroups(): void {
   removeTree(dir);
 }
 
-function makeRoot(): CgroupRoot | undefined {
+/** The root, undefined where there can be none, null when this could not be told yet. */
+function makeRoot(): CgroupRoot | undefined | null {
   if (process.platform !== 'linux' || process.env.AGENTV_CGROUPS === '0') return undefined;
+  let dir: string | undefined;
   try {
     const parent = ownCgroupDir();
     if (parent === undefined) return undefined;
     // Moving a process needs write access to the cgroup.procs of the common ancestor: ours.
     accessSync(join(parent, 'cgroup.procs'), constants.W_OK);
-    const dir = join(parent, `agentv-${process.pid}-${randomBytes(4).toString('hex')}`);
+    dir = join(parent, `agentv-${process.pid}-${randomBytes(4).toString('hex')}`);
     mkdirSync(dir);
-    if (!existsSync(join(dir, 'cgroup.kill'))) {
-      rmdirSync(dir);
-      return undefined;
-    }
+    // cgroup.kill (Linux 5.14) empties a cgroup at once, where processes may fork meanwhile.
+    accessSync(join(dir, 'cgroup.kill'), constants.W_OK);
     return { parent, root: dir };
-  } catch {
-    // No permission, a read-only mount, no cgroup file system: process groups only.
-    return undefined;
+  } catch (error) {
+    if (dir !== undefined) removeTree(dir);
+    // Out of file descriptors or memory for now: the next process tries again. Anything
+    // else (no permission, a read-only mount, no cgroup2 file system): process groups only.
+    return TRANSIENT_ERRORS.has((error as NodeJS.ErrnoException).code ?? '') ? null : undefined;
   }
 }
+
+const TRANSIENT_ERRORS = new Set(['EMFILE', 'ENFILE', 'ENOMEM', 'EAGAIN', 'EINTR']);
 
 /** This process's cgroup v2 folder, from /proc/self/cgroup and the cgroup2 mount. */
 function ownCgroupDir(): string | undefined {

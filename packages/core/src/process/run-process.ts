@@ -2,7 +2,7 @@ import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { tmpdir } from 'node:os';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
 import { createProcessGroupTerminator } from './process-group.js';
-import { guardProcess } from './process-guard.js';
+import { guardProcess, type ProcessGuard } from './process-guard.js';
 import { spawnArgv } from './spawn-argv.js';
 
 /** How to run one process. */
@@ -75,11 +75,12 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   }
   const captures: CaptureFile[] = [];
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const guard = guardProcess(graceMs);
+  let guard: ProcessGuard | undefined;
   try {
     const dir = captureDir();
     const stdout = openCapture(captures, dir);
     const stderr = openCapture(captures, dir);
+    guard = guardProcess(graceMs);
     const child = start(options, stdout.fd, stderr.fd, guard.enter);
     const pid = child.pid;
     const group =
@@ -121,7 +122,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       options.signal?.removeEventListener('abort', onAbort);
     }
   } finally {
-    guard.ended();
+    guard?.ended();
     for (const capture of captures) capture.close();
   }
 }

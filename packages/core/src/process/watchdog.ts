@@ -41,20 +41,27 @@ export function startWatchdog(graceMs: number, cgroups: WatchdogCgroups | undefi
         stdio: ['pipe', 'ignore', 'ignore'],
       },
     );
-    child.on('error', () => {
-      pipe = undefined;
+    const stdin = child.stdin!;
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (pipe === stdin) pipe = retryLater(error);
     });
     child.unref();
-    const stdin = child.stdin!;
     // The watchdog may be gone (killed by someone): writes then fail, and nothing more is sent.
     stdin.on('error', () => {
-      pipe = undefined;
+      if (pipe === stdin) pipe = undefined;
     });
     (stdin as Writable & { unref?: () => void }).unref?.();
     pipe = stdin;
-  } catch {
-    pipe = undefined;
+  } catch (error) {
+    pipe = retryLater(error as NodeJS.ErrnoException);
   }
+}
+
+// Out of file descriptors, processes or memory for now: the next process started tries again.
+const TRANSIENT_ERRORS = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'ENOMEM']);
+
+function retryLater(error: NodeJS.ErrnoException): null | undefined {
+  return TRANSIENT_ERRORS.has(error.code ?? '') ? null : undefined;
 }
 
 /** Sends one line (`+<pgid>`, `-<pgid>` or `bye`) to the watchdog, if it runs. */
