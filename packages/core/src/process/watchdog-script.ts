@@ -1,5 +1,5 @@
 /**
- * The watchdog, a `/bin/sh` script (about 1 ms and 1 MB to start, where Node would take 40 ms
+ * The watchdog, a `/bin/sh` script (a few ms and under 2 MB to start, where Node would take 40 ms
  * and 40 MB). Arguments: the owner's pid, the temp directory, the grace period in tenths of a
  * second, the owner's cgroup and this process's cgroup folder in it ('' without cgroups).
  *
