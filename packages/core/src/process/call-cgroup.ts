@@ -24,7 +24,10 @@ export interface CallCgroup {
    * (the command then runs in a process group only).
    */
   readonly enter: string;
-  /** True while a process (zombies aside) runs in the cgroup or one below it. */
+  /**
+   * True while a process (zombies aside) runs in the cgroup or one below it. Ask once the
+   * process that entered it has exited: an empty cgroup then stays empty.
+   */
   populated(): boolean;
   /**
    * SIGTERM: to each process of the cgroup for which `only` (default: all) is true;
@@ -76,7 +79,12 @@ export function acquireCallCgroup(): CallCgroup | undefined {
 
 function callCgroup(dir: string): CallCgroup {
   let released = false;
-  const populated = () => isPopulated(dir);
+  // Seen empty after the process exited: nothing can be left in it, no need to look again.
+  let empty = false;
+  const populated = () => {
+    empty = !isPopulated(dir);
+    return !empty;
+  };
   return {
     dir,
     enter: `{ echo $$ >${shellQuote(join(dir, 'cgroup.procs'))}; } 2>/dev/null; `,
@@ -86,7 +94,7 @@ function callCgroup(dir: string): CallCgroup {
       if (released) return;
       released = true;
       // One that cannot be emptied is not handed out again; it is removed on the way out.
-      if (!populated()) free.push(dir);
+      if (empty || !populated()) free.push(dir);
     },
   };
 }
