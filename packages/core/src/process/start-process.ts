@@ -51,7 +51,8 @@ export interface LongLivedProcess {
  * Starts a process that keeps running and talks over its pipes, under the
  * conventions of `runProcess`: its own process group (signalled as a whole)
  * and cgroup where available, the environment exactly as given, killed with
- * SIGKILL if AgentV exits while it runs and by the watchdog if AgentV is killed. Rejects with the spawn error (an `ErrnoException`) when it could
+ * SIGKILL if AgentV exits while it runs and by the watchdog if AgentV is
+ * killed. Rejects with the spawn error (an `ErrnoException`) when it could
  * not start.
  */
 export async function startProcess(options: StartProcessOptions): Promise<LongLivedProcess> {
