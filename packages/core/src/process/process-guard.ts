@@ -5,7 +5,12 @@ import {
   removeCallCgroups,
 } from './call-cgroup.js';
 import { signalGroup } from './process-group.js';
-import { startWatchdog, tellWatchdog } from './watchdog.js';
+import {
+  startWatchdog,
+  watchdogBye,
+  watchdogGroupEnded,
+  watchdogGroupStarted,
+} from './watchdog.js';
 
 /**
  * What keeps one started process from outliving AgentV: its cgroup where cgroups can be used,
@@ -44,14 +49,14 @@ export function guardProcess(graceMs: number): ProcessGuard {
     started(pgid) {
       group = pgid;
       liveGroups.add(pgid);
-      if (cgroup === undefined) tellWatchdog(`+${pgid}`);
+      if (cgroup === undefined) watchdogGroupStarted(pgid);
     },
     ended() {
       if (ended) return;
       ended = true;
       if (group !== undefined) {
         liveGroups.delete(group);
-        if (cgroup === undefined) tellWatchdog(`-${group}`);
+        if (cgroup === undefined) watchdogGroupEnded(group);
       }
       cgroup?.release();
     },
@@ -69,6 +74,6 @@ function installExitHook(): void {
     for (const group of liveGroups) signalGroup(group, 'SIGKILL');
     liveGroups.clear();
     removeCallCgroups();
-    tellWatchdog('bye');
+    watchdogBye();
   });
 }

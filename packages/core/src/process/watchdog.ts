@@ -64,7 +64,34 @@ function retryLater(error: NodeJS.ErrnoException): null | undefined {
   return TRANSIENT_ERRORS.has(error.code ?? '') ? null : undefined;
 }
 
-/** Sends one line (`+<pgid>`, `-<pgid>` or `bye`) to the watchdog, if it runs. */
-export function tellWatchdog(line: string): void {
-  pipe?.write(`${line}\n`);
+// Ends wait for the next start, or the end of this turn of the event loop, so that a steady
+// run writes once per process and wakes the watchdog once (an end told late is harmless).
+let pendingEnds = '';
+let flushScheduled = false;
+
+/** Tells the watchdog that process group `pgid` started (written at once). */
+export function watchdogGroupStarted(pgid: number): void {
+  send(`+${pgid}\n`);
+}
+
+/** Tells the watchdog that process group `pgid` is gone. */
+export function watchdogGroupEnded(pgid: number): void {
+  if (pipe === undefined || pipe === null) return;
+  pendingEnds += `-${pgid}\n`;
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setImmediate(() => {
+    flushScheduled = false;
+    if (pendingEnds !== '') send('');
+  }).unref();
+}
+
+/** Tells the watchdog that AgentV stopped its processes itself and is exiting. */
+export function watchdogBye(): void {
+  send('bye\n');
+}
+
+function send(text: string): void {
+  pipe?.write(`${pendingEnds}${text}`);
+  pendingEnds = '';
 }
