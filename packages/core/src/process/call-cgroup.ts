@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
   accessSync,
+  closeSync,
   constants,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   rmdirSync,
   writeFileSync,
 } from 'node:fs';
@@ -45,10 +48,19 @@ interface CgroupRoot {
   root: string;
 }
 
+/** A call cgroup, with what every call in it needs made once. */
+interface Slot {
+  dir: string;
+  enter: string;
+  /** Its cgroup.events, kept open: reading it again from the start is one system call. */
+  events?: number;
+}
+
 let root: CgroupRoot | undefined | null = null;
 let count = 0;
 // Empty cgroups of finished calls, ready for the next one: no mkdir/rmdir per call.
-const free: string[] = [];
+const free: Slot[] = [];
+const slots: Slot[] = [];
 
 /**
  * Where this process makes its call cgroups, found and made on first use; undefined where
@@ -64,39 +76,54 @@ export function cgroupRoot(): CgroupRoot | undefined {
 export function acquireCallCgroup(): CallCgroup | undefined {
   const base = cgroupRoot();
   if (base === undefined) return undefined;
-  let dir = free.pop();
-  if (dir === undefined) {
-    dir = join(base.root, `call-${++count}`);
+  let slot = free.pop();
+  if (slot === undefined) {
+    const dir = join(base.root, `call-${++count}`);
     try {
       mkdirSync(dir);
     } catch {
       // A limit on descendants (cgroup.max.descendants) or the folder gone: a process group only.
       return undefined;
     }
+    slot = { dir, enter: `{ echo $$ >${shellQuote(join(dir, 'cgroup.procs'))}; } 2>/dev/null; ` };
+    slots.push(slot);
   }
-  return callCgroup(dir);
+  return callCgroup(slot);
 }
 
-function callCgroup(dir: string): CallCgroup {
+function callCgroup(slot: Slot): CallCgroup {
   let released = false;
   // Seen empty after the process exited: nothing can be left in it, no need to look again.
   let empty = false;
   const populated = () => {
-    empty = !isPopulated(dir);
+    empty = !slotPopulated(slot);
     return !empty;
   };
   return {
-    dir,
-    enter: `{ echo $$ >${shellQuote(join(dir, 'cgroup.procs'))}; } 2>/dev/null; `,
+    dir: slot.dir,
+    enter: slot.enter,
     populated,
-    signal: (signal, only) => signalCgroup(dir, signal, only),
+    signal: (signal, only) => signalCgroup(slot.dir, signal, only),
     release() {
       if (released) return;
       released = true;
       // One that cannot be emptied is not handed out again; it is removed on the way out.
-      if (empty || !populated()) free.push(dir);
+      if (empty || !populated()) free.push(slot);
     },
   };
+}
+
+const eventsBuffer = Buffer.alloc(256);
+const POPULATED = Buffer.from('populated 1');
+
+function slotPopulated(slot: Slot): boolean {
+  try {
+    slot.events ??= openSync(join(slot.dir, 'cgroup.events'), 'r');
+    const length = readSync(slot.events, eventsBuffer, 0, eventsBuffer.length, 0);
+    return eventsBuffer.subarray(0, length).includes(POPULATED);
+  } catch {
+    return isPopulated(slot.dir);
+  }
 }
 
 /**
@@ -107,6 +134,14 @@ export function removeCallCgroups(): void {
   if (root === null || root === undefined) return;
   const { root: dir } = root;
   if (isPopulated(dir)) signalCgroup(dir, 'SIGKILL');
+  for (const slot of slots) {
+    try {
+      if (slot.events !== undefined) closeSync(slot.events);
+    } catch {
+      // Closed already.
+    }
+  }
+  slots.length = 0;
   free.length = 0;
   root = undefined;
   removeTree(dir);
