@@ -6,7 +6,7 @@ export const ExitCode = {
   Failed: 1,
   /** A case errored, or the input or command line was invalid. */
   Error: 2,
-  /** The run was interrupted (Ctrl-C, SIGTERM). */
+  /** The run was interrupted (Ctrl-C, SIGTERM, SIGHUP). */
   Interrupted: 130,
 } as const;
 

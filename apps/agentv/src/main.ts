@@ -141,15 +141,17 @@ async function resolveCommand(value: unknown): Promise<AnyCommand> {
   return resolved as AnyCommand;
 }
 
+const CLOSED_OUTPUT_ERRORS = new Set(['EPIPE', 'EIO', 'ERR_STREAM_DESTROYED']);
+
 /**
- * `agentv eval … | head` closes our stdout early. The run must still finish and
- * write its result file, so writes to a closed stdout or stderr are dropped
- * instead of crashing the process with EPIPE.
+ * `agentv eval … | head` closes our stdout early, and a closed terminal fails every
+ * write with EIO. The run must still finish and write its result file, so writes to
+ * a closed stdout or stderr are dropped instead of crashing the process.
  */
 function ignoreClosedOutput(): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+      if (CLOSED_OUTPUT_ERRORS.has(error.code ?? '')) return;
       throw error;
     });
   }

@@ -60,6 +60,7 @@ export { planRun } from './orchestrator/plan-run.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
 export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { ProviderRole, RunEvaluationOptions } from './orchestrator/run-options.js';
+export { makeTempDir } from './process/make-temp-dir.js';
 export type { OutputLimit, OutputLimitExceeded, WatchedFile } from './process/output-guard.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';

@@ -8,8 +8,7 @@ import {
   rmSync,
   unlinkSync,
 } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   callLabel,
@@ -18,6 +17,7 @@ import {
   describeCallTimeout,
   formatBytes,
   type Issue,
+  makeTempDir,
   outputLimitError,
   type Provider,
   type ProviderContext,
@@ -236,7 +236,7 @@ export function createCliProvider(
     throwIfAborted(first.signal);
     const ids = requests.map((request) => request.evalCaseId);
     assertUniqueIds(ids);
-    const tempDir = await mkdtemp(join(tmpdir(), 'agentv-cli-batch-'));
+    const tempDir = await makeTempDir('cli-batch');
     try {
       const inputFile = join(tempDir, 'input.jsonl');
       const outputFile = join(tempDir, 'output.jsonl');
@@ -340,7 +340,7 @@ function createCallDirs(): CallDirs {
   let free: string[] = [];
   const makeRunDir = async () => {
     try {
-      const dir = await mkdtemp(join(tmpdir(), 'agentv-cli-'));
+      const dir = await makeTempDir('cli');
       liveRunDirs.add(dir);
       if (!exitHookInstalled) {
         exitHookInstalled = true;

@@ -39,6 +39,7 @@ import { watchEval } from '../eval/watch.js';
 import { describeWriteError, type WriteFailure, writeFailureError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
+import { onStopSignals } from '../stop-signals.js';
 import { useColor } from '../use-color.js';
 import {
   integerFlag,
@@ -266,6 +267,7 @@ const evalCommand = defineCommand({
       else process.stderr.write(`${line}\n`);
       controller.abort(new Error(`run stopped: could not write ${what}`));
     };
+    let stopListening: (() => void) | undefined;
     // Only the HTML and JUnit reports need whole results after the run; the summary needs
     // little of each, so large runs keep just that instead of every answer and trace. Without
     // reports, --resume or --repeat nothing per result is kept at all: the summary's figures
@@ -377,8 +379,7 @@ const evalCommand = defineCommand({
       });
     } finally {
       progress?.stop();
-      process.off('SIGINT', stopOnSignal);
-      process.off('SIGTERM', stopOnSignal);
+      stopListening?.();
       await artifacts?.close();
       lock?.release();
     }
@@ -423,8 +424,7 @@ const evalCommand = defineCommand({
         severalTargets: selected.targets.length > 1,
         onWriteFailure: stopOnWriteFailure,
       });
-      process.on('SIGINT', stopOnSignal);
-      process.on('SIGTERM', stopOnSignal);
+      stopListening = onStopSignals(stopOnSignal);
       return runPlan;
     }
 

@@ -27,6 +27,7 @@ import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
 import { type RecordedAnswers, replayProviderFactory } from '../grade/replay-provider.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { readResultLines } from '../results/read-result-lines.js';
+import { onStopSignals } from '../stop-signals.js';
 import { useColor } from '../use-color.js';
 import { integerFlag, numberFlag, rejectUnknownFlags, stringFlag, verboseArg } from './_shared.js';
 
@@ -238,8 +239,7 @@ export default defineCommand({
       progress.log(`\nagentv: ${signal} received, stopping (again to force)`);
       controller.abort(new Error(`grading interrupted by ${signal}`));
     };
-    process.on('SIGINT', stopOnSignal);
-    process.on('SIGTERM', stopOnSignal);
+    const stopListening = onStopSignals(stopOnSignal);
     let outcome: Awaited<ReturnType<typeof runEvaluation>>;
     try {
       outcome = await runEvaluation({
@@ -272,8 +272,7 @@ export default defineCommand({
       });
     } finally {
       progress.stop();
-      process.off('SIGINT', stopOnSignal);
-      process.off('SIGTERM', stopOnSignal);
+      stopListening();
       await artifacts.close();
       lock.release();
     }

@@ -12,6 +12,7 @@ import { terminalText } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { printError } from '../print-error.js';
 import { createAppProviderRegistry } from '../registry.js';
+import { onStopSignals } from '../stop-signals.js';
 import { loadEvalFiles } from './load-eval-files.js';
 import { parseReportFlags } from './report-flags.js';
 import { resolveEvalPaths } from './resolve-eval-paths.js';
@@ -95,12 +96,10 @@ class EvalWatcher {
     const done = new Promise<number>((resolve) => {
       this.finish = resolve;
     });
-    process.on('SIGINT', this.onSignal);
-    process.on('SIGTERM', this.onSignal);
+    const stopListening = onStopSignals(this.onSignal);
     await this.runPass([...this.evalFiles], []);
     const code = await done;
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
+    stopListening();
     return code;
   }
 

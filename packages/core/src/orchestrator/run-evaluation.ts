@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
 import {
@@ -40,6 +41,10 @@ export interface RunOutcome {
  * `onPrompt`, warnings and provider log lines (`runSecretMasks`).
  */
 export async function runEvaluation(options: RunEvaluationOptions): Promise<RunOutcome> {
+  // Every running case listens to the run's signal (its process, its retry wait, each grader's
+  // script), and removes its listener when the step ends: with more than 10 workers Node would
+  // warn of a leak (MaxListenersExceededWarning) that is none.
+  if (options.signal) setMaxListeners(0, options.signal);
   const started: Provider[] = [];
   const masks = runSecretMasks(options);
   const run = masks === undefined ? options : withSecretsMasked(options, masks);

@@ -1,13 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { CallCgroup } from './call-cgroup.js';
 
-/** Stops every process of one process group: SIGTERM, then SIGKILL after a grace period. */
+/**
+ * Stops every process of one process group, and of its cgroup when it has one (processes
+ * that left the group with `setsid` included): SIGTERM, then SIGKILL after a grace period.
+ */
 export interface ProcessGroupTerminator {
   /** Sends SIGTERM to the group now and schedules SIGKILL after the grace period. Idempotent. */
   terminate(): void;
   /**
    * Call once the group leader has exited. Resolves when no live process is
-   * left in the group, terminating leftovers (background children) first.
+   * left in the group or cgroup, terminating leftovers (background children) first.
    */
   settle(): Promise<void>;
 }
@@ -19,6 +23,7 @@ const AFTER_KILL_WAIT_MS = 1000;
 export function createProcessGroupTerminator(
   pgid: number,
   graceMs: number,
+  cgroup?: CallCgroup,
 ): ProcessGroupTerminator {
   let terminated = false;
   let forceKilled = false;
@@ -27,21 +32,28 @@ export function createProcessGroupTerminator(
   const forceKill = () => {
     forceKilled = true;
     signalGroup(pgid, 'SIGKILL');
+    cgroup?.signal('SIGKILL');
   };
 
   const terminate = () => {
     if (terminated) return;
     terminated = true;
     signalGroup(pgid, 'SIGTERM');
+    // Those that left the group: the group's own members must not get SIGTERM twice (to many
+    // programs a second one means "quit now").
+    cgroup?.signal('SIGTERM', (pid) => processGroupOf(pid) !== pgid);
     killTimer = setTimeout(forceKill, graceMs);
   };
 
+  // The cgroup holds the whole group, unless the shell could not enter it.
+  const live = () => cgroup?.populated() === true || groupHasLiveMembers(pgid);
+
   const settle = async () => {
-    if (groupHasLiveMembers(pgid)) {
+    if (live()) {
       terminate();
-      while (!forceKilled && groupHasLiveMembers(pgid)) await delay(POLL_MS);
+      while (!forceKilled && live()) await delay(POLL_MS);
       const deadline = Date.now() + AFTER_KILL_WAIT_MS;
-      while (groupHasLiveMembers(pgid) && Date.now() < deadline) await delay(POLL_MS);
+      while (live() && Date.now() < deadline) await delay(POLL_MS);
     }
     clearTimeout(killTimer);
   };
@@ -49,29 +61,8 @@ export function createProcessGroupTerminator(
   return { terminate, settle };
 }
 
-/** Process groups of processes still running, so none outlives AgentV. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-/**
- * Registers the group led by `pgid` to be killed with SIGKILL if AgentV exits
- * while it runs; returns the function that unregisters it.
- */
-export function trackProcessGroup(pgid: number): () => void {
-  liveGroups.add(pgid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // `process.exit` (a second Ctrl-C, a fatal error) skips the orderly SIGTERM/SIGKILL
-    // of running processes; an exit handler may only do synchronous work, and
-    // process.kill is synchronous, so their groups are killed here instead.
-    process.once('exit', () => {
-      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
-    });
-  }
-  return () => liveGroups.delete(pgid);
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+/** Sends `signal` to every process of group `pgid`; a group that is gone is no error. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch {
@@ -109,6 +100,11 @@ export function groupHasLiveMembers(pgid: number): boolean {
     }
   }
   return false;
+}
+
+/** The process group of process `pid`; undefined when it is gone or cannot be read. */
+function processGroupOf(pid: number): number | undefined {
+  return readProcessStatus(String(pid))?.pgid;
 }
 
 function readProcessStatus(pid: string): { state: string; pgid: number } | undefined {

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
 import { createOutputGuard, type OutputLimit, type OutputLimitExceeded } from './output-guard.js';
 import { pollWhileRunning } from './poll-while-running.js';
-import { createProcessGroupTerminator, trackProcessGroup } from './process-group.js';
+import { createProcessGroupTerminator } from './process-group.js';
+import { guardProcess, type ProcessGuard } from './process-guard.js';
+import { spawnArgv } from './spawn-argv.js';
 
 /** How to run one process. */
 export interface RunProcessOptions {
@@ -68,8 +70,11 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
  *
  * On timeout or abort the whole group gets SIGTERM, then SIGKILL after the
  * grace period. When the process exits by itself, processes it left running in
- * its group are stopped the same way, so nothing outlives the call; if AgentV
- * exits first, running groups are killed on the way out. A process that has
+ * its group are stopped the same way, so nothing outlives the call. On Linux
+ * with a writable cgroup v2 the process runs in a cgroup of its own, which holds
+ * processes that left the group with `setsid` too, and they are stopped with it.
+ * If AgentV exits first, running processes are killed on the way out; if it is
+ * killed, the watchdog stops them (see `guardProcess`). A process that has
  * already exited is never reported as timed out.
  *
  * The process is spawned before the returned promise first waits. Never
@@ -84,17 +89,18 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     return { stdout: '', stderr: '', timedOut: false, aborted: true, durationMs: 0 };
   }
   const captures: CaptureFile[] = [];
+  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  let guard: ProcessGuard | undefined;
   try {
     const dir = captureDir();
     const stdout = openCapture(captures, dir);
     const stderr = openCapture(captures, dir);
-    const child = start(options, stdout.fd, stderr.fd);
+    guard = guardProcess(graceMs);
+    const child = start(options, stdout.fd, stderr.fd, guard.enter);
     const pid = child.pid;
     const group =
-      pid === undefined
-        ? undefined
-        : createProcessGroupTerminator(pid, options.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
-    const untrack = pid === undefined ? undefined : trackProcessGroup(pid);
+      pid === undefined ? undefined : createProcessGroupTerminator(pid, graceMs, guard.cgroup);
+    if (pid !== undefined) guard.started(pid);
 
     let timedOut = false;
     let aborted = false;
@@ -112,16 +118,16 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       group?.terminate();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const guard = createOutputGuard(stdout, stderr, options, () => group?.terminate());
-    const unwatch = guard && pollWhileRunning(() => guard.check(true));
+    const outputGuard = createOutputGuard(stdout, stderr, options, () => group?.terminate());
+    const unwatch = outputGuard && pollWhileRunning(() => outputGuard.check(true));
 
     try {
       const end = await waitForExit(child);
       clearTimeout(timer);
       await group?.settle();
       unwatch?.();
-      guard?.check(false);
-      const exceeded = guard?.exceeded;
+      outputGuard?.check(false);
+      const exceeded = outputGuard?.exceeded;
       return {
         stdout:
           exceeded?.source === 'stdout'
@@ -139,9 +145,9 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       unwatch?.();
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      untrack?.();
     }
   } finally {
+    guard?.ended();
     for (const capture of captures) capture.close();
   }
 }
@@ -169,7 +175,12 @@ function openCapture(captures: CaptureFile[], dir: string): CaptureFile {
   return capture;
 }
 
-function start(options: RunProcessOptions, stdout: number, stderr: number): ChildProcess {
+function start(
+  options: RunProcessOptions,
+  stdout: number,
+  stderr: number,
+  enter: string,
+): ChildProcess {
   const spawnOptions: SpawnOptions = {
     cwd: options.cwd,
     // Passed as is: Node copies it into the child's environment once, at spawn.
@@ -179,14 +190,8 @@ function start(options: RunProcessOptions, stdout: number, stderr: number): Chil
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', stdout, stderr],
     windowsHide: true,
   };
-  let child: ChildProcess;
-  if (typeof options.command === 'string') {
-    child = spawn('/bin/sh', ['-c', options.command], spawnOptions);
-  } else {
-    const [file, ...args] = options.command;
-    if (file === undefined) throw new TypeError('the command list is empty');
-    child = spawn(file, args, spawnOptions);
-  }
+  const [file, ...args] = spawnArgv(options.command, enter, options.cwd, spawnOptions.env!);
+  const child = spawn(file, args, spawnOptions);
   if (options.stdin !== undefined && child.stdin) {
     // A process may exit without reading its input; the write then fails with EPIPE.
     child.stdin.on('error', () => {});

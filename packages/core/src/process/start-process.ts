@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createProcessGroupTerminator, trackProcessGroup } from './process-group.js';
+import { createProcessGroupTerminator } from './process-group.js';
+import { guardProcess } from './process-guard.js';
 import { DEFAULT_KILL_GRACE_MS } from './run-process.js';
+import { spawnArgv } from './spawn-argv.js';
 
 /** How to start one long-lived process. */
 export interface StartProcessOptions {
@@ -47,23 +49,31 @@ export interface LongLivedProcess {
 
 /**
  * Starts a process that keeps running and talks over its pipes, under the
- * conventions of `runProcess`: its own process group (signalled as a whole),
- * the environment exactly as given, killed with SIGKILL if AgentV exits while
- * it runs. Rejects with the spawn error (an `ErrnoException`) when it could
+ * conventions of `runProcess`: its own process group (signalled as a whole)
+ * and cgroup where available, the environment exactly as given, killed with
+ * SIGKILL if AgentV exits while it runs and by the watchdog if AgentV is
+ * killed. Rejects with the spawn error (an `ErrnoException`) when it could
  * not start.
  */
 export async function startProcess(options: StartProcessOptions): Promise<LongLivedProcess> {
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const child = spawnChild(options);
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', resolve);
-    child.once('error', reject);
-  });
+  const guard = guardProcess(graceMs);
+  let child: ChildProcess;
+  try {
+    child = spawnChild(options, guard.enter);
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+  } catch (error) {
+    guard.ended();
+    throw error;
+  }
   // Stays attached: a later 'error' (a failed kill) without a listener would be thrown.
   child.on('error', () => {});
   const pid = child.pid!;
-  const untrack = trackProcessGroup(pid);
-  const group = createProcessGroupTerminator(pid, graceMs);
+  guard.started(pid);
+  const group = createProcessGroupTerminator(pid, graceMs, guard.cgroup);
   const stdin = child.stdin!;
   // The process may exit without reading its input; writes then fail with EPIPE.
   stdin.on('error', () => {});
@@ -76,7 +86,7 @@ export async function startProcess(options: StartProcessOptions): Promise<LongLi
       exited = true;
       stdin.destroy();
       void group.settle().then(() => {
-        untrack();
+        guard.ended();
         resolve({
           ...(code === null ? {} : { exitCode: code }),
           ...(signal === null ? {} : { signalName: signal }),
@@ -112,19 +122,16 @@ export async function startProcess(options: StartProcessOptions): Promise<LongLi
   };
 }
 
-function spawnChild(options: StartProcessOptions): ChildProcess {
+function spawnChild(options: StartProcessOptions, enter: string): ChildProcess {
+  const env = options.env ?? process.env;
   const spawnOptions = {
     cwd: options.cwd,
-    env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+    env: env as NodeJS.ProcessEnv,
     // A new process group (and session), so the whole tree can be signalled at once.
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   };
-  if (typeof options.command === 'string') {
-    return spawn('/bin/sh', ['-c', options.command], spawnOptions);
-  }
-  const [file, ...args] = options.command;
-  if (file === undefined) throw new TypeError('the command list is empty');
+  const [file, ...args] = spawnArgv(options.command, enter, options.cwd, env);
   return spawn(file, args, spawnOptions);
 }

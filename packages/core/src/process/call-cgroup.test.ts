@@ -1,0 +1,122 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cgroupRoot } from './call-cgroup.js';
+import { runProcess } from './run-process.js';
+import { startProcess } from './start-process.js';
+
+/** True while `pid` runs; a zombie counts as gone. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'agentv-cgroup-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Starts a process that leaves the group with setsid, ignores SIGTERM and writes its pid to
+// the file `name`; `then` runs once it has.
+const escapeThen = (name: string, then: string) =>
+  `setsid sh -c 'trap "" TERM; echo $$ > ${name}; while :; do sleep 1; done' & ` +
+  `while [ ! -s ${name} ]; do sleep 0.01; done; ${then}`;
+const pidIn = (name: string) => Number(readFileSync(join(dir, name), 'utf8'));
+
+// As root and in CI cgroups must work: these tests may not skip there.
+const required = process.getuid?.() === 0 || process.env.CI !== undefined;
+const available = cgroupRoot() !== undefined;
+
+describe('cgroups of started processes', () => {
+  it.runIf(required)('are used as root and in CI', () => {
+    expect(available).toBe(true);
+  });
+
+  describe.runIf(available || required)('hold processes that left the process group', () => {
+    it('stops them when the command ends', async () => {
+      const outcome = await runProcess({
+        command: escapeThen('ends', 'echo done'),
+        cwd: dir,
+        killGraceMs: 200,
+      });
+      expect(outcome).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false });
+      expect(processAlive(pidIn('ends'))).toBe(false);
+    });
+
+    it('stops one that forked twice before setsid', async () => {
+      const command =
+        `(setsid sh -c 'echo $$ > twice; exec sleep 1000' &) ; ` +
+        'while [ ! -s twice ]; do sleep 0.01; done';
+      const outcome = await runProcess({ command, cwd: dir });
+      expect(outcome.exitCode).toBe(0);
+      expect(processAlive(pidIn('twice'))).toBe(false);
+    });
+
+    it('stops them on timeout, with SIGKILL after the grace period', async () => {
+      const outcome = await runProcess({
+        command: escapeThen('timeout', 'sleep 1000'),
+        cwd: dir,
+        timeoutMs: 1000,
+        killGraceMs: 200,
+      });
+      expect(outcome.timedOut).toBe(true);
+      expect(processAlive(pidIn('timeout'))).toBe(false);
+    });
+
+    it('stops them on abort', async () => {
+      const controller = new AbortController();
+      const running = runProcess({
+        command: escapeThen('abort', 'sleep 1000'),
+        cwd: dir,
+        signal: controller.signal,
+        killGraceMs: 200,
+      });
+      while (readdirSync(dir).every((name) => name !== 'abort')) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      controller.abort();
+      expect((await running).aborted).toBe(true);
+      expect(processAlive(pidIn('abort'))).toBe(false);
+    });
+
+    it('stops them when a program given as an argument list started them', async () => {
+      const outcome = await runProcess({
+        command: ['sh', '-c', escapeThen('argv', 'true')],
+        cwd: dir,
+        killGraceMs: 200,
+      });
+      expect(outcome.exitCode).toBe(0);
+      expect(processAlive(pidIn('argv'))).toBe(false);
+    });
+
+    it('stops them with a long-lived process', async () => {
+      const child = await startProcess({
+        command: escapeThen('persistent', 'cat'),
+        cwd: dir,
+        killGraceMs: 200,
+      });
+      while (readdirSync(dir).every((name) => name !== 'persistent')) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await child.stop();
+      expect(processAlive(pidIn('persistent'))).toBe(false);
+    });
+
+    it('reuses the cgroup of a finished call', async () => {
+      const root = cgroupRoot()!.root;
+      for (let run = 0; run < 5; run++) await runProcess({ command: 'true', cwd: dir });
+      const before = readdirSync(root).filter((name) => name.startsWith('call-'));
+      for (let run = 0; run < 5; run++) await runProcess({ command: 'true', cwd: dir });
+      expect(readdirSync(root).filter((name) => name.startsWith('call-'))).toEqual(before);
+    });
+  });
+});
