@@ -106,6 +106,7 @@ export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
 export type { RetryPolicy } from './retry/retry-policy.js';
+export { jsonSchemaFile } from './schemas/json-schema-file.js';
 export type {
   HistogramBin,
   RunStatistics,
