@@ -19,9 +19,9 @@ interface Missing {
  * per problem (`evaluator_results: expected an array, got a string`,
  * `run.cases: missing (expected a whole number)`), several keys missing from
  * one object named together (`missing timestamp, dataset and target`), the
- * first three problems named and the rest counted. Only enum values found are
- * quoted, cut short: a line may hold answers and errors nobody should find in
- * a message.
+ * first three problems named and the rest counted. Only short values found
+ * where one of a few words belongs are quoted: a line may hold answers, errors
+ * and keys nobody should find in a message.
  */
 export function describeLineProblems(issues: readonly z.core.$ZodIssue[], line: unknown): string {
   const problems: (string | Missing)[] = [];
@@ -112,9 +112,9 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : named(typeof value);
 }
 
+// Enum values are short words: a long string is not quoted, as it may be an answer or a key.
 function quoted(text: string): string {
-  const json = JSON.stringify(text);
-  return json.length > 24 ? `${json.slice(0, 20)}…"` : json;
+  return text.length <= 20 ? JSON.stringify(text) : `a string of ${text.length} characters`;
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
