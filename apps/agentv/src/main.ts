@@ -59,7 +59,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     const load = commands[commandName];
     if (!load) {
-      const { closestMatch } = await import('@agentv/core');
+      const { closestMatch } = await import('@agentv/core/provider-utils');
       const names = Object.keys(commands);
       const match = closestMatch(commandName, names);
       const guess = match === undefined ? '' : `did you mean "${match}"? `;
@@ -81,7 +81,7 @@ export async function runCli(argv: string[]): Promise<number> {
       rawArgs = rawArgs.slice(1);
     } else if (subCommands && subName !== undefined && !subName.startsWith('-')) {
       // citty's own message is coloured whatever the output and suggests nothing.
-      const { closestMatch } = await import('@agentv/core');
+      const { closestMatch } = await import('@agentv/core/provider-utils');
       const names = Object.keys(subCommands);
       const match = closestMatch(subName, names);
       const guess = match === undefined ? '' : `did you mean "${match}"? `;

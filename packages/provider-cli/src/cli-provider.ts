@@ -10,13 +10,13 @@ import {
 } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Issue } from '@agentv/core';
 import {
   callLabel,
   callTimeout,
   DEFAULT_MAX_OUTPUT_BYTES,
   describeCallTimeout,
   formatBytes,
-  type Issue,
   makeTempDir,
   outputLimitError,
   type Provider,
@@ -29,7 +29,7 @@ import {
   type RunProcessOptions,
   stderrExcerpt,
   stderrSummary,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import {
   CLI_SETTINGS_KEYS,
   type CliProviderSettings,

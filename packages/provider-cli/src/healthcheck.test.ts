@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { ProviderError } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HealthcheckContext, runHealthcheck } from './healthcheck.js';
 import { createRedactor } from './redact.js';

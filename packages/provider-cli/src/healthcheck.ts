@@ -1,5 +1,10 @@
 import { isAbsolute } from 'node:path';
-import { describeFetchError, type Provider, ProviderError, stderrExcerpt } from '@agentv/core';
+import {
+  describeFetchError,
+  type Provider,
+  ProviderError,
+  stderrExcerpt,
+} from '@agentv/core/provider-utils';
 import type { CliHealthcheck, CliProviderSettings } from './cli-provider-settings.js';
 import type { Redactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';

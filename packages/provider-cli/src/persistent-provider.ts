@@ -8,7 +8,7 @@ import {
   ProviderError,
   type ProviderRequest,
   type ProviderResponse,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import { type CliProviderSettings, DEFAULT_CLI_TIMEOUT_SECONDS } from './cli-provider-settings.js';
 import { throwIfAborted } from './command-failure.js';
 import { withHealthcheck } from './healthcheck.js';

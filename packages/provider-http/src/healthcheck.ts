@@ -1,4 +1,4 @@
-import { describeFetchError, ProviderError } from '@agentv/core';
+import { describeFetchError, ProviderError } from '@agentv/core/provider-utils';
 import type { HttpHealthcheck } from './http-settings.js';
 import type { Redactor } from './redact.js';
 

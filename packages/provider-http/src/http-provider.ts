@@ -1,3 +1,4 @@
+import type { Issue } from '@agentv/core';
 import {
   callLabel,
   callTimeout,
@@ -5,7 +6,6 @@ import {
   describeFetchError,
   fetchWithBodyLimit,
   formatBytes,
-  type Issue,
   isProviderError,
   outputLimitError,
   type Provider,
@@ -18,7 +18,7 @@ import {
   parseTokenUsage,
   parseTraceEvents,
   type ResolvedTarget,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import { placeholderValues, renderBody } from './body-template.js';
 import { runHttpHealthcheck } from './healthcheck.js';
 import { statusError } from './http-errors.js';

@@ -1,14 +1,13 @@
+import type { Issue } from '@agentv/core';
 import {
+  assertValidSettings,
   closestMatch,
   hasPlaceholder,
-  InvalidInputError,
-  type Issue,
   isRecord,
   maxOutputBytes,
   type ResolvedTarget,
   snakeCaseSettings,
-  targetSettingsIssue,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import {
   BODY_PLACEHOLDERS,
   FILE_PLACEHOLDERS,
@@ -150,22 +149,12 @@ export function validateHttpSettings(target: ResolvedTarget): Issue[] {
 }
 
 /**
- * Converts a validated `http` target into typed settings. Throws
- * `InvalidInputError` naming the target file, line and every problem when the
- * settings do not pass `validateHttpSettings`.
+ * Converts a validated `http` target into typed settings. Throws core's located
+ * `InvalidInputError` (`assertValidSettings`) when the settings do not pass
+ * `validateHttpSettings`.
  */
 export function parseHttpSettings(target: ResolvedTarget): HttpProviderSettings {
-  const problems = validateHttpSettings(target).filter((issue) => issue.severity === 'error');
-  if (problems.length > 0) {
-    throw new InvalidInputError(
-      problems.map((problem) => ({
-        ...targetSettingsIssue(problem, target),
-        file: target.filePath,
-        // The target's own position (line and column), as validate reports it.
-        ...(target.positions?.[''] ?? (target.line === undefined ? {} : { line: target.line })),
-      })),
-    );
-  }
+  assertValidSettings(target, validateHttpSettings(target));
   const settings = target.settings;
   const headers = Object.fromEntries(
     Object.entries(isRecord(settings.headers) ? settings.headers : {}).map(([name, value]) => [

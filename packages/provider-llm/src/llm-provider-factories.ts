@@ -1,4 +1,4 @@
-import { callTimeout, maxOutputBytes, type ProviderFactory } from '@agentv/core';
+import { callTimeout, maxOutputBytes, type ProviderFactory } from '@agentv/core/provider-utils';
 import { type LlmKind, llmSettingsKeys } from './llm-kinds.js';
 import { createLlmProvider } from './llm-provider.js';
 import { parseLlmSettings, validateLlmSettings } from './llm-provider-settings.js';

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} is targets-file syntax, not a JS template
-import type { ResolvedTarget } from '@agentv/core';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import type { LlmKind } from './llm-kinds.js';
 import { llmProviderFactories } from './llm-provider-factories.js';

@@ -1,4 +1,5 @@
-import { hasPlaceholder, type Issue, type ResolvedTarget } from '@agentv/core';
+import type { Issue } from '@agentv/core';
+import { hasPlaceholder, type ResolvedTarget } from '@agentv/core/provider-utils';
 import { credentialIssues, isGiven } from './llm-credentials.js';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 

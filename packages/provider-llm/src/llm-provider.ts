@@ -13,7 +13,7 @@ import {
   type ProviderRequest,
   type ProviderResponse,
   type TokenUsage,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { createLlmCache, llmCacheKey } from './llm-cache.js';
 import {

@@ -1,4 +1,5 @@
-import { closestMatch, UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
+import { closestMatch } from '@agentv/core/provider-utils';
 import type { ArgsDef } from 'citty';
 
 /** Flags shared by commands that read targets. */
