@@ -45,7 +45,7 @@ describe('runHealthcheck over HTTP', () => {
       runHealthcheck({ type: 'http', url: `${base}/broken` }, context),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.message).toBe(`GET ${base}/broken returned HTTP 503`);
+    expect(error.message).toBe(`GET ${base}/broken returned HTTP 503 (expected 2xx)`);
     expect(error.hint).toBe('the service answered but is not healthy; check its logs');
     expect(error.retryable).toBe(false);
   });

@@ -2,6 +2,7 @@ import type { Issue } from '@agentv/core';
 import {
   assertValidSettings,
   closestMatch,
+  DEFAULT_HTTP_HEALTHCHECK_SECONDS,
   hasPlaceholder,
   isRecord,
   maxOutputBytes,
@@ -66,7 +67,6 @@ export const HTTP_SETTINGS_KEYS = [
 
 const PATH_KEYS = ['response_path', 'trace_path', 'output_messages_path', 'usage_path'] as const;
 const HEALTHCHECK_KEYS = ['url', 'method', 'expect_status', 'timeout_seconds'];
-export const DEFAULT_HEALTHCHECK_SECONDS = 10;
 
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -322,6 +322,6 @@ function parseHealthcheck(value: unknown): HttpHealthcheck | undefined {
     timeoutSeconds:
       typeof healthcheck.timeout_seconds === 'number'
         ? healthcheck.timeout_seconds
-        : DEFAULT_HEALTHCHECK_SECONDS,
+        : DEFAULT_HTTP_HEALTHCHECK_SECONDS,
   };
 }
