@@ -1,5 +1,5 @@
 import type { Issue } from '@agentv/core';
-import { hasPlaceholder, type ResolvedTarget } from '@agentv/core/provider-utils';
+import { assertValidSettings, hasPlaceholder, type ResolvedTarget } from '@agentv/core/provider-utils';
 import { credentialIssues, isGiven } from './llm-credentials.js';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
@@ -165,8 +165,12 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
   return issues;
 }
 
-/** The settings of a target that passed `validateLlmSettings`. */
+/**
+ * The typed settings of an LLM target. Throws core's located `InvalidInputError`
+ * (`assertValidSettings`) when they do not pass `validateLlmSettings`.
+ */
 export function parseLlmSettings(kind: LlmKind, target: ResolvedTarget): LlmProviderSettings {
+  assertValidSettings(target, validateLlmSettings(kind, target));
   const s = target.settings;
   const info = LLM_KINDS[kind];
   const text = (value: unknown) =>
