@@ -3,19 +3,18 @@
 // What provider authors need is on `@agentv/core/provider-utils`; what only
 // AgentV's own packages use is on `@agentv/core/internal`; the mock provider is
 // on `@agentv/core/test`. Everything else is internal and may change in any release.
+// It holds: running (`evaluate`, and the `loadProject`/`planRun`/`runEvaluation` it is
+// built on), results and their statistics, eval files, the registries, the grader
+// contract and the errors users catch; biome keeps the lines sorted by file.
 
-// Errors users catch, and the problems found in input files.
 export { AgentvError, isAgentvError } from './errors/agentv-error.js';
 export type { Issue } from './errors/input-issue.js';
 export { formatIssue } from './errors/input-issue.js';
 export { isInvalidInputError } from './errors/invalid-input-error.js';
-// Eval files.
 export type { EvalCase, EvalFile } from './eval-file/eval-case.js';
-// Graders: the evaluator contract.
 export type { EvaluatorConfig } from './eval-file/evaluator-config.js';
 export type { LoadEvalFileOptions } from './eval-file/load-eval-file.js';
 export { loadEvalFile } from './eval-file/load-eval-file.js';
-// Running: the one-call entry, and the three steps it is built on.
 export { evaluate } from './evaluate/evaluate.js';
 export type {
   EvaluateOptions,
@@ -34,7 +33,6 @@ export type {
 } from './evaluators/evaluator.js';
 export { EvaluatorError, isEvaluatorError } from './evaluators/evaluator-error.js';
 export { createEvaluatorRegistry, defaultEvaluators } from './evaluators/evaluator-registry.js';
-// Results and their statistics.
 export type { AttemptRecord, EvaluationResult } from './orchestrator/evaluation-result.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
 export { planRun } from './orchestrator/plan-run.js';
@@ -43,7 +41,6 @@ export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { RunEvaluationOptions } from './orchestrator/run-options.js';
 export type { LoadedProject, LoadProjectOptions } from './project/load-project.js';
 export { loadProject } from './project/load-project.js';
-// Registries: the providers and graders a run may use.
 export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { RetryPolicy } from './retry/retry-policy.js';

@@ -1,14 +1,13 @@
 // @agentv/core/provider-utils: what a provider package needs — the provider
 // contract and the helpers every provider shares (settings checks, time limits,
 // output limits, health checks, masking, parsing agents' answers, processes).
-// Named exports only; see CONTRIBUTING.md, "Adding a provider".
+// Named exports only, kept sorted by file by biome; CONTRIBUTING.md, "Adding a
+// provider", walks through them: the contract, settings, calls, answers, processes.
 
 export { InvalidInputError } from './errors/invalid-input-error.js';
-// Errors a provider throws.
 export type { ProviderErrorOptions } from './errors/provider-error.js';
 export { isProviderError, ProviderError } from './errors/provider-error.js';
 export { makeTempDir } from './process/make-temp-dir.js';
-// Processes: every child process starts through these.
 export type { OutputLimitExceeded } from './process/output-guard.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';
@@ -17,7 +16,6 @@ export { startProcess } from './process/start-process.js';
 export { stderrExcerpt, stderrSummary } from './process/stderr-excerpt.js';
 export { assertValidSettings } from './provider/assert-valid-settings.js';
 export { callLabel } from './provider/call-label.js';
-// Calls: time limit, labels, health check, output limits, failures.
 export type { CallTimeout } from './provider/call-timeout.js';
 export { callTimeout, describeCallTimeout } from './provider/call-timeout.js';
 export type { ChatMessage } from './provider/chat-message.js';
@@ -32,7 +30,6 @@ export {
   maxOutputBytes,
   outputLimitError,
 } from './provider/output-limit.js';
-// The contract.
 export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
 export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
 export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
@@ -42,10 +39,8 @@ export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
 export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
-// Settings: checked with a zod schema, then read.
 export type { SettingsIssuesOptions } from './provider/settings-issues.js';
 export { settingsIssues } from './provider/settings-issues.js';
-// Reading an agent's answer.
 export { parseTokenUsage } from './provider/token-usage.js';
 export type { OutputMessage } from './trace/output-message.js';
 export type { TraceEvent } from './trace/trace-event.js';
