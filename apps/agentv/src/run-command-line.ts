@@ -1,4 +1,5 @@
-import { closestMatch, UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
+import { closestMatch } from '@agentv/core/provider-utils';
 import type { CittyPlugin, CommandDef } from 'citty';
 import { ExitCode } from './exit-code.js';
 import { printError } from './print-error.js';

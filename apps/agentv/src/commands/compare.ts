@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { displayPath, UsageError } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import { compareRuns, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { closeChoice } from '../close-choice.js';

@@ -1,18 +1,15 @@
 import path from 'node:path';
 import {
   type AttemptRecord,
-  type BuiltPrompt,
-  CLI_OPTION_NAMES,
   computeRunStatistics,
-  displayPath,
   type EvalCase,
   type EvaluateOutcome,
   evaluate,
   type PlannedCase,
-  type ResolvedTarget,
   type RunPlan,
-  UsageError,
 } from '@agentv/core';
+import { type BuiltPrompt, CLI_OPTION_NAMES, displayPath, UsageError } from '@agentv/core/internal';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import { formatSummary, type RunRecord, terminalText } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { filterCasesById, filterCasesByTags } from '../eval/case-filter.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
 
 // Values of flags, checked where citty 0.2.2 leaves them as it parsed them: it has no number
 // type, keeps only the last value of a flag given twice, reads a flag given without a value

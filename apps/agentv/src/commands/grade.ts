@@ -1,15 +1,13 @@
 import path from 'node:path';
 import {
-  CLI_OPTION_NAMES,
   computeRunStatistics,
   createEvaluatorRegistry,
   defaultEvaluators,
-  displayPath,
   type EvaluationResult,
   loadProject,
   runEvaluation,
-  UsageError,
 } from '@agentv/core';
+import { CLI_OPTION_NAMES, displayPath, UsageError } from '@agentv/core/internal';
 import { formatSummary, type RunRecord, terminalText } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';

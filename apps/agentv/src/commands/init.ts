@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { displayPath } from '@agentv/core';
+import { displayPath } from '@agentv/core/internal';
 import { defineCommand } from 'citty';
 import { schemaReference } from '../init/schema-reference.js';
 import { starterFiles } from '../init/starter-files.js';

@@ -1,4 +1,5 @@
-import { closestMatch, UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
+import { closestMatch } from '@agentv/core/provider-utils';
 import type { ArgsDef, CittyPlugin } from 'citty';
 
 /** A negative number given as a flag's value (`-1`, `-.5`), not a flag. */

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { computeRunStatistics, displayPath, UsageError } from '@agentv/core';
+import { computeRunStatistics } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import {
   formatSummary,
   writeFileAtomically,
