@@ -1,11 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import {
-  type EvaluationResult,
-  type EvaluatorResult,
-  formatIssue,
-  jsonParseProblem,
-  type TokenUsage,
-} from '@agentv/core';
+import { type EvaluationResult, type EvaluatorResult, formatIssue } from '@agentv/core';
+import { jsonParseProblem } from '@agentv/core/internal';
+import type { TokenUsage } from '@agentv/core/provider-utils';
 import { describeLineProblems } from './describe-line-problems.js';
 import {
   type EvaluatorResultRecord,

@@ -1,4 +1,4 @@
-import { jsonSchemaFile } from '@agentv/core';
+import { jsonSchemaFile } from '@agentv/core/internal';
 import { resultLineSchema } from './result-line-schema.js';
 
 /** The file `@agentv/results/schemas/` ships the result line's JSON Schema in. */

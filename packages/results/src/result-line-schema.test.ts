@@ -1,4 +1,4 @@
-import type { TraceEvent } from '@agentv/core';
+import type { TraceEvent } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { createResultLineRenderer } from './result-line.js';
 import { resultLineSchema } from './result-line-schema.js';

@@ -1,10 +1,5 @@
-import {
-  type EvaluationResult,
-  type EvaluatorResult,
-  outputMessageRecord,
-  type RepeatSummary,
-  tokenUsageRecord,
-} from '@agentv/core';
+import type { EvaluationResult, EvaluatorResult } from '@agentv/core';
+import { outputMessageRecord, type RepeatSummary, tokenUsageRecord } from '@agentv/core/internal';
 import type {
   EvaluatorResultRecord,
   RepeatSummaryRecord,

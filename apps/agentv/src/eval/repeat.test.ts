@@ -1,13 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createProviderRegistry,
-  type EvaluationResult,
-  evaluate,
-  mockProviderFactory,
-  type ProviderFactory,
-} from '@agentv/core';
+import { createProviderRegistry, type EvaluationResult, evaluate } from '@agentv/core';
+import type { ProviderFactory } from '@agentv/core/provider-utils';
+import { mockProviderFactory } from '@agentv/core/test';
 import { describe, expect, it } from 'vitest';
 import { reduceRepeats, runEvaluationRepeated } from './repeat.js';
 
