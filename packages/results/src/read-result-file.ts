@@ -3,6 +3,7 @@ import { type EvaluationResult, type EvaluatorResult, formatIssue } from '@agent
 import { jsonParseProblem } from '@agentv/core/internal';
 import type { TokenUsage } from '@agentv/core/provider-utils';
 import { describeLineProblems } from './describe-line-problems.js';
+import { compileQuickCheck } from './quick-check.js';
 import {
   type EvaluatorResultRecord,
   type ResultRecord,
@@ -48,6 +49,10 @@ export interface ReadResultFileOptions {
    */
   onTornLastLine?: (line: number) => void;
 }
+
+// zod's parse copies every line it checks; this check of the same schema does not, and a line
+// it refuses goes to zod, which decides and says why.
+const isResultLine = compileQuickCheck(resultLineSchema);
 
 /**
  * Reads a JSONL result file as `agentv eval` writes it, checking every line
@@ -95,8 +100,8 @@ export async function readResultFile(
       );
     }
     if (invalid !== undefined) continue;
-    const checked = resultLineSchema.safeParse(value);
-    if (!checked.success) {
+    const checked = isResultLine(value) ? undefined : resultLineSchema.safeParse(value);
+    if (checked?.success === false) {
       invalid = new ResultFileLineError(
         index + 1,
         describeLineProblems(checked.error.issues, value),
