@@ -78,17 +78,18 @@ function compile(schema: z.ZodType, compiled: Map<z.ZodType, QuickCheck>): Quick
 }
 
 function compileObject(schema: z.ZodObject, compiled: Map<z.ZodType, QuickCheck>): QuickCheck {
-  const fields: [string, QuickCheck][] = [];
+  const keys: string[] = [];
+  const checks: QuickCheck[] = [];
   let rest: QuickCheck | undefined;
   const check: QuickCheck = (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
     const record = value as Record<string, unknown>;
-    for (const [key, field] of fields) if (!field(record[key])) return false;
+    for (let index = 0; index < keys.length; index++) {
+      if (!checks[index]!(record[keys[index]!])) return false;
+    }
     if (rest === undefined) return true;
-    for (const key in record) {
-      if (Object.hasOwn(record, key) && !Object.hasOwn(shape, key) && !rest(record[key])) {
-        return false;
-      }
+    for (const key of Object.keys(record)) {
+      if (!Object.hasOwn(shape, key) && !rest(record[key])) return false;
     }
     return true;
   };
@@ -96,7 +97,10 @@ function compileObject(schema: z.ZodObject, compiled: Map<z.ZodType, QuickCheck>
   compiled.set(schema, check);
   // Read once: a getter in the shape (a recursive field) builds a new schema on every read.
   const shape = schema.shape as Record<string, z.ZodType>;
-  for (const [key, field] of Object.entries(shape)) fields.push([key, compile(field, compiled)]);
+  for (const [key, field] of Object.entries(shape)) {
+    keys.push(key);
+    checks.push(compile(field, compiled));
+  }
   const catchall = schema.def.catchall as z.ZodType | undefined;
   if (catchall !== undefined && catchall.def.type !== 'unknown') rest = compile(catchall, compiled);
   return check;
