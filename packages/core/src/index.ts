@@ -57,9 +57,11 @@ export type {
 } from './orchestrator/evaluation-result.js';
 export type { PlannedCase, PlanRunOptions, RunPlan } from './orchestrator/plan-run.js';
 export { planRun } from './orchestrator/plan-run.js';
+export { reportIssues } from './orchestrator/report-issues.js';
 export type { RunOutcome } from './orchestrator/run-evaluation.js';
 export { runEvaluation } from './orchestrator/run-evaluation.js';
 export type { ProviderRole, RunEvaluationOptions } from './orchestrator/run-options.js';
+export { runTargetsOf } from './orchestrator/run-targets.js';
 export { makeTempDir } from './process/make-temp-dir.js';
 export type { OutputLimit, OutputLimitExceeded, WatchedFile } from './process/output-guard.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
@@ -106,6 +108,7 @@ export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export { parseTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
 export type { RetryPolicy } from './retry/retry-policy.js';
+export { createResultTally, type ResultTally } from './statistics/result-tally.js';
 export type {
   HistogramBin,
   RunStatistics,
