@@ -7,8 +7,22 @@
 // and the eval-loading worker's `new URL('./load-eval-file-worker.js', import.meta.url)` resolve
 // the same from any chunk. The AI SDK lands in chunks reached only through its dynamic imports, so it
 // loads only when an LLM target or judge runs (apps/agentv/test/e2e/llm-provider.test.ts checks).
-import { rmSync } from 'node:fs';
+//
+// What the bundled packages load at run time with `createRequire(import.meta.url)` (which rolldown
+// does not follow) stays outside the bundle: EXTERNAL lists them, and this package depends on each,
+// so they resolve from `bundle/` as from the package that requires them. (Test: a json_schema
+// grader run by the built CLI, apps/agentv/test/e2e/grader-options.test.ts.)
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'rolldown';
+
+/** Packages required lazily by core (`json_schema` loads ajv on first use). */
+const EXTERNAL = ['ajv'];
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+for (const name of EXTERNAL) {
+  if (dependencies[name] === undefined) {
+    throw new Error(`${name} stays outside the bundle, so agentv must depend on it`);
+  }
+}
 
 rmSync('bundle', { recursive: true, force: true });
 await build({
@@ -17,6 +31,7 @@ await build({
     'load-eval-file-worker': 'dist/eval/load-eval-file-worker.js',
   },
   platform: 'node',
+  external: EXTERNAL,
   logLevel: 'warn',
   output: {
     dir: 'bundle',

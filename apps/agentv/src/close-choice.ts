@@ -1,4 +1,4 @@
-import { closestMatch } from '@agentv/core';
+import { closestMatch } from '@agentv/core/provider-utils';
 
 /** `did you mean "mean"? ` when `value` is a likely typo of one of `choices`, else ''. */
 export function closeChoice(value: string, choices: readonly string[]): string {

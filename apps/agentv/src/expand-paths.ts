@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { closestMatch, UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
+import { closestMatch } from '@agentv/core/provider-utils';
 import { glob, isDynamicPattern } from 'tinyglobby';
 
 export interface ExpandPathsOptions {

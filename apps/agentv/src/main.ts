@@ -1,14 +1,8 @@
-import type { CommandDef } from 'citty';
-import { stripColor, useColor } from './use-color.js';
+import { type AnyCommand, runCommandLine } from './run-command-line.js';
 import { readVersion } from './version.js';
 
-// Each command has its own argument types; the map only needs to load and run them.
-// biome-ignore lint/suspicious/noExplicitAny: citty's CommandDef is invariant in its args type
-type AnyCommand = CommandDef<any>;
-type LazyCommand = () => Promise<AnyCommand>;
-
-/** Subcommands load on first use so `--help` and `--version` stay fast. */
-const commands: Record<string, LazyCommand> = {
+/** citty's subcommands, each loaded when the command line names it (or `--help` lists them). */
+const commands: Record<string, () => Promise<AnyCommand>> = {
   eval: () => import('./commands/eval.js').then((module) => module.default),
   validate: () => import('./commands/validate.js').then((module) => module.default),
   init: () => import('./commands/init.js').then((module) => module.default),
@@ -40,105 +34,12 @@ export const main: AnyCommand = {
  */
 export async function runCli(argv: string[]): Promise<number> {
   ignoreClosedOutput();
-  // `agentv help [command]` is `agentv [command] --help`.
-  if (argv[0] === 'help') argv = [...argv.slice(1), '--help'];
-  const commandIndex = argv.findIndex((arg) => !arg.startsWith('-'));
-  const commandName = commandIndex === -1 ? undefined : argv[commandIndex];
-  const wantsHelp = argv.includes('--help') || argv.includes('-h');
-  // The command as the user typed it (`results merge`), for the hint of an error.
-  let commandPath = commandName;
-  try {
-    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-      process.stdout.write(`${readVersion()}\n`);
-      return 0;
-    }
-    const { defineCommand, renderUsage, runCommand } = await loadCitty();
-    if (commandName === undefined) {
-      writeUsage(await renderUsage(main));
-      return wantsHelp ? 0 : 2;
-    }
-    const load = commands[commandName];
-    if (!load) {
-      const { closestMatch } = await import('@agentv/core');
-      const names = Object.keys(commands);
-      const match = closestMatch(commandName, names);
-      const guess = match === undefined ? '' : `did you mean "${match}"? `;
-      process.stderr.write(
-        `agentv: unknown command "${commandName}"\n  hint: ${guess}available commands: ${names.join(', ')}; see agentv --help\n`,
-      );
-      return 2;
-    }
-    let command = await load();
-    let parent: AnyCommand = main;
-    let rawArgs = argv.slice(commandIndex + 1);
-    // `agentv results merge`: run the subcommand ourselves, since citty drops its result (the exit code).
-    const subCommands = await resolveSubCommands(command);
-    const subName = rawArgs[0];
-    if (subCommands && subName !== undefined && subCommands[subName]) {
-      parent = defineCommand({ meta: { name: `agentv ${commandName}` } });
-      command = await resolveCommand(subCommands[subName]);
-      commandPath = `${commandName} ${subName}`;
-      rawArgs = rawArgs.slice(1);
-    } else if (subCommands && subName !== undefined && !subName.startsWith('-')) {
-      // citty's own message is coloured whatever the output and suggests nothing.
-      const { closestMatch } = await import('@agentv/core');
-      const names = Object.keys(subCommands);
-      const match = closestMatch(subName, names);
-      const guess = match === undefined ? '' : `did you mean "${match}"? `;
-      process.stderr.write(
-        `agentv: unknown command "${subName}" for "agentv ${commandName}"\n  hint: ${guess}available commands: ${names.join(', ')}; see agentv ${commandName} --help\n`,
-      );
-      return 2;
-    }
-    if (wantsHelp) {
-      writeUsage(await renderUsage(command, parent));
-      return 0;
-    }
-    const { result } = await runCommand(command, { rawArgs });
-    return typeof result === 'number' ? result : 0;
-  } catch (error) {
-    // Loaded only on failure: it pulls in @agentv/core, which `--version` and `--help` never need.
-    const { printError } = await import('./print-error.js');
-    return printError(error, commandPath);
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    process.stdout.write(`${readVersion()}\n`);
+    return 0;
   }
-}
-
-type Citty = typeof import('citty');
-let citty: Promise<Citty> | undefined;
-
-/**
- * citty decides once, when it loads, whether to colour (not under NO_COLOR=1,
- * CI, TEST or TERM=dumb). It is loaded with colours on, and what it writes is
- * stripped where `useColor` says no: one rule for `--help` and for runs.
- */
-function loadCitty(): Promise<Citty> {
-  if (citty) return citty;
-  const names = ['NO_COLOR', 'CI', 'TEST', 'TERM'] as const;
-  const saved = names.map((name) => [name, process.env[name]] as const);
-  for (const name of names) delete process.env[name];
-  const restore = () => {
-    for (const [name, value] of saved) if (value !== undefined) process.env[name] = value;
-  };
-  citty = import('citty').finally(restore);
-  return citty;
-}
-
-/** Usage text as `useColor` says, without the padding citty puts at the end of its lines. */
-function writeUsage(usage: string): void {
-  const text = usage.replace(/[ \t]+$/gm, '');
-  process.stdout.write(`${useColor(process.stdout) ? text : stripColor(text)}\n`);
-}
-
-type SubCommands = Record<string, unknown>;
-
-async function resolveSubCommands(command: AnyCommand): Promise<SubCommands | undefined> {
-  const value = command.subCommands;
-  return (typeof value === 'function' ? await value() : await value) as SubCommands | undefined;
-}
-
-async function resolveCommand(value: unknown): Promise<AnyCommand> {
-  const resolved = typeof value === 'function' ? await value() : await value;
-  return resolved as AnyCommand;
+  // citty has no help command: `agentv help [command]` is `agentv [command] --help`.
+  return runCommandLine(main, argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv);
 }
 
 const CLOSED_OUTPUT_ERRORS = new Set(['EPIPE', 'EIO', 'ERR_STREAM_DESTROYED']);

@@ -7,7 +7,7 @@ import { printError } from './print-error.js';
 
 // A provider package may resolve its own copy of @agentv/core; its errors must
 // print like the app's own: one line plus the hint, no "unexpected error" stack.
-type Core = typeof import('@agentv/core');
+type Core = typeof import('@agentv/core/provider-utils');
 
 let copyDir: string;
 let other: Core;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   // Inside core's node_modules, so the copy resolves core's dependencies as installed.
   copyDir = await mkdtemp(path.join(coreDir, 'node_modules', '.agentv-app-copy-'));
   await cp(path.join(coreDir, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
-  other = await import(pathToFileURL(path.join(copyDir, 'dist', 'index.js')).href);
+  other = await import(pathToFileURL(path.join(copyDir, 'dist', 'provider-utils.js')).href);
 });
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
-import { createProviderRegistry, mockProviderFactory, type ProviderRegistry } from '@agentv/core';
+import { createProviderRegistry, type ProviderRegistry } from '@agentv/core';
+import { mockProviderFactory } from '@agentv/core/test';
 import { cliProviderFactory } from '@agentv/provider-cli';
 import { httpProviderFactory } from '@agentv/provider-http';
 import { llmProviderFactories } from '@agentv/provider-llm';

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, resolve } from 'node:path';
-import { hasPlaceholder, type Issue, isRecord, type ResolvedTarget } from '@agentv/core';
+import type { Issue } from '@agentv/core';
+import { hasPlaceholder, isRecord, type ResolvedTarget } from '@agentv/core/provider-utils';
 
 /**
  * Words that make the first word of a command not a program this check can

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProviderRequest } from '@agentv/core';
+import type { ProviderRequest } from '@agentv/core/provider-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
 import type { CliProviderSettings } from './cli-provider-settings.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProviderError, type ProviderRequest } from '@agentv/core';
+import { ProviderError, type ProviderRequest } from '@agentv/core/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliProviderFactory, createCliProvider } from './cli-provider.js';
 import { shellQuote } from './shell-quote.js';

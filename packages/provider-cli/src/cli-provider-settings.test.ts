@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidInputError } from '@agentv/core';
+import { InvalidInputError } from '@agentv/core/provider-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCliSettings, validateCliSettings } from './cli-provider-settings.js';
 import { catchError } from './test-support/catch-error.js';

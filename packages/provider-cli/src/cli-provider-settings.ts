@@ -1,15 +1,15 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, relative as relativePath, resolve } from 'node:path';
+import type { Issue } from '@agentv/core';
 import {
+  assertValidSettings,
   closestMatch,
-  InvalidInputError,
-  type Issue,
   isRecord,
   maxOutputBytes,
   type ResolvedTarget,
+  settingsIssues,
   snakeCaseSettings,
-  targetSettingsIssue,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import { z } from 'zod';
 import { batchTemplateIssues } from './batch-template-issues.js';
 import { checkTargetProgram } from './check-program.js';
@@ -181,8 +181,7 @@ const HINTS: Record<string, string> = {
 export function validateCliSettings(target: ResolvedTarget): Issue[] {
   const settings = target.settings;
   const issues: Issue[] = [];
-  const parsed = cliSettingsSchema.safeParse(settings);
-  if (!parsed.success) issues.push(...toSettingsIssues(parsed.error.issues));
+  issues.push(...settingsIssues(cliSettingsSchema, settings, { hints: HINTS }));
   if (typeof settings.command_template === 'string') {
     issues.push(...placeholderIssues(settings.command_template));
     issues.push(...templateIssues(settings));
@@ -236,21 +235,11 @@ function shortPath(base: string, path: string): string {
 /**
  * Converts a validated `cli` target into typed settings: paths made absolute
  * against `target.baseDir`, env values converted to strings, defaults applied.
- * Throws `InvalidInputError` naming the target file, line and every problem
- * when the settings do not pass `validateCliSettings`.
+ * Throws core's located `InvalidInputError` (`assertValidSettings`) when the
+ * settings do not pass `validateCliSettings`.
  */
 export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
-  const problems = validateCliSettings(target);
-  if (problems.length > 0) {
-    throw new InvalidInputError(
-      problems.map((problem) => ({
-        ...targetSettingsIssue(problem, target),
-        file: target.filePath,
-        // The target's own position (line and column), as validate reports it.
-        ...(target.positions?.[''] ?? (target.line === undefined ? {} : { line: target.line })),
-      })),
-    );
-  }
+  assertValidSettings(target, validateCliSettings(target));
   const raw = cliSettingsSchema.parse(target.settings);
   const timeoutSeconds = target.timeoutSeconds;
   const healthcheck = parseHealthcheck(target.settings.healthcheck, target.baseDir);
@@ -384,10 +373,9 @@ function healthcheckIssues(value: unknown, baseDir: string): Issue[] {
     ];
   }
   const schema = healthcheck.type === 'http' ? httpHealthcheckSchema : commandHealthcheckSchema;
-  const parsed = schema.safeParse(healthcheck);
   const issues = [
     ...conflicts,
-    ...(parsed.success ? [] : toSettingsIssues(parsed.error.issues, 'healthcheck')),
+    ...settingsIssues(schema, healthcheck, { path: ['healthcheck'], hints: HINTS }),
   ];
   if (healthcheck.type === 'command') {
     if (typeof healthcheck.command_template === 'string') {
@@ -426,18 +414,4 @@ function parseHealthcheck(value: unknown, baseDir: string): CliHealthcheck | und
     ...(parsed.cwd === undefined ? {} : { cwd: resolve(baseDir, parsed.cwd) }),
     ...(parsed.timeout_seconds === undefined ? {} : { timeoutSeconds: parsed.timeout_seconds }),
   };
-}
-
-function toSettingsIssues(issues: readonly z.core.$ZodIssue[], prefix?: string): Issue[] {
-  return issues.map((issue) => {
-    const path = issue.path.map(String);
-    const fieldPath = [...(prefix ? [prefix] : []), ...path];
-    const top = prefix ?? path[0] ?? '';
-    return {
-      severity: 'error',
-      path: fieldPath.length > 0 ? fieldPath : ['settings'],
-      message: issue.message,
-      ...(HINTS[top] ? { hint: HINTS[top] } : {}),
-    };
-  });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ProviderError } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type CliProviderOptions, cliProviderFactory, createCliProvider } from './cli-provider.js';
 import {

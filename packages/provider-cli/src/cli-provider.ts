@@ -10,26 +10,29 @@ import {
 } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Issue } from '@agentv/core';
 import {
   callLabel,
   callTimeout,
   DEFAULT_MAX_OUTPUT_BYTES,
   describeCallTimeout,
   formatBytes,
-  type Issue,
   makeTempDir,
   outputLimitError,
+  PROVIDER_SPECIFICATION_VERSION,
   type Provider,
   type ProviderContext,
   ProviderError,
   type ProviderFactory,
+  type ProviderOptions,
   type ProviderRequest,
   type ProviderResponse,
+  providerOptions,
   type ResolvedTarget,
   type RunProcessOptions,
   stderrExcerpt,
   stderrSummary,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import {
   CLI_SETTINGS_KEYS,
   type CliProviderSettings,
@@ -54,13 +57,9 @@ import { shellQuote } from './shell-quote.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
-export interface CliProviderOptions extends ProviderContext {
-  /** The target this provider serves; named in ids, logs and health-check errors. */
-  targetName: string;
+export interface CliProviderOptions extends ProviderOptions {
   /** Time between SIGTERM and SIGKILL when a command is stopped. Default 2000 ms. */
   killGraceMs?: number;
-  /** Values to mask besides `env`'s: the target's `${{ VAR }}` substitutions. */
-  secretValues?: readonly string[];
 }
 
 /**
@@ -268,7 +267,7 @@ export function createCliProvider(
   };
 
   const provider: Provider = {
-    specificationVersion: 'v1',
+    specificationVersion: PROVIDER_SPECIFICATION_VERSION,
     id: `cli:${targetName}`,
     kind: 'cli',
     targetName,
@@ -302,11 +301,7 @@ export const cliProviderFactory: ProviderFactory = {
   },
   checkUse: checkCliUse,
   create(target: ResolvedTarget, context: ProviderContext): Provider {
-    return createCliProvider(parseCliSettings(target), {
-      ...context,
-      targetName: target.name,
-      ...(target.secretValues === undefined ? {} : { secretValues: target.secretValues }),
-    });
+    return createCliProvider(parseCliSettings(target), providerOptions(target, context));
   },
 };
 

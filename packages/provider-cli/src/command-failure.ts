@@ -6,7 +6,7 @@ import {
   ProviderError,
   stderrExcerpt,
   stderrSummary,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import type { CommandOutcome } from './run-command.js';
 
 /** Throws before a command starts when the run was interrupted. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { ProviderError } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HealthcheckContext, runHealthcheck } from './healthcheck.js';
 import { createRedactor } from './redact.js';
@@ -45,7 +45,7 @@ describe('runHealthcheck over HTTP', () => {
       runHealthcheck({ type: 'http', url: `${base}/broken` }, context),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.message).toBe(`GET ${base}/broken returned HTTP 503`);
+    expect(error.message).toBe(`GET ${base}/broken returned HTTP 503 (expected 2xx)`);
     expect(error.hint).toBe('the service answered but is not healthy; check its logs');
     expect(error.retryable).toBe(false);
   });

@@ -1,11 +1,15 @@
 import { isAbsolute } from 'node:path';
-import { describeFetchError, type Provider, ProviderError, stderrExcerpt } from '@agentv/core';
+import {
+  type Provider,
+  ProviderError,
+  runHttpHealthcheck,
+  stderrExcerpt,
+} from '@agentv/core/provider-utils';
 import type { CliHealthcheck, CliProviderSettings } from './cli-provider-settings.js';
 import type { Redactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
 import { runCommand } from './run-command.js';
 
-export const DEFAULT_HTTP_HEALTHCHECK_SECONDS = 10;
 export const DEFAULT_COMMAND_HEALTHCHECK_SECONDS = 30;
 
 /** What a health check needs besides its own settings. */
@@ -50,47 +54,20 @@ export function withHealthcheck(
 }
 
 /**
- * Runs a health check: an HTTP GET passes on any 2xx status, a command passes
- * on exit code 0. Failures throw a non-retryable `ProviderError` saying what
- * was probed and how it failed (`GET http://… returned HTTP 503`), with a
- * hint; the caller names the target.
+ * Runs a health check: an HTTP GET passes on any 2xx status (core's
+ * `runHttpHealthcheck`, shared with the http provider), a command passes on
+ * exit code 0. Failures throw a non-retryable `ProviderError` saying what was
+ * probed and how it failed (`GET http://… returned HTTP 503 (expected 2xx)`),
+ * with a hint; the caller names the target.
  */
 export async function runHealthcheck(
   healthcheck: CliHealthcheck,
   context: HealthcheckContext,
 ): Promise<void> {
   if (healthcheck.type === 'http') {
-    await checkHttp(healthcheck.url, healthcheck.timeoutSeconds, context);
+    await runHttpHealthcheck(healthcheck, context.redact);
   } else {
     await checkCommand(healthcheck.commandTemplate, healthcheck, context);
-  }
-}
-
-async function checkHttp(
-  url: string,
-  timeoutSeconds = DEFAULT_HTTP_HEALTHCHECK_SECONDS,
-  context: HealthcheckContext,
-): Promise<void> {
-  const subject = `GET ${context.redact(url)}`;
-  let status: number;
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutSeconds * 1000) });
-    status = response.status;
-    await response.body?.cancel();
-  } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
-    throw new ProviderError(
-      timedOut
-        ? `${subject} timed out after ${timeoutSeconds}s`
-        : `${subject} failed: ${context.redact(describeFetchError(error))}`,
-      { retryable: false, cause: error, hint: 'start the agent service, or fix healthcheck.url' },
-    );
-  }
-  if (status < 200 || status > 299) {
-    throw new ProviderError(`${subject} returned HTTP ${status}`, {
-      retryable: false,
-      hint: 'the service answered but is not healthy; check its logs',
-    });
   }
 }
 

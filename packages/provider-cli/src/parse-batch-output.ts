@@ -7,7 +7,7 @@ import {
   outputLimitError,
   ProviderError,
   type ProviderResponse,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import { LineSplitter } from './line-splitter.js';
 import { isReplyRecord, parseOutputRecord } from './parse-output.js';
 

@@ -7,7 +7,7 @@ import {
   parseTokenUsage,
   parseTraceEvents,
   type TokenUsage,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 
 /**
  * Turns an agent's output (stdout or the `{OUTPUT_FILE}` content) into a

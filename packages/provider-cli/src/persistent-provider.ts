@@ -3,12 +3,13 @@ import {
   callTimeout,
   DEFAULT_MAX_OUTPUT_BYTES,
   describeCallTimeout,
+  PROVIDER_SPECIFICATION_VERSION,
   type Provider,
-  type ProviderContext,
   ProviderError,
+  type ProviderOptions,
   type ProviderRequest,
   type ProviderResponse,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import { type CliProviderSettings, DEFAULT_CLI_TIMEOUT_SECONDS } from './cli-provider-settings.js';
 import { throwIfAborted } from './command-failure.js';
 import { withHealthcheck } from './healthcheck.js';
@@ -19,10 +20,8 @@ import { renderCommandTemplate } from './render-command-template.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What the persistent provider needs besides the settings (`CliProviderOptions`' shape). */
-export interface PersistentCliProviderOptions extends ProviderContext {
-  targetName: string;
+export interface PersistentCliProviderOptions extends ProviderOptions {
   killGraceMs?: number;
-  secretValues?: readonly string[];
 }
 
 /** One place in the pool: a worker number and the process that currently fills it. */
@@ -150,7 +149,7 @@ export function createPersistentCliProvider(
   };
 
   const provider: Provider = {
-    specificationVersion: 'v1',
+    specificationVersion: PROVIDER_SPECIFICATION_VERSION,
     id: `cli:${targetName}`,
     kind: 'cli',
     targetName,

@@ -1,4 +1,5 @@
-import { closestMatch, type Issue, type ResolvedTarget } from '@agentv/core';
+import type { Issue } from '@agentv/core';
+import { closestMatch, type ResolvedTarget } from '@agentv/core/provider-utils';
 import { findPlaceholders, isSupportedPlaceholder } from './placeholders.js';
 
 /** The values of a `cli` target's `mode`: a process per case, or one per worker. */

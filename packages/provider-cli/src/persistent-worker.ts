@@ -9,7 +9,7 @@ import {
   type ProviderResponse,
   startProcess,
   stderrSummary,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import { LineSplitter } from './line-splitter.js';
 import { excerpt, parseReplyLine } from './parse-batch-output.js';
 import { requestRecord } from './placeholder-values.js';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProviderRequest } from '@agentv/core';
+import type { ProviderRequest } from '@agentv/core/provider-utils';
 import { FILE_PLACEHOLDERS } from './placeholders.js';
 import type { PlaceholderValues } from './render-command-template.js';
 

@@ -1,4 +1,4 @@
-import { createSecretMask } from '@agentv/core';
+import { createSecretMask } from '@agentv/core/provider-utils';
 import { shellQuote } from './shell-quote.js';
 
 /** Replaces secret values in a text with `***`. */

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax such as ${VAR} in plain strings, on purpose
 import { execFileSync } from 'node:child_process';
-import { ProviderError } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { findPlaceholders, SUPPORTED_PLACEHOLDERS } from './placeholders.js';
 import {

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { ProviderError } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { type CompiledFilesFormat, compileFilesFormat } from './compile-files-format.js';
 import { itemVariableName, mentionedPlaceholders, variableName } from './placeholder-variables.js';
 import {

@@ -1,4 +1,4 @@
-import type { ProviderRequest } from '@agentv/core';
+import type { ProviderRequest } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { requestRecord } from './placeholder-values.js';
 import { requestLine } from './request-bundle.js';

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ProviderError } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from './run-command.js';
 import { catchError } from './test-support/catch-error.js';

@@ -4,7 +4,7 @@ import {
   ProviderError,
   type RunProcessOptions,
   runProcess,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 
 /** How to run one rendered command: `RunProcessOptions` with a shell command line. */
 export interface RunCommandOptions extends Omit<RunProcessOptions, 'command'> {

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { ProviderRequest } from '@agentv/core';
+import type { ProviderRequest } from '@agentv/core/provider-utils';
 import type { CliProviderSettings } from './cli-provider-settings.js';
 
 /**

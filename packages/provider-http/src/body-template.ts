@@ -1,4 +1,4 @@
-import type { ProviderRequest } from '@agentv/core';
+import type { ProviderRequest } from '@agentv/core/provider-utils';
 
 /**
  * The placeholders a `body` string may use, without braces: the `cli`

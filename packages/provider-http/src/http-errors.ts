@@ -1,4 +1,4 @@
-import { ProviderError, parseRetryAfterMs } from '@agentv/core';
+import { ProviderError, parseRetryAfterMs } from '@agentv/core/provider-utils';
 
 /**
  * The `ProviderError` for a response whose status is not 2xx: 429, 408 and

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isProviderError, type ProviderError } from '@agentv/core';
+import { isProviderError, type ProviderError } from '@agentv/core/provider-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpProvider, httpProviderFactory } from './http-provider.js';
 import { parseHttpSettings } from './http-settings.js';

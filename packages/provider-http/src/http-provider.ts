@@ -1,3 +1,4 @@
+import type { Issue } from '@agentv/core';
 import {
   callLabel,
   callTimeout,
@@ -5,22 +6,24 @@ import {
   describeFetchError,
   fetchWithBodyLimit,
   formatBytes,
-  type Issue,
   isProviderError,
   outputLimitError,
+  PROVIDER_SPECIFICATION_VERSION,
   type Provider,
   type ProviderContext,
   ProviderError,
   type ProviderFactory,
+  type ProviderOptions,
   type ProviderRequest,
   type ProviderResponse,
   parseOutputMessages,
   parseTokenUsage,
   parseTraceEvents,
+  providerOptions,
   type ResolvedTarget,
-} from '@agentv/core';
+  runHttpHealthcheck,
+} from '@agentv/core/provider-utils';
 import { placeholderValues, renderBody } from './body-template.js';
-import { runHttpHealthcheck } from './healthcheck.js';
 import { statusError } from './http-errors.js';
 import {
   HTTP_SETTINGS_KEYS,
@@ -32,12 +35,7 @@ import { lookupPath } from './json-path.js';
 import { createRedactor, excerpt, type Redactor } from './redact.js';
 
 /** What `createHttpProvider` needs besides the settings. */
-export interface HttpProviderOptions extends ProviderContext {
-  /** The target this provider serves; named in ids, logs and errors. */
-  targetName: string;
-  /** Values to mask besides the header values: the target's `${{ VAR }}` substitutions. */
-  secretValues?: readonly string[];
-}
+export interface HttpProviderOptions extends ProviderOptions {}
 
 /**
  * Creates a provider that answers each case with one HTTP request: `body`
@@ -142,7 +140,7 @@ export function createHttpProvider(
   };
 
   const provider: Provider = {
-    specificationVersion: 'v1',
+    specificationVersion: PROVIDER_SPECIFICATION_VERSION,
     id: `http:${targetName}`,
     kind: 'http',
     targetName,
@@ -152,7 +150,7 @@ export function createHttpProvider(
   if (healthcheck === undefined) return provider;
   return {
     ...provider,
-    healthcheck: () => runHttpHealthcheck(healthcheck, settings.headers, redact),
+    healthcheck: () => runHttpHealthcheck({ ...healthcheck, headers: settings.headers }, redact),
   };
 }
 
@@ -164,11 +162,7 @@ export const httpProviderFactory: ProviderFactory = {
     return validateHttpSettings(target);
   },
   create(target: ResolvedTarget, context: ProviderContext): Provider {
-    return createHttpProvider(parseHttpSettings(target), {
-      ...context,
-      targetName: target.name,
-      ...(target.secretValues === undefined ? {} : { secretValues: target.secretValues }),
-    });
+    return createHttpProvider(parseHttpSettings(target), providerOptions(target, context));
   },
 };
 

@@ -1,14 +1,14 @@
+import type { Issue } from '@agentv/core';
 import {
+  assertValidSettings,
   closestMatch,
+  DEFAULT_HTTP_HEALTHCHECK_SECONDS,
   hasPlaceholder,
-  InvalidInputError,
-  type Issue,
   isRecord,
   maxOutputBytes,
   type ResolvedTarget,
   snakeCaseSettings,
-  targetSettingsIssue,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import {
   BODY_PLACEHOLDERS,
   FILE_PLACEHOLDERS,
@@ -67,7 +67,6 @@ export const HTTP_SETTINGS_KEYS = [
 
 const PATH_KEYS = ['response_path', 'trace_path', 'output_messages_path', 'usage_path'] as const;
 const HEALTHCHECK_KEYS = ['url', 'method', 'expect_status', 'timeout_seconds'];
-export const DEFAULT_HEALTHCHECK_SECONDS = 10;
 
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -150,22 +149,12 @@ export function validateHttpSettings(target: ResolvedTarget): Issue[] {
 }
 
 /**
- * Converts a validated `http` target into typed settings. Throws
- * `InvalidInputError` naming the target file, line and every problem when the
- * settings do not pass `validateHttpSettings`.
+ * Converts a validated `http` target into typed settings. Throws core's located
+ * `InvalidInputError` (`assertValidSettings`) when the settings do not pass
+ * `validateHttpSettings`.
  */
 export function parseHttpSettings(target: ResolvedTarget): HttpProviderSettings {
-  const problems = validateHttpSettings(target).filter((issue) => issue.severity === 'error');
-  if (problems.length > 0) {
-    throw new InvalidInputError(
-      problems.map((problem) => ({
-        ...targetSettingsIssue(problem, target),
-        file: target.filePath,
-        // The target's own position (line and column), as validate reports it.
-        ...(target.positions?.[''] ?? (target.line === undefined ? {} : { line: target.line })),
-      })),
-    );
-  }
+  assertValidSettings(target, validateHttpSettings(target));
   const settings = target.settings;
   const headers = Object.fromEntries(
     Object.entries(isRecord(settings.headers) ? settings.headers : {}).map(([name, value]) => [
@@ -333,6 +322,6 @@ function parseHealthcheck(value: unknown): HttpHealthcheck | undefined {
     timeoutSeconds:
       typeof healthcheck.timeout_seconds === 'number'
         ? healthcheck.timeout_seconds
-        : DEFAULT_HEALTHCHECK_SECONDS,
+        : DEFAULT_HTTP_HEALTHCHECK_SECONDS,
   };
 }

@@ -1,4 +1,4 @@
-import { createSecretMask } from '@agentv/core';
+import { createSecretMask } from '@agentv/core/provider-utils';
 
 /** Replaces secret values in a text with `***`. */
 export type Redactor = (text: string) => string;

@@ -1,4 +1,5 @@
-import { type Issue, ProviderError } from '@agentv/core';
+import type { Issue } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

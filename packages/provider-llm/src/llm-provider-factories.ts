@@ -1,4 +1,4 @@
-import { callTimeout, maxOutputBytes, type ProviderFactory } from '@agentv/core';
+import { maxOutputBytes, type ProviderFactory } from '@agentv/core/provider-utils';
 import { type LlmKind, llmSettingsKeys } from './llm-kinds.js';
 import { createLlmProvider } from './llm-provider.js';
 import { parseLlmSettings, validateLlmSettings } from './llm-provider-settings.js';
@@ -10,18 +10,12 @@ export function createLlmProviderFactory(kind: LlmKind, as: string = kind): Prov
     settingsKeys: llmSettingsKeys(kind),
     validate: (target) => validateLlmSettings(kind, target),
     create: (target, context) => {
-      // --agent-timeout wins over timeout_seconds (core's one rule for every provider).
-      const timeout = callTimeout(target.timeoutSeconds, context);
       return createLlmProvider(target.name, parseLlmSettings(kind, target), {
+        ...context,
         kind: as,
-        ...(timeout.seconds === undefined ? {} : { timeoutSeconds: timeout.seconds }),
-        timeoutFromFlag: timeout.fromFlag,
+        ...(target.timeoutSeconds === undefined ? {} : { timeoutSeconds: target.timeoutSeconds }),
         maxOutputBytes: maxOutputBytes(target),
-        cacheDir: context.cacheDir,
-        secrets: target.secretValues,
-        env: context.env,
-        verbose: context.verbose,
-        log: context.log,
+        ...(target.secretValues === undefined ? {} : { secrets: target.secretValues }),
       });
     },
   };

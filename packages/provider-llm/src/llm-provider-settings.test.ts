@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} is targets-file syntax, not a JS template
-import type { ResolvedTarget } from '@agentv/core';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import type { LlmKind } from './llm-kinds.js';
 import { llmProviderFactories } from './llm-provider-factories.js';
@@ -159,6 +159,22 @@ describe('validateLlmSettings', () => {
         message: 'is required',
         hint: "add the server's API URL, e.g. `base_url: http://127.0.0.1:11434/v1`",
       },
+    ]);
+  });
+
+  it('takes numeric strings, reads max_tokens only without max_output_tokens, wants pricing as a mapping', () => {
+    const messages = (settings: Record<string, unknown>) =>
+      validate('openai', { model: 'm', api_key: 'k', ...settings }).map(
+        ({ path, message }) => `${path?.join('.')}: ${message}`,
+      );
+    expect(messages({ temperature: '0.5', max_tokens: '64' })).toEqual([]);
+    expect(messages({ max_output_tokens: 10, max_tokens: 'many' })).toEqual([]);
+    expect(messages({ max_tokens: 'many', thinking_budget: 0 })).toEqual([
+      'max_tokens: must be a whole number >= 1, not "many"',
+      'thinking_budget: must be a whole number >= 1, not 0',
+    ]);
+    expect(messages({ pricing: [1, 2] })).toEqual([
+      'pricing: must be a mapping with input_per_mtok and output_per_mtok',
     ]);
   });
 });

@@ -1,4 +1,11 @@
-import { hasPlaceholder, type Issue, type ResolvedTarget } from '@agentv/core';
+import type { Issue } from '@agentv/core';
+import {
+  assertValidSettings,
+  hasPlaceholder,
+  type ResolvedTarget,
+  settingsIssues,
+} from '@agentv/core/provider-utils';
+import { z } from 'zod';
 import { credentialIssues, isGiven } from './llm-credentials.js';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
@@ -93,11 +100,6 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
   } else if (info.requiresApiKey) {
     issues.push(...credentialIssues(kind, s));
   }
-  for (const key of textKeys(kind)) {
-    if (s[key] !== undefined && typeof s[key] !== 'string') {
-      add(key, 'must be a string', `quote the value: \`${key}: "..."\``);
-    }
-  }
   for (const { key, example } of info.requiredKeys ?? []) {
     if (!isGiven(s[key])) add(key, 'is required', `add \`${key}: ${example}\``);
   }
@@ -130,42 +132,80 @@ export function validateLlmSettings(kind: LlmKind, target: ResolvedTarget): Issu
     }
   }
 
-  checkNumber(s.temperature, 'temperature', { min: 0, max: 2 }, add, 'e.g. `temperature: 0`');
-  const maxTokensField = s.max_output_tokens !== undefined ? 'max_output_tokens' : 'max_tokens';
-  checkNumber(
-    s[maxTokensField],
-    maxTokensField,
-    { min: 1, integer: true },
-    add,
-    'e.g. `max_output_tokens: 1024`',
-  );
-  checkNumber(
-    s.thinking_budget,
-    'thinking_budget',
-    { min: 1, integer: true },
-    add,
-    'e.g. `thinking_budget: 2048`',
-  );
-
-  if (s.pricing !== undefined) {
-    const pricing = s.pricing;
-    const hint =
-      'e.g. `pricing: { input_per_mtok: 0.15, output_per_mtok: 0.6 }` (USD per million tokens)';
-    if (typeof pricing !== 'object' || pricing === null || Array.isArray(pricing)) {
-      add('pricing', 'must be a mapping with input_per_mtok and output_per_mtok', hint);
-    } else {
-      for (const key of ['input_per_mtok', 'output_per_mtok']) {
-        const value = (pricing as Record<string, unknown>)[key];
-        if (value === undefined) add(`pricing.${key}`, 'is required', hint);
-        else checkNumber(value, `pricing.${key}`, { min: 0 }, add, hint);
-      }
-    }
-  }
+  issues.push(...settingsIssues(llmSettingsSchema(kind, s), s, { hints: settingHints(kind) }));
   return issues;
 }
 
-/** The settings of a target that passed `validateLlmSettings`. */
+const PRICING_HINT =
+  'e.g. `pricing: { input_per_mtok: 0.15, output_per_mtok: 0.6 }` (USD per million tokens)';
+
+/** The settings of `kind` that are checked one by one: their types and ranges. */
+function llmSettingsSchema(kind: LlmKind, settings: Record<string, unknown>): z.ZodType {
+  const price = numberSetting({ min: 0 }, { required: true });
+  const shape: Record<string, z.ZodType> = {
+    temperature: numberSetting({ min: 0, max: 2 }),
+    // AgentV 1.x's max_tokens counts only when max_output_tokens is not given.
+    [settings.max_output_tokens !== undefined ? 'max_output_tokens' : 'max_tokens']: numberSetting({
+      min: 1,
+      integer: true,
+    }),
+    thinking_budget: numberSetting({ min: 1, integer: true }),
+    pricing: z
+      .object(
+        { input_per_mtok: price, output_per_mtok: price },
+        { error: 'must be a mapping with input_per_mtok and output_per_mtok' },
+      )
+      .optional(),
+  };
+  for (const key of textKeys(kind)) shape[key] = z.string({ error: 'must be a string' }).optional();
+  return z.object(shape);
+}
+
+/** The hint of each setting `llmSettingsSchema` checks. */
+function settingHints(kind: LlmKind): Record<string, string> {
+  const hints: Record<string, string> = {
+    temperature: 'e.g. `temperature: 0`',
+    max_output_tokens: 'e.g. `max_output_tokens: 1024`',
+    max_tokens: 'e.g. `max_output_tokens: 1024`',
+    thinking_budget: 'e.g. `thinking_budget: 2048`',
+    pricing: PRICING_HINT,
+  };
+  for (const key of textKeys(kind)) hints[key] = `quote the value: \`${key}: "..."\``;
+  return hints;
+}
+
+/** A number, or a numeric string (what `${{ VAR }}` gives), in `range`; optional unless `required`. */
+function numberSetting(
+  range: { min: number; max?: number; integer?: boolean },
+  { required = false } = {},
+): z.ZodType {
+  const bounds =
+    range.max === undefined ? `>= ${range.min}` : `between ${range.min} and ${range.max}`;
+  const what = range.integer ? `a whole number ${bounds}` : `a number ${bounds}`;
+  const valid = (value: unknown) => {
+    const parsed = toNumber(value);
+    return (
+      parsed !== undefined &&
+      (!range.integer || Number.isInteger(parsed)) &&
+      parsed >= range.min &&
+      (range.max === undefined || parsed <= range.max)
+    );
+  };
+  const schema = z.unknown().refine(valid, {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required'
+        : `must be ${what}, not ${JSON.stringify(issue.input)}`,
+  });
+  return required ? schema : schema.optional();
+}
+
+/**
+ * The typed settings of an LLM target. Throws core's located `InvalidInputError`
+ * (`assertValidSettings`) when they do not pass `validateLlmSettings`.
+ */
 export function parseLlmSettings(kind: LlmKind, target: ResolvedTarget): LlmProviderSettings {
+  assertValidSettings(target, validateLlmSettings(kind, target));
   const s = target.settings;
   const info = LLM_KINDS[kind];
   const text = (value: unknown) =>
@@ -252,26 +292,4 @@ function toNumber(value: unknown): number | undefined {
     return Number.isFinite(parsed) ? parsed : undefined;
   }
   return undefined;
-}
-
-function checkNumber(
-  value: unknown,
-  field: string,
-  range: { min?: number; max?: number; integer?: boolean },
-  add: (field: string, message: string, hint?: string) => void,
-  hint: string,
-): void {
-  if (value === undefined || hasPlaceholder(value)) return;
-  const parsed = toNumber(value);
-  const bounds =
-    range.max === undefined ? `>= ${range.min}` : `between ${range.min} and ${range.max}`;
-  const what = range.integer ? `a whole number ${bounds}` : `a number ${bounds}`;
-  if (
-    parsed === undefined ||
-    (range.integer && !Number.isInteger(parsed)) ||
-    (range.min !== undefined && parsed < range.min) ||
-    (range.max !== undefined && parsed > range.max)
-  ) {
-    add(field, `must be ${what}, not ${JSON.stringify(value)}`, hint);
-  }
 }

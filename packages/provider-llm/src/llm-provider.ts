@@ -9,11 +9,12 @@ import {
   outputLimitError,
   PROVIDER_SPECIFICATION_VERSION,
   type Provider,
+  type ProviderContext,
   ProviderError,
   type ProviderRequest,
   type ProviderResponse,
   type TokenUsage,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { createLlmCache, llmCacheKey } from './llm-cache.js';
 import {
@@ -28,28 +29,23 @@ import { estimateCostUsd } from './price-table.js';
 import { reportedCostUsd } from './reported-cost-usd.js';
 import { type FailedCall, toProviderError } from './to-provider-error.js';
 
-/** How an LLM provider runs, besides its settings. */
-export interface LlmProviderOptions {
+/**
+ * How an LLM provider runs, besides its settings: the run's context (`cacheDir`
+ * undefined turns caching off; `env` is searched for the variable holding the
+ * key so a 401 hint can name it; `verbose` logs every call) and the target's limits.
+ */
+export interface LlmProviderOptions extends ProviderContext {
   /** The `provider:` value the target used (an alias such as `google`); default the settings' kind. */
   kind?: string;
-  /** Per-call time limit in seconds; none when undefined. */
+  /**
+   * The target's per-call time limit in seconds (`timeout_seconds`); `defaultTimeoutSeconds`
+   * (`--agent-timeout`) wins over it (core's `callTimeout`). None when both are undefined.
+   */
   timeoutSeconds?: number;
-  /** The time limit came from `--agent-timeout` (a timeout's hint names it). */
-  timeoutFromFlag?: boolean;
   /** Most bytes of a response body (the target's `max_output_bytes`). Default core's `DEFAULT_MAX_OUTPUT_BYTES`. */
   maxOutputBytes?: number;
-  /** Folder of the disk cache (`.agentv/cache`); undefined turns caching off. */
-  cacheDir?: string;
   /** Values to mask in errors and logs besides the API key (the target's `${{ VAR }}` values). */
   secrets?: readonly string[];
-  /**
-   * The project's environment (the shell's variables over `.env`), searched for the variable
-   * holding the key so a 401 hint can name it. Default `process.env`.
-   */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Log every call (model, duration, tokens, cache hits) through `log`. */
-  verbose?: boolean;
-  log?: (line: string) => void;
 }
 
 /**
@@ -67,6 +63,8 @@ export function createLlmProvider(
 ): Provider {
   const kind = options.kind ?? settings.kind;
   const id = `${kind}:${targetName}`;
+  const timeoutLimit = callTimeout(options.timeoutSeconds, options);
+  const timeoutSeconds = timeoutLimit.seconds;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const verbose = (line: string) => {
     if (options.verbose) log(`[${id}] ${line}`);
@@ -138,9 +136,9 @@ export function createLlmProvider(
     const [languageModel, { generateText }] = await Promise.all([model, import('ai')]);
     const timeout = new AbortController();
     const timer =
-      options.timeoutSeconds === undefined
+      timeoutSeconds === undefined
         ? undefined
-        : setTimeout(() => timeout.abort(), options.timeoutSeconds * 1000);
+        : setTimeout(() => timeout.abort(), timeoutSeconds * 1000);
     const abortSignal = request.signal
       ? AbortSignal.any([request.signal, timeout.signal])
       : timeout.signal;
@@ -170,8 +168,8 @@ export function createLlmProvider(
         tooLong ??
         (timeout.signal.aborted
           ? new ProviderError(
-              `${kind} target "${targetName}": no answer within ${options.timeoutSeconds} s`,
-              { retryable: true, hint: timeoutHint(options) },
+              `${kind} target "${targetName}": no answer within ${timeoutSeconds} s`,
+              { retryable: true, hint: timeoutLimit.hint },
             )
           : (missingCredentialsError(error, settings.kind, targetName) ??
             toProviderError(error, failedCall)));
@@ -269,11 +267,4 @@ function variableHolding(
   if (key === undefined) return undefined;
   const preferred = LLM_KINDS[settings.kind].keyVariables.find((name) => env[name] === key);
   return preferred ?? Object.keys(env).find((name) => env[name] === key);
-}
-
-/** The hint of a timeout: core's `callTimeout` names only what would change the outcome. */
-function timeoutHint(options: LlmProviderOptions): string {
-  return options.timeoutFromFlag
-    ? callTimeout(undefined, { defaultTimeoutSeconds: options.timeoutSeconds }).hint
-    : callTimeout(options.timeoutSeconds, {}).hint;
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ProviderRequest, ResolvedTarget } from '@agentv/core';
+import type { ProviderRequest, ResolvedTarget } from '@agentv/core/provider-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LlmKind } from './llm-kinds.js';
 import { createLlmProviderFactory } from './llm-provider-factories.js';

@@ -1,4 +1,9 @@
-import { createSecretMask, networkFailure, ProviderError, parseRetryAfterMs } from '@agentv/core';
+import {
+  createSecretMask,
+  networkFailure,
+  ProviderError,
+  parseRetryAfterMs,
+} from '@agentv/core/provider-utils';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
 const API_CALL_ERROR = Symbol.for('vercel.ai.error.AI_APICallError');

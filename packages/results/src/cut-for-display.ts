@@ -1,4 +1,4 @@
-import { formatBytes, type TraceEvent } from '@agentv/core';
+import { formatBytes, type TraceEvent } from '@agentv/core/provider-utils';
 
 /** Most characters of an answer, reasoning, miss or error a report shows. */
 export const REPORT_TEXT_CHARS = 65_536;

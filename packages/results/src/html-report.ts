@@ -1,12 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  computeRunStatistics,
-  type EvaluationResult,
-  type RunStatistics,
-  type TraceEvent,
-  type TraceSummary,
-} from '@agentv/core';
+import { computeRunStatistics, type EvaluationResult, type RunStatistics } from '@agentv/core';
+import type { TraceSummary } from '@agentv/core/internal';
+import type { TraceEvent } from '@agentv/core/provider-utils';
 import { displayAnswer, displayText, displayTrace } from './cut-for-display.js';
 import { REPORT_SCRIPT, REPORT_STYLES } from './html-report-assets.js';
 import { writeFileAtomically } from './write-file-atomically.js';

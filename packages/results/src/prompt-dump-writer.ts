@@ -1,4 +1,5 @@
-import type { BuiltPrompt, ChatMessage } from '@agentv/core';
+import type { BuiltPrompt } from '@agentv/core/internal';
+import type { ChatMessage } from '@agentv/core/provider-utils';
 import { createCaseFileFolder } from './case-file-names.js';
 
 /** One case's prompt to dump. */

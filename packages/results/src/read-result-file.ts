@@ -1,10 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import {
-  type EvaluationResult,
-  type EvaluatorResult,
-  jsonParseProblem,
-  type TokenUsage,
-} from '@agentv/core';
+import type { EvaluationResult, EvaluatorResult } from '@agentv/core';
+import { jsonParseProblem } from '@agentv/core/internal';
+import type { TokenUsage } from '@agentv/core/provider-utils';
 import type { EvaluatorResultRecord, ResultRecord } from './to-result-record.js';
 
 /** One line of a result file, parsed, with where it came from. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { TraceEvent } from '@agentv/core';
+import type { TraceEvent } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { createResultLineRenderer } from './result-line.js';
 import { makeResult, makeRubricMember } from './test-support/make-result.js';

@@ -1,4 +1,4 @@
-import type { TraceEvent } from '@agentv/core';
+import type { TraceEvent } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { makeResult, makeRubricMember } from './test-support/make-result.js';
 import { toResultRecord } from './to-result-record.js';

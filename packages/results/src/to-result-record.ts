@@ -1,14 +1,12 @@
+import type { EvaluationResult, EvaluatorResult, Verdict } from '@agentv/core';
 import {
-  type EvaluationResult,
-  type EvaluatorResult,
   type OutputMessageRecord,
   outputMessageRecord,
   type RepeatSummary,
-  type TraceEvent,
   type TraceSummary,
   tokenUsageRecord,
-  type Verdict,
-} from '@agentv/core';
+} from '@agentv/core/internal';
+import type { TraceEvent } from '@agentv/core/provider-utils';
 
 /** One evaluator's outcome in a result line. */
 export interface EvaluatorResultRecord {

@@ -1,4 +1,6 @@
-import type { AttemptRecord, TraceEvent, TraceSummary } from '@agentv/core';
+import type { AttemptRecord } from '@agentv/core';
+import type { TraceSummary } from '@agentv/core/internal';
+import type { TraceEvent } from '@agentv/core/provider-utils';
 import { type CaseIdentity, createCaseFileFolder, safeFileStem } from './case-file-names.js';
 
 /** One provider call to dump, with where its case came from when known. */

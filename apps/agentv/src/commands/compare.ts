@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { displayPath, UsageError } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import { compareRuns, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { closeChoice } from '../close-choice.js';
@@ -7,7 +7,8 @@ import { type ComparisonFormat, formatComparison } from '../compare/format-compa
 import { selectSides } from '../compare/select-sides.js';
 import { ExitCode } from '../exit-code.js';
 import { readResultLines } from '../results/read-result-lines.js';
-import { integerFlag, rejectUnknownFlags, stringFlag } from './_shared.js';
+import { integerFlag, stringFlag } from './flag-values.js';
+import { rejectUnknownFlags } from './reject-unknown-flags.js';
 
 const compareArgs = {
   files: {
@@ -57,8 +58,8 @@ export default defineCommand({
       'Compare two runs case by case: wins, losses, regressions, pass-rate change with a 95% CI and McNemar',
   },
   args: compareArgs,
-  async run({ args, rawArgs }) {
-    rejectUnknownFlags(rawArgs, compareArgs, 'compare');
+  plugins: [rejectUnknownFlags('compare')],
+  async run({ args }) {
     const cwd = process.cwd();
     const format = formatOf(stringFlag(args.format, 'format'));
     const seed = integerFlag(args.seed, 'seed', 0) ?? DEFAULT_BOOTSTRAP_SEED;

@@ -1,18 +1,20 @@
 import path from 'node:path';
 import {
-  CLI_OPTION_NAMES,
   createEvaluatorRegistry,
-  createMockProvider,
-  createResultTally,
   defaultEvaluators,
   loadProject,
   type PlannedCase,
   planRun,
   type RunOutcome,
+} from '@agentv/core';
+import {
+  CLI_OPTION_NAMES,
+  createResultTally,
   reportIssues,
   runTargetsOf,
   UsageError,
-} from '@agentv/core';
+} from '@agentv/core/internal';
+import { createMockProvider } from '@agentv/core/test';
 import { defineCommand } from 'citty';
 import { finishRun } from '../eval/finish-run.js';
 import { listCases } from '../eval/list-cases.js';
@@ -31,14 +33,17 @@ import { watchEval } from '../eval/watch.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import {
-  integerFlag,
-  numberFlag,
-  rejectUnknownFlags,
-  repeatedFlag,
-  stringFlag,
-  targetArgs,
+  cacheArg,
+  judgeTargetArg,
+  outArg,
+  targetArg,
+  targetsArg,
+  thresholdArg,
   verboseArg,
+  workersArg,
 } from './_shared.js';
+import { integerFlag, numberFlag, repeatedFlag, stringFlag } from './flag-values.js';
+import { rejectUnknownFlags } from './reject-unknown-flags.js';
 
 const evalArgs = {
   paths: {
@@ -47,23 +52,10 @@ const evalArgs = {
     required: false,
     valueHint: 'PATHS...',
   },
-  ...targetArgs,
-  target: {
-    ...targetArgs.target,
-    description:
-      'Run every case against this target, overriding the eval files; repeat it (--target a --target b) to compare targets side by side',
-  },
-  out: {
-    type: 'string',
-    description: 'Result file (default: .agentv/results/eval_<timestamp>.jsonl, or .yaml)',
-    valueHint: 'PATH',
-  },
-  workers: {
-    type: 'string',
-    description:
-      "Cases run at once; wins over the targets' workers (default: their largest, else 4)",
-    valueHint: 'N',
-  },
+  ...targetsArg,
+  ...targetArg,
+  ...outArg,
+  ...workersArg,
   'eval-id': {
     type: 'string',
     description: 'Only run cases whose id matches; repeatable, * and ? wildcards',
@@ -130,32 +122,17 @@ const evalArgs = {
     description: "Timeout of one agent call; wins over the target's timeout_seconds",
     valueHint: 'SECONDS',
   },
-  threshold: {
-    type: 'string',
-    description:
-      'A case passes when its score is at least this (0..1), instead of every evaluator passing',
-    valueHint: 'SCORE',
-  },
+  ...thresholdArg,
   'include-trace': {
     type: 'boolean',
     description: 'Write the full trace and output messages into each result line',
   },
-  'judge-target': {
-    type: 'string',
-    description:
-      'Target that LLM graders (llm_judge, rubric) ask; wins over execution.judge_target and judge_target',
-    valueHint: 'NAME',
-  },
+  ...judgeTargetArg,
   'dry-run': {
     type: 'boolean',
     description: 'Answer every case with the mock provider instead of the real targets',
   },
-  cache: {
-    type: 'boolean',
-    default: true,
-    description: 'Reuse LLM answers stored in .agentv/cache/',
-    negativeDescription: 'Call the model every time, without reading or writing .agentv/cache/',
-  },
+  ...cacheArg,
   watch: {
     type: 'boolean',
     description:
@@ -168,9 +145,9 @@ const evalArgs = {
 const evalCommand = defineCommand({
   meta: { name: 'eval', description: 'Run eval cases against their targets and grade the answers' },
   args: evalArgs,
+  plugins: [rejectUnknownFlags('eval')],
   async run(context) {
     const { args, rawArgs } = context;
-    rejectUnknownFlags(rawArgs, evalArgs, 'eval');
     // --watch seam (../eval/watch.ts): watchEval re-enters this run once per pass, with
     // `data.evalFiles` naming the eval files that pass runs instead of the command line's.
     const watchPass = context.data as { evalFiles: readonly string[] } | undefined;

@@ -1,15 +1,13 @@
 import path from 'node:path';
 import {
-  CLI_OPTION_NAMES,
   computeRunStatistics,
   createEvaluatorRegistry,
   defaultEvaluators,
-  displayPath,
   type EvaluationResult,
   loadProject,
   runEvaluation,
-  UsageError,
 } from '@agentv/core';
+import { CLI_OPTION_NAMES, displayPath, UsageError } from '@agentv/core/internal';
 import { formatSummary, type RunRecord, terminalText } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
@@ -29,7 +27,17 @@ import { createAppProviderRegistry } from '../registry.js';
 import { readResultLines } from '../results/read-result-lines.js';
 import { onStopSignals } from '../stop-signals.js';
 import { useColor } from '../use-color.js';
-import { integerFlag, numberFlag, rejectUnknownFlags, stringFlag, verboseArg } from './_shared.js';
+import {
+  cacheArg,
+  judgeTargetArg,
+  outArg,
+  targetsArg,
+  thresholdArg,
+  verboseArg,
+  workersArg,
+} from './_shared.js';
+import { integerFlag, numberFlag, stringFlag } from './flag-values.js';
+import { rejectUnknownFlags } from './reject-unknown-flags.js';
 
 const gradeArgs = {
   paths: {
@@ -40,40 +48,12 @@ const gradeArgs = {
     required: false,
     valueHint: 'RESULTS [EVAL_FILES...]',
   },
-  targets: {
-    type: 'string',
-    description:
-      'Path of the targets file, for judge targets (default: found from the eval file upwards)',
-    valueHint: 'PATH',
-  },
-  out: {
-    type: 'string',
-    description: 'Result file of the new grades (default: .agentv/results/grade_<timestamp>.jsonl)',
-    valueHint: 'PATH',
-  },
-  workers: {
-    type: 'string',
-    description: 'Cases graded at once (default: as agentv eval)',
-    valueHint: 'N',
-  },
-  threshold: {
-    type: 'string',
-    description:
-      'A case passes when its score is at least this (0..1), instead of every evaluator passing',
-    valueHint: 'SCORE',
-  },
-  'judge-target': {
-    type: 'string',
-    description:
-      'Target that LLM graders (llm_judge, rubric) ask; wins over execution.judge_target and judge_target',
-    valueHint: 'NAME',
-  },
-  cache: {
-    type: 'boolean',
-    default: true,
-    description: 'Reuse judge answers stored in .agentv/cache/',
-    negativeDescription: 'Ask the judge every time, without reading or writing .agentv/cache/',
-  },
+  ...targetsArg,
+  ...outArg,
+  ...workersArg,
+  ...thresholdArg,
+  ...judgeTargetArg,
+  ...cacheArg,
   ...reportArgs,
   ...verboseArg,
 } as const;
@@ -87,8 +67,8 @@ export default defineCommand({
       "Grade a recorded run again with the eval files' current evaluators, without running any target",
   },
   args: gradeArgs,
+  plugins: [rejectUnknownFlags('grade')],
   async run({ args, rawArgs }) {
-    rejectUnknownFlags(rawArgs, gradeArgs, 'grade');
     const cwd = process.cwd();
     const workers = integerFlag(args.workers, 'workers', 1);
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);

@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { displayPath } from '@agentv/core';
+import { displayPath } from '@agentv/core/internal';
 import { defineCommand } from 'citty';
 import { schemaReference } from '../init/schema-reference.js';
 import { starterFiles } from '../init/starter-files.js';
 import { type WriteOutcome, writeStarterFiles } from '../init/write-starter-files.js';
 import { createYesNoPrompter } from '../init/yes-no-prompter.js';
-import { rejectUnknownFlags } from './_shared.js';
+import { rejectUnknownFlags } from './reject-unknown-flags.js';
 
 /** Exit code when existing files were kept without asking (no terminal, no --force). */
 const FILES_KEPT = 1;
@@ -31,8 +31,8 @@ export default defineCommand({
       'Write a starter .agentv/ folder, an example agent and an example eval that runs offline',
   },
   args: initArgs,
-  async run({ args, rawArgs }) {
-    rejectUnknownFlags(rawArgs, initArgs, 'init');
+  plugins: [rejectUnknownFlags('init')],
+  async run({ args }) {
     const cwd = process.cwd();
     const dir = path.resolve(cwd, args.dir ?? '.');
     await mkdir(dir, { recursive: true });

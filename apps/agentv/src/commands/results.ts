@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { computeRunStatistics, displayPath, UsageError } from '@agentv/core';
+import { computeRunStatistics } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import {
   formatSummary,
   writeFileAtomically,
@@ -8,11 +9,13 @@ import {
   writeJunitReport,
 } from '@agentv/results';
 import { defineCommand } from 'citty';
+import { reportArgs } from '../eval/report-flags.js';
 import { describeWriteError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
 import { mergeResultFiles } from '../results/merge-results.js';
 import { useColor } from '../use-color.js';
-import { rejectUnknownFlags, stringFlag } from './_shared.js';
+import { stringFlag } from './flag-values.js';
+import { rejectUnknownFlags } from './reject-unknown-flags.js';
 
 const mergeArgs = {
   files: {
@@ -27,16 +30,8 @@ const mergeArgs = {
     description: 'Where to write the joined result file (JSONL)',
     valueHint: 'PATH',
   },
-  junit: {
-    type: 'string',
-    description: 'Also write a JUnit XML report of the whole run to PATH',
-    valueHint: 'PATH',
-  },
-  html: {
-    type: 'string',
-    description: 'Also write a self-contained HTML report of the whole run to PATH',
-    valueHint: 'PATH',
-  },
+  junit: reportArgs.junit,
+  html: reportArgs.html,
 } as const;
 
 const merge = defineCommand({
@@ -46,8 +41,8 @@ const merge = defineCommand({
       'Join the result files of a sharded run, print its summary and exit with its exit code',
   },
   args: mergeArgs,
-  async run({ args, rawArgs }) {
-    rejectUnknownFlags(rawArgs, mergeArgs, 'results merge');
+  plugins: [rejectUnknownFlags('results merge')],
+  async run({ args }) {
     const cwd = process.cwd();
     const out = stringFlag(args.out, 'out');
     if (out === undefined) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
 import { runCommand } from 'citty';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import validate from './validate.js';

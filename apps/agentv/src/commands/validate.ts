@@ -5,7 +5,9 @@ import { createAppProviderRegistry } from '../registry.js';
 import { collectInputFiles } from '../validate/collect-input-files.js';
 import { formatReport, paletteFor } from '../validate/format-report.js';
 import { validateInputs } from '../validate/validate-inputs.js';
-import { rejectUnknownFlags, repeatedFlag, stringFlag, targetArgs } from './_shared.js';
+import { targetArg, targetsArg } from './_shared.js';
+import { repeatedFlag, stringFlag } from './flag-values.js';
+import { rejectUnknownFlags } from './reject-unknown-flags.js';
 
 /** Exit code when any file has errors (warnings alone exit 0; a bad command line exits 2). */
 const HAS_ERRORS = 1;
@@ -18,14 +20,8 @@ const validateArgs = {
     required: false,
     valueHint: 'PATHS...',
   },
-  targets: {
-    ...targetArgs.targets,
-    description: "Check eval files' targets against this targets file (default: found upwards)",
-  },
-  target: {
-    ...targetArgs.target,
-    description: 'Check every case as if run with --target NAME (repeatable)',
-  },
+  ...targetsArg,
+  ...targetArg,
 } as const;
 
 export default defineCommand({
@@ -35,13 +31,12 @@ export default defineCommand({
       'Check eval, targets and config files without running anything; exits 1 when any has errors',
   },
   args: validateArgs,
+  plugins: [rejectUnknownFlags('validate')],
   async run({ args, rawArgs }) {
-    rejectUnknownFlags(rawArgs, validateArgs, 'validate');
     const cwd = process.cwd();
     const inputs = args._.length > 0 ? args._ : ['.'];
     const files = await collectInputFiles(inputs, cwd);
     const targetsPath = stringFlag(args.targets, 'targets');
-    stringFlag(args.target, 'target');
     const targets = repeatedFlag(rawArgs, 'target');
     // The --targets file is checked first; `loadProject` throws when it does not exist.
     const targetsFile = targetsPath === undefined ? undefined : path.resolve(cwd, targetsPath);

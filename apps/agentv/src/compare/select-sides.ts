@@ -1,4 +1,4 @@
-import { UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
 import type { ComparableResult, ReadResultLine } from '@agentv/results';
 
 /** One side of a comparison: the cases and how to name the side in the output. */

@@ -1,11 +1,10 @@
 import {
   computeRunStatistics,
-  displayPath,
   type PlannedCase,
-  type ResultTally,
   type RunOutcome,
   type RunPlan,
 } from '@agentv/core';
+import { displayPath, type ResultTally } from '@agentv/core/internal';
 import { formatSummary } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { useColor } from '../use-color.js';

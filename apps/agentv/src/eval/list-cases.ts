@@ -1,4 +1,5 @@
-import { displayPath, type RunPlan } from '@agentv/core';
+import type { RunPlan } from '@agentv/core';
+import { displayPath } from '@agentv/core/internal';
 import { type RunRecord, terminalText } from '@agentv/results';
 import type { Shard } from './shard.js';
 

@@ -3,12 +3,8 @@ import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import {
-  type EvalFile,
-  type LoadEvalFileOptions,
-  type LoadResult,
-  loadEvalFile,
-} from '@agentv/core';
+import { type EvalFile, type LoadEvalFileOptions, loadEvalFile } from '@agentv/core';
+import type { LoadResult } from '@agentv/core/internal';
 
 /** One file for a worker to load. */
 export interface EvalFileJob {

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { displayPath, type PlannedCase, type RunPlan } from '@agentv/core';
+import type { PlannedCase, RunPlan } from '@agentv/core';
+import { displayPath } from '@agentv/core/internal';
 import type { RunRecord } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { onStopSignals } from '../stop-signals.js';

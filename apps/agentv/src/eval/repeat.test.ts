@@ -7,11 +7,11 @@ import {
   defaultEvaluators,
   type EvaluationResult,
   loadProject,
-  mockProviderFactory,
-  type ProviderFactory,
   planRun,
-  runTargetsOf,
 } from '@agentv/core';
+import { runTargetsOf } from '@agentv/core/internal';
+import type { ProviderFactory } from '@agentv/core/provider-utils';
+import { mockProviderFactory } from '@agentv/core/test';
 import { describe, expect, it } from 'vitest';
 import { reduceRepeats, runEvaluationRepeated } from './repeat.js';
 

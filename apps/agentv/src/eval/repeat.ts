@@ -1,11 +1,10 @@
 import {
   type EvaluationResult,
-  type RepeatRun,
   type RunEvaluationOptions,
   type RunOutcome,
   runEvaluation,
-  UsageError,
 } from '@agentv/core';
+import { type RepeatRun, UsageError } from '@agentv/core/internal';
 import { terminalText } from '@agentv/results';
 import { closeChoice } from '../close-choice.js';
 import { shareProviders } from './shared-providers.js';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
 import type { ArgsDef } from 'citty';
 import { isDynamicPattern } from 'tinyglobby';
 import { closeChoice } from '../close-choice.js';

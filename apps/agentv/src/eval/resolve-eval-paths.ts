@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
 import { glob } from 'tinyglobby';
 import { expandPaths } from '../expand-paths.js';
 

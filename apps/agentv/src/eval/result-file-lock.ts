@@ -3,7 +3,8 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { displayPath, isAgentvError, UsageError } from '@agentv/core';
+import { isAgentvError } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import { describeWriteError } from './write-failure.js';
 
 /** The lock a run holds on its result file while it writes it. */

@@ -1,12 +1,7 @@
 import { readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  AgentvError,
-  displayPath,
-  type EvalCase,
-  type EvaluationResult,
-  UsageError,
-} from '@agentv/core';
+import { AgentvError, type EvalCase, type EvaluationResult } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import {
   fromResultRecord,
   type NotRunCase,

@@ -4,13 +4,11 @@ import path from 'node:path';
 import {
   AgentvError,
   type AttemptRecord,
-  type BuiltPrompt,
-  displayPath,
   type EvalCase,
   type EvaluationResult,
-  type ResolvedTarget,
-  UsageError,
 } from '@agentv/core';
+import { type BuiltPrompt, displayPath, UsageError } from '@agentv/core/internal';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import {
   createJsonlWriter,
   createPromptDumpWriter,

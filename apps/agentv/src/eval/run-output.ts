@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { displayPath, formatIssue, InvalidInputError, type Issue } from '@agentv/core';
+import { formatIssue, type Issue } from '@agentv/core';
+import { displayPath } from '@agentv/core/internal';
+import { InvalidInputError } from '@agentv/core/provider-utils';
 import { terminalText } from '@agentv/results';
 
 /** Prints warnings, and throws when any issue is an error so the run never starts. */

@@ -1,4 +1,5 @@
-import { type EvalCase, type RunPlan, UsageError } from '@agentv/core';
+import type { EvalCase, RunPlan } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
 import { filterCasesById, filterCasesByTags } from './case-filter.js';
 
 /** `--eval-id`, `--filter`, `--tag` and `--exclude-tag`, each as often as given. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '@agentv/core';
+import { UsageError } from '@agentv/core/internal';
 
 /** One shard of a run: `index` is 1-based, `count` the number of shards. */
 export interface Shard {

@@ -1,10 +1,6 @@
-import type {
-  Provider,
-  ProviderContext,
-  ProviderRole,
-  ResolvedTarget,
-  RunEvaluationOptions,
-} from '@agentv/core';
+import type { RunEvaluationOptions } from '@agentv/core';
+import type { ProviderRole } from '@agentv/core/internal';
+import type { Provider, ProviderContext, ResolvedTarget } from '@agentv/core/provider-utils';
 
 /**
  * One provider per target and role for several `runEvaluation` calls over the

@@ -1,13 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import path from 'node:path';
-import {
-  CLI_OPTION_NAMES,
-  displayPath,
-  judgeFilesOf,
-  type LoadedProject,
-  loadProject,
-  UsageError,
-} from '@agentv/core';
+import { type LoadedProject, loadProject } from '@agentv/core';
+import { CLI_OPTION_NAMES, displayPath, judgeFilesOf, UsageError } from '@agentv/core/internal';
 import { terminalText } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { printError } from '../print-error.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { AgentvError, displayPath } from '@agentv/core';
+import { AgentvError } from '@agentv/core';
+import { displayPath } from '@agentv/core/internal';
 
 /** A file a run could not write, which stopped it. */
 export interface WriteFailure {

@@ -1,17 +1,19 @@
 import {
-  CLI_OPTION_NAMES,
-  checkTarget,
   type EvalCase,
   type EvaluatorRegistry,
   type Issue,
   type PlannedCase,
   type ProviderRegistry,
   planRun,
-  type ResolvedTarget,
-  RUN_TARGET_POLICY,
   type RunPlan,
-  uniqueIssues,
 } from '@agentv/core';
+import {
+  CLI_OPTION_NAMES,
+  checkTarget,
+  RUN_TARGET_POLICY,
+  uniqueIssues,
+} from '@agentv/core/internal';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import type { ReadResultLine, ResultRecord } from '@agentv/results';
 import { caseKey } from '../eval/shard.js';
 import { REPLAY_PROVIDER_KIND, type RecordedAnswers, replayKey } from './replay-provider.js';

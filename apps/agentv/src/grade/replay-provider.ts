@@ -1,6 +1,6 @@
 import path from 'node:path';
+import type { EvalCase } from '@agentv/core';
 import {
-  type EvalCase,
   PROVIDER_SPECIFICATION_VERSION,
   type Provider,
   ProviderError,
@@ -9,7 +9,7 @@ import {
   type ProviderResponse,
   parseOutputMessages,
   parseTokenUsage,
-} from '@agentv/core';
+} from '@agentv/core/provider-utils';
 import type { ResultRecord } from '@agentv/results';
 
 /** The `provider:` kind of the stand-in targets `agentv grade` runs; not a kind users write. */

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { findRepoRoot } from '@agentv/core';
+import { findRepoRoot } from '@agentv/core/internal';
 
 const require = createRequire(import.meta.url);
 

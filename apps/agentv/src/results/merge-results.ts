@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { displayPath, type EvaluationResult, UsageError } from '@agentv/core';
+import type { EvaluationResult } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import { fromResultRecord, type ReadResultLine, type ResultRecord } from '@agentv/results';
 import { caseKey } from '../eval/shard.js';
 import { readResultLines } from './read-result-lines.js';

@@ -1,4 +1,4 @@
-import { displayPath, UsageError } from '@agentv/core';
+import { displayPath, UsageError } from '@agentv/core/internal';
 import { type ReadResultLine, ResultFileLineError, readResultFile } from '@agentv/results';
 
 /**

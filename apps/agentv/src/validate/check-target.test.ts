@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} are placeholders of targets files, not JS templates
 import { tmpdir } from 'node:os';
-import { checkTarget, type ResolvedTarget, RUN_TARGET_POLICY } from '@agentv/core';
+import { checkTarget, RUN_TARGET_POLICY } from '@agentv/core/internal';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { createAppProviderRegistry } from '../registry.js';
 

@@ -1,4 +1,5 @@
-import { displayPath, formatIssue, type Issue } from '@agentv/core';
+import { formatIssue, type Issue } from '@agentv/core';
+import { displayPath } from '@agentv/core/internal';
 import { terminalText } from '@agentv/results';
 import { type ColorStream, useColor } from '../use-color.js';
 import type { ValidationReport } from './validate-inputs.js';

@@ -1,14 +1,12 @@
 import path from 'node:path';
 import {
-  CLI_OPTION_NAMES,
-  displayPath,
   type EvaluatorRegistry,
   type Issue,
   loadProject,
   type ProviderRegistry,
   planRun,
-  uniqueIssues,
 } from '@agentv/core';
+import { CLI_OPTION_NAMES, displayPath, uniqueIssues } from '@agentv/core/internal';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { detectFileKindOf } from './detect-file-kind.js';
 

@@ -465,7 +465,7 @@ healthcheck: { type: http, url: "${server.url}/health", timeout_seconds: 5 }
     const run = await runAgentv(['eval', 'evals/h.yaml'], project!.dir);
     const [message, hint] = expectAbort(run);
     expect(message).toBe(
-      `agentv: health check of target "default" failed: GET ${server.url}/health returned HTTP 500`,
+      `agentv: health check of target "default" failed: GET ${server.url}/health returned HTTP 500 (expected 2xx)`,
     );
     expect(hint).toBe('  hint: the service answered but is not healthy; check its logs');
     expect(await linesOf('events.log')).toEqual(['probe']);

@@ -131,3 +131,44 @@ process.stdin.on('end', () => {
     }
   });
 });
+
+describe('json_schema', () => {
+  it('grades the answer against the schema in the built CLI, which loads ajv outside its bundle', async () => {
+    // Answers with the prompt itself, so the prompt is the JSON graded.
+    const agent = `
+import { writeFileSync } from 'node:fs';
+const args = process.argv.slice(2);
+writeFileSync(args[args.indexOf('--out') + 1], JSON.stringify({ text: args[args.indexOf('--prompt') + 1] }));
+`;
+    const shape =
+      '[{ name: shape, type: json_schema, schema: { type: object, required: [refund], properties: { refund: { type: number } } } }]';
+    project = await echoProject({
+      'agent.mjs': agent,
+      'evals/shape.yaml': evals(
+        ['fits', '{"refund": 20}', shape],
+        ['misfits', '{"refund": "twenty"}', shape],
+      ),
+    });
+    // Without the NODE_PATH pnpm gives this test runner (every package of the workspace), as in
+    // a user's shell: ajv then resolves only as a dependency of agentv.
+    const env = { NODE_PATH: undefined };
+    const validate = await runAgentv(['validate', 'evals/shape.yaml'], project.dir, env);
+    expect(validate.stdout).toContain('no errors');
+    const run = await runAgentv(
+      ['eval', 'evals/shape.yaml', '--out', 'out.jsonl'],
+      project.dir,
+      env,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    const byId = new Map(
+      parseJsonl(await readFile(project.file('out.jsonl'), 'utf8')).map((line) => [
+        line.eval_id,
+        line,
+      ]),
+    );
+    expect(byId.get('fits')).toMatchObject({ passed: true, score: 1 });
+    expect(byId.get('misfits')).toMatchObject({ passed: false, score: 0 });
+    expect(byId.get('misfits')!.evaluator_results[0].misses.join('\n')).toContain('refund');
+  });
+});

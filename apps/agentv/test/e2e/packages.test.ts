@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mustRun,
@@ -31,6 +32,39 @@ const { results, summary } = await evaluate({
   onResult: (result) => seen.push(result.evalId),
 });
 console.log(JSON.stringify({ seen, results, summary }));
+`;
+
+// A script that runs one case through a provider written on @agentv/core/provider-utils
+// (`echo-provider.mjs`, CONTRIBUTING's example) and prints the answer, or the problems found.
+const PROVIDER_SCRIPT = `
+import { createProviderRegistry, evaluate, formatIssue, isInvalidInputError } from '@agentv/core';
+import { echoProviderFactory } from './echo-provider.mjs';
+
+try {
+  const { results } = await evaluate({
+    evalFiles: ['evals/echo.yaml'],
+    providers: createProviderRegistry([echoProviderFactory]),
+  });
+  for (const result of results) console.log(\`\${result.evalId}: \${result.candidateAnswer}\`);
+} catch (error) {
+  if (!isInvalidInputError(error)) throw error;
+  console.error(error.issues.map(formatIssue).join('\\n'));
+}
+`;
+
+const PROVIDER_EVAL = `evalcases:
+  - id: hello
+    input_messages: [{ role: user, content: say hello }]
+    evaluators:
+      - { name: echoes, type: contains, value: hello }
+`;
+
+/** A targets file whose one target is the echo provider's, with `setting`. */
+const providerTargets = (setting: string) => `$schema: agentv-targets-v2.2
+targets:
+  - name: default
+    provider: echo
+    ${setting}
 `;
 
 const LIBRARY_TARGETS = `$schema: agentv-targets-v2.2
@@ -236,6 +270,39 @@ describe('in a project outside the repository', () => {
         passed: true,
         candidateAnswer: `You asked: Is it 'quoted' & "safe"?`,
       });
+    },
+    SLOW,
+  );
+
+  it(
+    'a provider written on @agentv/core/provider-utils, as CONTRIBUTING shows it, runs and reports located settings errors',
+    async () => {
+      // CONTRIBUTING's smallest provider, as written there; the project imports it from the installed tarball.
+      const contributing = await readFile(
+        fileURLToPath(new URL('../../../../CONTRIBUTING.md', import.meta.url)),
+        'utf8',
+      );
+      const section = contributing.slice(contributing.indexOf('The smallest provider, whole'));
+      const provider = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+      expect(provider).toContain("from '@agentv/core/provider-utils'");
+      const dir = path.join(project, 'provider-demo');
+      await mkdir(path.join(dir, '.agentv'), { recursive: true });
+      await mkdir(path.join(dir, 'evals'));
+      await writeFile(path.join(dir, 'echo-provider.mjs'), provider!);
+      await writeFile(path.join(dir, 'evals/echo.yaml'), PROVIDER_EVAL);
+      await writeFile(path.join(dir, 'run.mjs'), PROVIDER_SCRIPT);
+
+      await writeFile(path.join(dir, '.agentv/targets.yaml'), providerTargets('reply: "echo"'));
+      const run = await runCommand(process.execPath, ['run.mjs'], { cwd: dir });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe('hello: echo: say hello\n');
+
+      await writeFile(path.join(dir, '.agentv/targets.yaml'), providerTargets('reply: 42'));
+      const refused = await runCommand(process.execPath, ['run.mjs'], { cwd: dir });
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(
+        '.agentv/targets.yaml:5:5: target "default": reply: must be a string\n',
+      );
     },
     SLOW,
   );

@@ -1,33 +1,10 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The monorepo's root folder. */
 export const WORKSPACE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/**
- * How to start pnpm: the one running this test when it put itself on PATH
- * (`pnpm run test`), else the version every command of this repository uses
- * through npx (see the root package.json).
- */
-function pnpmCommand(): [string, ...string[]] {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'pnpm');
-    if (dir !== '' && isExecutable(candidate)) return [candidate];
-  }
-  return ['npx', '--yes', 'pnpm@10.34.8'];
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The package.json fields the packaging checks read. */
 export interface PackageManifest {
@@ -146,13 +123,13 @@ export async function mustRun(
 }
 
 /**
- * Packs every public workspace package with one `pnpm -r pack` into
- * `destination` (pnpm writes each internal `workspace:` range as an exact
- * version); returns the tarballs' paths.
+ * Packs every public workspace package into `destination` as the README's
+ * `npm run pack` does (`scripts/pack.mjs`: one `pnpm -r pack`, which writes
+ * each internal `workspace:` range as an exact version); returns the
+ * tarballs' paths.
  */
 export async function packWorkspace(destination: string): Promise<string[]> {
-  const [pnpm, ...args] = pnpmCommand();
-  await mustRun(pnpm, [...args, '--recursive', 'pack', '--pack-destination', destination], {
+  await mustRun(process.execPath, [path.join(WORKSPACE_ROOT, 'scripts/pack.mjs'), destination], {
     cwd: WORKSPACE_ROOT,
     env: { ...userEnvironment(), PATH: process.env.PATH },
   });

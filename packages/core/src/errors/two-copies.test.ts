@@ -6,7 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // A provider package may resolve its own copy of @agentv/core. These tests load
 // core's built module twice, as two separate module instances (the second from a
 // copy of `dist/`), and check that each copy recognises the other's errors.
-type Core = typeof import('../index.js');
+type Core = typeof import('../index.js') &
+  typeof import('../provider-utils.js') &
+  typeof import('../internal.js') &
+  typeof import('../test/index.js');
+
+/** One copy of core: its entries (`dist/index.js`, `provider-utils.js`, …) under `dir`, merged. */
+async function loadCore(dir: string): Promise<Core> {
+  const entries = ['index.js', 'provider-utils.js', 'internal.js', 'test/index.js'];
+  const modules = await Promise.all(
+    entries.map((entry) => import(pathToFileURL(path.join(dir, 'dist', entry)).href)),
+  );
+  return Object.assign({}, ...modules);
+}
 
 const coreDir = fileURLToPath(new URL('../../', import.meta.url));
 let copyDir: string;
@@ -17,8 +29,8 @@ beforeAll(async () => {
   // Inside node_modules, so the copy resolves core's dependencies (yaml, zod) as installed.
   copyDir = await mkdtemp(path.join(coreDir, 'node_modules', '.agentv-second-copy-'));
   await cp(path.join(coreDir, 'dist'), path.join(copyDir, 'dist'), { recursive: true });
-  first = await import(pathToFileURL(path.join(coreDir, 'dist', 'index.js')).href);
-  second = await import(pathToFileURL(path.join(copyDir, 'dist', 'index.js')).href);
+  first = await loadCore(coreDir);
+  second = await loadCore(copyDir);
   // Copying and importing dist twice is slow on a loaded machine; the default 10 s is not a goal here.
 }, 120_000);
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { targetSchema } from '../targets/targets-schema.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
+import { schemaIdentityCheck } from './schema-identity-check.js';
 
 /** The message roles an eval file may use. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -141,70 +142,18 @@ export const evalCaseSchema = z.looseObject({
     ),
 });
 
-const PLAIN_CASE_KEYS = new Set([
-  'id',
-  'expected_outcome',
-  'outcome',
-  'input_messages',
-  'expected_messages',
-  'conversation_id',
-  'tags',
-]);
-const PLAIN_MESSAGE_KEYS = new Set(['role', 'name', 'content']);
-const ROLES: ReadonlySet<string> = new Set(MESSAGE_ROLES);
-
-const isText = (value: unknown): value is string => typeof value === 'string';
-const isNonEmptyText = (value: unknown): value is string =>
-  typeof value === 'string' && value !== '';
-const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.getPrototypeOf(value) === Object.prototype;
-
-function isPlainBlock(block: unknown): boolean {
-  if (!isPlainRecord(block)) return false;
-  let keys = 0;
-  for (const _ in block) keys++;
-  return keys === 2 && (block.type === 'text' || block.type === 'file') && isText(block.value);
-}
-
-function isPlainMessage(message: unknown, contentRequired: boolean): boolean {
-  if (!isPlainRecord(message)) return false;
-  for (const key in message) if (!PLAIN_MESSAGE_KEYS.has(key)) return false;
-  if (!isText(message.role) || !ROLES.has(message.role)) return false;
-  if (message.name !== undefined && !isNonEmptyText(message.name)) return false;
-  const content = message.content;
-  if (content === undefined) return !contentRequired;
-  return isText(content) || (Array.isArray(content) && content.every(isPlainBlock));
-}
-
 /**
  * True for a case `evalCaseSchema` accepts as it is, with no other key than
  * ids, outcomes, tags and messages of text or `{type, value}` blocks: such a
  * case is its own parsed value, and loading a large file skips zod for it.
- * False says nothing: parse the case with `evalCaseSchema`.
+ * Derived from `evalCaseSchema`. False says nothing: parse the case with
+ * `evalCaseSchema`.
  */
-export function isPlainValidCase(value: unknown): value is EvalCaseInput {
-  if (!isPlainRecord(value)) return false;
-  for (const key in value) if (!PLAIN_CASE_KEYS.has(key)) return false;
-  if (!isNonEmptyText(value.id)) return false;
-  if (value.expected_outcome !== undefined && !isText(value.expected_outcome)) return false;
-  if (value.outcome !== undefined && !isText(value.outcome)) return false;
-  if (value.conversation_id !== undefined && !isNonEmptyText(value.conversation_id)) return false;
-  if (
-    value.tags !== undefined &&
-    !(Array.isArray(value.tags) && value.tags.every(isNonEmptyText))
-  ) {
-    return false;
-  }
-  const input = value.input_messages;
-  if (!Array.isArray(input) || input.length === 0) return false;
-  if (!input.every((message) => isPlainMessage(message, true))) return false;
-  const expected = value.expected_messages;
-  if (expected === undefined) return true;
-  return Array.isArray(expected) && expected.every((message) => isPlainMessage(message, false));
-}
+export const isPlainValidCase = schemaIdentityCheck(evalCaseSchema, {
+  // Only the shape most cases of large files have skips zod; cases with their own graders,
+  // rubrics, vars or tool calls are parsed by it.
+  excludeKeys: ['execution', 'evaluators', 'rubrics', 'vars', 'tool_calls'],
+}) as (value: unknown) => value is EvalCaseInput;
 
 /** The file's `execution:` block. */
 export const fileExecutionSchema = caseExecutionSchema.extend({

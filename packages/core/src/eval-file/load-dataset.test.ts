@@ -39,8 +39,8 @@ describe('loadEvalFile with a JSONL dataset', () => {
       expected_outcome: 'says one',
       conversation_id: 'conv-1',
     };
-    // `expected_messages: []` changes nothing in the case, but takes the schema's way.
-    const checked = { ...plain, id: 'checked', expected_messages: [] };
+    // `execution: {}` changes nothing in the case, but takes the schema's way.
+    const checked = { ...plain, id: 'checked', execution: {} };
     const result = await load({
       'evals/suite.yaml': `tags: [smoke, smoke, fast]
 execution:

@@ -30,7 +30,6 @@ import {
   evalFileHeaderSchema,
   evalFileHint,
   isPlainValidCase,
-  MESSAGE_ROLES,
   messageSchema,
   type RubricInput,
 } from './eval-file-schema.js';
@@ -74,13 +73,13 @@ interface FileDefaults {
   dataset: string;
   source: SourceLocator;
   target?: string;
-  /** The file's `execution.targets`. */
+  /** The file's `execution.targets` (one list, shared by the cases without their own). */
   targets?: string[];
   judgeTarget?: string;
   /** Where the file's target names are written (`EvalCase.targetPositions`). */
   targetPositions?: Record<string, SourcePosition>;
   threshold?: number;
-  /** The file's `tags`, given to every case. */
+  /** The file's `tags` (each once), given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
   /** The file's `execution.evaluators` is written but has errors. */
@@ -175,7 +174,11 @@ export async function loadEvalFile(
       source,
     ),
     tags: Array.isArray(data.tags)
-      ? data.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== '')
+      ? [
+          ...new Set(
+            data.tags.filter((tag): tag is string => typeof tag === 'string' && tag !== ''),
+          ),
+        ]
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     evaluators: fileEvaluators,
@@ -326,7 +329,6 @@ async function loadDataset(
         },
       ),
   };
-  const simple = simpleCaseBuilder(defaults);
   for await (const entry of readDataset(absolute, file, format)) {
     if (entry.issue) {
       issues.push(entry.issue);
@@ -351,14 +353,11 @@ async function loadDataset(
       firstLines.set(id, line);
     }
     position.line = line;
-    const simpleCase = simple.build(record);
-    if (simpleCase) {
-      into.cases.push(simpleCase);
-      continue;
-    }
     data.evalcases[0] = record;
     recordDefaults.datasetLine = line;
-    if (format === 'jsonl') {
+    // A plain record has no key the schema does not know.
+    const plain = isPlainValidCase(record);
+    if (format === 'jsonl' && !plain) {
       // A misspelt key usually repeats on every line: warn about each one once.
       for (const warning of evalFileUnknownKeyWarnings(data, file, source)) {
         const key = warning.message;
@@ -367,7 +366,7 @@ async function loadDataset(
         issues.push({ ...warning, message: `${warning.message} (first on this line)` });
       }
     }
-    const evalCase = await buildCase(record, 0, recordDefaults, issues);
+    const evalCase = await buildCase(record, 0, recordDefaults, issues, plain);
     if (evalCase) into.cases.push(evalCase);
   }
   return absolute;
@@ -388,83 +387,15 @@ async function closestDataset(absolute: string, written: string): Promise<string
   return `did you mean "${written.slice(0, slash + 1)}${match}"? `;
 }
 
-/** Keys a record may have to be read by `simpleCaseBuilder` (anything else takes the schema). */
-const SIMPLE_CASE_KEYS = new Set(['id', 'input_messages', 'expected_outcome', 'conversation_id']);
-const MESSAGE_ROLE_SET: ReadonlySet<string> = new Set(MESSAGE_ROLES);
-
-/**
- * Builds the most common dataset record, `{id, input_messages: [{role, content: "text"}],
- * expected_outcome?, conversation_id?}`, without the schema: such a record is valid and
- * has no unknown key, and its case is the one `buildCase` makes, with the file's defaults
- * prepared once (tags and targets shared by every case). Returns undefined for any other
- * record, which `buildCase` then validates and reports.
- */
-function simpleCaseBuilder(defaults: FileDefaults): {
-  build(record: Record<string, unknown>): EvalCase | undefined;
-} {
-  const tags = [...new Set(defaults.tags)];
-  const targets = defaults.targets === undefined ? undefined : [...defaults.targets];
-  return {
-    build(record) {
-      for (const key in record) if (!SIMPLE_CASE_KEYS.has(key)) return undefined;
-      const { id, input_messages: messages, expected_outcome: outcome } = record;
-      const conversationId = record.conversation_id;
-      if (typeof id !== 'string' || id === '') return undefined;
-      if (outcome !== undefined && typeof outcome !== 'string') return undefined;
-      if (
-        conversationId !== undefined &&
-        (typeof conversationId !== 'string' || conversationId === '')
-      ) {
-        return undefined;
-      }
-      if (!Array.isArray(messages) || messages.length === 0) return undefined;
-      for (const message of messages) {
-        if (!isRecord(message)) return undefined;
-        for (const key in message) if (key !== 'role' && key !== 'content') return undefined;
-        const { role, content } = message;
-        if (typeof content !== 'string' || typeof role !== 'string') return undefined;
-        if (!MESSAGE_ROLE_SET.has(role)) return undefined;
-      }
-      // Mapped, not pushed: an array grown by push keeps room for 17 elements.
-      const inputMessages = messages.map(
-        (message: { role: EvalMessage['role']; content: string }): EvalMessage => ({
-          role: message.role,
-          content: [{ type: 'text', value: message.content }],
-        }),
-      );
-      const evalCase: EvalCase = {
-        id,
-        dataset: defaults.dataset,
-        filePath: defaults.filePath,
-        inputMessages,
-        expectedMessages: NO_EXPECTED_MESSAGES,
-        evaluators: defaults.evaluators,
-      };
-      if (tags.length > 0) evalCase.tags = tags;
-      if (outcome !== undefined) evalCase.expectedOutcome = outcome;
-      if (conversationId !== undefined) evalCase.conversationId = conversationId;
-      if (defaults.target !== undefined) evalCase.target = defaults.target;
-      if (targets !== undefined) evalCase.targets = targets;
-      if (defaults.judgeTarget !== undefined) evalCase.judgeTarget = defaults.judgeTarget;
-      if (defaults.targetPositions !== undefined) {
-        evalCase.targetPositions = defaults.targetPositions;
-      }
-      evalCase.evaluatorPositions = defaults.evaluatorPositions;
-      if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
-      if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
-      return evalCase;
-    },
-  };
-}
-
 async function buildCase(
   rawCase: unknown,
   index: number,
   defaults: FileDefaults,
   issues: Issue[],
+  plain = isPlainValidCase(rawCase),
 ): Promise<EvalCase | undefined> {
-  const parsed = isPlainValidCase(rawCase)
-    ? { success: true as const, data: rawCase }
+  const parsed = plain
+    ? { success: true as const, data: rawCase as EvalCaseInput }
     : evalCaseSchema.safeParse(rawCase);
   if (!parsed.success) {
     issues.push(...defaults.describe(parsed.error.issues, ['evalcases', index]));
@@ -491,8 +422,10 @@ async function buildCase(
       buildMessagesWithoutFiles(input.input_messages) ??
       (await buildMessages(input.input_messages, listContext('input_messages'))),
     expectedMessages:
-      buildMessagesWithoutFiles(input.expected_messages ?? []) ??
-      (await buildMessages(input.expected_messages ?? [], listContext('expected_messages'))),
+      input.expected_messages === undefined
+        ? NO_EXPECTED_MESSAGES
+        : (buildMessagesWithoutFiles(input.expected_messages) ??
+          (await buildMessages(input.expected_messages, listContext('expected_messages')))),
     evaluators: [],
   };
   // A dataset case's line is in the dataset, not the eval file `line` refers to.
@@ -502,10 +435,10 @@ async function buildCase(
     evalCase.column = position.column;
   }
   if (input.vars !== undefined) evalCase.vars = input.vars;
-  if (defaults.tags.length > 0 || input.tags !== undefined) {
-    const tags = [...new Set([...defaults.tags, ...(input.tags ?? [])])];
-    if (tags.length > 0) evalCase.tags = tags;
-  }
+  // The file's tags are one list, shared by the cases without tags of their own.
+  const tags =
+    input.tags === undefined ? defaults.tags : [...new Set([...defaults.tags, ...input.tags])];
+  if (tags.length > 0) evalCase.tags = tags;
   const expectedOutcome = input.expected_outcome ?? input.outcome;
   if (expectedOutcome !== undefined) evalCase.expectedOutcome = expectedOutcome;
   if (
@@ -528,8 +461,8 @@ async function buildCase(
     input.execution?.target !== undefined || input.execution?.targets !== undefined;
   const target = ownTargets ? input.execution?.target : defaults.target;
   if (target !== undefined) evalCase.target = target;
-  const targets = ownTargets ? input.execution?.targets : defaults.targets;
-  if (targets !== undefined) evalCase.targets = [...targets];
+  const targets = ownTargets ? input.execution?.targets?.slice() : defaults.targets;
+  if (targets !== undefined) evalCase.targets = targets;
   const judgeTarget = input.execution?.judge_target ?? defaults.judgeTarget;
   if (judgeTarget !== undefined) evalCase.judgeTarget = judgeTarget;
   // A dataset record's own names are in the dataset, not in the eval file issues name.
@@ -805,5 +738,5 @@ function bothTargetKeysIssues(
   return issues;
 }
 
-/** Shared by the dataset records without expected messages (one list for a million cases); frozen. */
+/** Shared by the cases without expected messages (one list for a million cases); frozen. */
 const NO_EXPECTED_MESSAGES = Object.freeze([]) as unknown as EvalMessage[];

@@ -70,20 +70,11 @@ export const jsonSchemaEvaluator: Evaluator = {
 
 let ajvClass: typeof AjvClass | undefined;
 
-// ajv is loaded on first use, so start-up (`agentv --version`) does not pay for it. It is
-// resolved from this package's own folder, not from where this code runs: the agentv CLI bundles
-// this module, and ajv is a dependency of @agentv/core, not of the CLI.
+// ajv is loaded on first use: it takes tens of milliseconds to load, and only a json_schema
+// grader needs it.
 function loadAjv(): typeof AjvClass {
-  ajvClass ??= (createRequire(ownPackageUrl())('ajv') as { Ajv: typeof AjvClass }).Ajv;
+  ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv;
   return ajvClass;
-}
-
-function ownPackageUrl(): string {
-  try {
-    return import.meta.resolve('@agentv/core');
-  } catch {
-    return import.meta.url;
-  }
 }
 
 function compile(schema: unknown): ValidateFunction | string {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-// Everything through the public entry, as a library user registers a grader of their own.
+// Everything through the public entries, as a library user registers a grader of their own.
 import {
   createEvaluatorRegistry,
   createProviderRegistry,
@@ -11,8 +11,8 @@ import {
   type Evaluator,
   evaluate,
   isInvalidInputError,
-  mockProviderFactory,
 } from '../index.js';
+import { mockProviderFactory } from '../test/index.js';
 
 let dir: string;
 const providers = createProviderRegistry([mockProviderFactory]);

@@ -1,8 +1,9 @@
-import { formatIssuePath, type Issue } from '../errors/input-issue.js';
+import type { Issue } from '../errors/input-issue.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
-import { hasPlaceholder, usesVariable } from '../targets/interpolate-env.js';
+import { targetSettingsIssue } from '../provider/target-settings-issue.js';
 import { didYouMean } from '../util/did-you-mean.js';
+import { hasPlaceholder, usesVariable } from '../util/env-placeholder.js';
 import { isRecord, valueAt } from '../util/records.js';
 
 /** How severe each kind of target problem is, decided by the caller before checking. */
@@ -76,19 +77,6 @@ export function checkTarget(
     issues.push(targetSettingsIssue(problem, target));
   }
   return issues;
-}
-
-/**
- * A provider's issue about a target's settings, as reported: named after the
- * target, the setting's path leading the message (`cwd: directory ... does not exist`).
- */
-export function targetSettingsIssue(problem: Issue, target: ResolvedTarget): Issue {
-  const path = problem.path ?? [];
-  return {
-    ...problem,
-    target: target.name,
-    message: path.length > 0 ? `${formatIssuePath(path)}: ${problem.message}` : problem.message,
-  };
 }
 
 /** The path of the first string in `settings` that uses `${{ name }}`. */

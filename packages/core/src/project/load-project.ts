@@ -9,6 +9,7 @@ import type { EvalCase, EvalFile } from '../eval-file/eval-case.js';
 import { type LoadEvalFileOptions, loadEvalFile } from '../eval-file/load-eval-file.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
+import { targetSettingsIssue } from '../provider/target-settings-issue.js';
 import { loadDotEnv } from '../targets/load-dotenv.js';
 import {
   findTargetsFile,
@@ -19,7 +20,7 @@ import {
 import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { hasErrors, type LoadResult, uniqueIssues } from '../util/load-result.js';
-import { checkTarget, type TargetPolicy, targetSettingsIssue } from './check-target.js';
+import { checkTarget, type TargetPolicy } from './check-target.js';
 import { loadAllInlineTargets } from './inline-targets.js';
 import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from './option-names.js';
 import { targetNamesOf } from './target-names-of.js';

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { snakeCaseSettings, toSnakeCase } from '../util/case-keys.js';
+import { hasPlaceholder } from '../util/env-placeholder.js';
 import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { readInputFile } from '../util/read-input-file.js';
 import { isRecord, valueAt } from '../util/records.js';
@@ -14,7 +15,7 @@ import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
-import { hasPlaceholder, interpolateEnv } from './interpolate-env.js';
+import { interpolateEnv } from './interpolate-env.js';
 import { targetIssuePosition, targetPositions } from './target-positions.js';
 import {
   COMMON_TARGET_KEYS,

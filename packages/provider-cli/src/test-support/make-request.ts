@@ -1,4 +1,4 @@
-import type { ProviderRequest } from '@agentv/core';
+import type { ProviderRequest } from '@agentv/core/provider-utils';
 
 /** A request for one eval case, as the orchestrator builds it. */
 export function makeRequest(overrides: Partial<ProviderRequest> = {}): ProviderRequest {

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResolvedTarget } from '@agentv/core';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 
 /** A `provider: cli` target as the loader would resolve it, defined in a file under `baseDir`. */
 export function makeTarget(

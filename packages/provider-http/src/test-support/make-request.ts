@@ -1,4 +1,4 @@
-import type { ProviderRequest } from '@agentv/core';
+import type { ProviderRequest } from '@agentv/core/provider-utils';
 
 /** A request for one case; `question` may hold quotes and newlines to test escaping. */
 export function makeRequest(overrides: Partial<ProviderRequest> = {}): ProviderRequest {

@@ -1,4 +1,4 @@
-import type { ResolvedTarget } from '@agentv/core';
+import type { ResolvedTarget } from '@agentv/core/provider-utils';
 
 /** An `http` target as the loader resolves it. */
 export function makeTarget(

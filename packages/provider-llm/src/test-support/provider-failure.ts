@@ -1,4 +1,4 @@
-import { ProviderError } from '@agentv/core';
+import { ProviderError } from '@agentv/core/provider-utils';
 import { expect } from 'vitest';
 
 /** The `ProviderError` a provider call rejects with; fails the test when it resolves or throws anything else. */

@@ -1,4 +1,5 @@
-import { type EvaluationResult, type EvaluatorResult, summarizeTrace } from '@agentv/core';
+import type { EvaluationResult, EvaluatorResult } from '@agentv/core';
+import { summarizeTrace } from '@agentv/core/internal';
 
 /**
  * An evaluation result for tests: a passing case unless overridden. Like the
