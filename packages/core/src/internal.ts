@@ -5,12 +5,15 @@
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type { RepeatRun, RepeatSummary } from './orchestrator/evaluation-result.js';
+export { reportIssues } from './orchestrator/report-issues.js';
 export type { ProviderRole } from './orchestrator/run-options.js';
+export { runTargetsOf } from './orchestrator/run-targets.js';
 export { checkTarget, RUN_TARGET_POLICY } from './project/check-target.js';
 export { CLI_OPTION_NAMES } from './project/option-names.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
 export { tokenUsageRecord } from './provider/token-usage.js';
 export { jsonSchemaFile } from './schemas/json-schema-file.js';
+export { createResultTally, type ResultTally } from './statistics/result-tally.js';
 export type { OutputMessageRecord } from './trace/output-message.js';
 export { outputMessageRecord } from './trace/output-message.js';
 export { summarizeTrace } from './trace/summarize-trace.js';

@@ -7,7 +7,7 @@ import {
   loadProject,
   runEvaluation,
 } from '@agentv/core';
-import { CLI_OPTION_NAMES, displayPath, UsageError } from '@agentv/core/internal';
+import { CLI_OPTION_NAMES, displayPath, reportIssues, UsageError } from '@agentv/core/internal';
 import { formatSummary, type RunRecord, terminalText } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
@@ -16,7 +16,7 @@ import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { lockResultFile } from '../eval/result-file-lock.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
-import { defaultResultPath, reportIssues } from '../eval/run-output.js';
+import { defaultResultPath } from '../eval/run-output.js';
 import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
 import { describeWriteError, writeFailureError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
@@ -150,7 +150,9 @@ export default defineCommand({
       evaluatorRegistry,
       cwd,
     });
-    reportIssues([...project.issues, ...grading.issues], cwd);
+    reportIssues([...project.issues, ...grading.issues], cwd, (message) =>
+      process.stderr.write(`warning: ${terminalText(message)}\n`),
+    );
     for (const [target, byCase] of grading.answers) answers.set(target, byCase);
     if (grading.otherFiles === lines.length) {
       throw new UsageError(`no line of ${shownResults} belongs to the eval files given`, {

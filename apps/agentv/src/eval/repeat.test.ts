@@ -1,7 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createProviderRegistry, type EvaluationResult, evaluate } from '@agentv/core';
+import {
+  createEvaluatorRegistry,
+  createProviderRegistry,
+  defaultEvaluators,
+  type EvaluationResult,
+  loadProject,
+  planRun,
+} from '@agentv/core';
+import { runTargetsOf } from '@agentv/core/internal';
 import type { ProviderFactory } from '@agentv/core/provider-utils';
 import { mockProviderFactory } from '@agentv/core/test';
 import { describe, expect, it } from 'vitest';
@@ -105,17 +113,37 @@ describe('runEvaluationRepeated', () => {
         );
         const { factory, counts } = countingFactory();
         const verdict = JSON.stringify({ score: 1, hits: ['fine'], misses: [], reasoning: 'ok' });
-        const outcome = await evaluate({
-          evalFiles: ['suite.yaml'],
+        await writeFile(
+          path.join(dir, 'targets.yaml'),
+          JSON.stringify({
+            targets: [
+              { name: 'agent', provider: 'counted', response: verdict, judge_target: judge },
+              { name: 'judge', provider: 'counted', response: verdict },
+            ],
+          }),
+        );
+        // The steps agentv eval composes: load the project, plan the run, run it repeated.
+        const providerRegistry = createProviderRegistry([factory]);
+        const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
+        const project = await loadProject({
           cwd: dir,
-          providers: createProviderRegistry([factory]),
-          targetDefinitions: [
-            { name: 'agent', provider: 'counted', response: verdict, judge_target: judge },
-            { name: 'judge', provider: 'counted', response: verdict },
-          ],
-          target: 'agent',
-          runner: (options) => runEvaluationRepeated(options, { count: 3, reducer: 'mean' }),
+          providerRegistry,
+          evalFiles: [path.join(dir, 'suite.yaml')],
+          targetsFile: 'targets.yaml',
+          mode: 'run',
         });
+        const { plan, issues } = planRun({
+          cases: project.cases,
+          ...runTargetsOf(project, dir),
+          targetOverride: 'agent',
+          providerRegistry,
+          evaluatorRegistry,
+        });
+        expect([...project.issues, ...issues]).toEqual([]);
+        const outcome = await runEvaluationRepeated(
+          { plan, providerRegistry, evaluatorRegistry, providerContext: { env: project.env } },
+          { count: 3, reducer: 'mean' },
+        );
         expect(outcome.results).toHaveLength(1);
         expect(outcome.results[0]?.repeats?.runs.map((run) => run.passed)).toEqual([
           true,

@@ -2,9 +2,6 @@ import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import type { AttemptRecord, EvaluationResult } from '../orchestrator/evaluation-result.js';
 import type { PlannedCase, RunPlan } from '../orchestrator/plan-run.js';
-import type { RunOutcome } from '../orchestrator/run-evaluation.js';
-import type { RunEvaluationOptions } from '../orchestrator/run-options.js';
-import type { EvalFilesLoader } from '../project/load-project.js';
 import type { OptionNames } from '../project/option-names.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
@@ -86,23 +83,12 @@ export interface EvaluateOptions {
   ) => void | Promise<void>;
   /** Each provider call of a case, as it ends. */
   onAttempt?: (record: AttemptRecord) => void | Promise<void>;
-  /** Chooses among the loaded cases before the run is planned (filters by id or tag). */
-  selectCases?: (cases: EvalCase[]) => EvalCase[] | Promise<EvalCase[]>;
-  /**
-   * Sees the checked plan before anything runs; returns the plan to run (a
-   * subset of its cases, e.g. one shard) or `'stop'` to run nothing.
-   */
-  onPlan?: (plan: RunPlan) => RunPlan | 'stop' | Promise<RunPlan | 'stop'>;
-  /** Runs the plan; default `runEvaluation` (the CLI wraps it for `--repeat`). */
-  runner?: (options: RunEvaluationOptions) => Promise<RunOutcome>;
   /**
    * Keep every result for `EvaluateOutcome.results` (default true); `false` keeps a
    * summary of each (for very large runs); `'none'` keeps none (`results` is empty) and
    * only adds each result to `summary`, for runs of millions of cases.
    */
   retainResults?: boolean | 'none';
-  /** Loads eval files, e.g. on worker threads; default one after another. */
-  loadEvalFiles?: EvalFilesLoader;
 }
 
 /** A case started (its prompt was built) or finished; `done` of `total` cases have finished. */
@@ -122,6 +108,6 @@ export interface EvaluateOutcome {
   finished: number;
   /** The cases that were to run, each with its target. */
   plan: RunPlan;
-  /** When `interrupted`: the planned cases that did not finish (none of `runner`'s own making). */
+  /** When `interrupted`: the planned cases that did not finish. */
   unfinished?: PlannedCase[];
 }

@@ -242,18 +242,12 @@ describe('evaluate', () => {
     expect(started).toBe(0);
   });
 
-  it('says so when selectCases chose none of the loaded cases', async () => {
-    const error = await evaluate({
-      evalFiles: ['evals/suite.yaml'],
-      providers,
-      cwd: dir,
-      selectCases: (cases) => cases.filter((evalCase) => evalCase.id === 'third'),
-    }).catch((caught: unknown) => caught);
+  it('refuses a run with no case to run', async () => {
+    const error = await evaluate({ cases: [], providers, cwd: dir }).catch(
+      (caught: unknown) => caught,
+    );
     expect(isUsageError(error)).toBe(true);
-    expect(error).toMatchObject({
-      message: 'selectCases chose none of the 2 cases loaded',
-      hint: 'check what selectCases filters by, or leave it out to run every case',
-    });
+    expect(error).toMatchObject({ message: 'the eval files contain no cases to run' });
   });
 
   it.each([

@@ -65,7 +65,6 @@ export async function loadEvaluationInput(
         ? {}
         : { targetsText: definitionsText(options.targetDefinitions, cwd) }),
       mode: 'run',
-      ...(options.loadEvalFiles === undefined ? {} : { loadEvalFiles: options.loadEvalFiles }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(target === undefined ? {} : { targetOverride: target }),
       optionNames: optionNamesOf(options),

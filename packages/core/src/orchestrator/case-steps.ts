@@ -1,40 +1,18 @@
 import path from 'node:path';
-import { isAgentvError } from '../errors/agentv-error.js';
-import { isProviderError } from '../errors/provider-error.js';
-import type { EvaluationContext, Judge } from '../evaluators/evaluator.js';
-import { EvaluatorError } from '../evaluators/evaluator-error.js';
 import { gradeCase } from '../evaluators/grade-case.js';
-import { createJudge } from '../evaluators/judge.js';
-import { LIBRARY_OPTION_NAMES } from '../project/option-names.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
 import { normalizeTrace } from '../provider/normalize-trace.js';
-import type { Provider } from '../provider/provider.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
-import type { ProviderResponse, TokenUsage } from '../provider/provider-response.js';
-import type { ResolvedTarget } from '../provider/resolved-target.js';
-import { addTokenUsage } from '../provider/token-usage.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  describeRetryAfterBeyondCap,
-  type RetryPolicy,
-  type WithRetriesOptions,
-} from '../retry/retry-policy.js';
-import { retryWaitLine } from '../retry/retry-wait-line.js';
+import type { ProviderResponse } from '../provider/provider-response.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
+import type { CaseContext } from './case-context.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
-import { DRY_RUN_JUDGE_REPLY, type PlannedCase } from './plan-run.js';
-import type { ProviderRole, RunEvaluationOptions } from './run-options.js';
-
-/** What every step of one case needs: the case, the run's options and when the case started. */
-export interface CaseContext {
-  planned: PlannedCase;
-  options: RunEvaluationOptions;
-  /** `Date.now()` when the case started; results report the time since. */
-  started: number;
-}
+import { judgeFor, meteredJudge } from './judge-for.js';
+import type { PlannedCase } from './plan-run.js';
+import type { RunState } from './run-state.js';
 
 /** A provider's answer with its trace, normalised and summarised once for the attempt. */
 export interface Answer {
@@ -63,21 +41,13 @@ export function resultBase({ evalCase, target }: PlannedCase): ResultBase {
   };
 }
 
-/** The retry policy for a target: `--max-retries`, else its `max_retries`, else the default. */
-export function retryPolicyFor(target: ResolvedTarget, options: RunEvaluationOptions): RetryPolicy {
-  return {
-    ...DEFAULT_RETRY_POLICY,
-    ...options.retryPolicy,
-    maxRetries: options.maxRetries ?? target.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-  };
-}
-
 export function buildRequest(
-  { planned, options }: CaseContext,
+  { planned, run }: CaseContext,
   prompt: BuiltPrompt,
   attempt: number,
 ): ProviderRequest {
   const { evalCase } = planned;
+  const { options } = run;
   // Optional fields assigned one by one: spreads are slow, and batches build a request per case.
   const request: ProviderRequest = {
     evalCaseId: evalCase.id,
@@ -129,170 +99,23 @@ export function answerOf(response: ProviderResponse, attempts: number, timing: C
   };
 }
 
-// Targets whose reply warnings were reported, by run: the first reply of each is enough.
-const warnedTargets = new WeakMap<RunEvaluationOptions, Set<string>>();
-
 /**
  * Reports a reply's `warnings` (e.g. trace events dropped as invalid) through
  * `onWarning`, for the first reply with warnings of each target in a run.
  */
 export function reportReplyWarnings(
-  options: RunEvaluationOptions,
+  run: RunState,
   planned: PlannedCase,
   response: ProviderResponse,
 ): void {
-  if (response.warnings === undefined || response.warnings.length === 0 || !options.onWarning) {
-    return;
-  }
-  let warned = warnedTargets.get(options);
-  if (!warned) {
-    warned = new Set();
-    warnedTargets.set(options, warned);
-  }
+  const onWarning = run.options.onWarning;
+  if (response.warnings === undefined || response.warnings.length === 0 || !onWarning) return;
   const target = planned.target.name;
-  if (warned.has(target)) return;
-  warned.add(target);
-  options.onWarning(
+  if (run.warnedTargets.has(target)) return;
+  run.warnedTargets.add(target);
+  onWarning(
     `target "${target}", case "${planned.evalCase.id}": ${response.warnings.join('; ')} (warnings of this target's later replies are not shown)`,
   );
-}
-
-// The `warn` of each run's grading context, made once per run.
-const graderWarnings = new WeakMap<RunEvaluationOptions, EvaluationContext['warn']>();
-
-/**
- * The `warn` graders report through: `onWarning`, naming the case and its eval
- * file, for the first warning of each grader of an eval file in a run. One
- * function per run (a closure per case would be garbage for every case of a batch).
- */
-function graderWarningsOf(options: RunEvaluationOptions): EvaluationContext['warn'] {
-  const onWarning = options.onWarning;
-  if (onWarning === undefined) return undefined;
-  let warn = graderWarnings.get(options);
-  if (warn === undefined) {
-    const warned = new Set<string>();
-    warn = (evalCase, grader, message) => {
-      const key = `${evalCase.filePath}\u0000${grader}`;
-      if (warned.has(key)) return;
-      warned.add(key);
-      onWarning(
-        `case "${evalCase.id}" (${path.basename(evalCase.filePath)}): evaluator ${grader} ${message} (later warnings of this evaluator are not shown)`,
-      );
-    };
-    graderWarnings.set(options, warn);
-  }
-  return warn;
-}
-
-// Judge-only providers started (and health-checked) before the first case, by run.
-const startedJudgeProviders = new WeakMap<RunEvaluationOptions, Map<string, Provider>>();
-
-/** Hands `judgeFor` a judge target's provider that was started with the run's targets. */
-export function useStartedJudgeProvider(
-  options: RunEvaluationOptions,
-  targetName: string,
-  provider: Provider,
-): void {
-  let started = startedJudgeProviders.get(options);
-  if (!started) {
-    started = new Map();
-    startedJudgeProviders.set(options, started);
-  }
-  started.set(targetName, provider);
-}
-
-// Providers `judgeFor` created during a run, by run: `runEvaluation` closes them at the end.
-const createdDuringRun = new WeakMap<RunEvaluationOptions, Provider[]>();
-
-/** A provider for `target`, from the run's `createProvider` when it has one, else the registry. */
-export function createProviderFor(
-  target: ResolvedTarget,
-  role: ProviderRole,
-  options: RunEvaluationOptions,
-): Provider {
-  return options.createProvider
-    ? options.createProvider(target, role, options.providerContext)
-    : options.providerRegistry.create(target, options.providerContext);
-}
-
-function createLazily(target: ResolvedTarget, options: RunEvaluationOptions): Provider {
-  const provider = createProviderFor(target, 'judge', options);
-  const created = createdDuringRun.get(options) ?? [];
-  created.push(provider);
-  createdDuringRun.set(options, created);
-  return provider;
-}
-
-/** The providers created after the run started (judges of run targets), to be closed with it. */
-export function lazilyCreatedProviders(options: RunEvaluationOptions): readonly Provider[] {
-  return createdDuringRun.get(options) ?? [];
-}
-
-/** The stand-in judge `planRun` makes under `--dry-run`. */
-export function isDryRunJudge(target: ResolvedTarget): boolean {
-  return target.provider === 'mock' && target.settings.response === DRY_RUN_JUDGE_REPLY;
-}
-
-// One judge per judge target and run, created on first use.
-const judgesByRun = new WeakMap<RunEvaluationOptions, Map<string, Judge>>();
-
-/** The judge of a planned case (its judge target's provider, with that target's retry policy). */
-export function judgeFor(planned: PlannedCase, options: RunEvaluationOptions): Judge | undefined {
-  const target = planned.judgeTarget;
-  if (!target) return undefined;
-  let judges = judgesByRun.get(options);
-  if (!judges) {
-    judges = new Map();
-    judgesByRun.set(options, judges);
-  }
-  let judge = judges.get(target.name);
-  if (!judge) {
-    try {
-      if (isDryRunJudge(target)) {
-        judge = {
-          targetName: target.name,
-          dryRun: true,
-          ask: () => Promise.reject(new EvaluatorError('a dry-run judge is not asked')),
-        };
-      } else {
-        const provider =
-          startedJudgeProviders.get(options)?.get(target.name) ?? createLazily(target, options);
-        judge = createJudge(provider, retryPolicyFor(target, options), verboseLog(options));
-      }
-    } catch (error) {
-      // Reported on each case that asks, as that evaluator's error.
-      const failure = new EvaluatorError(
-        `judge target "${target.name}" cannot be started: ${messageOf(error)}`,
-      );
-      judge = {
-        targetName: target.name,
-        ask: () => Promise.reject(failure),
-      };
-    }
-    judges.set(target.name, judge);
-  }
-  return judge;
-}
-
-/** A case's view of a shared judge that adds up the tokens and cost of the calls made through it. */
-function meteredJudge(shared: Judge): {
-  judge: Judge;
-  usage?: TokenUsage;
-  costUsd?: number;
-} {
-  const meter: { judge: Judge; usage?: TokenUsage; costUsd?: number } = {
-    judge: {
-      ...shared,
-      ask: async (request) => {
-        const response = await shared.ask(request);
-        const usage = addTokenUsage(meter.usage, response.usage);
-        if (usage !== undefined) meter.usage = usage;
-        if (response.costUsd !== undefined) meter.costUsd = (meter.costUsd ?? 0) + response.costUsd;
-        return response;
-      },
-    },
-  };
-  return meter;
 }
 
 /** Grades an answer and builds the case's result. */
@@ -301,9 +124,10 @@ export async function gradeAnswer(
   prompt: BuiltPrompt,
   { response, trace, traceSummary, attempts, durationMs }: Answer,
 ): Promise<EvaluationResult> {
-  const { planned, options } = context;
+  const { planned, run } = context;
+  const { options } = run;
   const { evalCase } = planned;
-  const shared = judgeFor(planned, options);
+  const shared = judgeFor(planned, run);
   const judge = shared && meteredJudge(shared);
   const grade = await gradeCase(
     evalCase.evaluators,
@@ -322,7 +146,7 @@ export async function gradeAnswer(
       evaluators: options.evaluatorRegistry,
       env: options.providerContext?.env,
       judge: judge?.judge,
-      warn: graderWarningsOf(options),
+      warn: run.warnGrader,
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },
@@ -403,67 +227,4 @@ export function errorResult(
     error,
     traceSummary: null,
   };
-}
-
-/** The error of a case whose provider calls all failed (or that an interrupt stopped first). */
-export function failureMessage(error: unknown, attempts: number, context?: CaseContext): string {
-  if (attempts === 0 && error === undefined) {
-    return 'the run was interrupted before the agent was called';
-  }
-  const refused = describeRetryAfterBeyondCap(error);
-  if (refused !== undefined) {
-    const workers =
-      context === undefined ? undefined : workersAdvice(context.planned.target, context.options);
-    return `${messageOf(error)}; ${refused} (hint: run the case again once the service takes requests again${workers === undefined ? '' : `; to send fewer at once, ${workers}`})`;
-  }
-  const hint = context === undefined ? undefined : rateLimitHint(error, context);
-  return hint === undefined ? messageOf(error) : `${messageOf(error)} (hint: ${hint})`;
-}
-
-/** How to send fewer requests at once, naming the setting that decides: `lower --workers (now 8)`. */
-function workersAdvice(target: ResolvedTarget, options: RunEvaluationOptions): string {
-  const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
-  return options.workers !== undefined
-    ? `lower ${names.workers} (now ${options.workers})`
-    : `set a lower \`workers\` on target "${target.name}"${target.workers === undefined ? '' : ` (now ${target.workers})`}`;
-}
-
-/** Where `--verbose` lines go (the providers' `log`, else stderr); undefined without `--verbose`. */
-function verboseLog(options: RunEvaluationOptions): ((line: string) => void) | undefined {
-  const context = options.providerContext;
-  if (context?.verbose !== true) return undefined;
-  return context.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-}
-
-/** `onWait` for `withRetries` that writes `retryWaitLine`s under `--verbose`, else undefined. */
-export function verboseRetryWaits(
-  options: RunEvaluationOptions,
-  providerId: string,
-  label: (failedAttempt: number) => string,
-): WithRetriesOptions['onWait'] {
-  const log = verboseLog(options);
-  if (log === undefined) return undefined;
-  return (wait) => log(retryWaitLine(providerId, label(wait.failed), wait));
-}
-
-/**
- * After the last retry of an HTTP 429: what lets the next run through, naming
- * the setting that decides (the run's option when given, else the target's).
- */
-function rateLimitHint(error: unknown, { planned, options }: CaseContext): string | undefined {
-  if (!isProviderError(error) || error.hint || error.details?.status !== 429) return undefined;
-  const names = options.optionNames ?? LIBRARY_OPTION_NAMES;
-  const { target } = planned;
-  const workers = workersAdvice(target, options);
-  const retries = retryPolicyFor(target, options).maxRetries;
-  const more =
-    options.maxRetries !== undefined
-      ? `raise ${names.maxRetries} (now ${retries})`
-      : `raise \`max_retries\` on target "${target.name}" (now ${retries})`;
-  return `the service is limiting the request rate: send fewer requests at once (${workers}), or retry more (${more}); each retry waits longer`;
-}
-
-export function messageOf(error: unknown): string {
-  if (isAgentvError(error) && error.hint) return `${error.message} (hint: ${error.hint})`;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,22 +4,20 @@ import type { Provider } from '../provider/provider.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
 import { withRetries } from '../retry/retry-policy.js';
+import type { CaseContext } from './case-context.js';
+import { retryPolicyFor, verboseRetryWaits } from './case-retries.js';
 import {
   answerOf,
   attemptRecord,
   buildRequest,
-  type CaseContext,
   errorResult,
-  failureMessage,
   gradeAnswer,
-  messageOf,
   reportReplyWarnings,
-  retryPolicyFor,
-  verboseRetryWaits,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
+import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
-import type { RunEvaluationOptions } from './run-options.js';
+import type { RunState } from './run-state.js';
 
 /** Results of one grader reported before it waits for them. */
 const EMIT_WINDOW = 64;
@@ -40,10 +38,11 @@ const CASE_ERROR_CHARS = 1000;
 export async function evaluateBatch(
   chunk: readonly PlannedCase[],
   provider: Provider,
-  options: RunEvaluationOptions,
+  run: RunState,
   gradeConcurrency: number,
   emit: (result: EvaluationResult, planned: PlannedCase) => Promise<void>,
 ): Promise<void> {
+  const { options } = run;
   const started = Date.now();
   // Per case only its planned case and its request (which holds the prompt the graders
   // read), in two arrays: one request per case serves every attempt.
@@ -54,7 +53,7 @@ export async function evaluateBatch(
     try {
       prompt = await buildPrompt(planned.evalCase);
     } catch (error) {
-      const context: CaseContext = { planned, options, started };
+      const context: CaseContext = { planned, run, started };
       await emit(
         errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`),
         planned,
@@ -64,7 +63,7 @@ export async function evaluateBatch(
     // Outside the try above: a failing hook is the caller's bug, not a case's prompt.
     await options.onPrompt?.(planned.evalCase, prompt, planned.target);
     cases.push(planned);
-    requests.push(buildRequest({ planned, options, started }, prompt, 0));
+    requests.push(buildRequest({ planned, run, started }, prompt, 0));
   }
   if (cases.length === 0) return;
 
@@ -125,14 +124,14 @@ export async function evaluateBatch(
         const planned = cases[index]!;
         const request = requests[index]!;
         const answer = answerOf(responses[index]!, outcome.attempts, timing);
-        reportReplyWarnings(options, planned, responses[index]!);
+        reportReplyWarnings(run, planned, responses[index]!);
         cases[index] = undefined as never;
         requests[index] = undefined as never;
         responses[index] = undefined as never;
         await options.onAttempt?.(
           attemptRecord(planned, answer.attempts, durationMs, answer, options.repeat),
         );
-        const result = await gradeAnswer({ planned, options, started }, request, answer);
+        const result = await gradeAnswer({ planned, run, started }, request, answer);
         const reported = emit(result, planned);
         // Handled by the Promise.all below; until then a failure must not count as unhandled.
         reported.catch(() => {});
@@ -152,7 +151,7 @@ export async function evaluateBatch(
   const lastError = failureMessage(
     outcome.error,
     outcome.attempts,
-    first === undefined ? undefined : { planned: first, options, started },
+    first === undefined ? undefined : { planned: first, run, started },
   );
   let error =
     cases.length === 1 ? lastError : `batch of ${cases.length} cases failed: ${lastError}`;
@@ -163,7 +162,7 @@ export async function evaluateBatch(
     error = `${error.slice(0, CASE_ERROR_CHARS)}… (cut here; the whole batch error was printed once as a warning)`;
   }
   for (const planned of cases) {
-    await emit(errorResult({ planned, options, started }, outcome.attempts, error), planned);
+    await emit(errorResult({ planned, run, started }, outcome.attempts, error), planned);
   }
 }
 

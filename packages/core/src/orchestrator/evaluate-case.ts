@@ -2,22 +2,20 @@ import { buildPrompt } from '../prompt/build-prompt.js';
 import { callLabel } from '../provider/call-label.js';
 import type { Provider } from '../provider/provider.js';
 import { withRetries } from '../retry/retry-policy.js';
+import type { CaseContext } from './case-context.js';
+import { retryPolicyFor, verboseRetryWaits } from './case-retries.js';
 import {
   answerOf,
   attemptRecord,
   buildRequest,
-  type CaseContext,
   errorResult,
-  failureMessage,
   gradeAnswer,
-  messageOf,
   reportReplyWarnings,
-  retryPolicyFor,
-  verboseRetryWaits,
 } from './case-steps.js';
 import type { EvaluationResult } from './evaluation-result.js';
+import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
-import type { RunEvaluationOptions } from './run-options.js';
+import type { RunState } from './run-state.js';
 
 /**
  * Answers one case with `provider.invoke`, retrying failed calls per the
@@ -27,9 +25,10 @@ import type { RunEvaluationOptions } from './run-options.js';
 export async function evaluateCase(
   planned: PlannedCase,
   provider: Provider,
-  options: RunEvaluationOptions,
+  run: RunState,
 ): Promise<EvaluationResult> {
-  const context: CaseContext = { planned, options, started: Date.now() };
+  const { options } = run;
+  const context: CaseContext = { planned, run, started: Date.now() };
   let prompt: Awaited<ReturnType<typeof buildPrompt>>;
   try {
     prompt = await buildPrompt(planned.evalCase);
@@ -47,7 +46,7 @@ export async function evaluateCase(
       firstCallStarted ??= callStarted;
       return provider.invoke(buildRequest(context, prompt, attempt));
     },
-    retryPolicyFor(context.planned.target, context.options),
+    retryPolicyFor(planned.target, options),
     {
       signal: options.signal,
       onWait: verboseRetryWaits(options, provider.id, (failed) =>
@@ -78,7 +77,7 @@ export async function evaluateCase(
     lastStarted: callStarted,
     ended,
   });
-  reportReplyWarnings(options, planned, outcome.value);
+  reportReplyWarnings(run, planned, outcome.value);
   await options.onAttempt?.(
     attemptRecord(planned, answer.attempts, ended - callStarted, answer, options.repeat),
   );

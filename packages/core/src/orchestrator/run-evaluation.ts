@@ -1,18 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
-import {
-  createProviderFor,
-  isDryRunJudge,
-  lazilyCreatedProviders,
-  useStartedJudgeProvider,
-} from './case-steps.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
+import { isDryRunJudge } from './judge-for.js';
 import type { PlannedCase } from './plan-run.js';
 import type { RunEvaluationOptions } from './run-options.js';
-import { type RunSecretMasks, runSecretMasks, withSecretsMasked } from './run-secret-masks.js';
+import { runSecretMasks, withSecretsMasked } from './run-secret-masks.js';
+import { createRunState, openProvider, type RunState } from './run-state.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
 export const DEFAULT_WORKERS = 4;
@@ -45,24 +41,23 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   // script), and removes its listener when the step ends: with more than 10 workers Node would
   // warn of a leak (MaxListenersExceededWarning) that is none.
   if (options.signal) setMaxListeners(0, options.signal);
-  const started: Provider[] = [];
   const masks = runSecretMasks(options);
-  const run = masks === undefined ? options : withSecretsMasked(options, masks);
+  const run = createRunState(
+    masks === undefined ? options : withSecretsMasked(options, masks),
+    masks,
+  );
   try {
-    return await runCases(run, await startProviders(run, started, masks), masks);
+    await startProviders(run);
+    return await runCases(run);
   } finally {
     // Providers that keep processes running (a persistent `cli` target) stop them here,
-    // whether the run finished, was interrupted or failed. (Judges made on first use are
-    // kept per options object, so `run` throughout.)
-    await closeProviders([...started, ...lazilyCreatedProviders(run)]);
+    // whether the run finished, was interrupted or failed; judges made on first use too.
+    await closeProviders(run.created);
   }
 }
 
-async function runCases(
-  options: RunEvaluationOptions,
-  providers: Map<string, Provider>,
-  masks: RunSecretMasks | undefined,
-): Promise<RunOutcome> {
+async function runCases(run: RunState): Promise<RunOutcome> {
+  const { options, masks, providers } = run;
   const size = poolSize(options);
   const pool = createWorkerPool(size, perTargetLimits(options));
   const results: EvaluationResult[] = [];
@@ -89,7 +84,7 @@ async function runCases(
         for (const chunk of chunked(fileCases, target.batchSize ?? fileCases.length)) {
           tasks.push(
             runTask(pool, targetName, options, () =>
-              evaluateBatch(chunk, provider, options, size, emit),
+              evaluateBatch(chunk, provider, run, size, emit),
             ),
           );
         }
@@ -99,7 +94,7 @@ async function runCases(
         // The worker slot is freed as soon as the case is graded: reporting the result
         // (result file, progress) must not hold back the next case's process.
         tasks.push(
-          runTask(pool, targetName, options, () => evaluateCase(planned, provider, options)).then(
+          runTask(pool, targetName, options, () => evaluateCase(planned, provider, run)).then(
             (result) => (result === undefined ? undefined : emit(result, planned)),
           ),
         );
@@ -164,36 +159,27 @@ async function closeProviders(providers: readonly Provider[]): Promise<void> {
   await Promise.allSettled([...new Set(providers)].map((provider) => provider.close?.()));
 }
 
-/** Starts the run's providers, adding each to `started` as soon as it exists (to be closed). */
-async function startProviders(
-  options: RunEvaluationOptions,
-  started: Provider[],
-  masks: RunSecretMasks | undefined,
-): Promise<Map<string, Provider>> {
-  const providers = new Map<string, Provider>();
+/**
+ * Starts the providers of the run's targets, and of the judge targets no case runs
+ * against, then runs every health check once, before the first case.
+ */
+async function startProviders(run: RunState): Promise<void> {
+  const { options, masks, providers, judgeProviders } = run;
   for (const target of options.plan.targets) {
-    const provider = createProviderFor(target, 'target', options);
-    providers.set(target.name, provider);
-    started.push(provider);
+    providers.set(target.name, openProvider(run, target, 'target'));
   }
   // Judge targets that no case runs against are started here too, so their
   // providers' health checks run once, like the run targets'.
-  const judgeProviders: Provider[] = [];
   for (const { judgeTarget } of options.plan.cases) {
-    if (!judgeTarget || providers.has(judgeTarget.name) || isDryRunJudge(judgeTarget)) continue;
-    if (judgeProviders.some((provider) => provider.targetName === judgeTarget.name)) continue;
-    let provider: Provider;
+    if (!judgeTarget || isDryRunJudge(judgeTarget)) continue;
+    if (providers.has(judgeTarget.name) || judgeProviders.has(judgeTarget.name)) continue;
     try {
-      provider = createProviderFor(judgeTarget, 'judge', options);
+      judgeProviders.set(judgeTarget.name, openProvider(run, judgeTarget, 'judge'));
     } catch {
-      continue; // judgeFor reports it on each case that asks.
+      // judgeFor reports it on each case that asks.
     }
-    judgeProviders.push(provider);
-    started.push(provider);
-    useStartedJudgeProvider(options, judgeTarget.name, provider);
   }
-  // Health checks run once per provider, all before the first case.
-  for (const provider of [...providers.values(), ...judgeProviders]) {
+  for (const provider of [...providers.values(), ...judgeProviders.values()]) {
     if (!provider.healthcheck) continue;
     try {
       await provider.healthcheck();
@@ -213,7 +199,6 @@ async function startProviders(
       );
     }
   }
-  return providers;
 }
 
 function poolSize(options: RunEvaluationOptions): number {

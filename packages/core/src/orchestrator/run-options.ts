@@ -13,7 +13,7 @@ import type { RunPlan } from './plan-run.js';
 /** Why a run creates a provider: to answer cases (`target`) or to grade answers (`judge`). */
 export type ProviderRole = 'target' | 'judge';
 
-/** What `runEvaluation` is given; every step of a case reads it through its `CaseContext`. */
+/** What `runEvaluation` is given; every step of a case reads it through its run's `RunState`. */
 export interface RunEvaluationOptions {
   plan: RunPlan;
   providerRegistry: ProviderRegistry;

@@ -5,22 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cgroupRoot } from './call-cgroup.js';
 import { runProcess } from './run-process.js';
 import { startProcess } from './start-process.js';
-
-/** True while `pid` runs; a zombie counts as gone. */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
+import { processAlive } from './test-support/process-alive.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentv-cgroup-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

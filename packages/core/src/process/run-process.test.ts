@@ -6,24 +6,9 @@ import { cgroupRoot } from './call-cgroup.js';
 import { groupHasLiveMembers } from './process-group.js';
 import { runProcess } from './run-process.js';
 import { STDERR_EXCERPT_CHARS, stderrErrorLine, stderrExcerpt } from './stderr-excerpt.js';
+import { processAlive } from './test-support/process-alive.js';
 
 const node = JSON.stringify(process.execPath);
-
-/** True while `pid` runs; a zombie (exited, not yet reaped) counts as dead. */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 describe('runProcess output', () => {
   it('captures all output of a program that exits right after writing it', async () => {
