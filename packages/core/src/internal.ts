@@ -12,6 +12,7 @@ export { checkTarget, RUN_TARGET_POLICY } from './project/check-target.js';
 export { CLI_OPTION_NAMES } from './project/option-names.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
 export { tokenUsageRecord } from './provider/token-usage.js';
+export { jsonSchemaFile } from './schemas/json-schema-file.js';
 export { createResultTally, type ResultTally } from './statistics/result-tally.js';
 export type { OutputMessageRecord } from './trace/output-message.js';
 export { outputMessageRecord } from './trace/output-message.js';

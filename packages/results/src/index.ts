@@ -31,14 +31,14 @@ export { createPromptDumpWriter } from './prompt-dump-writer.js';
 export type { ReadResultFileOptions, ReadResultLine } from './read-result-file.js';
 export { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
 export type { ResultWriter } from './result-file-writer.js';
-export { terminalLines, terminalText } from './terminal-text.js';
 export type {
   EvaluatorResultRecord,
   RepeatSummaryRecord,
   ResultRecord,
-  ResultRecordOptions,
   RunRecord,
-} from './to-result-record.js';
+} from './result-line-schema.js';
+export { terminalLines, terminalText } from './terminal-text.js';
+export type { ResultRecordOptions } from './to-result-record.js';
 export { toResultRecord } from './to-result-record.js';
 export type { TraceDumpFile, TraceDumpRecord, TraceDumpWriter } from './trace-dump-writer.js';
 export { createTraceDumpWriter } from './trace-dump-writer.js';

@@ -45,7 +45,10 @@ describe('readResultFile and fromResultRecord', () => {
     const file = path.join(dir, 'bad.jsonl');
     await writeFile(file, `${JSON.stringify(toResultRecord(makeResult()))}\n\n{"eval_id": "x"}\n`);
     await expect(readResultFile(file)).rejects.toEqual(
-      new ResultFileLineError(3, 'is not a result line (needs eval_id, target and score)'),
+      new ResultFileLineError(
+        3,
+        'missing timestamp, dataset, target, score, passed and 8 more fields',
+      ),
     );
     await writeFile(file, 'not json\n');
     await expect(readResultFile(file)).rejects.toMatchObject({
@@ -61,6 +64,54 @@ describe('readResultFile and fromResultRecord', () => {
       "bad.jsonl:1:16: invalid JSON: Expected ',' or '}' after property value",
     );
     expect(await readFile(file, 'utf8')).toBe('\t{"eval_id": 1 2}\n');
+  });
+
+  it('checks every line against the result-line schema, naming the field and the problem', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'bad.jsonl');
+    const good = toResultRecord(makeResult());
+    const problem = async (...lines: unknown[]) => {
+      await writeFile(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+      const error = await readResultFile(file).catch((error: unknown) => error);
+      expect(error).toBeInstanceOf(ResultFileLineError);
+      return (error as ResultFileLineError).describe('bad.jsonl');
+    };
+    expect(await problem(good, { ...good, evaluator_results: 'oops' })).toBe(
+      'bad.jsonl:2: evaluator_results: expected an array, got a string',
+    );
+    expect(await problem({ ...good, score: '1', passed: 1 })).toBe(
+      'bad.jsonl:1: score: expected a number, got a string; passed: expected true or false, got a number',
+    );
+    const { duration_ms: _, ...noDuration } = good;
+    expect(await problem(noDuration)).toBe('bad.jsonl:1: duration_ms: missing (expected a number)');
+    expect(await problem([good])).toBe(
+      'bad.jsonl:1: expected a result line (a JSON object), got an array',
+    );
+    const grader = good.evaluator_results[0]!;
+    expect(
+      await problem({
+        ...good,
+        attempts: 1.5,
+        evaluator_results: [{ ...grader, verdict: 'great', members: [{ name: 'm' }] }],
+        run: { id: 'r', cases: -1 },
+        trace_summary: 'none',
+      }),
+    ).toBe(
+      'bad.jsonl:1: evaluator_results[0].verdict: expected one of "pass", "borderline", "fail", "error", got "great"; evaluator_results[0].members[0]: missing type, score, weight, verdict, hits and 2 more fields; attempts: expected a whole number, got a fraction; and 2 more problems',
+    );
+  });
+
+  it('keeps keys it does not know, as written, and names a line that is not JSON first', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'out.jsonl');
+    const newer = { workspace: { files: 3 }, ...toResultRecord(makeResult()), turns: [] };
+    await writeFile(file, `${JSON.stringify(newer)}\n`);
+    const [read] = await readResultFile(file);
+    expect(JSON.stringify(read!.record)).toBe(JSON.stringify(newer));
+
+    // The first line is not a result line, the second is not JSON: the file is not JSONL at all.
+    await writeFile(file, '{"eval_id":"one"}\nnot json\n');
+    await expect(readResultFile(file)).rejects.toMatchObject({ line: 2, column: 1 });
   });
 
   it('drops a last line cut short when asked, and otherwise says it is incomplete', async () => {

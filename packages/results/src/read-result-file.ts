@@ -1,8 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import type { EvaluationResult, EvaluatorResult } from '@agentv/core';
+import { type EvaluationResult, type EvaluatorResult, formatIssue } from '@agentv/core';
 import { jsonParseProblem } from '@agentv/core/internal';
 import type { TokenUsage } from '@agentv/core/provider-utils';
-import type { EvaluatorResultRecord, ResultRecord } from './to-result-record.js';
+import { describeLineProblems } from './describe-line-problems.js';
+import { compileQuickCheck } from './quick-check.js';
+import {
+  type EvaluatorResultRecord,
+  type ResultRecord,
+  resultLineSchema,
+} from './result-line-schema.js';
 
 /** One line of a result file, parsed, with where it came from. */
 export interface ReadResultLine {
@@ -23,11 +29,15 @@ export class ResultFileLineError extends Error {
     this.name = 'ResultFileLineError';
   }
 
-  /** The problem at `file` as messages show it: `file:line:column: message`, or `file:line message`. */
+  /** The problem at `file` as messages show it: `file:line:column: message` (column when known). */
   describe(file: string): string {
-    return this.column === undefined
-      ? `${file}:${this.line} ${this.message}`
-      : `${file}:${this.line}:${this.column}: ${this.message}`;
+    return formatIssue({
+      severity: 'error',
+      file,
+      line: this.line,
+      ...(this.column === undefined ? {} : { column: this.column }),
+      message: this.message,
+    });
   }
 }
 
@@ -40,11 +50,18 @@ export interface ReadResultFileOptions {
   onTornLastLine?: (line: number) => void;
 }
 
+// zod's parse copies every line it checks; this check of the same schema does not, and a line
+// it refuses goes to zod, which decides and says why.
+const isResultLine = compileQuickCheck(resultLineSchema);
+
 /**
- * Reads a JSONL result file as `agentv eval` writes it. Blank lines are
- * skipped; a line that is not a JSON object with `eval_id`, `target` and
- * `score` throws a `ResultFileLineError` naming the line (and, for invalid
- * JSON, the column).
+ * Reads a JSONL result file as `agentv eval` writes it, checking every line
+ * against the result-line schema (`resultLineSchema`). Blank lines are
+ * skipped. A line that is not JSON throws a `ResultFileLineError` naming the
+ * line and column; otherwise the first line that is not a result line throws
+ * one naming the line and what is wrong (`evaluator_results: expected an
+ * array, got a string`). Records are the lines as read: keys the schema does
+ * not know are kept.
  */
 export async function readResultFile(
   filePath: string,
@@ -55,6 +72,9 @@ export async function readResultFile(
   const rows = text.split('\n');
   // Where an unterminated last line is (the text after the last newline), if any.
   const unterminated = rows[rows.length - 1]!.trim() === '' ? -1 : rows.length - 1;
+  // A line that is not JSON is named before one that is not a result line, even a later one:
+  // a file that is not JSONL at all is reported as such.
+  let invalid: ResultFileLineError | undefined;
   for (let index = 0; index < rows.length; index++) {
     const text = rows[index]!;
     const row = text.trim();
@@ -79,20 +99,19 @@ export async function readResultFile(
         problem.column + indent,
       );
     }
-    if (
-      typeof value !== 'object' ||
-      value === null ||
-      typeof (value as ResultRecord).eval_id !== 'string' ||
-      typeof (value as ResultRecord).target !== 'string' ||
-      typeof (value as ResultRecord).score !== 'number'
-    ) {
-      throw new ResultFileLineError(
+    if (invalid !== undefined) continue;
+    const checked = isResultLine(value) ? undefined : resultLineSchema.safeParse(value);
+    if (checked?.success === false) {
+      invalid = new ResultFileLineError(
         index + 1,
-        'is not a result line (needs eval_id, target and score)',
+        describeLineProblems(checked.error.issues, value),
       );
+      continue;
     }
+    // The value read, not zod's copy: it keeps unknown keys, in their order.
     lines.push({ record: value as ResultRecord, line: index + 1 });
   }
+  if (invalid !== undefined) throw invalid;
   return lines;
 }
 
@@ -109,15 +128,15 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
     evalFile,
     target: record.target,
     score: record.score,
-    passed: record.passed === true,
-    hits: record.hits ?? [],
-    misses: record.misses ?? [],
-    reasoning: record.reasoning ?? '',
-    candidateAnswer: record.candidate_answer ?? '',
-    evaluatorResults: (record.evaluator_results ?? []).map(fromEvaluatorResultRecord),
-    attempts: record.attempts ?? 1,
-    durationMs: record.duration_ms ?? 0,
-    traceSummary: record.trace_summary ?? null,
+    passed: record.passed,
+    hits: record.hits,
+    misses: record.misses,
+    reasoning: record.reasoning,
+    candidateAnswer: record.candidate_answer,
+    evaluatorResults: record.evaluator_results.map(fromEvaluatorResultRecord),
+    attempts: record.attempts,
+    durationMs: record.duration_ms,
+    traceSummary: record.trace_summary,
   };
   if (record.conversation_id !== undefined) result.conversationId = record.conversation_id;
   if (record.usage !== undefined) result.usage = fromUsageRecord(record.usage);
@@ -126,7 +145,7 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
   if (record.judge_usage !== undefined) result.judgeUsage = fromUsageRecord(record.judge_usage);
   if (record.judge_cost_usd !== undefined) result.judgeCostUsd = record.judge_cost_usd;
   if (record.error !== undefined) result.error = record.error;
-  if (Array.isArray(record.trace)) result.trace = record.trace;
+  if (record.trace) result.trace = record.trace;
   if (record.repeats !== undefined) {
     result.repeats = {
       reducer: record.repeats.reducer,
@@ -151,9 +170,9 @@ function fromEvaluatorResultRecord(record: EvaluatorResultRecord): EvaluatorResu
     score: record.score,
     weight: record.weight,
     verdict: record.verdict,
-    hits: record.hits ?? [],
-    misses: record.misses ?? [],
-    reasoning: record.reasoning ?? '',
+    hits: record.hits,
+    misses: record.misses,
+    reasoning: record.reasoning,
   };
   if (record.error !== undefined) result.error = record.error;
   if (record.fails_case === true) result.failsCase = true;

@@ -1,104 +1,11 @@
-import type { EvaluationResult, EvaluatorResult, Verdict } from '@agentv/core';
-import {
-  type OutputMessageRecord,
-  outputMessageRecord,
-  type RepeatSummary,
-  type TraceSummary,
-  tokenUsageRecord,
-} from '@agentv/core/internal';
-import type { TraceEvent } from '@agentv/core/provider-utils';
-
-/** One evaluator's outcome in a result line. */
-export interface EvaluatorResultRecord {
-  name: string;
-  type: string;
-  score: number;
-  weight: number;
-  verdict: Verdict | 'error';
-  hits: string[];
-  misses: string[];
-  /** Empty when the evaluator gave none. */
-  reasoning: string;
-  error?: string;
-  /** True when this evaluator fails the case whatever the score (a missed required rubric item). */
-  fails_case?: boolean;
-  /** Evaluator-specific outcome; `rubric` gives `items: [{id, description, weight, required, satisfied, reasoning}]`. */
-  details?: Record<string, unknown>;
-  /** True when the judge's reply came from the LLM call cache (`.agentv/cache`): nothing was asked. */
-  cached?: boolean;
-  /** A `composite`'s member results, in order. */
-  members?: EvaluatorResultRecord[];
-  /** The grader had `negate: true`: its score is 1 - s, its hits and misses swapped. */
-  negated?: boolean;
-}
-
-/** One result line (README, "Running"): snake_case, keys in this order. */
-export interface ResultRecord {
-  timestamp: string;
-  eval_id: string;
-  dataset: string;
-  target: string;
-  conversation_id?: string;
-  score: number;
-  passed: boolean;
-  hits: string[];
-  misses: string[];
-  reasoning: string;
-  candidate_answer: string;
-  evaluator_results: EvaluatorResultRecord[];
-  attempts: number;
-  duration_ms: number;
-  /** Token counts with snake_case keys (`input_tokens`, ...). */
-  usage?: Record<string, number>;
-  cost_usd?: number;
-  /** Present (true) when the provider answered from its cache. */
-  cached?: true;
-  /** Tokens of the judge calls that graded this case (snake_case keys). */
-  judge_usage?: Record<string, number>;
-  /** Summed cost of those judge calls, when known. */
-  judge_cost_usd?: number;
-  error?: string;
-  /** Under `--repeat N`: true when the case's verdict changed between repeats. */
-  flaky?: boolean;
-  /** Under `--repeat N`: the reducer and every repeat this aggregated line was reduced from. */
-  repeats?: RepeatSummaryRecord;
-  /** Null when the provider produced no trace. */
-  trace_summary: TraceSummary | null;
-  /** Only with `includeTrace`; null when there is no trace. */
-  trace?: TraceEvent[] | null;
-  /** Only with `includeTrace`; null when there are no output messages. */
-  output_messages?: OutputMessageRecord[] | null;
-  /** The eval file, relative to its project root (only when `evalFileName` is given). */
-  eval_file?: string;
-  /** Which run and shard wrote this line (only when `run` is given); `agentv results merge` checks it. */
-  run?: RunRecord;
-  /** Set by `agentv grade`: the result file whose recorded answers this line re-graded. */
-  graded_from?: string;
-}
-
-export interface RepeatSummaryRecord {
-  reducer: string;
-  count: number;
-  passed: number;
-  runs: {
-    repeat: number;
-    score: number;
-    passed: boolean;
-    attempts: number;
-    duration_ms: number;
-    error?: string;
-  }[];
-}
-
-/** What identifies the run a result line belongs to. */
-export interface RunRecord {
-  /** Hash of every (eval file, case id, target) the run selected, before sharding. */
-  id: string;
-  /** How many cases the whole run has, across all shards. */
-  cases: number;
-  /** `i/n` when the line was written by one shard of the run. */
-  shard?: string;
-}
+import type { EvaluationResult, EvaluatorResult } from '@agentv/core';
+import { outputMessageRecord, type RepeatSummary, tokenUsageRecord } from '@agentv/core/internal';
+import type {
+  EvaluatorResultRecord,
+  RepeatSummaryRecord,
+  ResultRecord,
+  RunRecord,
+} from './result-line-schema.js';
 
 export interface ResultRecordOptions {
   /** Add the full `trace` and `output_messages`. Default false. */

@@ -66,14 +66,14 @@ export function replayProviderFactory(answers: RecordedAnswers): ProviderFactory
 
 /** The provider response a result line recorded. */
 export function replayResponse(record: ResultRecord): ProviderResponse {
-  const response: ProviderResponse = { text: record.candidate_answer ?? '' };
-  if (Array.isArray(record.trace)) response.trace = record.trace;
+  const response: ProviderResponse = { text: record.candidate_answer };
+  if (record.trace) response.trace = record.trace;
   const outputMessages = parseOutputMessages(record.output_messages);
   if (outputMessages !== undefined) response.outputMessages = outputMessages;
   const usage = parseTokenUsage(record.usage);
   if (usage !== undefined) response.usage = usage;
-  if (typeof record.cost_usd === 'number') response.costUsd = record.cost_usd;
-  if (typeof record.duration_ms === 'number') response.durationMs = record.duration_ms;
+  if (record.cost_usd !== undefined) response.costUsd = record.cost_usd;
+  response.durationMs = record.duration_ms;
   if (record.cached === true) response.cached = true;
   return response;
 }

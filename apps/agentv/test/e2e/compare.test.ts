@@ -208,7 +208,7 @@ describe('agentv compare', () => {
     expect(missing.stderr).toContain('cannot read nope.jsonl: the file does not exist');
     const bad = await compare(['base.jsonl', 'bad.jsonl']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('bad.jsonl:2 is not a result line');
+    expect(bad.stderr).toContain('bad.jsonl:2: missing timestamp, dataset, target, score, passed');
     const format = await compare(['base.jsonl', 'new.jsonl', '--format', 'html']);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain('--format must be table, json or markdown');

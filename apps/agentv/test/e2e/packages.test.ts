@@ -148,11 +148,15 @@ describe('the packed packages', () => {
       expect(files, pkg.name).toEqual(
         expect.arrayContaining(['LICENSE', 'README.md', 'package.json']),
       );
+      if (pkg.name === '@agentv/results') {
+        expect(files).toContain('schemas/result-line.schema.json');
+      }
       const unexpected = [];
       for (const file of files) {
         if (['LICENSE', 'README.md', 'package.json'].includes(file)) continue;
         if (file.startsWith('bin/') && pkg.manifest.bin) continue;
-        if (/^schemas\/[\w.-]+\.json$/.test(file) && pkg.name === '@agentv/core') continue;
+        const withSchemas = ['@agentv/core', '@agentv/results'];
+        if (/^schemas\/[\w.-]+\.json$/.test(file) && withSchemas.includes(pkg.name)) continue;
         // The CLI's bundle (scripts/bundle.mjs): built from the same sources as its dist/.
         if (/^bundle\/[\w.-]+\.js$/.test(file) && pkg.name === 'agentv') continue;
         const built = /^dist\/(.+?)(\.d\.ts|\.js)$/.exec(file);
