@@ -10,8 +10,8 @@ export interface ExecChildOptions extends SpawnOptions {
  * Starts `file` with `args` through tinyexec's `x()`, `options` handed to Node's `spawn` as
  * given (`detached`, `stdio` descriptors, `cwd`), and `stdin`, when given, written to the
  * child's stdin pipe, which is then closed (a write to a child that has exited, EPIPE, is
- * ignored). The program is found on `options.env.PATH`
- * exactly as `spawn` finds it, and the child gets `options.env` and nothing else.
+ * ignored). The program is found on `options.env.PATH` exactly as `spawn` finds it, and the
+ * child gets `options.env` and nothing else.
  *
  * The returned result's `process` is the child; awaiting the result waits for its `close`
  * (never rejects for a non-zero exit) and rejects with the spawn error when it could not
