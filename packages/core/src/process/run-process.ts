@@ -1,6 +1,7 @@
-import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import type { Result } from 'tinyexec';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
+import { type ExecChildOptions, execChild } from './exec-child.js';
 import { createOutputGuard, type OutputLimit, type OutputLimitExceeded } from './output-guard.js';
 import { pollWhileRunning } from './poll-while-running.js';
 import { createProcessGroupTerminator } from './process-group.js';
@@ -96,7 +97,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     const stdout = openCapture(captures, dir);
     const stderr = openCapture(captures, dir);
     guard = guardProcess(graceMs);
-    const child = start(options, stdout.fd, stderr.fd, guard.enter);
+    const execution = start(options, stdout.fd, stderr.fd, guard.enter);
+    const child = execution.process!;
     const pid = child.pid;
     const group =
       pid === undefined ? undefined : createProcessGroupTerminator(pid, graceMs, guard.cgroup);
@@ -122,7 +124,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     const unwatch = outputGuard && pollWhileRunning(() => outputGuard.check(true));
 
     try {
-      const end = await waitForExit(child);
+      const end = await waitForExit(execution);
       clearTimeout(timer);
       await group?.settle();
       unwatch?.();
@@ -175,43 +177,28 @@ function openCapture(captures: CaptureFile[], dir: string): CaptureFile {
   return capture;
 }
 
-function start(
-  options: RunProcessOptions,
-  stdout: number,
-  stderr: number,
-  enter: string,
-): ChildProcess {
-  const spawnOptions: SpawnOptions = {
+function start(options: RunProcessOptions, stdout: number, stderr: number, enter: string): Result {
+  const spawnOptions: ExecChildOptions = {
     cwd: options.cwd,
-    // Passed as is: Node copies it into the child's environment once, at spawn.
-    env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+    env: options.env ?? process.env,
     // A new process group (and session), so the whole tree can be signalled at once.
     detached: true,
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', stdout, stderr],
     windowsHide: true,
   };
-  const [file, ...args] = spawnArgv(options.command, enter, options.cwd, spawnOptions.env!);
-  const child = spawn(file, args, spawnOptions);
-  if (options.stdin !== undefined && child.stdin) {
-    // A process may exit without reading its input; the write then fails with EPIPE.
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.stdin);
-  }
-  return child;
+  const [file, ...args] = spawnArgv(options.command, enter, options.cwd, spawnOptions.env);
+  const execution = execChild(file, args, spawnOptions, options.stdin);
+  const child = execution.process!;
+  child.once('exit', () => child.stdin?.destroy());
+  return execution;
 }
 
 /** Resolves with how the process ended; rejects when it could not be started. */
-function waitForExit(
-  child: ChildProcess,
+async function waitForExit(
+  execution: Result,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve, reject) => {
-    // Stays attached: an 'error' without a listener would be thrown.
-    child.on('error', reject);
-    child.once('exit', (code, signal) => {
-      child.stdin?.destroy();
-      resolve({ code, signal });
-    });
-  });
+  const { exitCode } = await execution;
+  return { code: exitCode ?? null, signal: execution.signalCode as NodeJS.Signals | null };
 }
 
 function limit(maxBytes: number | undefined, keep: 'head' | 'tail') {

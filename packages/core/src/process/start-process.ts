@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
+import { execChild } from './exec-child.js';
 import { createProcessGroupTerminator } from './process-group.js';
 import { guardProcess } from './process-guard.js';
 import { DEFAULT_KILL_GRACE_MS } from './run-process.js';
@@ -75,8 +76,6 @@ export async function startProcess(options: StartProcessOptions): Promise<LongLi
   guard.started(pid);
   const group = createProcessGroupTerminator(pid, graceMs, guard.cgroup);
   const stdin = child.stdin!;
-  // The process may exit without reading its input; writes then fail with EPIPE.
-  stdin.on('error', () => {});
   child.stdout!.setEncoding('utf8');
   child.stderr!.setEncoding('utf8');
 
@@ -126,12 +125,13 @@ function spawnChild(options: StartProcessOptions, enter: string): ChildProcess {
   const env = options.env ?? process.env;
   const spawnOptions = {
     cwd: options.cwd,
-    env: env as NodeJS.ProcessEnv,
+    env,
     // A new process group (and session), so the whole tree can be signalled at once.
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   };
   const [file, ...args] = spawnArgv(options.command, enter, options.cwd, env);
-  return spawn(file, args, spawnOptions);
+  // The child alone: tinyexec's result is never awaited, the pipes are the caller's to read.
+  return execChild(file, args, spawnOptions).process!;
 }

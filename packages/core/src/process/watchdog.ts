@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { Writable } from 'node:stream';
+import { execChild } from './exec-child.js';
 import { WATCHDOG_SCRIPT } from './watchdog-script.js';
 
 /** Where the watchdog finds this process's cgroups (see `cgroupRoot`). */
@@ -22,7 +22,7 @@ export function startWatchdog(graceMs: number, cgroups: WatchdogCgroups | undefi
   pipe = undefined;
   if (process.platform === 'win32') return;
   try {
-    const child = spawn(
+    const child = execChild(
       '/bin/sh',
       [
         '-c',
@@ -40,7 +40,7 @@ export function startWatchdog(graceMs: number, cgroups: WatchdogCgroups | undefi
         detached: true,
         stdio: ['pipe', 'ignore', 'ignore'],
       },
-    );
+    ).process!;
     const stdin = child.stdin!;
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (pipe === stdin) pipe = retryLater(error);
