@@ -15,8 +15,12 @@ function program(path: string, text: string): void {
 
 /** Runs `file` in `dir` with stdout on a pipe and returns what it printed. */
 async function output(file: string, args: string[], env: Record<string, string | undefined>) {
-  const execution = execChild(file, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'] });
-  const { stdout } = await execution;
+  const child = execChild(file, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  await new Promise((resolve, reject) => child.on('error', reject).on('close', resolve));
   return stdout.trim();
 }
 

@@ -1,5 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import type { Result } from 'tinyexec';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
 import { type ExecChildOptions, execChild } from './exec-child.js';
 import { createOutputGuard, type OutputLimit, type OutputLimitExceeded } from './output-guard.js';
@@ -97,8 +97,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     const stdout = openCapture(captures, dir);
     const stderr = openCapture(captures, dir);
     guard = guardProcess(graceMs);
-    const execution = start(options, stdout.fd, stderr.fd, guard.enter);
-    const child = execution.process!;
+    const child = start(options, stdout.fd, stderr.fd, guard.enter);
     const pid = child.pid;
     const group =
       pid === undefined ? undefined : createProcessGroupTerminator(pid, graceMs, guard.cgroup);
@@ -124,7 +123,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     const unwatch = outputGuard && pollWhileRunning(() => outputGuard.check(true));
 
     try {
-      const end = await waitForExit(execution);
+      const end = await waitForExit(child);
       clearTimeout(timer);
       await group?.settle();
       unwatch?.();
@@ -177,7 +176,12 @@ function openCapture(captures: CaptureFile[], dir: string): CaptureFile {
   return capture;
 }
 
-function start(options: RunProcessOptions, stdout: number, stderr: number, enter: string): Result {
+function start(
+  options: RunProcessOptions,
+  stdout: number,
+  stderr: number,
+  enter: string,
+): ChildProcess {
   const spawnOptions: ExecChildOptions = {
     cwd: options.cwd,
     env: options.env ?? process.env,
@@ -187,18 +191,21 @@ function start(options: RunProcessOptions, stdout: number, stderr: number, enter
     windowsHide: true,
   };
   const [file, ...args] = spawnArgv(options.command, enter, options.cwd, spawnOptions.env);
-  const execution = execChild(file, args, spawnOptions, options.stdin);
-  const child = execution.process!;
-  child.once('exit', () => child.stdin?.destroy());
-  return execution;
+  return execChild(file, args, spawnOptions, options.stdin);
 }
 
 /** Resolves with how the process ended; rejects when it could not be started. */
-async function waitForExit(
-  execution: Result,
+function waitForExit(
+  child: ChildProcess,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const { exitCode } = await execution;
-  return { code: exitCode ?? null, signal: execution.signalCode as NodeJS.Signals | null };
+  return new Promise((resolve, reject) => {
+    // Stays attached: an 'error' without a listener would be thrown.
+    child.on('error', reject);
+    child.once('exit', (code, signal) => {
+      child.stdin?.destroy();
+      resolve({ code, signal });
+    });
+  });
 }
 
 function limit(maxBytes: number | undefined, keep: 'head' | 'tail') {

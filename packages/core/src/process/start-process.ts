@@ -132,6 +132,6 @@ function spawnChild(options: StartProcessOptions, enter: string): ChildProcess {
     windowsHide: true,
   };
   const [file, ...args] = spawnArgv(options.command, enter, options.cwd, env);
-  // The child alone: tinyexec's result is never awaited, the pipes are the caller's to read.
-  return execChild(file, args, spawnOptions).process!;
+  // The pipes are the caller's to read.
+  return execChild(file, args, spawnOptions);
 }

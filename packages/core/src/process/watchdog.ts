@@ -40,7 +40,7 @@ export function startWatchdog(graceMs: number, cgroups: WatchdogCgroups | undefi
         detached: true,
         stdio: ['pipe', 'ignore', 'ignore'],
       },
-    ).process!;
+    );
     const stdin = child.stdin!;
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (pipe === stdin) pipe = retryLater(error);
