@@ -12,7 +12,9 @@ export type AgentvErrorKind =
   | 'provider'
   | 'evaluator'
   | 'unknown-provider'
-  | 'unknown-target';
+  | 'unknown-target'
+  | 'workspace-setup'
+  | 'workspace-case';
 
 /**
  * Brand on every AgentV error. `Symbol.for` gives the same symbol in every copy

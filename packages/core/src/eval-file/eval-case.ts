@@ -1,3 +1,4 @@
+import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 
 /** A text block of a message's content. */
@@ -115,6 +116,11 @@ export interface EvalCase {
   tags?: string[];
   /** The case's `vars` (a CSV dataset's other columns), as written. */
   vars?: Record<string, unknown>;
+  /**
+   * The case's `workspace:` block merged over the file's; absent when neither
+   * declares one. Cases of one file that do not override it share one object.
+   */
+  workspace?: WorkspaceConfig;
 }
 
 /** A loaded eval file. */

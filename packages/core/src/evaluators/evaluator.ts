@@ -6,6 +6,7 @@ import type { ProviderResponse } from '../provider/provider-response.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
+import type { FileChanges } from '../workspace/file-changes.js';
 
 /** Verdict of one evaluator score: `pass` >= 0.8, `borderline` >= 0.6, else `fail`. */
 export type Verdict = 'pass' | 'borderline' | 'fail';
@@ -44,6 +45,19 @@ export interface EvaluationContext {
    * The run prints it, naming the case. One function serves a whole run.
    */
   warn?: (evalCase: EvalCase, grader: string, message: string) => void;
+  /**
+   * The case's workspace, when it has one: graders that judge what the agent
+   * left behind (`command`, `file`, `diff`, `code_judge`) read it. `changes` is
+   * computed once, after the agent ran.
+   */
+  workspace?: CaseWorkspace;
+}
+
+/** A case's workspace as graders see it. */
+export interface CaseWorkspace {
+  /** Absolute path; graders that run processes run them here. */
+  path: string;
+  changes: FileChanges;
 }
 
 /** What an evaluator returns. Scores are clamped to [0, 1]. */

@@ -42,6 +42,17 @@ export interface EvaluationResult {
   repeats?: RepeatSummary;
   trace?: TraceEvent[];
   outputMessages?: OutputMessage[];
+  /** What the agent changed in the case's workspace, when it had one. */
+  workspace?: WorkspaceSummary;
+}
+
+/** The result line's `workspace` summary; the full diff is saved beside the results. */
+export interface WorkspaceSummary {
+  filesChanged: number;
+  insertions: number;
+  deletions: number;
+  /** Absolute path of the workspace when it was kept (failed, errored, or `--keep-workspaces`). */
+  keptAt?: string;
 }
 
 /** One provider call of a case, reported as it ends (for trace dumps and verbose logs). */

@@ -62,4 +62,10 @@ export interface RunEvaluationOptions {
    * consume results through `onResult` turn it off so memory does not grow with them.
    */
   retainResults?: boolean;
+  /** `--keep-workspaces`: keep every case's workspace, passing or not (default: only failed and errored). */
+  keepWorkspaces?: boolean;
+  /** `--workspace-root`: the folder workspaces are made in (default: the system temp folder). */
+  workspaceRoot?: string;
+  /** Called with the path of each workspace kept, as it is kept. */
+  onWorkspaceKept?: (path: string, result: EvaluationResult) => void;
 }

@@ -35,6 +35,11 @@ export interface ProviderRequest {
   expectedOutcome?: string;
   /** Aborted when the run is interrupted; providers stop their work when it fires. */
   signal?: AbortSignal;
+  /**
+   * Absolute path of the case's workspace, when it has one: providers that run
+   * processes run them there and set `AGENTV_WORKSPACE` (README, "Workspaces").
+   */
+  workspace?: string;
   /** Free-form data about the case (dataset, conversation id); providers must not depend on it. */
   metadata?: Record<string, unknown>;
 }
