@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  close,
   closeSync,
   constants,
   fstatSync,
@@ -34,8 +35,16 @@ export interface CaptureFile {
    * bytes from its start (`keep: 'head'`) or its end (`keep: 'tail'`).
    */
   read(limit?: CaptureLimit): string;
-  /** The file's size: how far the child has written (trimmed bytes included). */
+  /**
+   * The file's size: how far the child has written (trimmed bytes included). Once `seal` was
+   * called, the size measured then (until a `trim`), without asking the file system again.
+   */
   size(): number;
+  /**
+   * Call when nothing can write to the file any more (the child and what it started are
+   * gone): its size is measured once more and reused by `size` and `read`.
+   */
+  seal(): void;
   /**
    * Frees the disk space of what `read(limit)` will never return, while the
    * child keeps writing: `head` cuts the file after `limit.maxBytes`; `tail`
@@ -45,7 +54,10 @@ export interface CaptureFile {
    * `tail` trim may lose what the child writes while it runs (microseconds).
    */
   trim(limit: CaptureLimit): void;
-  /** Closes the descriptor; the file's space is freed once the child closes it too. */
+  /**
+   * Closes the descriptor, on the thread pool: on a journaling file system, freeing the
+   * unlinked file waits for the journal. Its space is freed once the child closed it too.
+   */
   close(): void;
 }
 
@@ -67,15 +79,28 @@ export function openCaptureFile(dir: string = tmpdir()): CaptureFile {
   // After a tail trim: the bytes kept from before it, and where the file's own bytes start.
   let kept: Buffer | undefined;
   let keptUpTo = 0;
+  // Set by seal(): the final size, so the last checks and the read cost no more system calls.
+  let sealedSize: number | undefined;
+  const size = () => sealedSize ?? fstatSync(fd).size;
   return {
     fd,
     read(limit) {
-      if (kept === undefined) return readCapture(fd, limit);
-      return readTailAfterTrim(fd, kept, keptUpTo, limit?.maxBytes ?? Number.POSITIVE_INFINITY);
+      if (kept === undefined) return readCapture(fd, size(), limit);
+      return readTailAfterTrim(
+        fd,
+        size(),
+        kept,
+        keptUpTo,
+        limit?.maxBytes ?? Number.POSITIVE_INFINITY,
+      );
     },
-    size: () => fstatSync(fd).size,
+    size,
+    seal() {
+      sealedSize = fstatSync(fd).size;
+    },
     trim(limit) {
       const size = fstatSync(fd).size;
+      sealedSize = undefined;
       if (limit.keep === 'head') {
         if (size > limit.maxBytes) ftruncateSync(fd, limit.maxBytes);
         return;
@@ -86,9 +111,12 @@ export function openCaptureFile(dir: string = tmpdir()): CaptureFile {
       kept = tail;
       keptUpTo = size;
     },
-    close: () => closeSync(fd),
+    close: () => close(fd, ignoreCloseError),
   };
 }
+
+// Nothing uses the descriptor after close(); EBADF or EIO there changes nothing for the call.
+function ignoreCloseError(): void {}
 
 function openAnonymous(dir: string): number | undefined {
   if (!tmpfileWorks) return undefined;
@@ -116,8 +144,7 @@ function openNamedThenUnlink(dir: string): number {
 
 // Reads at explicit positions: the child shares this descriptor's file offset,
 // which sits at the end of what it wrote.
-function readCapture(fd: number, limit: CaptureLimit | undefined): string {
-  const size = fstatSync(fd).size;
+function readCapture(fd: number, size: number, limit: CaptureLimit | undefined): string {
   if (size === 0) return '';
   const length = limit === undefined ? size : Math.min(size, limit.maxBytes);
   const start = limit?.keep === 'tail' ? size - length : 0;
@@ -125,8 +152,13 @@ function readCapture(fd: number, limit: CaptureLimit | undefined): string {
 }
 
 /** The last `maxBytes` of a capture trimmed as `tail`: `kept`, then what the file got since. */
-function readTailAfterTrim(fd: number, kept: Buffer, keptUpTo: number, maxBytes: number): string {
-  const size = fstatSync(fd).size;
+function readTailAfterTrim(
+  fd: number,
+  size: number,
+  kept: Buffer,
+  keptUpTo: number,
+  maxBytes: number,
+): string {
   let since = readRange(fd, Math.max(keptUpTo, size - maxBytes), size);
   // A write racing the trim leaves a hole before the new bytes; it reads as NULs.
   let zeros = 0;

@@ -127,6 +127,9 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       clearTimeout(timer);
       await group?.settle();
       unwatch?.();
+      // Nothing writes to the captures any more: one size each for the last check and the read.
+      stdout.seal();
+      stderr.seal();
       outputGuard?.check(false);
       const exceeded = outputGuard?.exceeded;
       return {
