@@ -1,6 +1,5 @@
 import path from 'node:path';
 import {
-  type EvalCase,
   type EvaluatorRegistry,
   type Issue,
   loadProject,
@@ -59,13 +58,9 @@ export async function validateInputs(
     loadEvalFiles: (requests) => loadEvalFiles(requests, { parallel: true }),
     optionNames: CLI_OPTION_NAMES,
   });
-  // YAML files of a workspace's template or local repository are the agent's material, not eval files.
-  const owned = workspaceSourceFolders(project.evalFiles);
-  const isOwned = (file: string | undefined) =>
-    file !== undefined && owned.some((folder) => isInside(path.resolve(options.cwd, file), folder));
-  const issues = project.issues.filter((issue) => !isOwned(issue.file));
+  const issues = [...project.issues];
   for (const file of project.evalFiles) {
-    if (!file.value || isOwned(file.path)) continue;
+    if (!file.value) continue;
     if (file.targetsFile === undefined && !project.inlineTargets.has(file.path)) {
       issues.push({
         severity: 'warning',
@@ -93,33 +88,10 @@ export async function validateInputs(
     });
     issues.push(...planned.issues);
   }
-  const checked = [...files, ...project.files.filter((file) => !files.includes(file))].filter(
-    (file) => !isOwned(file),
-  );
+  // Files the project loader set aside (YAML inside a workspace's template) were not checked.
+  const checked = [
+    ...files.filter((file) => project.files.includes(file)),
+    ...project.files.filter((file) => !files.includes(file)),
+  ];
   return { files: checked.map((file) => path.resolve(file)), issues: uniqueIssues(issues) };
-}
-
-/** The template folders and local repositories the workspaces of loaded eval files copy from. */
-function workspaceSourceFolders(
-  evalFiles: readonly { value?: { cases: readonly EvalCase[] } }[],
-): string[] {
-  const seen = new Set<NonNullable<EvalCase['workspace']>>();
-  const folders = new Set<string>();
-  for (const file of evalFiles) {
-    for (const evalCase of file.value?.cases ?? []) {
-      const workspace = evalCase.workspace;
-      // Cases share their file's configuration object: each is looked at once.
-      if (workspace === undefined || seen.has(workspace)) continue;
-      seen.add(workspace);
-      if (workspace.template !== undefined) folders.add(workspace.template);
-      for (const repo of workspace.repos ?? []) {
-        if (path.isAbsolute(repo.repo)) folders.add(repo.repo);
-      }
-    }
-  }
-  return [...folders];
-}
-
-function isInside(file: string, folder: string): boolean {
-  return file.startsWith(folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`);
 }

@@ -92,6 +92,13 @@ ${CASES}  - id: three
     expect(validate.code).toBe(0);
     expect(existsSync(project.file('hook-ran'))).toBe(false);
     expect(existsSync(project.file('agent-ran'))).toBe(false);
+
+    // `agentv eval` reads evals/ the same way: the template's YAML is not an eval file.
+    const listed = await runAgentv(['eval', '--list'], project.dir);
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('three');
+    expect(listed.stdout).not.toContain('config.yaml');
   });
 
   it('reports each problem at file:line:column with a hint, and eval stops before any agent runs', async () => {
