@@ -4,7 +4,11 @@
 
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
-export type { RepeatRun, RepeatSummary } from './orchestrator/evaluation-result.js';
+export type {
+  RepeatRun,
+  RepeatSummary,
+  WorkspaceSummary,
+} from './orchestrator/evaluation-result.js';
 export { reportIssues } from './orchestrator/report-issues.js';
 export type { ProviderRole } from './orchestrator/run-options.js';
 export { runTargetsOf } from './orchestrator/run-targets.js';
