@@ -23,3 +23,8 @@ export { findRepoRoot } from './util/find-repo-root.js';
 export { jsonParseProblem } from './util/json-parse-problem.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';
+export {
+  createWorkspaceManager,
+  type WorkspaceManagerOptions,
+} from './workspace/create-workspace-manager.js';
+export type { WorkspaceManager } from './workspace/workspace-manager.js';
