@@ -1,9 +1,12 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitCommandError, runGit } from './git-command.js';
-import type { CachedRepo } from './repo-cache.js';
+import { type CachedRepo, isRemote } from './repo-cache.js';
 import type { WorkspaceRepo } from './workspace-config.js';
 import { WorkspaceSetupError } from './workspace-errors.js';
+
+/** The push URL of a local repository's `origin`: a path that cannot exist, so a push fails. */
+export const NO_PUSH_URL = '/dev/null/agentv-workspace-pushes-nowhere';
 
 export interface CheckoutOptions {
   /** The workspace being set up. */
@@ -20,7 +23,8 @@ export interface CheckoutOptions {
  * workspace's repository owns every object it has: it keeps working when the
  * cache is gone, and nothing done in it reaches the cache. Files already there
  * (from the template) stay unless the commit has a file of the same name.
- * `origin` points at the repository as written. `sparse` checks out only those
+ * `origin` points at the repository as written (a local one only for fetching:
+ * pushes fail, see `NO_PUSH_URL`). `sparse` checks out only those
  * folders (cone mode).
  */
 export async function checkoutRepo(
@@ -43,6 +47,10 @@ export async function checkoutRepo(
       options.scratch,
     );
     await git(['remote', 'set-url', 'origin', cached.location], clone);
+    // An agent's `git push` must not write into the user's own checkout.
+    if (!isRemote(cached.location)) {
+      await git(['remote', 'set-url', '--push', 'origin', NO_PUSH_URL], clone);
+    }
     if (repo.sparse !== undefined && repo.sparse.length > 0) {
       await git(['sparse-checkout', 'set', '--cone', '--', ...repo.sparse], clone);
     }

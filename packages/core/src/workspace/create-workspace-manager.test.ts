@@ -15,6 +15,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspaceManager } from './create-workspace-manager.js';
 import {
   caseInfo,
+  git,
+  makeRepo,
   tempFolder,
   treeHash,
   workspaceConfig,
@@ -139,5 +141,133 @@ describe('createWorkspaceManager: a template', () => {
     expect(manager.kept()).toEqual([keptAt]);
     expect(readdirSync(root)).toEqual(['run-1']);
     expect(readdirSync(join(root, 'run-1'))).toEqual(['case-one-agent']);
+  });
+});
+
+describe('createWorkspaceManager: repositories', () => {
+  function repoSetup() {
+    const { base, template, root, manager } = setup();
+    const repo = join(base, 'project');
+    const commits = makeRepo(repo, [
+      { 'src/lib.js': 'export const a = 1;\n', 'test/lib.test.js': 'test\n' },
+      { 'src/lib.js': 'export const a = 2;\n', 'package.json': '{}\n', 'logo.png': '\0PNG' },
+    ]);
+    writeFiles(repo, { '.gitignore': 'node_modules/\n' });
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'ignore');
+    return { base, template, root, manager, repo, commits };
+  }
+
+  it('puts a repository back to its commit after an agent committed, switched branches and left files', async () => {
+    const { base, manager, commits } = repoSetup();
+    const config = workspaceConfig(base, {
+      repos: [{ path: '.', repo: './project', commit: commits[1] }],
+    });
+    const first = await manager.acquire(config, caseInfo('a'));
+    const pristine = treeHash(first.path);
+    git(first.path, 'checkout', '-q', '-b', 'agent-work');
+    writeFiles(first.path, {
+      'src/lib.js': 'changed\n',
+      'node_modules/x/index.js': 'x',
+      'new.txt': 'n',
+    });
+    git(first.path, 'add', '-A');
+    git(first.path, 'commit', '-q', '-m', 'agent');
+    git(first.path, 'tag', 'agent-tag');
+    writeFiles(first.path, { 'untracked.txt': 'u' });
+    await first.release({ keep: false });
+
+    const second = await manager.acquire(config, caseInfo('b'));
+    expect(second.path).toBe(first.path);
+    expect(treeHash(second.path)).toBe(pristine);
+    expect(git(second.path, 'rev-parse', 'HEAD').trim()).toBe(commits[1]);
+    expect(git(second.path, 'status', '--porcelain')).toBe('');
+    expect(git(second.path, 'branch', '--list', 'agent-work')).toBe('');
+    expect(git(second.path, 'tag', '--list')).toBe('');
+    await second.release({ keep: false });
+    await manager.close();
+  });
+
+  it('reports changes with git: untracked files at the baseline count as there, ignored ones are left out', async () => {
+    const { base, manager } = repoSetup();
+    const config = workspaceConfig(base, {
+      repos: [{ path: 'app', repo: './project' }],
+      hooks: { beforeEach: { command: 'echo draft > app/draft.txt' } },
+    });
+    const lease = await manager.acquire(config, caseInfo('a'));
+    const app = join(lease.path, 'app');
+    writeFiles(app, {
+      'src/lib.js': 'export const a = 3;\n',
+      'src/new.js': 'new\n',
+      'node_modules/dep/index.js': 'ignored\n',
+      'logo.png': '\0PNG2',
+    });
+    unlinkSync(join(app, 'package.json'));
+    git(app, 'mv', 'test/lib.test.js', 'test/renamed.test.js');
+    writeFileSync(join(app, 'draft.txt'), 'draft\nmore\n');
+
+    const changes = await lease.changes();
+    expect(changes.files).toEqual([
+      { path: 'app/draft.txt', status: 'modified', insertions: 1, deletions: 0 },
+      { path: 'app/logo.png', status: 'modified', binary: true, insertions: 0, deletions: 0 },
+      { path: 'app/package.json', status: 'deleted', insertions: 0, deletions: 1 },
+      { path: 'app/src/lib.js', status: 'modified', insertions: 1, deletions: 1 },
+      { path: 'app/src/new.js', status: 'added', insertions: 1, deletions: 0 },
+      { path: 'app/test/lib.test.js', status: 'deleted', insertions: 0, deletions: 1 },
+      { path: 'app/test/renamed.test.js', status: 'added', insertions: 1, deletions: 0 },
+    ]);
+    expect(changes.diff).toContain('Binary files a/app/logo.png and b/app/logo.png differ');
+    expect(changes.diff).toContain('--- a/app/src/lib.js\n+++ b/app/src/lib.js\n');
+    // Measuring changed nothing the agent sees: its index still stages the rename only.
+    expect(git(app, 'status', '--porcelain').split('\n')).toContain(
+      'R  test/lib.test.js -> test/renamed.test.js',
+    );
+    await lease.release({ keep: false });
+    await manager.close();
+  });
+
+  it('combines a template and repositories: template files outside and inside a checkout, reset together', async () => {
+    const { base, template, manager, commits } = repoSetup();
+    writeFiles(template, { 'app/local-config.json': '{"local":true}\n' });
+    const config = workspaceConfig(base, {
+      template,
+      repos: [{ path: 'app', repo: './project', commit: commits[0] }],
+    });
+    const first = await manager.acquire(config, caseInfo('a'));
+    expect(readFileSync(join(first.path, 'README.md'), 'utf8')).toBe('hello\n');
+    expect(readFileSync(join(first.path, 'app/local-config.json'), 'utf8')).toBe(
+      '{"local":true}\n',
+    );
+    expect(readFileSync(join(first.path, 'app/src/lib.js'), 'utf8')).toBe('export const a = 1;\n');
+    const pristine = treeHash(first.path);
+    writeFileSync(join(first.path, 'README.md'), 'agent\n');
+    writeFileSync(join(first.path, 'app/src/lib.js'), 'agent\n');
+    rmSync(join(first.path, 'app/local-config.json'));
+    const changes = await first.changes();
+    expect(changes.files.map((file) => `${file.status} ${file.path}`)).toEqual([
+      'modified README.md',
+      'deleted app/local-config.json',
+      'modified app/src/lib.js',
+    ]);
+    await first.release({ keep: false });
+    const second = await manager.acquire(config, caseInfo('b'));
+    expect(treeHash(second.path)).toBe(pristine);
+    await second.release({ keep: false });
+    await manager.close();
+  });
+
+  it('keeps a workspace whose repository still works after the run removed its clone cache', async () => {
+    const { base, root, manager, commits } = repoSetup();
+    const config = workspaceConfig(base, {
+      repos: [{ path: '.', repo: './project', commit: commits[0] }],
+    });
+    const lease = await manager.acquire(config, caseInfo('kept'));
+    writeFileSync(join(lease.path, 'src/lib.js'), 'agent\n');
+    const { keptAt } = await lease.release({ keep: true });
+    await manager.close();
+    expect(readdirSync(root)).toEqual(['run-1']);
+    expect(git(keptAt!, 'log', '--format=%s')).toBe('commit 1\n');
+    expect(git(keptAt!, 'status', '--porcelain')).toBe(' M src/lib.js\n');
+    expect(git(keptAt!, 'fsck', '--no-progress')).toBe('');
   });
 });

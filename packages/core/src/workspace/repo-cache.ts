@@ -78,11 +78,11 @@ export function createRepoCache(options: RepoCacheOptions): RepoCache {
         return { gitDir, location, commit: commit.trim() };
       } catch (error) {
         const what = repo.ancestor ? `${name} walked back ${repo.ancestor} first parents` : name;
-        throw setupError(
-          error,
-          `${label}: ${repo.repo} has no commit ${what}`,
-          'check `commit` (a full or abbreviated id, a branch or a tag that exists in the repository) and `ancestor`',
-        );
+        // `rev-parse --quiet` says nothing: the message is the whole story.
+        throw new WorkspaceSetupError(`${label}: ${repo.repo} has no commit ${what}`, {
+          hint: 'check `commit` (a full or abbreviated id, a branch or a tag of the repository) and `ancestor`',
+          cause: error,
+        });
       }
     },
   };
