@@ -27,6 +27,10 @@ export { findRepoRoot } from './util/find-repo-root.js';
 export { jsonParseProblem } from './util/json-parse-problem.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';
+export {
+  createWorkspaceManager,
+  type WorkspaceManagerOptions,
+} from './workspace/create-workspace-manager.js';
 export type { FileChanges } from './workspace/file-changes.js';
 export { WorkspaceCaseError } from './workspace/workspace-errors.js';
 export type {

@@ -1,0 +1,111 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileChange } from './file-changes.js';
+import { runGit } from './git-command.js';
+
+/** A repository's state when a case started: a tree object holding its files, untracked ones too. */
+export interface GitBaseline {
+  tree: string;
+  /** The index that tree was written from (stat-fresh for the files then, so rereading is cheap). */
+  index: string;
+}
+
+/** Where git keeps what AgentV records, outside the repository the agent sees. */
+export interface GitScratch {
+  /** A folder of AgentV's own for index files and objects. */
+  dir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Records repository `repoDir`'s working tree as a tree object: its tracked and
+ * untracked files (ignored ones left out, as `git status` does). Neither the
+ * repository's index, its refs nor its object store change: the index is a
+ * copy and new objects go to a store of AgentV's own.
+ */
+export async function gitBaseline(repoDir: string, scratch: GitScratch): Promise<GitBaseline> {
+  await mkdir(join(scratch.dir, 'objects'), { recursive: true });
+  const index = join(scratch.dir, 'baseline.index');
+  await copyFile(join(repoDir, '.git', 'index'), index).catch(() => undefined);
+  const tree = await writeTree(repoDir, index, scratch);
+  return { tree, index };
+}
+
+/**
+ * What changed in `repoDir` since `baseline`, paths and diff prefixed with
+ * `prefix` (the repository's folder inside the workspace, `''` or ending in
+ * `/`). The diff is cut after `maxDiffBytes`.
+ */
+export async function gitChanges(
+  repoDir: string,
+  prefix: string,
+  baseline: GitBaseline,
+  scratch: GitScratch,
+  maxDiffBytes: number,
+): Promise<{ files: FileChange[]; diff: string }> {
+  const index = join(scratch.dir, 'now.index');
+  await copyFile(baseline.index, index).catch(() => undefined);
+  const tree = await writeTree(repoDir, index, scratch);
+  if (tree === baseline.tree) return { files: [], diff: '' };
+  const options = { cwd: repoDir, env: scratch.env, gitEnv: gitEnv(repoDir, index, scratch) };
+  const common = ['diff', '--no-renames', '--no-ext-diff', '--no-textconv', '--no-color'];
+  const [numstat, status, diff] = await Promise.all([
+    runGit([...common, '--numstat', '-z', baseline.tree, tree], options),
+    runGit([...common, '--name-status', '-z', baseline.tree, tree], options),
+    runGit(
+      [...common, `--src-prefix=a/${prefix}`, `--dst-prefix=b/${prefix}`, baseline.tree, tree],
+      { ...options, maxStdoutBytes: maxDiffBytes },
+    ),
+  ]);
+  return { files: fileChanges(prefix, numstat, status), diff };
+}
+
+async function writeTree(repoDir: string, index: string, scratch: GitScratch): Promise<string> {
+  const options = {
+    cwd: repoDir,
+    env: scratch.env,
+    gitEnv: gitEnv(repoDir, index, scratch),
+    ...(scratch.signal === undefined ? {} : { signal: scratch.signal }),
+  };
+  // A copy of a workspace (`cp -a`) keeps modification times but not inodes or change
+  // times: comparing only the former spares rereading every file of a fresh copy.
+  const stat = ['-c', 'core.checkStat=minimal', '-c', 'core.trustctime=false'];
+  await runGit([...stat, 'add', '-A', '--ignore-errors'], options);
+  return (await runGit([...stat, 'write-tree'], options)).trim();
+}
+
+function gitEnv(repoDir: string, index: string, scratch: GitScratch): Record<string, string> {
+  return {
+    GIT_DIR: join(repoDir, '.git'),
+    GIT_WORK_TREE: repoDir,
+    GIT_INDEX_FILE: index,
+    GIT_OBJECT_DIRECTORY: join(scratch.dir, 'objects'),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repoDir, '.git', 'objects'),
+  };
+}
+
+/** `--numstat -z` gives counts (`-` for a binary file), `--name-status -z` the status. */
+function fileChanges(prefix: string, numstat: string, nameStatus: string): FileChange[] {
+  const statuses = new Map<string, string>();
+  const fields = nameStatus.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    statuses.set(fields[i + 1] as string, fields[i] as string);
+  }
+  const files: FileChange[] = [];
+  for (const record of numstat.split('\0')) {
+    const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(record);
+    if (match === null) continue;
+    const [, added, removed, path] = match as unknown as [string, string, string, string];
+    const letter = statuses.get(path);
+    const status = letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
+    files.push({
+      path: `${prefix}${path}`,
+      status,
+      ...(added === '-' ? { binary: true as const } : {}),
+      insertions: added === '-' ? 0 : Number(added),
+      deletions: removed === '-' ? 0 : Number(removed),
+    });
+  }
+  return files;
+}
