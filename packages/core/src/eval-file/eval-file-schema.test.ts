@@ -28,6 +28,7 @@ describe('eval file schema', () => {
       'cases',
       'evalcases',
       'targets',
+      'workspace',
     ]);
     // Either `evalcases` or a `cases` dataset: the loader checks that one is there.
     expect(evalSchema.required).toBeUndefined();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { targetSchema } from '../targets/targets-schema.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 import { schemaIdentityCheck } from './schema-identity-check.js';
+import { workspaceFieldSchema, workspaceHint } from './workspace-schema.js';
 
 /** The message roles an eval file may use. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -140,6 +141,11 @@ export const evalCaseSchema = z.looseObject({
     .describe(
       'Extra data of the case (a CSV dataset puts its other columns here); code judges get it',
     ),
+  workspace: workspaceFieldSchema
+    .optional()
+    .describe(
+      "This case's workspace: its keys replace the file's `workspace:` key by key (`hooks` hook by hook); or the path of a YAML file holding the block",
+    ),
 });
 
 /**
@@ -151,8 +157,8 @@ export const evalCaseSchema = z.looseObject({
  */
 export const isPlainValidCase = schemaIdentityCheck(evalCaseSchema, {
   // Only the shape most cases of large files have skips zod; cases with their own graders,
-  // rubrics, vars or tool calls are parsed by it.
-  excludeKeys: ['execution', 'evaluators', 'rubrics', 'vars', 'tool_calls'],
+  // rubrics, vars, tool calls or a workspace are parsed by it.
+  excludeKeys: ['execution', 'evaluators', 'rubrics', 'vars', 'tool_calls', 'workspace'],
 }) as (value: unknown) => value is EvalCaseInput;
 
 /** The file's `execution:` block. */
@@ -195,6 +201,11 @@ export const evalFileSchema = z.looseObject({
     .describe(
       "Targets only this file's cases use, written as in targets.yaml; a name also defined in targets.yaml is an error",
     ),
+  workspace: workspaceFieldSchema
+    .optional()
+    .describe(
+      "The folder every case works in (the agent's working directory, what graders inspect): `template` and/or `repos`, `isolation`, `mode`, `hooks`; or the path of a YAML file holding that mapping. A case's own `workspace:` replaces it key by key",
+    ),
 });
 
 /** The file without its cases, which are validated one by one (`evalCaseSchema`). */
@@ -202,10 +213,17 @@ export const evalFileHeaderSchema = evalFileSchema.extend({
   evalcases: z.array(z.unknown()).min(1).optional(),
   // Checked by the targets loader (`loadInlineTargets`), which accepts camelCase keys.
   targets: z.unknown().optional(),
+  // Checked by `readWorkspaceBlock`, which explains removed and unsupported keys.
+  workspace: z.unknown().optional(),
 });
+
+/** A case as parsed: its workspace block is checked by `readWorkspaceBlock`. */
+export const evalCaseParseSchema = evalCaseSchema.extend({ workspace: z.unknown().optional() });
 
 export type EvalFileInput = z.infer<typeof evalFileSchema>;
 export type EvalCaseInput = z.infer<typeof evalCaseSchema>;
+/** A case as `evalCaseParseSchema` returns it (its workspace block not yet read). */
+export type EvalCaseParsed = z.infer<typeof evalCaseParseSchema>;
 export type MessageInput = z.infer<typeof messageSchema>;
 export type EvaluatorEntryInput = z.infer<typeof evaluatorEntrySchema>;
 export type RubricInput = z.infer<typeof rubricSchema>;
@@ -224,6 +242,7 @@ export function evalFileHint(path: readonly PropertyKey[], kind: ProblemKind): s
   const keys = path.filter((segment): segment is string => typeof segment === 'string');
   const last = keys.at(-1);
   const lastSegment = path.at(-1);
+  if (keys.includes('workspace')) return workspaceHint(path.slice(path.indexOf('workspace')), kind);
   if (path.length === 1 && last === '$schema') {
     return 'use `$schema: agentv-eval-v2` or remove the line';
   }

@@ -10,6 +10,12 @@ import { hasErrors, type LoadResult, sortIssues } from '../util/load-result.js';
 import { readInputFile } from '../util/read-input-file.js';
 import { isRecord, valueAt } from '../util/records.js';
 import { searchDirectories } from '../util/search-directories.js';
+import {
+  mergeWorkspaceLayers,
+  resolveWorkspaceConfig,
+  type WorkspaceLayer,
+} from '../workspace/resolve-workspace-config.js';
+import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
@@ -24,9 +30,9 @@ import type {
   RubricItem,
 } from './eval-case.js';
 import {
-  type EvalCaseInput,
+  type EvalCaseParsed,
   type EvaluatorEntryInput,
-  evalCaseSchema,
+  evalCaseParseSchema,
   evalFileHeaderSchema,
   evalFileHint,
   isPlainValidCase,
@@ -39,6 +45,7 @@ import { evaluatorPositions } from './evaluator-positions.js';
 import { checkFileRootOnce, describeRefusal, fileRootsFor } from './file-roots.js';
 import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
+import { readWorkspaceBlock, type WorkspaceReading } from './read-workspace-block.js';
 import type { FileLookup } from './resolve-input-file.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
@@ -88,6 +95,15 @@ interface FileDefaults {
   lookup: FileLookup;
   /** Set for a case read from a dataset: the line it starts on there. */
   datasetLine?: number;
+  /** The file's `workspace:` block, when it has one without errors. */
+  workspace?: WorkspaceLayer;
+  /** Its resolved configuration, shared by every case that does not write its own. */
+  workspaceConfig?: WorkspaceConfig;
+  /** The hooks (`before_each`…) the file's block gives a command: a case may change their other keys. */
+  workspaceHookCommands?: ReadonlySet<string>;
+  /** Configurations of cases with their own block, by key: equal ones are one object. */
+  workspaceConfigs: Map<string, WorkspaceConfig>;
+  workspaceReading: WorkspaceReading;
   /** Turns schema issues of the value at `prefix` into input issues. */
   describe(zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[];
 }
@@ -192,6 +208,8 @@ export async function loadEvalFile(
       true,
     ),
     describe,
+    workspaceConfigs: new Map(),
+    workspaceReading: undefined as unknown as WorkspaceReading,
     lookup: {
       searchDirs: await searchDirectories(evalDir, {
         repoRoot: repoRoot ?? path.parse(evalDir).root,
@@ -206,6 +224,33 @@ export async function loadEvalFile(
       rootChecks: new Map(),
     },
   };
+
+  defaults.workspaceReading = {
+    lookup: defaults.lookup,
+    issues,
+    checks: new Map(),
+    files: new Map(),
+  };
+  if (data.workspace !== undefined) {
+    const layer = await readWorkspaceBlock(
+      data.workspace,
+      {
+        file: filePath,
+        source,
+        path: ['workspace'],
+        shown: 'workspace',
+        baseDir: evalDir,
+        describe: (zodIssues) => describe(zodIssues, ['workspace']),
+      },
+      defaults.workspaceReading,
+    );
+    if (layer !== undefined) {
+      defaults.workspace = layer;
+      defaults.workspaceConfig = resolveWorkspaceConfig(layer);
+      defaults.workspaceConfigs.set(defaults.workspaceConfig.key, defaults.workspaceConfig);
+      defaults.workspaceHookCommands = hooksWithCommands(layer);
+    }
+  }
 
   await checkJudgeFiles(fileEvaluators, ['execution', 'evaluators'], {
     file: filePath,
@@ -395,14 +440,14 @@ async function buildCase(
   plain = isPlainValidCase(rawCase),
 ): Promise<EvalCase | undefined> {
   const parsed = plain
-    ? { success: true as const, data: rawCase as EvalCaseInput }
-    : evalCaseSchema.safeParse(rawCase);
+    ? { success: true as const, data: rawCase as EvalCaseParsed }
+    : evalCaseParseSchema.safeParse(rawCase);
   if (!parsed.success) {
     issues.push(...defaults.describe(parsed.error.issues, ['evalcases', index]));
     await checkFilesOfInvalidCase(rawCase, index, defaults, issues);
     return undefined;
   }
-  const input: EvalCaseInput = parsed.data;
+  const input: EvalCaseParsed = parsed.data;
   const casePath = ['evalcases', index];
   const { file, source } = defaults;
   const listContext = (key: string) => ({
@@ -520,6 +565,13 @@ async function buildCase(
     evalCase.evaluatorPositions = defaults.evaluatorPositions;
     if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
   }
+  if (input.workspace !== undefined) {
+    const workspace = await caseWorkspace(input.workspace, casePath, input.id, defaults);
+    if (workspace !== undefined) evalCase.workspace = workspace;
+  } else if (defaults.workspaceConfig !== undefined) {
+    // One object for every case without a block of its own: pools and hooks go by it.
+    evalCase.workspace = defaults.workspaceConfig;
+  }
   if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
   if (input.rubrics !== undefined) {
     const items = input.rubrics.map(toRubricItem);
@@ -539,6 +591,51 @@ async function buildCase(
     }
   }
   return evalCase;
+}
+
+/**
+ * A case's `workspace:` merged over the file's and resolved; cases whose
+ * results are equal share one object. Undefined when the block has errors.
+ */
+async function caseWorkspace(
+  value: unknown,
+  casePath: readonly PropertyKey[],
+  caseId: string,
+  defaults: FileDefaults,
+): Promise<WorkspaceConfig | undefined> {
+  const at = [...casePath, 'workspace'];
+  const layer = await readWorkspaceBlock(
+    value,
+    {
+      file: defaults.file,
+      source: defaults.source,
+      path: at,
+      shown: 'workspace',
+      caseId,
+      // A record's paths resolve from the eval file's folder, as its attachments do.
+      baseDir: defaults.lookup.evalDir,
+      ...(defaults.datasetLine === undefined ? {} : { datasetRecord: true }),
+      inheritedCommands: defaults.workspaceHookCommands,
+      describe: (zodIssues) => defaults.describe(zodIssues, at),
+    },
+    defaults.workspaceReading,
+  );
+  if (layer === undefined) return undefined;
+  const config = resolveWorkspaceConfig(mergeWorkspaceLayers(defaults.workspace, layer));
+  const known = defaults.workspaceConfigs.get(config.key);
+  if (known !== undefined) return known;
+  defaults.workspaceConfigs.set(config.key, config);
+  return config;
+}
+
+function hooksWithCommands(layer: WorkspaceLayer): ReadonlySet<string> {
+  const names = new Set<string>();
+  const hooks = layer.hooks;
+  if (hooks?.beforeAll?.command !== undefined) names.add('before_all');
+  if (hooks?.beforeEach?.command !== undefined) names.add('before_each');
+  if (hooks?.afterEach?.command !== undefined) names.add('after_each');
+  if (hooks?.afterAll?.command !== undefined) names.add('after_all');
+  return names;
 }
 
 /** Resolves the file blocks of a case that failed validation, so missing files are reported too. */

@@ -5,6 +5,7 @@ import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import { evaluatorKeyIssues, negatedTypeHint } from '../evaluators/evaluator-keys.js';
 import { needsJudge } from '../evaluators/needs-judge.js';
+import { batchWorkspaceIssue } from '../project/batch-workspace-issue.js';
 import { checkTarget, RUN_TARGET_POLICY } from '../project/check-target.js';
 import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from '../project/option-names.js';
 import { DEFAULT_TARGET_NAME, targetNamesOf } from '../project/target-names-of.js';
@@ -143,6 +144,10 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
             : { hint: issue.hint ? `${issue.hint}; ${dropHint}` : dropHint }),
         });
       }
+    }
+    if (evalCase.workspace !== undefined) {
+      const refused = batchWorkspaceIssue(evalCase, target);
+      if (refused !== undefined) issues.add(refused);
     }
     const judgeName = options.judgeTargetOverride ?? evalCase.judgeTarget ?? target.judgeTarget;
     if (evalCase.evaluators.length === 0 && judgeName !== undefined) {

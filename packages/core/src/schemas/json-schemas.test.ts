@@ -29,6 +29,44 @@ describe('shipped JSON Schemas', () => {
     expect(message.properties.tool_calls.items.required).toEqual(['tool']);
   });
 
+  it('describes the workspace block, in the file and in each case, every key documented', () => {
+    const schema = JSON.parse(buildJsonSchemas()['eval.schema.json']!);
+    const fileLevel = schema.properties.workspace;
+    const caseLevel = schema.properties.evalcases.items.properties.workspace;
+    for (const workspace of [fileLevel, caseLevel]) {
+      const [file, block] = workspace.anyOf;
+      expect(file.type).toBe('string');
+      expect(Object.keys(block.properties)).toEqual([
+        'template',
+        'repos',
+        'isolation',
+        'mode',
+        'hooks',
+        'docker',
+        'env',
+      ]);
+      expect(block.properties.isolation.enum).toEqual(['per_case', 'per_test', 'shared']);
+      expect(block.properties.mode.enum).toEqual(['pooled', 'temp']);
+      const repo = block.properties.repos.items;
+      expect(repo.required).toEqual(['path', 'repo']);
+      const hooks = block.properties.hooks.properties;
+      expect(Object.keys(hooks)).toEqual([
+        'enabled',
+        'before_all',
+        'before_each',
+        'after_each',
+        'after_all',
+      ]);
+      const described = [
+        ...Object.values(block.properties),
+        ...Object.values(repo.properties),
+        ...Object.values(hooks),
+        ...Object.values(hooks.before_each.properties),
+      ] as { description?: string }[];
+      expect(described.filter((property) => !property.description)).toEqual([]);
+    }
+  });
+
   it('describes the targets and config files', () => {
     const schemas = buildJsonSchemas();
     const targets = JSON.parse(schemas['targets.schema.json']!);
