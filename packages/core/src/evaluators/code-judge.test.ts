@@ -139,9 +139,12 @@ describe('code_judge', () => {
 
   it('says where it ran when a script in a workspace fails', async () => {
     const workspace = makeWorkspace();
-    const error = await codeJudgeEvaluator
+    const error = (await codeJudgeEvaluator
       .evaluate(judge('node missing-judge.mjs'), makeContext({ workspace }))
-      .catch((caught: unknown) => caught as { message: string; hint?: string });
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      )) as { message: string; hint?: string };
     expect(error.message).toMatch(/exited with code 1/);
     expect(error.hint).toMatch(/^it ran in the case's workspace/);
   });
