@@ -336,6 +336,7 @@ const evalCommand = defineCommand({
             );
           },
           retainResults: false,
+          runId: run.id,
           ...(keepWorkspaces ? { keepWorkspaces } : {}),
           ...(workspaceRoot === undefined ? {} : { workspaceRoot }),
           onWorkspaceKept: (keptAt, result) =>

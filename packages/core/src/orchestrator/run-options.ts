@@ -66,6 +66,11 @@ export interface RunEvaluationOptions {
   retainResults?: boolean;
   /** `--keep-workspaces`: keep every case's workspace, passing or not (default: only failed and errored). */
   keepWorkspaces?: boolean;
+  /**
+   * Names the run to workspace hooks (`AGENTV_RUN_ID`) and the folder its kept
+   * workspaces go to; default a new id per call.
+   */
+  runId?: string;
   /** `--workspace-root`: the folder workspaces are made in (default: the system temp folder). */
   workspaceRoot?: string;
   /** Called with the path of each workspace kept, as it is kept. */

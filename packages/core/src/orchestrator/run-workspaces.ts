@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { createWorkspaceManager } from '../workspace/create-workspace-manager.js';
 import type { WorkspaceManager } from '../workspace/workspace-manager.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
@@ -19,6 +21,12 @@ export function runWorkspaces(options: RunEvaluationOptions): {
   return { workspaces: createRunWorkspaceManager(options), ownsWorkspaces: true };
 }
 
-function createRunWorkspaceManager(_options: RunEvaluationOptions): WorkspaceManager {
-  throw new Error('workspace manager: waiting for the engine (wt-h15)');
+function createRunWorkspaceManager(options: RunEvaluationOptions): WorkspaceManager {
+  return createWorkspaceManager({
+    env: options.providerContext?.env ?? process.env,
+    runId: options.runId ?? `run-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
+    ...(options.workspaceRoot === undefined ? {} : { root: options.workspaceRoot }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onWarning === undefined ? {} : { onLog: options.onWarning }),
+  });
 }

@@ -77,7 +77,10 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
   async function stateFor(config: WorkspaceConfig): Promise<ConfigState> {
     let state = states.get(config.key);
     if (state === undefined) {
+      // Looked up again after the await: cases that start together must share one state.
       const dir = join(await folder(), `config-${states.size + 1}`);
+      state = states.get(config.key);
+      if (state !== undefined) return state;
       const created: ConfigState = {
         config,
         dir,
