@@ -126,7 +126,17 @@ ${agentCase('mess-4', 'mess', '- { type: file, path: src/new.js, exists: true }'
     });
     const before = treeHash(project.file('evals/app'));
     const run = await runAgentv(
-      ['eval', 'evals', '--out', 'out.jsonl', '--workers', '2', '--keep-workspaces'],
+      [
+        'eval',
+        'evals',
+        '--out',
+        'out.jsonl',
+        '--workers',
+        '2',
+        '--keep-workspaces',
+        '--workspace-root',
+        await workspaceRoot(),
+      ],
       project.dir,
     );
     expect(run.code, run.stderr).toBe(0);
@@ -247,7 +257,11 @@ ${agentCase('fix', 'fix', FIXED)}`,
 evalcases:
 ${agentCase('fix', 'fix', FIXED)}${agentCase('broken', 'fix', FIXED)}`,
     });
-    const run = await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], project.dir);
+    const root = await workspaceRoot();
+    const run = await runAgentv(
+      ['eval', 'evals/e.yaml', '--out', 'out.jsonl', '--workspace-root', root],
+      project.dir,
+    );
     expect(run.code).toBe(2);
     const byId = Object.fromEntries(results().map((line) => [line.eval_id, line]));
     expect(byId.fix.passed).toBe(true);
@@ -268,9 +282,12 @@ evalcases:
 ${agentCase('fix', 'fix', FIXED)}`,
     });
     const started = Date.now();
-    const run = await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], project.dir, {
-      PID_DIR: project.dir,
-    });
+    const root = await workspaceRoot();
+    const run = await runAgentv(
+      ['eval', 'evals/e.yaml', '--out', 'out.jsonl', '--workspace-root', root],
+      project.dir,
+      { PID_DIR: project.dir },
+    );
     expect(run.code, run.stderr).toBe(2);
     expect(Date.now() - started).toBeLessThan(60_000);
     const [line] = results();

@@ -15,7 +15,11 @@ const [task, workspaceArg] = process.argv.slice(2);
 const id = process.env.AGENTV_EVAL_ID;
 const say = (extra = {}) => process.stdout.write(JSON.stringify({ text: JSON.stringify({
   id, task, cwd: process.cwd(), workspace: process.env.AGENTV_WORKSPACE ?? null, arg: workspaceArg ?? null, ...extra }) }));
-if (task === 'fix') writeFileSync('src/sum.js', readFileSync('src/sum.js', 'utf8').replace('a - b', 'a + b'));
+if (task === 'flaky' && existsSync(process.env.PID_DIR + '/fail')) {
+  process.stderr.write('flaky: failing on purpose');
+  process.exit(1);
+}
+if (task === 'fix' || task === 'flaky') writeFileSync('src/sum.js', readFileSync('src/sum.js', 'utf8').replace('a - b', 'a + b'));
 if (task === 'marker') {
   writeFileSync(id + '.marker', id);
   // Long enough for the other workers' cases to run at the same time.
