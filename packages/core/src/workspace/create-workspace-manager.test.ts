@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -269,5 +269,95 @@ describe('createWorkspaceManager: repositories', () => {
     expect(git(keptAt!, 'log', '--format=%s')).toBe('commit 1\n');
     expect(git(keptAt!, 'status', '--porcelain')).toBe(' M src/lib.js\n');
     expect(git(keptAt!, 'fsck', '--no-progress')).toBe('');
+  });
+});
+
+describe('createWorkspaceManager: isolation', () => {
+  for (const mode of ['pooled', 'temp'] as const) {
+    it(`lets no case see another's files, 4 at a time, ${mode}`, async () => {
+      const { template, manager } = setup();
+      const before = treeHash(template);
+      const config = workspaceConfig(template, { template, mode });
+      const seen: string[][] = [];
+      const paths = new Set<string>();
+      // Three rounds of four cases holding their workspaces at the same time.
+      for (let round = 0; round < 3; round++) {
+        const ids = [0, 1, 2, 3].map((slot) => round * 4 + slot);
+        const leases = await Promise.all(
+          ids.map((id) => manager.acquire(config, caseInfo(`case-${id}`))),
+        );
+        for (const [index, lease] of leases.entries()) {
+          const id = ids[index] as number;
+          paths.add(lease.path);
+          seen.push(readdirSync(lease.path).filter((name) => name.startsWith('marker-')));
+          writeFileSync(join(lease.path, `marker-${id}`), String(id));
+          // What agents do: delete, chmod.
+          rmSync(join(lease.path, 'README.md'));
+          chmodSync(join(lease.path, 'src/app.js'), 0o600);
+        }
+        for (const [index, lease] of leases.entries()) {
+          const changes = await lease.changes();
+          expect(changes.files.filter((file) => file.path.startsWith('marker-'))).toEqual([
+            { path: `marker-${ids[index]}`, status: 'added', insertions: 1, deletions: 0 },
+          ]);
+        }
+        await Promise.all(leases.map((lease) => lease.release({ keep: false })));
+      }
+      expect(seen).toEqual(Array.from({ length: 12 }, () => []));
+      if (mode === 'pooled') expect(paths.size).toBe(4);
+      else expect(paths.size).toBe(12);
+      await manager.close();
+      expect(treeHash(template)).toBe(before);
+    });
+  }
+
+  it('shares one workspace across cases with isolation shared; changes count from each case’s start', async () => {
+    const { template, manager } = setup();
+    const config = workspaceConfig(template, { template, isolation: 'shared' });
+    const first = await manager.acquire(config, caseInfo('a'));
+    writeFileSync(join(first.path, 'from-a.txt'), 'a\n');
+    await first.release({ keep: false });
+    const second = await manager.acquire(config, caseInfo('b'));
+    expect(second.path).toBe(first.path);
+    expect(readFileSync(join(second.path, 'from-a.txt'), 'utf8')).toBe('a\n');
+    writeFileSync(join(second.path, 'from-a.txt'), 'a\nb\n');
+    expect((await second.changes()).diff).toBe(
+      'diff --git a/from-a.txt b/from-a.txt\n--- a/from-a.txt\n+++ b/from-a.txt\n@@ -1 +1,2 @@\n a\n+b\n',
+    );
+    const { keptAt } = await second.release({ keep: true });
+    expect(existsSync(second.path)).toBe(true);
+    await manager.close();
+    expect(readFileSync(join(keptAt!, 'from-a.txt'), 'utf8')).toBe('a\nb\n');
+  });
+
+  it('sweeps run folders a killed run left under the root, and nothing else', async () => {
+    const base = tempFolder();
+    cleanup.push(base);
+    const root = join(base, 'root');
+    const dead = spawnSync('true').pid;
+    writeFiles(root, {
+      [`agentv-run-${dead}-abcdef/.agentv-run-folder`]: '',
+      [`agentv-run-${dead}-ghijkl/user-file`]: 'not ours: no marker',
+      'my-notes/file': 'x',
+    });
+    const manager = createWorkspaceManager({ root, env: process.env, runId: 'r' });
+    const lease = await manager.acquire(workspaceConfig(base, {}), caseInfo('a'));
+    expect(readdirSync(root).sort()).toEqual(
+      [`agentv-run-${dead}-ghijkl`, 'my-notes', lease.path.split('/').at(-3)!].sort(),
+    );
+    await lease.release({ keep: false });
+    await manager.close();
+    expect(readdirSync(root).sort()).toEqual([`agentv-run-${dead}-ghijkl`, 'my-notes']);
+  });
+
+  it('makes its run folder in the temp directory without a root, where the watchdog sweeps after kill -9', async () => {
+    const { template } = setup();
+    const manager = createWorkspaceManager({ env: process.env, runId: 'r' });
+    const lease = await manager.acquire(workspaceConfig(template, { template }), caseInfo('a'));
+    const runFolder = join(lease.path, '..', '..');
+    expect(runFolder.split('/').at(-1)).toMatch(new RegExp(`^agentv-workspaces-${process.pid}-`));
+    await lease.release({ keep: false });
+    await manager.close();
+    expect(existsSync(runFolder)).toBe(false);
   });
 });

@@ -39,6 +39,7 @@ export interface WorkspaceManagerOptions {
 /** Everything one workspace config (one `WorkspaceConfig.key`) has during the run. */
 interface ConfigState {
   config: WorkspaceConfig;
+  /** Its folder in the run folder; set once the setup started. */
   dir: string;
   pristine: Promise<PristineWorkspace>;
   /** Pooled workspaces not in use. */
@@ -74,26 +75,26 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     return runFolder;
   };
 
-  async function stateFor(config: WorkspaceConfig): Promise<ConfigState> {
+  /** The state of `config`'s key; made (and its setup started) on first use. */
+  function stateFor(config: WorkspaceConfig): ConfigState {
     let state = states.get(config.key);
     if (state === undefined) {
-      // Looked up again after the await: cases that start together must share one state.
-      const dir = join(await folder(), `config-${states.size + 1}`);
-      state = states.get(config.key);
-      if (state !== undefined) return state;
+      const number = states.size + 1;
       const created: ConfigState = {
         config,
-        dir,
+        dir: '',
         pristine: Promise.resolve() as unknown as Promise<PristineWorkspace>,
         free: [],
         sharedUsed: false,
         copies: 0,
       };
-      // Set before the first await, so cases starting together share one setup.
-      states.set(config.key, created);
-      created.pristine = setUp(created);
+      created.pristine = (async () => {
+        created.dir = join(await folder(), `config-${number}`);
+        return setUp(created);
+      })();
       // Rejections are awaited by acquire; this one only keeps Node from reporting it unhandled.
       created.pristine.catch(() => undefined);
+      states.set(config.key, created);
       state = created;
     }
     return state;
@@ -173,7 +174,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     info: WorkspaceCaseInfo,
   ): Promise<WorkspaceLease> {
     if (closed) throw new Error('the workspace manager is closed');
-    const state = await stateFor(config);
+    const state = stateFor(config);
     const pristine = await state.pristine;
     let copy: WorkspaceCopy;
     let fresh = true;

@@ -68,11 +68,10 @@ async function writeTree(repoDir: string, index: string, scratch: GitScratch): P
     gitEnv: gitEnv(repoDir, index, scratch),
     ...(scratch.signal === undefined ? {} : { signal: scratch.signal }),
   };
-  // A copy of a workspace (`cp -a`) keeps modification times but not inodes or change
-  // times: comparing only the former spares rereading every file of a fresh copy.
-  const stat = ['-c', 'core.checkStat=minimal', '-c', 'core.trustctime=false'];
-  await runGit([...stat, 'add', '-A', '--ignore-errors'], options);
-  return (await runGit([...stat, 'write-tree'], options)).trim();
+  // Full stat checks (git's default): comparing only whole-second times and sizes, which a
+  // fresh copy would pass without rereading, misses a same-size edit made within a second.
+  await runGit(['add', '-A', '--ignore-errors'], options);
+  return (await runGit(['write-tree'], options)).trim();
 }
 
 function gitEnv(repoDir: string, index: string, scratch: GitScratch): Record<string, string> {
