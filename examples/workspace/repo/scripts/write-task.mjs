@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 
 const tasks = {
-  'fix-slugify': 'slugify() joins words with underscores; it must use dashes (test/slugify.test.js).',
+  'fix-slugify':
+    'slugify() joins words with underscores; it must use dashes (test/slugify.test.js).',
   'fix-title-case': 'titleCase() drops the second letter of every word (test/title-case.test.js).',
   'fix-truncate': 'truncate() returns one character too many when it cuts (test/truncate.test.js).',
 };
