@@ -72,6 +72,8 @@ export async function holdWorkspace(
     return { error: errorResult(context, 0, messageOf(error)) };
   }
   let measured: Promise<FileChanges> | undefined;
+  // False while no lease is held: a renewal gave the old one back and could not take a new one.
+  let holding = true;
   return {
     get path() {
       return lease.path;
@@ -79,10 +81,13 @@ export async function holdWorkspace(
     async renew() {
       if (config.isolation === 'shared') return;
       measured = undefined;
+      holding = false;
       await lease.release({ keep: false });
       lease = await take();
+      holding = true;
     },
     changes() {
+      if (!holding) return Promise.reject(new Error('the case holds no workspace'));
       measured ??= lease.changes();
       return measured;
     },
@@ -93,7 +98,8 @@ export async function holdWorkspace(
       const keep = options.keepWorkspaces === true || (failed && !interrupted);
       let keptAt: string | undefined;
       try {
-        keptAt = (await lease.release({ keep })).keptAt;
+        if (holding) keptAt = (await lease.release({ keep })).keptAt;
+        holding = false;
       } catch (error) {
         // An `after_each` hook or the clean-up failed: the case's outcome stands, the user is told.
         options.onWarning?.(

@@ -31,7 +31,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * each lease is a new empty folder; `changes` lists the files in it.
  */
 function folderManager(
-  options: { failEach?: (info: WorkspaceCaseInfo) => boolean; failAll?: boolean } = {},
+  options: {
+    failEach?: (info: WorkspaceCaseInfo, acquired: number) => boolean;
+    failAll?: boolean;
+  } = {},
 ) {
   const log: string[] = [];
   const live = new Set<string>();
@@ -46,7 +49,7 @@ function folderManager(
           hint: 'fix the hook',
         });
       }
-      if (options.failEach?.(info)) {
+      if (options.failEach?.(info, count)) {
         throw new WorkspaceCaseError(`before_each hook \`false\` failed for case "${info.evalId}"`);
       }
       const dir = mkdtempSync(join(scratch, `ws-${++count}-`));
@@ -259,6 +262,19 @@ describe('runEvaluation with workspaces', () => {
       'changes a',
       'release a keep=false',
     ]);
+  });
+
+  it('makes a before_each that fails before a retry the case error, releasing once', async () => {
+    const manager = folderManager({ failEach: (_info, acquired) => acquired === 1 });
+    const agent: Provider = {
+      ...writingAgent(() => 'ok'),
+      async invoke() {
+        throw new ProviderError('flaky', { retryable: true });
+      },
+    };
+    const { results } = await run([evalCase('a')], agent, { workspaces: manager });
+    expect(results[0]?.error).toBe('before_each hook `false` failed for case "a"');
+    expect(manager.log).toEqual(['acquire a default', 'release a keep=false']);
   });
 
   it('makes a failed before_each the case error, naming the hook', async () => {
