@@ -3,9 +3,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, chromiumAvailable, launchChromium } from '../support/chromium.js';
 import { processAlive } from '../support/processes.js';
 import { BIN, type Project, parseJsonl, runAgentv } from '../support/project.js';
 import { agentCase, answerOf, foldersIn, workspaceProject } from '../support/workspaces.js';
@@ -373,6 +374,48 @@ ${['a', 'b', 'c'].map((id) => agentCase(id, 'x', '- { type: file, path: NOTES.md
     expect(lines.every((line) => line.workspace.files_changed === 1)).toBe(true);
     // One process served every case, each in its own workspace.
     expect(new Set(lines.map((line) => line.candidate_answer)).size).toBe(1);
+  });
+});
+
+describe.skipIf(!chromiumAvailable())('the HTML report of workspaces in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the changed files and the diff, collapsed and escaped', async () => {
+    project = await workspaceProject({
+      'evals/e.yaml': `workspace: { template: ./app }
+evalcases:
+${agentCase('hostile', 'hostile', FIXED)}`,
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/e.yaml', '--out', 'out.jsonl', '--html', 'report.html'],
+      project.dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(pathToFileURL(project.file('report.html')).href);
+    await page.locator('tr.case-row').first().click();
+    const summary = page.locator('[data-testid=workspace-summary]');
+    await summary.waitFor({ state: 'visible' });
+    expect(await summary.textContent()).toBe('2 files changed, +2 \u22121');
+    expect(await page.locator('[data-testid=workspace-files] li').allTextContents()).toEqual([
+      'modified  src/sum.js',
+      'added  x.html',
+    ]);
+    const diff = page.locator('[data-testid=workspace-diff]');
+    expect(await diff.getAttribute('open')).toBeNull();
+    await diff.locator('summary').click();
+    expect(await diff.locator('pre').textContent()).toContain('+</script><script>window.pwned = 1');
+    expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });
 

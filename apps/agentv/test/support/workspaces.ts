@@ -19,7 +19,10 @@ if (task === 'flaky' && existsSync(process.env.PID_DIR + '/fail')) {
   process.stderr.write('flaky: failing on purpose');
   process.exit(1);
 }
-if (task === 'fix' || task === 'flaky') writeFileSync('src/sum.js', readFileSync('src/sum.js', 'utf8').replace('a - b', 'a + b'));
+if (task === 'hostile') {
+  writeFileSync('x.html', '</script><script>window.pwned = 1</script><img src="x.png" onerror="window.pwned = 2">\\n');
+}
+if (task === 'fix' || task === 'flaky' || task === 'hostile') writeFileSync('src/sum.js', readFileSync('src/sum.js', 'utf8').replace('a - b', 'a + b'));
 if (task === 'marker') {
   writeFileSync(id + '.marker', id);
   // Long enough for the other workers' cases to run at the same time.
