@@ -5,6 +5,8 @@ import {
   defaultEvaluators,
   type EvaluationResult,
   loadProject,
+  type PlannedCase,
+  type RunPlan,
   runEvaluation,
 } from '@agentv/core';
 import { CLI_OPTION_NAMES, displayPath, reportIssues, UsageError } from '@agentv/core/internal';
@@ -235,20 +237,34 @@ export default defineCommand({
       controller.abort(new Error(`grading interrupted by ${signal}`));
     };
     const stopListening = onStopSignals(stopOnSignal);
-    // Cases with a workspace are graded in the workspace their run kept (see keptWorkspaceManager).
-    const workspaces = grading.plan.cases.some((c) => c.evalCase.workspace !== undefined)
-      ? await keptWorkspaceManager(resultsPath, (info) => {
-          const line = grading.recorded.get(
-            caseKey(evalFileName(info.evalFile), info.evalId, info.target),
-          );
-          const keptAt = line?.workspace?.kept_at;
-          return keptAt === undefined ? undefined : path.resolve(cwd, keptAt);
-        })
+    // Cases with a workspace are graded in the workspace their run kept (see keptWorkspaceManager);
+    // a case whose run kept none (it passed) is graded without one, as the library would.
+    const keptAtOf = (evalFile: string, evalId: string, target: string) => {
+      const keptAt = grading.recorded.get(caseKey(evalFileName(evalFile), evalId, target))
+        ?.workspace?.kept_at;
+      return keptAt === undefined ? undefined : path.resolve(cwd, keptAt);
+    };
+    const plan: RunPlan = {
+      ...grading.plan,
+      cases: grading.plan.cases.map((planned): PlannedCase => {
+        const { evalCase } = planned;
+        if (evalCase.workspace === undefined) return planned;
+        if (keptAtOf(evalCase.filePath, evalCase.id, planned.target.name) !== undefined) {
+          return planned;
+        }
+        const { workspace: _none, ...withoutWorkspace } = evalCase;
+        return { ...planned, evalCase: withoutWorkspace };
+      }),
+    };
+    const workspaces = plan.cases.some((c) => c.evalCase.workspace !== undefined)
+      ? await keptWorkspaceManager(resultsPath, (info) =>
+          keptAtOf(info.evalFile, info.evalId, info.target),
+        )
       : undefined;
     let outcome: Awaited<ReturnType<typeof runEvaluation>>;
     try {
       outcome = await runEvaluation({
-        plan: grading.plan,
+        plan,
         providerRegistry,
         evaluatorRegistry,
         workers,

@@ -20,8 +20,9 @@ import {
  * result file (`<result file>.workspaces/`) as what changed — the baseline is
  * gone once the run ended, so what the agent changed is what the run measured,
  * not measured again. Nothing is copied, reset or removed: a kept workspace is
- * the user's. A case whose workspace was not kept, or is gone, or whose changes
- * were not saved, is an error saying so.
+ * the user's. A case whose kept workspace is gone, or whose changes were not
+ * saved, is an error saying so (`keptAtOf` undefined too: give such cases no
+ * workspace instead).
  */
 export async function keptWorkspaceManager(
   resultFile: string,

@@ -259,6 +259,14 @@ ${agentCase('fix', 'fix', FIXED)}${agentCase('lazy', 'lazy', FIXED)}`,
     expect(line!.workspace).toMatchObject({ files_changed: 0, kept_at: keptAt });
     expect(existsSync(keptAt)).toBe(true);
 
+    // Without --workspace every line is graded: in its kept workspace, or (a passing case's
+    // workspace was removed) without one, where workspace graders cannot grade.
+    const all = await runAgentv(['grade', 'out.jsonl', '--out', 'all.jsonl'], project.dir);
+    expect(all.code).toBe(2);
+    const regraded = Object.fromEntries(results('all.jsonl').map((l) => [l.eval_id, l]));
+    expect(regraded.lazy.evaluator_results[0].verdict).toBe('pass');
+    expect(regraded.fix.error).toContain('needs a workspace, and case "fix" has none');
+
     const unknown = await runAgentv(
       ['grade', 'out.jsonl', '--workspace', project.file('elsewhere'), '--out', 'x.jsonl'],
       project.dir,
