@@ -110,7 +110,12 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           hint: 'check `template` in the workspace block (a folder, relative to the eval file)',
         });
       }
-      await copyTree(config.template, dir, options.env);
+      await copyTree(config.template, dir, options.env).catch((error: Error) => {
+        throw new WorkspaceSetupError(`workspace template ${config.template}: ${error.message}`, {
+          hint: 'make every file of the template readable by AgentV',
+          cause: error,
+        });
+      });
     }
     const repos = [...(config.repos ?? [])].map((repo, index) => ({ repo, index }));
     // Outer repositories first, so one inside another is checked out into it.

@@ -29,18 +29,19 @@ export function snapshotTree(root: string, skip?: SkipPath): TreeSnapshot {
   const snapshot: TreeSnapshot = new Map();
   walkTree(root, skip, (path, stats) => {
     snapshot.set(path, treeEntry(stats));
+    return true;
   });
   return snapshot;
 }
 
 /**
  * Calls `visit` for every path under `root`, parents before children, in no
- * particular order otherwise. `visit` returning false skips a folder's content.
+ * particular order otherwise. `visit` returns false to skip a folder's content.
  */
 export function walkTree(
   root: string,
   skip: SkipPath | undefined,
-  visit: (path: string, stats: Stats) => boolean | undefined | void,
+  visit: (path: string, stats: Stats) => boolean,
 ): void {
   const pending = [''];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
