@@ -168,9 +168,15 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
   async function newCopy(state: ConfigState, pristine: PristineWorkspace): Promise<WorkspaceCopy> {
     const number = ++state.copies;
     const pooled = state.config.mode === 'pooled' && state.config.isolation === 'per_case';
-    return makeCopy(pristine, join(state.dir, `workspace-${number}`), {
+    const path = join(state.dir, `workspace-${number}`);
+    return makeCopy(pristine, path, {
       env: options.env,
       ...(pooled ? { keepIndexes: { dir: join(state.dir, `index-${number}`) } } : {}),
+    }).catch((error: Error) => {
+      throw new WorkspaceSetupError(`could not make workspace ${path}: ${error.message}`, {
+        hint: `check the free space and permissions of ${options.root ?? 'the system temp directory'} (--workspace-root chooses another place)`,
+        cause: error,
+      });
     });
   }
 
@@ -208,7 +214,15 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       const changeOptions = { scratch, env: options.env, ...signalOption };
       const baseline = await takeBaseline(copy.path, pristine, copy, { ...changeOptions, fresh });
       return lease(state, copy, info, scratch, () =>
-        measureChanges(copy.path, pristine, baseline, changeOptions),
+        measureChanges(copy.path, pristine, baseline, changeOptions).catch((error: Error) => {
+          throw new WorkspaceCaseError(
+            `could not measure what changed in workspace ${copy.path}: ${error.message}`,
+            {
+              hint: 'the agent may have removed or broken a repository’s .git folder; the workspace is kept for a look if the case failed',
+              cause: error,
+            },
+          );
+        }),
       );
     } catch (error) {
       removeTree(scratch);
