@@ -401,6 +401,27 @@ describe('createWorkspaceManager: what measuring changes runs', () => {
     await manager.close();
   });
 
+  it('sees a same-size edit made in the second the workspace was made, measured a second later', async () => {
+    const base = tempFolder();
+    cleanup.push(base);
+    makeRepo(join(base, 'project'), [{ 'lib.js': 'export const a = 2;\n' }]);
+    const manager = createWorkspaceManager({
+      root: join(base, 'root'),
+      env: process.env,
+      runId: 'r',
+    });
+    const config = workspaceConfig(base, { repos: [{ path: '.', repo: './project' }] });
+    for (const mode of ['pooled', 'temp'] as const) {
+      const lease = await manager.acquire({ ...config, mode, key: mode }, caseInfo(mode));
+      writeFileSync(join(lease.path, 'lib.js'), 'export const a = 3;\n');
+      // git compares times in whole seconds: measure in the next one.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await lease.changes()).files.map((file) => file.path)).toEqual(['lib.js']);
+      await lease.release({ keep: false });
+    }
+    await manager.close();
+  });
+
   it('names files too large to diff, and cuts a diff past 1 MB with a note', async () => {
     const { template, manager } = setup();
     const lease = await manager.acquire(workspaceConfig(template, { template }), caseInfo('big'));

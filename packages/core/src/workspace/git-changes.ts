@@ -1,4 +1,4 @@
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileChange } from './file-changes.js';
 import { runGit } from './git-command.js';
@@ -27,7 +27,7 @@ export interface GitScratch {
 export async function gitBaseline(repoDir: string, scratch: GitScratch): Promise<GitBaseline> {
   await makeGitDir(scratch.dir);
   const index = join(scratch.dir, 'baseline.index');
-  await copyFile(join(repoDir, '.git', 'index'), index).catch(() => undefined);
+  await copyIndex(join(repoDir, '.git', 'index'), index);
   const tree = await writeTree(repoDir, index, scratch);
   return { tree, index };
 }
@@ -45,7 +45,7 @@ export async function gitChanges(
   maxDiffBytes: number,
 ): Promise<{ files: FileChange[]; diff: string }> {
   const index = join(scratch.dir, 'now.index');
-  await copyFile(baseline.index, index).catch(() => undefined);
+  await copyIndex(baseline.index, index);
   const tree = await writeTree(repoDir, index, scratch);
   if (tree === baseline.tree) return { files: [], diff: '' };
   const options = { cwd: repoDir, env: scratch.env, gitEnv: gitEnv(repoDir, index, scratch) };
@@ -72,6 +72,23 @@ async function writeTree(repoDir: string, index: string, scratch: GitScratch): P
   // fresh copy would pass without rereading, misses a same-size edit made within a second.
   await runGit(['add', '-A', '--ignore-errors'], options);
   return (await runGit(['write-tree'], options)).trim();
+}
+
+/**
+ * Copies an index file with its modification time: git compares file times in
+ * whole seconds and trusts an entry only if the file is older than the index
+ * was when written ("racy git"); a copy stamped now would hide a same-size
+ * edit made in the same second as the one before it.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  try {
+    await copyFile(from, to);
+    const { atime, mtime } = await stat(from);
+    await utimes(to, atime, mtime);
+  } catch (error) {
+    // A repository without an index yet (nothing checked out): git starts from none.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /**
