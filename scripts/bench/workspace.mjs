@@ -5,7 +5,8 @@
 // - temp: a fresh workspace per case takes <= 1.2x `cp -a` of the template;
 // - pooled: no copy per case: the run folder's disk use stays flat over 1,000 cases (grows
 //   < 1 MB from case 10 to case 1,000);
-// - 1,000 cases with an empty template: AgentV's own cost per case with workspaces is <= 2 ms over
+// - 1,000 cases with an empty template: the engine alone (acquire, changes, release) takes <= 2 ms
+//   per case; and AgentV's own cost per case with workspaces is <= 2 ms over
 //   the same run without them (needs `agentv eval` with `workspace:` support; until the built CLI
 //   has it the figure is reported as skipped, not failed).
 // The "agent" of each case edits like one: adds, modifies and deletes a few files, changes a mode.
@@ -200,11 +201,59 @@ try {
     ) && ok;
   await manager.close();
 
+  ok = (await engineCost()) && ok;
   ok = perCaseOverhead() && ok;
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 process.exitCode = ok ? 0 : 1;
+
+/**
+ * The engine's own part of the per-case budget: acquire, changes and release of a pooled
+ * workspace with an empty template, 1,000 cases, 4 at a time.
+ */
+async function engineCost() {
+  const empty = path.join(scratch, 'empty-template');
+  mkdirSync(empty, { recursive: true });
+  const manager = createWorkspaceManager({ env: process.env, runId: 'bench-empty' });
+  const config = {
+    template: empty,
+    isolation: 'per_case',
+    mode: 'pooled',
+    hooks: {},
+    baseDir: scratch,
+    key: 'empty',
+  };
+  const info = (id) => ({ evalId: `case-${id}`, evalFile: 'bench.eval.yaml', target: 'bench' });
+  const runCases = async (count) => {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: WORKERS }, async () => {
+        while (next < count) {
+          const lease = await manager.acquire(config, info(next++));
+          writeFileSync(path.join(lease.path, 'answer.txt'), 'answer\n');
+          await lease.changes();
+          await lease.release({ keep: false });
+        }
+      }),
+    );
+    return performance.now() - started;
+  };
+  try {
+    await runCases(WORKERS);
+    const { cost } = await interleaved({ cost: async () => ({ ms: (await runCases(N)) / N }) });
+    return report(
+      `workspace engine per case, empty template (N=${N}, ${WORKERS} at a time: acquire, changes, release)`,
+      cost.ms.toFixed(2),
+      'ms',
+      '<= 2 ms',
+      cost.ms <= 2,
+    );
+  } finally {
+    await manager.close();
+  }
+}
 
 /** 1,000 cases with an empty template against the same cases without a workspace, through the CLI. */
 function perCaseOverhead() {
