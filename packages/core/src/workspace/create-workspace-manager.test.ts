@@ -22,6 +22,7 @@ import {
   workspaceConfig,
   writeFiles,
 } from './test-support/workspace-fixtures.js';
+import { isWorkspaceSetupError } from './workspace-errors.js';
 
 const cleanup: string[] = [];
 afterEach(() => {
@@ -272,6 +273,19 @@ describe('createWorkspaceManager: repositories', () => {
   });
 });
 
+describe('createWorkspaceManager: setup errors', () => {
+  it('stops the run when the template is not a folder', async () => {
+    const { base, manager } = setup();
+    const missing = join(base, 'no-such-template');
+    const error = await manager
+      .acquire(workspaceConfig(base, { template: missing }), caseInfo('a'))
+      .catch((caught: unknown) => caught);
+    expect(isWorkspaceSetupError(error)).toBe(true);
+    expect((error as Error).message).toBe(`workspace template ${missing} is not a folder`);
+    await manager.close();
+  });
+});
+
 describe('createWorkspaceManager: isolation', () => {
   for (const mode of ['pooled', 'temp'] as const) {
     it(`lets no case see another's files, 4 at a time, ${mode}`, async () => {
@@ -359,5 +373,79 @@ describe('createWorkspaceManager: isolation', () => {
     await lease.release({ keep: false });
     await manager.close();
     expect(existsSync(runFolder)).toBe(false);
+  });
+});
+
+describe('createWorkspaceManager: what measuring changes runs', () => {
+  it('never runs a clean filter an agent configured in the workspace repository', async () => {
+    const base = tempFolder();
+    cleanup.push(base);
+    makeRepo(join(base, 'project'), [{ 'a.txt': 'a\n' }]);
+    const manager = createWorkspaceManager({
+      root: join(base, 'root'),
+      env: process.env,
+      runId: 'r',
+    });
+    const lease = await manager.acquire(
+      workspaceConfig(base, { repos: [{ path: '.', repo: './project' }] }),
+      caseInfo('a'),
+    );
+    const proof = join(base, 'filter-ran');
+    git(lease.path, 'config', 'filter.evil.clean', `touch ${proof}; cat`);
+    writeFileSync(join(lease.path, '.gitattributes'), '* filter=evil\n');
+    writeFileSync(join(lease.path, 'a.txt'), 'b\n');
+    const changes = await lease.changes();
+    expect(changes.files.map((file) => file.path)).toEqual(['.gitattributes', 'a.txt']);
+    expect(existsSync(proof)).toBe(false);
+    await lease.release({ keep: false });
+    await manager.close();
+  });
+
+  it('sees a same-size edit made in the second the workspace was made, measured a second later', async () => {
+    const base = tempFolder();
+    cleanup.push(base);
+    makeRepo(join(base, 'project'), [{ 'lib.js': 'export const a = 2;\n' }]);
+    const manager = createWorkspaceManager({
+      root: join(base, 'root'),
+      env: process.env,
+      runId: 'r',
+    });
+    const config = workspaceConfig(base, { repos: [{ path: '.', repo: './project' }] });
+    for (const mode of ['pooled', 'temp'] as const) {
+      const lease = await manager.acquire({ ...config, mode, key: mode }, caseInfo(mode));
+      writeFileSync(join(lease.path, 'lib.js'), 'export const a = 3;\n');
+      // git compares times in whole seconds: measure in the next one.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect((await lease.changes()).files.map((file) => file.path)).toEqual(['lib.js']);
+      await lease.release({ keep: false });
+    }
+    await manager.close();
+  });
+
+  it('names files too large to diff, and cuts a diff past 1 MB with a note', async () => {
+    const { template, manager } = setup();
+    const lease = await manager.acquire(workspaceConfig(template, { template }), caseInfo('big'));
+    writeFileSync(join(lease.path, 'huge.log'), 'x'.repeat(3 * 1024 * 1024));
+    for (let i = 0; i < 30; i++) {
+      writeFileSync(
+        join(lease.path, `part-${String(i).padStart(2, '0')}.txt`),
+        'line of text\n'.repeat(4000),
+      );
+    }
+    const changes = await lease.changes();
+    expect(changes.files).toHaveLength(31);
+    expect(changes.files.find((file) => file.path === 'huge.log')).toEqual({
+      path: 'huge.log',
+      status: 'added',
+      insertions: 0,
+      deletions: 0,
+    });
+    expect(changes.insertions).toBe(30 * 4000);
+    expect(Buffer.byteLength(changes.diff)).toBeLessThan(1024 * 1024 + 200);
+    expect(changes.diff).toMatch(
+      /… diff cut at 1 MB: the file list and line counts are complete\n$/,
+    );
+    await lease.release({ keep: false });
+    await manager.close();
   });
 });

@@ -110,7 +110,12 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           hint: 'check `template` in the workspace block (a folder, relative to the eval file)',
         });
       }
-      await copyTree(config.template, dir, options.env);
+      await copyTree(config.template, dir, options.env).catch((error: Error) => {
+        throw new WorkspaceSetupError(`workspace template ${config.template}: ${error.message}`, {
+          hint: 'make every file of the template readable by AgentV',
+          cause: error,
+        });
+      });
     }
     const repos = [...(config.repos ?? [])].map((repo, index) => ({ repo, index }));
     // Outer repositories first, so one inside another is checked out into it.
@@ -163,9 +168,15 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
   async function newCopy(state: ConfigState, pristine: PristineWorkspace): Promise<WorkspaceCopy> {
     const number = ++state.copies;
     const pooled = state.config.mode === 'pooled' && state.config.isolation === 'per_case';
-    return makeCopy(pristine, join(state.dir, `workspace-${number}`), {
+    const path = join(state.dir, `workspace-${number}`);
+    return makeCopy(pristine, path, {
       env: options.env,
       ...(pooled ? { keepIndexes: { dir: join(state.dir, `index-${number}`) } } : {}),
+    }).catch((error: Error) => {
+      throw new WorkspaceSetupError(`could not make workspace ${path}: ${error.message}`, {
+        hint: `check the free space and permissions of ${options.root ?? 'the system temp directory'} (--workspace-root chooses another place)`,
+        cause: error,
+      });
     });
   }
 
@@ -203,7 +214,15 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       const changeOptions = { scratch, env: options.env, ...signalOption };
       const baseline = await takeBaseline(copy.path, pristine, copy, { ...changeOptions, fresh });
       return lease(state, copy, info, scratch, () =>
-        measureChanges(copy.path, pristine, baseline, changeOptions),
+        measureChanges(copy.path, pristine, baseline, changeOptions).catch((error: Error) => {
+          throw new WorkspaceCaseError(
+            `could not measure what changed in workspace ${copy.path}: ${error.message}`,
+            {
+              hint: 'the agent may have removed or broken a repository’s .git folder; the workspace is kept for a look if the case failed',
+              cause: error,
+            },
+          );
+        }),
       );
     } catch (error) {
       removeTree(scratch);

@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileChange } from './file-changes.js';
 import { runGit } from './git-command.js';
@@ -20,14 +20,14 @@ export interface GitScratch {
 
 /**
  * Records repository `repoDir`'s working tree as a tree object: its tracked and
- * untracked files (ignored ones left out, as `git status` does). Neither the
- * repository's index, its refs nor its object store change: the index is a
- * copy and new objects go to a store of AgentV's own.
+ * untracked files (ignored ones left out, as `git status` does). Nothing of
+ * the repository changes: the index is a copy and new objects go to a
+ * repository of AgentV's own (see `gitEnv`).
  */
 export async function gitBaseline(repoDir: string, scratch: GitScratch): Promise<GitBaseline> {
-  await mkdir(join(scratch.dir, 'objects'), { recursive: true });
+  await makeGitDir(scratch.dir);
   const index = join(scratch.dir, 'baseline.index');
-  await copyFile(join(repoDir, '.git', 'index'), index).catch(() => undefined);
+  await copyIndex(join(repoDir, '.git', 'index'), index);
   const tree = await writeTree(repoDir, index, scratch);
   return { tree, index };
 }
@@ -45,7 +45,7 @@ export async function gitChanges(
   maxDiffBytes: number,
 ): Promise<{ files: FileChange[]; diff: string }> {
   const index = join(scratch.dir, 'now.index');
-  await copyFile(baseline.index, index).catch(() => undefined);
+  await copyIndex(baseline.index, index);
   const tree = await writeTree(repoDir, index, scratch);
   if (tree === baseline.tree) return { files: [], diff: '' };
   const options = { cwd: repoDir, env: scratch.env, gitEnv: gitEnv(repoDir, index, scratch) };
@@ -74,14 +74,48 @@ async function writeTree(repoDir: string, index: string, scratch: GitScratch): P
   return (await runGit(['write-tree'], options)).trim();
 }
 
+/**
+ * Copies an index file with its modification time: git compares file times in
+ * whole seconds and trusts an entry only if the file is older than the index
+ * was when written ("racy git"); a copy stamped now would hide a same-size
+ * edit made in the same second as the one before it.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  try {
+    await copyFile(from, to);
+    const { atime, mtime } = await stat(from);
+    await utimes(to, atime, mtime);
+  } catch (error) {
+    // A repository without an index yet (nothing checked out): git starts from none.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * Git pointed at a repository of AgentV's own in `scratch.dir` (its config,
+ * its objects, reading the workspace's objects as alternates) with the
+ * workspace as work tree: the workspace's `.git/config` is never read, so
+ * nothing an agent put there (a `clean` filter, say) runs.
+ */
 function gitEnv(repoDir: string, index: string, scratch: GitScratch): Record<string, string> {
   return {
-    GIT_DIR: join(repoDir, '.git'),
+    GIT_DIR: join(scratch.dir, 'git'),
     GIT_WORK_TREE: repoDir,
     GIT_INDEX_FILE: index,
-    GIT_OBJECT_DIRECTORY: join(scratch.dir, 'objects'),
     GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repoDir, '.git', 'objects'),
   };
+}
+
+/** The smallest folder git takes for a repository: HEAD, objects, refs and a config. */
+async function makeGitDir(dir: string): Promise<void> {
+  const gitDir = join(dir, 'git');
+  await mkdir(join(gitDir, 'objects'), { recursive: true });
+  await mkdir(join(gitDir, 'refs'), { recursive: true });
+  await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/main\n');
+  await writeFile(
+    join(gitDir, 'config'),
+    '[core]\n\trepositoryformatversion = 0\n\tbare = false\n',
+  );
 }
 
 /** `--numstat -z` gives counts (`-` for a binary file), `--name-status -z` the status. */

@@ -52,6 +52,9 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     maxStderrBytes: 64 * 1024,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    throw new GitCommandError(args, '', 'git is not installed (no `git` on PATH)');
   });
   if (outcome.exitCode === 0) return outcome.stdout;
   const reason = outcome.timedOut

@@ -21,6 +21,12 @@ import {
 /** A folder's state when a case started, and where the content of each file then can be read. */
 export interface PlainBaseline {
   snapshot: TreeSnapshot;
+  /**
+   * Files changed just before the baseline: a change in the same tick of the
+   * file system's clock may leave their times as they were, so their content
+   * is compared even when their stat data is unchanged.
+   */
+  racy: Set<string>;
   /** Absolute path of a copy of `path` as it was at the baseline. */
   source(path: string): string;
 }
@@ -40,7 +46,10 @@ export function plainBaseline(
   stashDir: string,
   options: { fresh: boolean; skip?: SkipPath },
 ): PlainBaseline {
-  if (options.fresh) return { snapshot: pristine, source: pristineSource };
+  const racyAfter = Date.now() - RACY_MS;
+  if (options.fresh) {
+    return { snapshot: pristine, racy: racyPaths(pristine, racyAfter), source: pristineSource };
+  }
   const snapshot = snapshotTree(root, options.skip);
   const stashed = new Set<string>();
   for (const [path, entry] of snapshot) {
@@ -56,8 +65,20 @@ export function plainBaseline(
   }
   return {
     snapshot,
+    racy: racyPaths(snapshot, racyAfter),
     source: (path) => (stashed.has(path) ? join(stashDir, path) : pristineSource(path)),
   };
+}
+
+/** How far back from the baseline a file's change counts as racy (file system clocks tick coarsely). */
+const RACY_MS = 50;
+
+function racyPaths(snapshot: TreeSnapshot, after: number): Set<string> {
+  const racy = new Set<string>();
+  for (const [path, entry] of snapshot) {
+    if (isContent(entry) && (entry.mtimeMs >= after || entry.ctimeMs >= after)) racy.add(path);
+  }
+  return racy;
 }
 
 /** What changed in folder `root` since `baseline`: its files (sorted) and their diffs. */
@@ -77,7 +98,9 @@ export function plainChanges(
   for (const path of [...paths].sort()) {
     const was = contentEntry(baseline.snapshot.get(path));
     const is = contentEntry(now.get(path));
-    if (was !== undefined && is !== undefined && sameEntry(was, is)) continue;
+    if (was !== undefined && is !== undefined && sameEntry(was, is) && !baseline.racy.has(path)) {
+      continue;
+    }
     const result = fileDiff(path, side(baseline.source(path), was), side(join(root, path), is));
     if (result === undefined) continue;
     files.push(result.change);

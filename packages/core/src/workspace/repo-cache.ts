@@ -30,7 +30,7 @@ export interface RepoCacheOptions {
 const CLONE_TIMEOUT_MS = 30 * 60_000;
 
 /**
- * A cache of `git clone --mirror --no-hardlinks` copies: the user's repository
+ * A cache of `git clone --mirror --no-local` copies: the user's repository
  * is only read, and nothing a workspace does reaches the cache, since every
  * workspace clones from it without hard links or alternates.
  */
@@ -52,8 +52,10 @@ export function createRepoCache(options: RepoCacheOptions): RepoCache {
           options.dir,
           `${createHash('sha256').update(location).digest('hex').slice(0, 16)}.git`,
         );
+        // --no-local: through git's pack transport even from a path, so the clone holds a few
+        // packs rather than a copy of every loose object, which each reset would walk.
         clone = git(
-          ['clone', '--mirror', '--no-hardlinks', '--quiet', '--', location, gitDir],
+          ['clone', '--mirror', '--no-local', '--quiet', '--', location, gitDir],
           options.dir,
         ).then(() => gitDir);
         clones.set(location, clone);

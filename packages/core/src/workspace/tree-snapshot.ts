@@ -1,5 +1,4 @@
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
 
 /** What one path of a folder was when a snapshot was taken. */
 export interface TreeEntry {
@@ -28,36 +27,65 @@ export type SkipPath = (relativePath: string) => boolean;
  */
 export function snapshotTree(root: string, skip?: SkipPath): TreeSnapshot {
   const snapshot: TreeSnapshot = new Map();
-  walk(root, '', snapshot, skip);
+  walkTree(root, skip, (path, stats) => {
+    snapshot.set(path, treeEntry(stats));
+    return true;
+  });
   return snapshot;
 }
 
-function walk(root: string, relative: string, snapshot: TreeSnapshot, skip?: SkipPath): void {
-  const names = readdirSync(relative === '' ? root : join(root, relative)).sort();
-  for (const name of names) {
-    const path = relative === '' ? name : `${relative}/${name}`;
-    if (skip?.(path)) continue;
-    const entry = treeEntry(lstatSync(join(root, path)));
-    snapshot.set(path, entry);
-    if (entry.type === 'dir') walk(root, path, snapshot, skip);
+/**
+ * Calls `visit` for every path under `root`, parents before children, in no
+ * particular order otherwise. `visit` returns false to skip a folder's content.
+ */
+export function walkTree(
+  root: string,
+  skip: SkipPath | undefined,
+  visit: (path: string, stats: Stats) => boolean,
+): void {
+  const pending = [''];
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    const prefix = folder === '' ? '' : `${folder}/`;
+    for (const name of readdirSync(folder === '' ? root : `${root}/${folder}`)) {
+      const path = `${prefix}${name}`;
+      if (skip?.(path)) continue;
+      const stats = lstatSync(`${root}/${path}`);
+      if (visit(path, stats) !== false && stats.isDirectory()) pending.push(path);
+    }
   }
 }
 
 export function treeEntry(stats: Stats): TreeEntry {
   return {
-    type: stats.isFile()
-      ? 'file'
-      : stats.isDirectory()
-        ? 'dir'
-        : stats.isSymbolicLink()
-          ? 'link'
-          : 'other',
+    type: entryType(stats),
     mode: stats.mode & 0o7777,
     size: stats.size,
     mtimeMs: stats.mtimeMs,
     ctimeMs: stats.ctimeMs,
     ino: stats.ino,
   };
+}
+
+export function entryType(stats: Stats): TreeEntry['type'] {
+  return stats.isFile()
+    ? 'file'
+    : stats.isDirectory()
+      ? 'dir'
+      : stats.isSymbolicLink()
+        ? 'link'
+        : 'other';
+}
+
+/** `sameEntry(entry, treeEntry(stats))`, without making the entry. */
+export function matchesStats(entry: TreeEntry, stats: Stats): boolean {
+  if (entry.mode !== (stats.mode & 0o7777) || entry.type !== entryType(stats)) return false;
+  if (entry.type === 'dir') return true;
+  return (
+    entry.ino === stats.ino &&
+    entry.ctimeMs === stats.ctimeMs &&
+    entry.size === stats.size &&
+    entry.mtimeMs === stats.mtimeMs
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { copyTree } from './copy-tree.js';
 import { runGit } from './git-command.js';
@@ -50,7 +50,11 @@ export async function makeCopy(
           () => undefined,
         );
         const kept = join(options.keepIndexes!.dir, `${index}.index`);
-        await copyFile(join(repo, '.git', 'index'), kept);
+        const indexFile = join(repo, '.git', 'index');
+        await copyFile(indexFile, kept);
+        // With its time: git trusts an index's stat data by when the index was written.
+        const { atime, mtime } = await stat(indexFile);
+        await utimes(kept, atime, mtime);
         overrides.set(root === '' ? '.git/index' : `${root}/.git/index`, kept);
       }),
     );
