@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
+import { evaluatorKeyIssues } from './evaluator-keys.js';
+import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 import { fileEvaluator } from './file.js';
 import { makeConfig, makeContext } from './test-support/make-context.js';
 import { makeOutsideFolder, makeWorkspace } from './test-support/make-workspace.js';
@@ -230,6 +233,21 @@ describe('file grader', () => {
       messagesOf(fileEvaluator.validate?.(check({ path: 'a', flags: 'm', exists: true }))),
     ).toEqual(['"flags" applies to "regex", which is not given']);
     expect(fileEvaluator.validate?.(check({ path: 'docs/NOTES.md', equals: '' }))).toEqual([]);
+  });
+
+  it('suggests the option meant by a misspelt key, for every workspace grader', () => {
+    const registry = createEvaluatorRegistry(defaultEvaluators());
+    const hints = (config: Record<string, unknown>) =>
+      evaluatorKeyIssues(config as EvaluatorConfig, registry).map((issue) => issue.hint);
+    expect(hints({ name: 'f', type: 'file', path: 'a', exist: true })).toEqual([
+      'did you mean "exists"?',
+    ]);
+    expect(hints({ name: 'd', type: 'diff', must_changes: ['src/**'] })).toEqual([
+      'did you mean "must_change"?',
+    ]);
+    expect(hints({ name: 'c', type: 'command', command: 'npm test', timeout_second: 5 })).toEqual([
+      'did you mean "timeout_seconds"?',
+    ]);
   });
 
   it('reads a file deep in folders the agent created', async () => {

@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { EvaluatorError } from './evaluator-error.js';
 
 /**
  * What is wrong with `value` as a path inside the workspace, written in an
@@ -31,13 +32,22 @@ export type WorkspaceEntry =
 /**
  * Resolves `relative` (checked with `workspacePathProblem`) inside
  * `workspace`: symbolic links are resolved to learn where they lead, and one
- * that leads out of the workspace is reported, never read.
+ * that leads out of the workspace is reported, never read. Throws
+ * `EvaluatorError` when the workspace itself is gone.
  */
 export async function locateInWorkspace(
   workspace: string,
   relative: string,
 ): Promise<WorkspaceEntry> {
-  const root = await realpath(workspace);
+  let root: string;
+  try {
+    root = await realpath(workspace);
+  } catch (error) {
+    throw new EvaluatorError(
+      `the case's workspace ${JSON.stringify(workspace)} cannot be read: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
   const joined = path.join(root, relative.replaceAll('\\', '/'));
   let real: string;
   try {
