@@ -26,6 +26,18 @@ describe('detectFileKind', () => {
     expect(detectFileKind('/p/evals/refunds.yml', 'evalcases: []\n')).toBe('eval');
   });
 
+  it('knows a workspace file by its keys', () => {
+    const workspace = 'template: ./fixture\nmode: temp\nhooks:\n  before_each: { command: x }\n';
+    expect(detectFileKind('/p/evals/workspace.yaml', workspace)).toBe('workspace');
+    expect(detectFileKind('/p/w.yml', '# shared\nrepos:\n  - { path: r, repo: ./r }\n')).toBe(
+      'workspace',
+    );
+    // An eval file with a workspace, or a file with other keys too, is an eval file.
+    expect(detectFileKind('/p/a.yaml', `${workspace}evalcases: []\n`)).toBe('eval');
+    expect(detectFileKind('/p/a.yaml', 'workspace:\n  template: ./x\n')).toBe('eval');
+    expect(detectFileKind('/p/a.yaml', 'mode: temp\n')).toBe('eval');
+  });
+
   it('ignores a nested $schema key', () => {
     expect(detectFileKind('/p/a.yaml', 'evalcases:\n  - $schema: agentv-targets-v2.2\n')).toBe(
       'eval',

@@ -1,13 +1,33 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
-/** The three kinds of input file `agentv validate` checks. */
-export type InputFileKind = 'eval' | 'targets' | 'config';
+/**
+ * The kinds of input file `agentv validate` meets: the three it checks, and
+ * workspace files (`workspace: ./workspace.yaml`), checked through the eval
+ * files that name them.
+ */
+export type InputFileKind = 'eval' | 'targets' | 'config' | 'workspace';
 
 /** How much of a file is read to find its `$schema` line. */
 const HEAD_BYTES = 64 * 1024;
 
 const SCHEMA_KEY = /^["']?\$schema["']?\s*:\s*["']?([^"'\s#,}]+)/m;
+/** A key at the start of a line: a top-level key of a block-style YAML mapping. */
+const TOP_LEVEL_KEY = /^["']?([A-Za-z_$][\w$-]*)["']?[ \t]*:/gm;
+/** The top-level keys of a workspace file (and those upstream AgentV removed or AgentV refuses). */
+const WORKSPACE_FILE_KEYS = new Set([
+  'template',
+  'repos',
+  'isolation',
+  'mode',
+  'hooks',
+  'docker',
+  'env',
+  'path',
+  'static_path',
+  'static',
+  'pool',
+]);
 const SCHEMA_MODELINE =
   /^#\s*yaml-language-server:\s*\$schema=\S*?\b(eval|targets|config)\.schema\.json/m;
 
@@ -15,7 +35,9 @@ const SCHEMA_MODELINE =
  * What kind of input file `text` (the start of the file) is: by its top-level
  * `$schema` value (`agentv-eval-v2`, `agentv-targets-v2.2`, `agentv-config-v2`,
  * or another version of those), else by a `yaml-language-server` schema
- * comment naming one of AgentV's schema files, else by name and place —
+ * comment naming one of AgentV's schema files, else by its keys (a file
+ * whose top-level keys are all keys of a `workspace:` block, `template` or
+ * `repos` among them, is a workspace file), else by name and place —
  * `targets.yaml` / `targets.yml` anywhere are targets files,
  * `.agentv/config.y*ml` is a config file, any other file is an eval file.
  */
@@ -26,6 +48,7 @@ export function detectFileKind(filePath: string, text: string): InputFileKind {
   if (schema?.startsWith('agentv-config')) return 'config';
   const modeline = SCHEMA_MODELINE.exec(text)?.[1];
   if (modeline === 'eval' || modeline === 'targets' || modeline === 'config') return modeline;
+  if (isWorkspaceFile(text)) return 'workspace';
   const name = path.basename(filePath).toLowerCase();
   if (name === 'targets.yaml' || name === 'targets.yml') return 'targets';
   const inAgentvDir = path.basename(path.dirname(filePath)) === '.agentv';
@@ -49,4 +72,15 @@ export async function detectFileKindOf(filePath: string): Promise<InputFileKind>
     // Missing or unreadable: the loader for the kind its name suggests says why.
   }
   return detectFileKind(filePath, head);
+}
+
+/** True when every top-level key of `text` is a workspace key, and it names a template or repos. */
+function isWorkspaceFile(text: string): boolean {
+  let sources = false;
+  for (const match of text.matchAll(TOP_LEVEL_KEY)) {
+    const key = match[1]!;
+    if (!WORKSPACE_FILE_KEYS.has(key)) return false;
+    if (key === 'template' || key === 'repos') sources = true;
+  }
+  return sources;
 }

@@ -37,10 +37,13 @@ export interface ValidationReport {
  * `agentv eval` would plan it, against the targets file found for it.
  */
 export async function validateInputs(
-  files: readonly string[],
+  inputFiles: readonly string[],
   options: ValidateInputsOptions,
 ): Promise<ValidationReport> {
-  const kinds = await Promise.all(files.map((file) => detectFileKindOf(file)));
+  const detected = await Promise.all(inputFiles.map((file) => detectFileKindOf(file)));
+  // Workspace files are checked through the eval files that name them, against their folder.
+  const files = inputFiles.filter((_, index) => detected[index] !== 'workspace');
+  const kinds = detected.filter((kind) => kind !== 'workspace');
   const byKind = (kind: string) => files.filter((_, index) => kinds[index] === kind);
   const project = await loadProject({
     cwd: options.cwd,
@@ -85,6 +88,10 @@ export async function validateInputs(
     });
     issues.push(...planned.issues);
   }
-  const checked = [...files, ...project.files.filter((file) => !files.includes(file))];
+  // Files the project loader set aside (YAML inside a workspace's template) were not checked.
+  const checked = [
+    ...files.filter((file) => project.files.includes(file)),
+    ...project.files.filter((file) => !files.includes(file)),
+  ];
   return { files: checked.map((file) => path.resolve(file)), issues: uniqueIssues(issues) };
 }

@@ -132,5 +132,12 @@ export interface EvalFile {
   casesFile?: string;
   /** True when the file declares `targets:` inline (loaded by `loadInlineTargets`). */
   declaresTargets?: boolean;
+  /**
+   * Absolute paths its workspace blocks copy from or read: template folders,
+   * local repositories, workspace files. YAML files there are not eval files.
+   */
+  workspaceSources?: string[];
+  /** Set (with `partial`) when the file has neither `evalcases` nor `cases`: maybe not an eval file at all. */
+  noCases?: true;
   cases: EvalCase[];
 }

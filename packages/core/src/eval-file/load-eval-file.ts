@@ -230,6 +230,7 @@ export async function loadEvalFile(
     issues,
     checks: new Map(),
     files: new Map(),
+    sources: new Set(),
   };
   if (data.workspace !== undefined) {
     const layer = await readWorkspaceBlock(
@@ -288,6 +289,10 @@ export async function loadEvalFile(
   };
   if (casesFile !== undefined) evalFile.casesFile = casesFile;
   if (data.targets !== undefined) evalFile.declaresTargets = true;
+  if (defaults.workspaceReading.sources.size > 0) {
+    evalFile.workspaceSources = [...defaults.workspaceReading.sources];
+  }
+  if (noCases) evalFile.noCases = true;
   if (header.success && header.data.description !== undefined) {
     evalFile.description = header.data.description;
   }

@@ -38,6 +38,8 @@ export interface WorkspaceReading {
   checks: WorkspaceSourceChecks;
   /** Workspace files (`workspace: ./shared.yaml`), by absolute path: each is read once. */
   files: Map<string, Promise<WorkspaceLayer | undefined>>;
+  /** Absolute paths of the workspace files, templates and local repositories read (`EvalFile.workspaceSources`). */
+  sources: Set<string>;
 }
 
 /** A block's place, and how its schema problems become issues. */
@@ -84,7 +86,13 @@ export async function readWorkspaceBlock(
   // What the block names is checked even when it has other errors: every problem at once.
   issues.push(...(await workspaceSourceIssues(parsed.data, place, reading.lookup, reading.checks)));
   reading.issues.push(...issues);
-  return hasErrors(issues) ? undefined : toLayer(parsed.data, place.baseDir);
+  if (hasErrors(issues)) return undefined;
+  const layer = toLayer(parsed.data, place.baseDir);
+  if (layer.template !== undefined) reading.sources.add(layer.template);
+  for (const repo of layer.repos ?? []) {
+    if (path.isAbsolute(repo.repo)) reading.sources.add(repo.repo);
+  }
+  return layer;
 }
 
 /** Reads `workspace: ./file.yaml` once per file; paths inside it resolve against its folder. */
@@ -94,6 +102,7 @@ function readWorkspaceFile(
   reading: WorkspaceReading,
 ): Promise<WorkspaceLayer | undefined> {
   const absolute = path.resolve(place.baseDir, written);
+  reading.sources.add(absolute);
   let layer = reading.files.get(absolute);
   if (layer === undefined) {
     layer = loadWorkspaceFile(written, absolute, place, reading);

@@ -303,12 +303,22 @@ class ProjectLoader {
       this.options.loadEvalFiles ??
       ((all) => Promise.all(all.map((request) => loadEvalFile(request.path, request.options))));
     const results = await load(requests);
+    const sources = results.flatMap((result) => result.value?.workspaceSources ?? []);
+    const kept: ProjectEvalFile[] = [];
     results.forEach((result, index) => {
+      const file = loaded[index]!;
+      // A YAML file of a workspace's template or repository, or a workspace file, found by a
+      // directory walk: the agent's material, not an eval file.
+      if (result.value?.noCases && sources.some((source) => isAtOrInside(file.path, source))) {
+        this.files.delete(file.path);
+        return;
+      }
       this.add(result.issues);
-      if (result.value) loaded[index]!.value = result.value;
+      if (result.value) file.value = result.value;
       if (result.value?.casesFile !== undefined) this.files.add(result.value.casesFile);
+      kept.push(file);
     });
-    return loaded;
+    return kept;
   }
 
   /** Loads a config file once. */
@@ -404,4 +414,12 @@ function usersOf(
     if (judged) users = new Set([...(users ?? []), ...judged]);
   }
   return users;
+}
+
+function isAtOrInside(file: string, folder: string): boolean {
+  const resolved = path.resolve(file);
+  return (
+    resolved === folder ||
+    resolved.startsWith(folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`)
+  );
 }
