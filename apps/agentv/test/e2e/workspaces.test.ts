@@ -315,6 +315,34 @@ ${agentCase('fix', 'fix', FIXED)}`,
     expect(existsSync(project.file('.agentv/results'))).toBe(false);
   });
 
+  it("a target's relative cwd and program are found in the template, not beside the eval file", async () => {
+    project = await workspaceProject({
+      'evals/app/tools/run.sh': '#!/bin/sh\nprintf "ran in %s" "$PWD"\n',
+      'evals/e.yaml': `execution: { target: tool }
+workspace: { template: ./app }
+evalcases:
+${agentCase('tool', 'x', '- { type: contains, value: ran in }')}`,
+    });
+    const { chmodSync } = await import('node:fs');
+    chmodSync(project.file('evals/app/tools/run.sh'), 0o755);
+    const targets = readFileSync(project.file('.agentv/targets.yaml'), 'utf8');
+    await writeFile(
+      project.file('.agentv/targets.yaml'),
+      `${targets}  - name: tool
+    provider: cli
+    cwd: tools
+    command_template: ./run.sh
+`,
+    );
+    const validate = await runAgentv(['validate', 'evals/e.yaml'], project.dir);
+    expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+    const run = await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code, run.stderr).toBe(0);
+    const [line] = results();
+    expect(line!.candidate_answer).toMatch(/^ran in \/.+\/tools$/);
+    expect(line!.candidate_answer.startsWith(`ran in ${project.file('evals')}`)).toBe(false);
+  });
+
   it("{WORKSPACE} in a case without a workspace is that case's error with a hint", async () => {
     project = await workspaceProject({
       'evals/e.yaml': `evalcases:
