@@ -185,6 +185,26 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     info: WorkspaceCaseInfo,
   ): Promise<WorkspaceLease> {
     if (closed) throw new Error('the workspace manager is closed');
+    let lease: WorkspaceLease | undefined;
+    try {
+      lease = await prepare(config, info);
+    } finally {
+      if (closed) {
+        // The run ended (Ctrl-C) while this workspace was made: what was written after close
+        // removed the run folder goes too.
+        const dir = await runFolder?.catch(() => undefined);
+        if (dir !== undefined) removeTree(dir);
+      }
+    }
+    if (closed)
+      throw new Error('the workspace manager was closed while a workspace was being prepared');
+    return lease;
+  }
+
+  async function prepare(
+    config: WorkspaceConfig,
+    info: WorkspaceCaseInfo,
+  ): Promise<WorkspaceLease> {
     const state = stateFor(config);
     const pristine = await state.pristine;
     let copy: WorkspaceCopy;
