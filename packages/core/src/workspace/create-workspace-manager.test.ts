@@ -449,3 +449,19 @@ describe('createWorkspaceManager: what measuring changes runs', () => {
     await manager.close();
   });
 });
+
+describe('createWorkspaceManager: closing while cases start', () => {
+  it('leaves nothing behind when the run closes while workspaces are being made', async () => {
+    const { template, root, manager } = setup();
+    const config = workspaceConfig(template, { template, mode: 'temp' });
+    const starting = Array.from({ length: 3 }, (_, id) =>
+      manager.acquire(config, caseInfo(`late-${id}`)).then(
+        (lease) => lease.release({ keep: false }),
+        (error: Error) => error.message,
+      ),
+    );
+    await manager.close();
+    await Promise.all(starting);
+    expect(readdirSync(root)).toEqual([]);
+  });
+});

@@ -1,15 +1,14 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join, posix } from 'node:path';
-import { checkoutRepo } from './checkout-repo.js';
-import { copyTree } from './copy-tree.js';
+import { join } from 'node:path';
 import type { FileChanges } from './file-changes.js';
 import { removeTree } from './remove-tree.js';
 import { createRepoCache, type RepoCache } from './repo-cache.js';
 import { keptFolder, makeRunFolder, moveFolder, safeName } from './run-folder.js';
-import { type HookName, runHook } from './run-hook.js';
+import { hookFailureMessage, runHook } from './run-hook.js';
+import { setUpPristine } from './set-up-pristine.js';
 import { measureChanges, takeBaseline } from './workspace-changes.js';
-import type { WorkspaceConfig, WorkspaceHook } from './workspace-config.js';
+import type { WorkspaceConfig } from './workspace-config.js';
 import {
   makeCopy,
   type PristineWorkspace,
@@ -83,15 +82,11 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       const created: ConfigState = {
         config,
         dir: '',
-        pristine: Promise.resolve() as unknown as Promise<PristineWorkspace>,
+        pristine: setUp(() => created, number),
         free: [],
         sharedUsed: false,
         copies: 0,
       };
-      created.pristine = (async () => {
-        created.dir = join(await folder(), `config-${number}`);
-        return setUp(created);
-      })();
       // Rejections are awaited by acquire; this one only keeps Node from reporting it unhandled.
       created.pristine.catch(() => undefined);
       states.set(config.key, created);
@@ -100,69 +95,23 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     return state;
   }
 
-  async function setUp(state: ConfigState): Promise<PristineWorkspace> {
-    const { config } = state;
-    const dir = join(state.dir, 'pristine');
-    await mkdir(dir, { recursive: true });
-    if (config.template !== undefined) {
-      if (!isFolder(config.template)) {
-        throw new WorkspaceSetupError(`workspace template ${config.template} is not a folder`, {
-          hint: 'check `template` in the workspace block (a folder, relative to the eval file)',
-        });
-      }
-      await copyTree(config.template, dir, options.env).catch((error: Error) => {
-        throw new WorkspaceSetupError(`workspace template ${config.template}: ${error.message}`, {
-          hint: 'make every file of the template readable by AgentV',
-          cause: error,
-        });
-      });
-    }
-    const repos = [...(config.repos ?? [])].map((repo, index) => ({ repo, index }));
-    // Outer repositories first, so one inside another is checked out into it.
-    repos.sort((a, b) => depth(a.repo.path) - depth(b.repo.path));
-    const repoRoots: string[] = [];
-    const scratch = join(state.dir, 'scratch');
-    await mkdir(scratch, { recursive: true });
-    for (const { repo, index } of repos) {
-      const label = `workspace repos[${index}] (${repo.repo} → ${repo.path})`;
-      const root = normalizeRoot(repo.path);
-      if (root.startsWith('../') || root === '..' || posix.isAbsolute(root)) {
-        throw new WorkspaceSetupError(`${label}: path ${repo.path} is outside the workspace`, {
-          hint: 'give `path` relative to the workspace (`.` for its root)',
-        });
-      }
-      cache ??= createRepoCache({
-        dir: join(await folder(), 'repo-cache'),
-        env: options.env,
-        ...signalOption,
-      });
-      await mkdir(join(await folder(), 'repo-cache'), { recursive: true });
-      const cached = await cache.get(repo, config.baseDir, label);
-      await checkoutRepo(repo, cached, label, {
-        workspace: dir,
-        scratch,
-        env: options.env,
-        ...signalOption,
-      });
-      repoRoots.push(root);
-    }
-    // A template that is itself a repository: its changes are measured with git too.
-    if (!repoRoots.includes('') && existsSync(join(dir, '.git'))) repoRoots.unshift('');
-    const beforeAll = config.hooks.beforeAll;
-    if (beforeAll !== undefined) {
-      const failure = await runHook(beforeAll, {
-        workspace: dir,
-        runId: options.runId,
-        env: options.env,
-        ...signalOption,
-      });
-      if (failure !== undefined) {
-        throw new WorkspaceSetupError(hookMessage('before_all', beforeAll, failure), {
-          hint: 'fix the hook, or run it by hand in a copy of the template to see why it fails',
-        });
-      }
-    }
-    return { dir, repoRoots };
+  /** Sets up the pristine workspace of a new state (`getState()` is read once the run folder exists). */
+  async function setUp(getState: () => ConfigState, number: number): Promise<PristineWorkspace> {
+    const dir = join(await folder(), `config-${number}`);
+    const state = getState();
+    state.dir = dir;
+    return setUpPristine(state.config, join(state.dir, 'pristine'), {
+      cache: async () => {
+        const cacheDir = join(await folder(), 'repo-cache');
+        await mkdir(cacheDir, { recursive: true });
+        cache ??= createRepoCache({ dir: cacheDir, env: options.env, ...signalOption });
+        return cache;
+      },
+      scratch: join(state.dir, 'scratch'),
+      env: options.env,
+      runId: options.runId,
+      ...signalOption,
+    });
   }
 
   async function newCopy(state: ConfigState, pristine: PristineWorkspace): Promise<WorkspaceCopy> {
@@ -185,6 +134,26 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     info: WorkspaceCaseInfo,
   ): Promise<WorkspaceLease> {
     if (closed) throw new Error('the workspace manager is closed');
+    let lease: WorkspaceLease | undefined;
+    try {
+      lease = await prepare(config, info);
+    } finally {
+      if (closed) {
+        // The run ended (Ctrl-C) while this workspace was made: what was written after close
+        // removed the run folder goes too.
+        const dir = await runFolder?.catch(() => undefined);
+        if (dir !== undefined) removeTree(dir);
+      }
+    }
+    if (closed)
+      throw new Error('the workspace manager was closed while a workspace was being prepared');
+    return lease;
+  }
+
+  async function prepare(
+    config: WorkspaceConfig,
+    info: WorkspaceCaseInfo,
+  ): Promise<WorkspaceLease> {
     const state = stateFor(config);
     const pristine = await state.pristine;
     let copy: WorkspaceCopy;
@@ -206,7 +175,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         const failure = await runHook(beforeEach, hookContext(copy.path, info));
         fresh = false;
         if (failure !== undefined) {
-          throw new WorkspaceCaseError(hookMessage('before_each', beforeEach, failure), {
+          throw new WorkspaceCaseError(hookFailureMessage('before_each', beforeEach, failure), {
             hint: "fix the hook; it runs in the case's workspace with AGENTV_WORKSPACE and AGENTV_EVAL_ID set",
           });
         }
@@ -248,7 +217,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           if (afterEach !== undefined) {
             const failure = await runHook(afterEach, hookContext(copy.path, info));
             if (failure !== undefined)
-              log(`warning: ${hookMessage('after_each', afterEach, failure)}`);
+              log(`warning: ${hookFailureMessage('after_each', afterEach, failure)}`);
           }
           removeTree(scratch);
           if (!keep) {
@@ -340,7 +309,8 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           runId: options.runId,
           env: options.env,
         });
-        if (failure !== undefined) log(`warning: ${hookMessage('after_all', afterAll, failure)}`);
+        if (failure !== undefined)
+          log(`warning: ${hookFailureMessage('after_all', afterAll, failure)}`);
       }
       for (const { from, to } of keepAtClose) {
         await mkdir(join(to, '..'), { recursive: true });
@@ -352,33 +322,4 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       }
     },
   };
-}
-
-function hookMessage(
-  name: HookName,
-  hook: WorkspaceHook,
-  failure: { reason: string; output: string },
-): string {
-  const command = typeof hook.command === 'string' ? hook.command : hook.command.join(' ');
-  const shown = command.length > 80 ? `${command.slice(0, 77)}...` : command;
-  return `workspace hook ${name} (${shown}) ${failure.reason}${failure.output === '' ? '' : `:\n${failure.output}`}`;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function depth(path: string): number {
-  const root = normalizeRoot(path);
-  return root === '' ? 0 : root.split('/').length;
-}
-
-/** A `repos[].path` as a relative folder with `/` separators, `''` for the workspace itself. */
-function normalizeRoot(path: string): string {
-  const normalized = posix.normalize(path.split('\\').join('/')).replace(/\/+$/, '');
-  return normalized === '.' ? '' : normalized;
 }

@@ -23,9 +23,9 @@ import {
  * it was pristine) recorded it: what was added is deleted, what differs or
  * went missing is copied again from `source(path)` (in an untouched copy of
  * the same tree), with its mode and modification time. Unchanged files are
- * not read. Returns `target`'s snapshot as it now is (`expected` itself when
- * nothing changed). Throws when something cannot be put back (the caller then
- * makes a new copy).
+ * not read. Returns `target`'s snapshot as it now is: `expected`, updated in
+ * place. Throws when something cannot be put back (the caller then makes a new
+ * copy, and `expected` is no use any more).
  */
 export function restoreTree(
   target: string,
@@ -66,7 +66,9 @@ export function restoreTree(
   }
   // Only the root was looked at and nothing needs fixing: what was added is gone already.
   if (fixing.size === 0 && touched.size === 1) return expected;
-  const restored: TreeSnapshot = new Map(expected);
+  // Updated in place: the snapshot belongs to `target`, and a copy of thousands of entries
+  // per case is not free.
+  const restored = expected;
   // In snapshot order: parents before children.
   for (const [path, want] of expected) {
     if (!fixing.has(path)) continue;

@@ -114,3 +114,14 @@ function hookEnvironment(context: HookContext): Record<string, string | undefine
         }),
   };
 }
+
+/** `workspace hook before_each (npm ci) exited with code 1:` and the hook's output. */
+export function hookFailureMessage(
+  name: HookName,
+  hook: WorkspaceHook,
+  failure: HookFailure,
+): string {
+  const command = typeof hook.command === 'string' ? hook.command : hook.command.join(' ');
+  const shown = command.length > 80 ? `${command.slice(0, 77)}...` : command;
+  return `workspace hook ${name} (${shown}) ${failure.reason}${failure.output === '' ? '' : `:\n${failure.output}`}`;
+}
