@@ -4,9 +4,13 @@
 
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
-export type { RepeatRun, RepeatSummary } from './orchestrator/evaluation-result.js';
+export type {
+  RepeatRun,
+  RepeatSummary,
+  WorkspaceSummary,
+} from './orchestrator/evaluation-result.js';
 export { reportIssues } from './orchestrator/report-issues.js';
-export type { ProviderRole } from './orchestrator/run-options.js';
+export type { ProviderRole, WorkspaceChangesRecord } from './orchestrator/run-options.js';
 export { runTargetsOf } from './orchestrator/run-targets.js';
 export { checkTarget, RUN_TARGET_POLICY } from './project/check-target.js';
 export { CLI_OPTION_NAMES } from './project/option-names.js';
@@ -23,3 +27,14 @@ export { findRepoRoot } from './util/find-repo-root.js';
 export { jsonParseProblem } from './util/json-parse-problem.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';
+export {
+  createWorkspaceManager,
+  type WorkspaceManagerOptions,
+} from './workspace/create-workspace-manager.js';
+export type { FileChanges } from './workspace/file-changes.js';
+export { WorkspaceCaseError } from './workspace/workspace-errors.js';
+export type {
+  WorkspaceCaseInfo,
+  WorkspaceLease,
+  WorkspaceManager,
+} from './workspace/workspace-manager.js';

@@ -9,6 +9,7 @@ import {
   type ResolvedTarget,
   settingsIssues,
   snakeCaseSettings,
+  type WorkspaceConfig,
 } from '@agentv/core/provider-utils';
 import { z } from 'zod';
 import { batchTemplateIssues } from './batch-template-issues.js';
@@ -206,11 +207,28 @@ export function validateCliSettings(target: ResolvedTarget): Issue[] {
  * Problems of running a `cli` target for the cases of `evalFile`: a relative
  * `cwd` resolves against that file's directory and must exist there, and the
  * program the command starts must be found from it (`checkTargetProgram`).
- * The same errors for `agentv validate` as for a run.
+ * The same errors for `agentv validate` as for a run. For cases with a
+ * `workspace` (not in persistent mode, which keeps its `cwd`) a relative `cwd`
+ * resolves inside each case's workspace, which does not exist yet: the program
+ * is looked for in the template when that folder is there, and nothing is
+ * refused that repositories checked out into the workspace could still bring.
  */
-export function checkCliUse(target: ResolvedTarget, evalFile: string): Issue[] {
+export function checkCliUse(
+  target: ResolvedTarget,
+  evalFile: string,
+  _mode?: 'run' | 'validate',
+  workspace?: WorkspaceConfig,
+): Issue[] {
   const cwd = target.settings.cwd;
   const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
+  if (workspace !== undefined && cliMode(target.settings) === 'single' && !isAbsolute(relative)) {
+    const inTemplate =
+      workspace.template === undefined || (workspace.repos?.length ?? 0) > 0
+        ? undefined
+        : resolve(workspace.template, relative);
+    const program = inTemplate === undefined ? undefined : checkTargetProgram(target, inTemplate);
+    return program === undefined ? [] : [program];
+  }
   const issue = isAbsolute(relative)
     ? undefined
     : directoryIssue(['cwd'], relative, dirname(evalFile));

@@ -123,7 +123,9 @@ export function createCliProvider(
   const callDirs = needsTempDir ? createCallDirs() : undefined;
   // Cases of one eval file share their working directory: resolved once per eval folder.
   const cwds = new Map<string | undefined, string>();
-  const cwdFor = (request: Pick<ProviderRequest, 'evalDir'>) => {
+  const cwdFor = (request: Pick<ProviderRequest, 'evalDir' | 'workspace'>) => {
+    // Every case with a workspace has its own folder: nothing to share.
+    if (request.workspace !== undefined) return workingDirectory(settings, request);
     let cwd = cwds.get(request.evalDir);
     if (cwd === undefined) {
       cwd = workingDirectory(settings, request);
@@ -141,7 +143,7 @@ export function createCliProvider(
   const execute = async (
     { command, variables }: RenderedCommand,
     label: string,
-    request: Pick<ProviderRequest, 'signal' | 'evalDir'>,
+    request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace'>,
     limits: OutputLimits,
   ) => {
     const signal = request.signal;
@@ -246,6 +248,8 @@ export function createCliProvider(
         REPEAT: String(first.repeat ?? 1),
         INPUT_FILE: inputFile,
         OUTPUT_FILE: outputFile,
+        // Batches run only with `isolation: shared`: every case of the batch has this workspace.
+        ...(first.workspace === undefined ? {} : { WORKSPACE: first.workspace }),
       });
       const { raw } = await execute(
         rendered,

@@ -112,7 +112,9 @@ export function createPersistentCliProvider(
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
     if (closed) throw stoppedError();
-    const cwd = workingDirectory(settings, request);
+    // Not the case's workspace: a process serves many cases, each in its own workspace, which
+    // its request line names (`workspace`); starting one per workspace would defeat the mode.
+    const cwd = workingDirectory(settings, { evalDir: request.evalDir });
     const slot = acquire(cwd);
     try {
       const worker = await workerFor(slot, cwd, callLabel(request));

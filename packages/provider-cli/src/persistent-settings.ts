@@ -8,7 +8,7 @@ export const CLI_MODES = ['single', 'persistent'] as const;
 export type CliMode = (typeof CLI_MODES)[number];
 
 const PROTOCOL_HINT =
-  'a persistent agent reads each case as one JSON line on stdin ({"id", "question", "guidelines", "guideline_files", "input_files", "input_messages", "expected_outcome", "attempt", "repeat"}; attempt and repeat count from 1) and writes one JSON line {"id", "text"} to stdout';
+  'a persistent agent reads each case as one JSON line on stdin ({"id", "question", "guidelines", "guideline_files", "input_files", "input_messages", "expected_outcome", "attempt", "repeat"}, plus "workspace", the folder to work in, for a case with a workspace; attempt and repeat count from 1) and writes one JSON line {"id", "text"} to stdout';
 
 /** The target's `mode` when it is a valid one, else `single`. */
 export function cliMode(settings: Record<string, unknown>): CliMode {

@@ -38,6 +38,8 @@ export async function preparePlaceholderValues(
     FILES: caseFiles(request),
     ATTACHMENTS: request.inputFiles,
   };
+  // Only a case with a workspace has one: `{WORKSPACE}` without it is render's "has no value".
+  if (request.workspace !== undefined) values.WORKSPACE = request.workspace;
   const prepared: PreparedValues = { values };
   const needsFile = FILE_PLACEHOLDERS.some((name) => used.has(name));
   if (!needsFile) return prepared;
@@ -70,7 +72,10 @@ export function caseFiles(
   return [...request.guidelineFiles, ...request.inputFiles];
 }
 
-/** The `{INPUT_FILE}` JSON: the request in snake_case, one record. */
+/**
+ * The `{INPUT_FILE}` JSON (and a persistent agent's request line): the request in
+ * snake_case, one record; `workspace` is the case's workspace when it has one.
+ */
 export function requestRecord(request: ProviderRequest): Record<string, unknown> {
   return {
     id: request.evalCaseId,
@@ -88,5 +93,6 @@ export function requestRecord(request: ProviderRequest): Record<string, unknown>
         }
       : {}),
     ...(request.expectedOutcome === undefined ? {} : { expected_outcome: request.expectedOutcome }),
+    ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
   };
 }

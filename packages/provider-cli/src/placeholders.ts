@@ -10,6 +10,7 @@ export const SUPPORTED_PLACEHOLDERS = [
   'ATTACHMENTS',
   'OUTPUT_FILE',
   'INPUT_FILE',
+  'WORKSPACE',
 ] as const;
 
 export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];

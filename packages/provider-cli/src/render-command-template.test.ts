@@ -22,6 +22,7 @@ const allValues = {
   ATTACHMENTS: ['--attach=/data/a.txt'],
   OUTPUT_FILE: '/tmp/x/output.txt',
   INPUT_FILE: '/tmp/x/input.json',
+  WORKSPACE: '/tmp/ws 1/$(x)',
 };
 
 // Runs a rendered `set -- …` with its variables in a shell that prints each argument on its own line.
@@ -47,6 +48,7 @@ describe('renderCommandTemplate', () => {
         '[--attach=/data/a.txt]',
         '[/tmp/x/output.txt]',
         '[/tmp/x/input.json]',
+        '[/tmp/ws 1/$(x)]',
         '',
       ].join('\n'),
     );

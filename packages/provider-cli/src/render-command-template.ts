@@ -159,9 +159,7 @@ export function compileCommandTemplate(
         });
       }
       for (const name of slotNames) {
-        if (values[name as Placeholder] === undefined) {
-          throw new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
-        }
+        if (values[name as Placeholder] === undefined) throw noValue(name);
       }
       const variables = placeholderVariables(values, uses, joinedUses, formats);
       const command =
@@ -307,6 +305,16 @@ function setVariable(
     }
   }
   variables[variable] = value;
+}
+
+function noValue(name: string): ProviderError {
+  if (name === 'WORKSPACE') {
+    return new ProviderError('{WORKSPACE} has no value: the case has no workspace', {
+      retryable: false,
+      hint: 'give the eval file (or the case) a workspace: block (README, "Workspaces"), or remove {WORKSPACE} from command_template',
+    });
+  }
+  return new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
 }
 
 function unknownPlaceholder(name: string): ProviderError {

@@ -8,7 +8,7 @@ const CHUNK_CHARS = 65_536;
 /**
  * Writes the batch request bundle for `{INPUT_FILE}`: JSONL, one line per
  * case with `id`, `question`, `guidelines`, `guideline_files`, `input_files`,
- * `input_messages` and `expected_outcome`, so a batch runner never has to read
+ * `input_messages`, `expected_outcome` and `workspace` (when the case has one), so a batch runner never has to read
  * the eval YAML. Streams, so a large batch is never one big string.
  */
 export async function writeRequestBundle(
@@ -53,5 +53,6 @@ export function requestLine(request: ProviderRequest): string {
     });
   }
   if (request.expectedOutcome !== undefined) record.expected_outcome = request.expectedOutcome;
+  if (request.workspace !== undefined) record.workspace = request.workspace;
   return JSON.stringify(record);
 }

@@ -71,7 +71,7 @@ function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 6);
 }
 
-/** A folder of per-case JSON files (prompt and trace dumps). */
+/** A folder of per-case files (prompt and trace dumps, workspace changes). */
 export interface CaseFileFolder {
   /** Absolute path of the folder. */
   readonly directory: string;
@@ -83,6 +83,8 @@ export interface CaseFileFolder {
    * leaves no part of a file), and resolves to its path.
    */
   writeJson(name: string, value: unknown): Promise<string>;
+  /** Writes `text` as it is to `name` in the folder, as `writeJson` does. */
+  writeText(name: string, text: string): Promise<string>;
 }
 
 /** Opens `directory` for per-case files named by `createCaseFileNames`; nothing is created yet. */
@@ -90,18 +92,20 @@ export function createCaseFileFolder(directory: string): CaseFileFolder {
   const folder = path.resolve(directory);
   const names = createCaseFileNames();
   let created: Promise<unknown> | undefined;
+  const write = async (name: string, text: string) => {
+    const filePath = path.join(folder, name);
+    if (path.dirname(filePath) !== folder) {
+      throw new Error(`refusing to write "${name}" outside ${folder}`);
+    }
+    created ??= mkdir(folder, { recursive: true });
+    await created;
+    await writeFileAtomically(filePath, text);
+    return filePath;
+  };
   return {
     directory: folder,
     stemFor: (identity) => names.stemFor(identity),
-    async writeJson(name, value) {
-      const filePath = path.join(folder, name);
-      if (path.dirname(filePath) !== folder) {
-        throw new Error(`refusing to write "${name}" outside ${folder}`);
-      }
-      created ??= mkdir(folder, { recursive: true });
-      await created;
-      await writeFileAtomically(filePath, `${JSON.stringify(value, null, 2)}\n`);
-      return filePath;
-    },
+    writeJson: (name, value) => write(name, `${JSON.stringify(value, null, 2)}\n`),
+    writeText: write,
   };
 }

@@ -324,8 +324,26 @@ export const REPORT_SCRIPT = `
     if (item.hits.length > 0) parts.push(el('h3', { text: 'Hits' }), list(item.hits, 'hits'));
     if (item.reasoning) parts.push(el('h3', { text: 'Reasoning' }), el('pre', { text: item.reasoning }));
     if (item.evaluators.length > 0) parts.push(el('h3', { text: 'Evaluators' }), renderEvaluators(item.evaluators));
+    if (item.workspace) parts.push(el('h3', { text: 'Workspace' }), renderWorkspace(item.workspace));
     parts.push(el('h3', { text: 'Trace' }), renderTrace(item));
     return el('div', { className: 'case-details' }, parts);
+  }
+
+  function renderWorkspace(workspace) {
+    var count = workspace.filesChanged;
+    var children = [el('div', { className: 'meta', 'data-testid': 'workspace-summary',
+      text: count + (count === 1 ? ' file' : ' files') + ' changed, +' + workspace.insertions + ' \u2212' +
+        workspace.deletions + (workspace.keptAt ? ' \u00b7 kept at ' + workspace.keptAt : '') })];
+    if (workspace.files && workspace.files.length > 0) {
+      children.push(el('ul', { className: 'files', 'data-testid': 'workspace-files' }, workspace.files.map(function (file) {
+        return el('li', { text: file.status + '  ' + file.path + (file.binary ? ' (binary)' : '') });
+      })));
+    }
+    if (workspace.diff) {
+      children.push(el('details', { 'data-testid': 'workspace-diff' }, [el('summary', { text: 'Diff' }),
+        el('pre', { className: 'diff', text: workspace.diff })]));
+    }
+    return el('div', null, children);
   }
 
   function renderEvaluators(evaluators) {

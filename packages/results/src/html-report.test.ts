@@ -86,6 +86,41 @@ describe('renderHtmlReport', () => {
   });
 });
 
+describe('renderHtmlReport: workspaces', () => {
+  it("embeds a case's changed files and diff, escaped, and only counts when nothing was saved", () => {
+    const withChanges = scored('fix-bug', 0, {
+      workspace: { filesChanged: 1, insertions: 1, deletions: 0, keptAt: '/tmp/ws-1' },
+    });
+    const countsOnly = scored('fix-other', 1, {
+      workspace: { filesChanged: 2, insertions: 3, deletions: 4 },
+    });
+    const diff = `diff --git a/x.html b/x.html\n+${hostile}\n`;
+    const html = renderHtmlReport([withChanges, countsOnly, results[0]!], {
+      workspaceChanges: (result) =>
+        result === withChanges
+          ? {
+              files: [{ path: 'x.html', status: 'added', insertions: 1, deletions: 0 }],
+              insertions: 1,
+              deletions: 0,
+              diff,
+            }
+          : undefined,
+    });
+    expect(html.match(/<\/script/g)).toHaveLength(2);
+    const [first, second, third] = embeddedData(html).cases;
+    expect(first?.workspace).toEqual({
+      filesChanged: 1,
+      insertions: 1,
+      deletions: 0,
+      keptAt: '/tmp/ws-1',
+      files: [{ path: 'x.html', status: 'added', binary: false }],
+      diff,
+    });
+    expect(second?.workspace).toMatchObject({ filesChanged: 2, files: null, diff: null });
+    expect(third?.workspace).toBeNull();
+  });
+});
+
 describe('writeHtmlReport', () => {
   it('creates the parent folder and writes the page', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'agentv-html-'));

@@ -3,8 +3,15 @@ import path from 'node:path';
 import { computeRunStatistics, type EvaluationResult, type RunStatistics } from '@agentv/core';
 import type { TraceSummary } from '@agentv/core/internal';
 import type { TraceEvent } from '@agentv/core/provider-utils';
-import { displayAnswer, displayText, displayTrace } from './cut-for-display.js';
+import {
+  cutForDisplay,
+  displayAnswer,
+  displayText,
+  displayTrace,
+  REPORT_TEXT_CHARS,
+} from './cut-for-display.js';
 import { REPORT_SCRIPT, REPORT_STYLES } from './html-report-assets.js';
+import type { WorkspaceChanges } from './workspace-changes-writer.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
 export interface HtmlReportOptions {
@@ -18,6 +25,19 @@ export interface HtmlReportOptions {
   resultFile?: string;
   /** Set when the run was interrupted, e.g. `interrupted: 3 of 10 cases did not run`: shown as a banner. */
   interrupted?: string;
+  /** The changed files and diff of a case with a workspace, when saved (shown with its summary). */
+  workspaceChanges?: (result: EvaluationResult) => WorkspaceChanges | undefined;
+}
+
+/** A case's workspace as the report shows it. */
+export interface HtmlReportWorkspace {
+  filesChanged: number;
+  insertions: number;
+  deletions: number;
+  keptAt: string | null;
+  /** Null when the changes were not saved: only the counts are known. */
+  files: { path: string; status: string; binary: boolean }[] | null;
+  diff: string | null;
 }
 
 /** One case as the report's script receives it. */
@@ -48,6 +68,7 @@ export interface HtmlReportCase {
   }[];
   traceSummary: TraceSummary | null;
   trace: TraceEvent[] | null;
+  workspace: HtmlReportWorkspace | null;
 }
 
 /** Everything the report shows, embedded in the page as JSON. */
@@ -66,7 +87,8 @@ export interface HtmlReportData {
  * the script or inject markup). The page shows the summary counts and score
  * statistics, the score histogram, a table of cases that can be filtered to
  * failed or errored ones and searched by id, and for each case its answer,
- * evaluator results and trace as a timeline. A Content-Security-Policy forbids
+ * evaluator results, trace as a timeline and, for a case with a workspace, the
+ * files it changed and the diff (collapsed). A Content-Security-Policy forbids
  * any network access. Answers, reasoning and trace payloads too long to show
  * are cut with a marker (`… [cut: 15.2 MiB more; …]`); the result file has them whole.
  */
@@ -80,7 +102,9 @@ export function renderHtmlReport(
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),
     resultFile: options.resultFile ?? null,
     statistics,
-    cases: results.map((result) => toReportCase(result, options.relativeTo)),
+    cases: results.map((result) =>
+      toReportCase(result, options.relativeTo, options.workspaceChanges),
+    ),
   };
   return [
     '<!doctype html>',
@@ -123,7 +147,11 @@ export async function writeHtmlReport(
 
 // Long answers, reasoning and trace payloads are cut (`cut-for-display.ts`): the page stays
 // small enough to open, and the result file keeps everything the graders saw.
-function toReportCase(result: EvaluationResult, relativeTo: string | undefined): HtmlReportCase {
+function toReportCase(
+  result: EvaluationResult,
+  relativeTo: string | undefined,
+  workspaceChanges: HtmlReportOptions['workspaceChanges'],
+): HtmlReportCase {
   const trace = result.trace ? displayTrace(result.trace) : null;
   return {
     id: result.evalId,
@@ -152,6 +180,36 @@ function toReportCase(result: EvaluationResult, relativeTo: string | undefined):
     })),
     traceSummary: result.traceSummary,
     trace,
+    workspace: reportWorkspace(result, workspaceChanges),
+  };
+}
+
+function reportWorkspace(
+  result: EvaluationResult,
+  workspaceChanges: HtmlReportOptions['workspaceChanges'],
+): HtmlReportWorkspace | null {
+  const summary = result.workspace;
+  if (summary === undefined) return null;
+  const changes = workspaceChanges?.(result);
+  return {
+    filesChanged: summary.filesChanged,
+    insertions: summary.insertions,
+    deletions: summary.deletions,
+    keptAt: summary.keptAt ?? null,
+    files:
+      changes?.files.map((file) => ({
+        path: file.path,
+        status: file.status,
+        binary: file.binary === true,
+      })) ?? null,
+    diff:
+      changes === undefined
+        ? null
+        : cutForDisplay(
+            changes.diff,
+            REPORT_TEXT_CHARS,
+            'the whole diff is saved beside the result file',
+          ),
   };
 }
 

@@ -42,5 +42,16 @@ export type { ResultRecordOptions } from './to-result-record.js';
 export { toResultRecord } from './to-result-record.js';
 export type { TraceDumpFile, TraceDumpRecord, TraceDumpWriter } from './trace-dump-writer.js';
 export { createTraceDumpWriter } from './trace-dump-writer.js';
+export type {
+  WorkspaceChanges,
+  WorkspaceChangesFile,
+  WorkspaceChangesRecord,
+  WorkspaceChangesWriter,
+} from './workspace-changes-writer.js';
+export {
+  createWorkspaceChangesWriter,
+  readWorkspaceChanges,
+  workspaceChangesFolder,
+} from './workspace-changes-writer.js';
 export { writeFileAtomically } from './write-file-atomically.js';
 export { createYamlWriter } from './yaml-writer.js';

@@ -104,7 +104,7 @@ describe('readResultFile and fromResultRecord', () => {
   it('keeps keys it does not know, as written, and names a line that is not JSON first', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
     const file = path.join(dir, 'out.jsonl');
-    const newer = { workspace: { files: 3 }, ...toResultRecord(makeResult()), turns: [] };
+    const newer = { sandbox: { files: 3 }, ...toResultRecord(makeResult()), turns: [] };
     await writeFile(file, `${JSON.stringify(newer)}\n`);
     const [read] = await readResultFile(file);
     expect(JSON.stringify(read!.record)).toBe(JSON.stringify(newer));
@@ -112,6 +112,21 @@ describe('readResultFile and fromResultRecord', () => {
     // The first line is not a result line, the second is not JSON: the file is not JSONL at all.
     await writeFile(file, '{"eval_id":"one"}\nnot json\n');
     await expect(readResultFile(file)).rejects.toMatchObject({ line: 2, column: 1 });
+  });
+
+  it("reads back a case's workspace summary", async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'out.jsonl');
+    const workspace = { filesChanged: 2, insertions: 7, deletions: 1, keptAt: '/tmp/ws-1' };
+    await writeFile(file, `${JSON.stringify(toResultRecord(makeResult({ workspace })))}\n`);
+    const [read] = await readResultFile(file);
+    expect(read!.record.workspace).toEqual({
+      files_changed: 2,
+      insertions: 7,
+      deletions: 1,
+      kept_at: '/tmp/ws-1',
+    });
+    expect(fromResultRecord(read!.record, '/repo/a.yaml').workspace).toEqual(workspace);
   });
 
   it('drops a last line cut short when asked, and otherwise says it is incomplete', async () => {

@@ -146,6 +146,14 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
   if (record.judge_cost_usd !== undefined) result.judgeCostUsd = record.judge_cost_usd;
   if (record.error !== undefined) result.error = record.error;
   if (record.trace) result.trace = record.trace;
+  if (record.workspace !== undefined) {
+    result.workspace = {
+      filesChanged: record.workspace.files_changed,
+      insertions: record.workspace.insertions,
+      deletions: record.workspace.deletions,
+      ...(record.workspace.kept_at === undefined ? {} : { keptAt: record.workspace.kept_at }),
+    };
+  }
   if (record.repeats !== undefined) {
     result.repeats = {
       reducer: record.repeats.reducer,

@@ -20,6 +20,11 @@ const results = [
   makeResult(),
   errored('broken', 'agent exited with code 1'),
   makeResult({
+    passed: false,
+    workspace: { filesChanged: 2, insertions: 5, deletions: 1, keptAt: '/tmp/agentv-ws/a' },
+  }),
+  makeResult({ workspace: { filesChanged: 0, insertions: 0, deletions: 0 } }),
+  makeResult({
     conversationId: 'conv-1',
     usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 2 },
     costUsd: 0.25,

@@ -156,6 +156,22 @@ export const resultLineSchema = z.object({
     .optional()
     .describe('Under --repeat N: true when some repeats passed and others did not.'),
   repeats: repeatSummaryLineSchema.optional().describe('Under --repeat N: the repeats reduced.'),
+  workspace: z
+    .object({
+      files_changed: count().describe('Paths the agent added, modified or deleted.'),
+      insertions: count().describe('Lines added over all text files.'),
+      deletions: count().describe('Lines removed over all text files.'),
+      kept_at: z
+        .string()
+        .optional()
+        .describe(
+          'Where the workspace was kept (a failed or errored case, or --keep-workspaces); absent when it was removed.',
+        ),
+    })
+    .optional()
+    .describe(
+      'For a case with a workspace: what the agent changed in it; the diff and file list are saved beside the result file (<result file>.workspaces/<case>.diff and .json).',
+    ),
   trace_summary: traceSummarySchema
     .nullable()
     .describe('Counts over the trace; null when the target gave none.'),
@@ -185,5 +201,7 @@ export type ResultRecord = z.infer<typeof resultLineSchema>;
 /** One grader's outcome in a result line. */
 export type EvaluatorResultRecord = z.infer<typeof evaluatorResultLineSchema>;
 export type RepeatSummaryRecord = z.infer<typeof repeatSummaryLineSchema>;
+/** A result line's `workspace`: what the agent changed in the case's workspace. */
+export type WorkspaceRecord = NonNullable<ResultRecord['workspace']>;
 /** What identifies the run a result line belongs to. */
 export type RunRecord = z.infer<typeof runLineSchema>;

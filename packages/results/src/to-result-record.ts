@@ -1,10 +1,16 @@
 import type { EvaluationResult, EvaluatorResult } from '@agentv/core';
-import { outputMessageRecord, type RepeatSummary, tokenUsageRecord } from '@agentv/core/internal';
+import {
+  outputMessageRecord,
+  type RepeatSummary,
+  tokenUsageRecord,
+  type WorkspaceSummary,
+} from '@agentv/core/internal';
 import type {
   EvaluatorResultRecord,
   RepeatSummaryRecord,
   ResultRecord,
   RunRecord,
+  WorkspaceRecord,
 } from './result-line-schema.js';
 
 export interface ResultRecordOptions {
@@ -54,6 +60,7 @@ export function toResultRecord(
     record.flaky = result.repeats.flaky;
     record.repeats = repeatSummaryRecord(result.repeats);
   }
+  if (result.workspace !== undefined) record.workspace = workspaceRecord(result.workspace);
   record.trace_summary = result.traceSummary;
   if (options.includeTrace) {
     record.trace = result.trace ?? null;
@@ -62,6 +69,16 @@ export function toResultRecord(
   if (options.evalFileName) record.eval_file = options.evalFileName(result.evalFile);
   if (options.run) record.run = options.run;
   if (options.gradedFrom !== undefined) record.graded_from = options.gradedFrom;
+  return record;
+}
+
+function workspaceRecord(summary: WorkspaceSummary): WorkspaceRecord {
+  const record: WorkspaceRecord = {
+    files_changed: summary.filesChanged,
+    insertions: summary.insertions,
+    deletions: summary.deletions,
+  };
+  if (summary.keptAt !== undefined) record.kept_at = summary.keptAt;
   return record;
 }
 

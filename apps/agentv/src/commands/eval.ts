@@ -17,6 +17,7 @@ import {
 import { createMockProvider } from '@agentv/core/test';
 import { defineCommand } from 'citty';
 import { finishRun } from '../eval/finish-run.js';
+import type { KeptWorkspace } from '../eval/kept-workspaces.js';
 import { listCases } from '../eval/list-cases.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { openRun } from '../eval/open-run.js';
@@ -30,6 +31,7 @@ import { checkSelection, type SelectionFlags, selectCases } from '../eval/select
 import { caseKey, createEvalFileNamer, parseShard } from '../eval/shard.js';
 import { shardPlan } from '../eval/shard-plan.js';
 import { watchEval } from '../eval/watch.js';
+import { resolveWorkspaceRoot } from '../eval/workspace-root.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import {
@@ -138,6 +140,17 @@ const evalArgs = {
     description:
       'Run, then re-run the eval files a change affects (eval, targets, attached and grader files) until Ctrl-C',
   },
+  'keep-workspaces': {
+    type: 'boolean',
+    description:
+      "Keep every case's workspace, passing ones too (default: only failed and errored cases' are kept)",
+  },
+  'workspace-root': {
+    type: 'string',
+    description:
+      'Folder to make workspaces in (default: the system temp folder); created when missing',
+    valueHint: 'DIR',
+  },
   ...reportArgs,
   ...verboseArg,
 } as const;
@@ -185,6 +198,8 @@ const evalCommand = defineCommand({
     const resumePath = stringFlag(args.resume, 'resume');
     const retryErrors = args['retry-errors'] === true;
     checkResumeFlags(resumePath, retryErrors, out);
+    const keepWorkspaces = args['keep-workspaces'] === true;
+    const workspaceRootFlag = stringFlag(args['workspace-root'], 'workspace-root');
 
     const reportFlags = await parseReportFlags(args, rawArgs, cwd);
     const evalPaths = watchPass
@@ -254,6 +269,12 @@ const evalCommand = defineCommand({
           ? false
           : 'none';
     const tally = createResultTally(retain);
+    // Checked (and made) only for a run that has workspaces to put there.
+    const workspaceRoot =
+      workspaceRootFlag !== undefined && plan.cases.some((c) => c.evalCase.workspace)
+        ? await resolveWorkspaceRoot(workspaceRootFlag, cwd)
+        : undefined;
+    const keptWorkspaces: KeptWorkspace[] = [];
     const controller = new AbortController();
     const opened = await openRun({
       plan,
@@ -315,6 +336,12 @@ const evalCommand = defineCommand({
             );
           },
           retainResults: false,
+          runId: run.id,
+          ...(keepWorkspaces ? { keepWorkspaces } : {}),
+          ...(workspaceRoot === undefined ? {} : { workspaceRoot }),
+          onWorkspaceKept: (keptAt, result) =>
+            keptWorkspaces.push({ path: keptAt, label: label(result.evalId, result.target) }),
+          onWorkspaceChanges: artifacts.onWorkspaceChanges,
         },
         repeat,
       );
@@ -334,6 +361,7 @@ const evalCommand = defineCommand({
       cwd,
       keyOf,
       evalFileName,
+      keptWorkspaces,
     });
   },
 });

@@ -5,10 +5,12 @@ import {
   defaultEvaluators,
   type EvaluationResult,
   loadProject,
+  type PlannedCase,
+  type RunPlan,
   runEvaluation,
 } from '@agentv/core';
 import { CLI_OPTION_NAMES, displayPath, reportIssues, UsageError } from '@agentv/core/internal';
-import { formatSummary, type RunRecord, terminalText } from '@agentv/results';
+import { formatSummary, type ReadResultLine, type RunRecord, terminalText } from '@agentv/results';
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
@@ -20,6 +22,7 @@ import { defaultResultPath } from '../eval/run-output.js';
 import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
 import { describeWriteError, writeFailureError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
+import { keptWorkspaceManager, samePath } from '../grade/kept-workspaces.js';
 import { NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js';
 import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
 import { type RecordedAnswers, replayProviderFactory } from '../grade/replay-provider.js';
@@ -54,6 +57,12 @@ const gradeArgs = {
   ...thresholdArg,
   ...judgeTargetArg,
   ...cacheArg,
+  workspace: {
+    type: 'string',
+    description:
+      "Grade only the case whose workspace was kept at DIR (its line's workspace.kept_at), in that workspace",
+    valueHint: 'DIR',
+  },
   ...reportArgs,
   ...verboseArg,
 } as const;
@@ -92,7 +101,12 @@ export default defineCommand({
       });
     }
 
-    const lines = await readResultLines(resultsPath, cwd, RESULT_HINT);
+    const workspaceFlag = stringFlag(args.workspace, 'workspace');
+    const allLines = await readResultLines(resultsPath, cwd, RESULT_HINT);
+    const lines =
+      workspaceFlag === undefined
+        ? allLines
+        : linesKeptAt(allLines, path.resolve(cwd, workspaceFlag), shownResults);
     if (lines.length === 0) {
       throw new UsageError(`${shownResults} holds no result lines`, { hint: RESULT_HINT });
     }
@@ -168,7 +182,8 @@ export default defineCommand({
         `${shownResults}:${missing.line} case "${missing.evalId}" (${missing.evalFile}, target ${missing.target}) not graded: ${missing.reason}`,
       );
     }
-    for (const extra of grading.unrecorded) {
+    // With --workspace one case is graded on purpose: the others are not news.
+    for (const extra of workspaceFlag === undefined ? grading.unrecorded : []) {
       warn(
         `case "${extra.evalId}" (${extra.evalFile}, target ${extra.target}) is not in ${shownResults}; run it with agentv eval`,
       );
@@ -222,10 +237,34 @@ export default defineCommand({
       controller.abort(new Error(`grading interrupted by ${signal}`));
     };
     const stopListening = onStopSignals(stopOnSignal);
+    // Cases with a workspace are graded in the workspace their run kept (see keptWorkspaceManager);
+    // a case whose run kept none (it passed) is graded without one, as the library would.
+    const keptAtOf = (evalFile: string, evalId: string, target: string) => {
+      const keptAt = grading.recorded.get(caseKey(evalFileName(evalFile), evalId, target))
+        ?.workspace?.kept_at;
+      return keptAt === undefined ? undefined : path.resolve(cwd, keptAt);
+    };
+    const plan: RunPlan = {
+      ...grading.plan,
+      cases: grading.plan.cases.map((planned): PlannedCase => {
+        const { evalCase } = planned;
+        if (evalCase.workspace === undefined) return planned;
+        if (keptAtOf(evalCase.filePath, evalCase.id, planned.target.name) !== undefined) {
+          return planned;
+        }
+        const { workspace: _none, ...withoutWorkspace } = evalCase;
+        return { ...planned, evalCase: withoutWorkspace };
+      }),
+    };
+    const workspaces = plan.cases.some((c) => c.evalCase.workspace !== undefined)
+      ? await keptWorkspaceManager(resultsPath, (info) =>
+          keptAtOf(info.evalFile, info.evalId, info.target),
+        )
+      : undefined;
     let outcome: Awaited<ReturnType<typeof runEvaluation>>;
     try {
       outcome = await runEvaluation({
-        plan: grading.plan,
+        plan,
         providerRegistry,
         evaluatorRegistry,
         workers,
@@ -251,6 +290,7 @@ export default defineCommand({
           progress.onResult(regraded);
         },
         retainResults: true,
+        ...(workspaces === undefined ? {} : { workspaces }),
       });
     } finally {
       progress.stop();
@@ -289,6 +329,26 @@ export default defineCommand({
     return ExitCode.Passed;
   },
 });
+
+/** `--workspace DIR`: the lines whose case's workspace was kept at `dir` (one, unless repeated targets share it). */
+function linesKeptAt(
+  lines: readonly ReadResultLine[],
+  dir: string,
+  shownResults: string,
+): ReadResultLine[] {
+  const kept = lines.filter((line) => {
+    const keptAt = line.record.workspace?.kept_at;
+    return keptAt !== undefined && samePath(keptAt, dir);
+  });
+  if (kept.length > 0) return kept;
+  const named = lines.filter((line) => line.record.workspace?.kept_at !== undefined).length;
+  throw new UsageError(`no line of ${shownResults} names ${dir} as its kept workspace`, {
+    hint:
+      named === 0
+        ? 'the run kept no workspace: failed and errored cases keep theirs, --keep-workspaces keeps every one'
+        : `pass --workspace one of the ${named} paths listed at the end of agentv eval (workspace.kept_at of the case's line)`,
+  });
+}
 
 /** The result with the recorded run's attempt count: grading replays the last attempt's answer. */
 function withRecordedAttempts(

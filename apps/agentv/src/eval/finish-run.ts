@@ -8,6 +8,7 @@ import { displayPath, type ResultTally } from '@agentv/core/internal';
 import { formatSummary } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { useColor } from '../use-color.js';
+import { type KeptWorkspace, writeKeptWorkspaces } from './kept-workspaces.js';
 import type { OpenedRun } from './open-run.js';
 import type { RepeatReducer } from './repeat.js';
 import { writeRepeatSummary } from './repeat.js';
@@ -31,6 +32,8 @@ export interface FinishRunOptions {
   cwd: string;
   keyOf: (planned: PlannedCase) => string;
   evalFileName: (absolutePath: string) => string;
+  /** Workspaces the run kept, as they were kept: listed at the end. */
+  keptWorkspaces?: readonly KeptWorkspace[];
 }
 
 /**
@@ -78,6 +81,7 @@ export async function finishRun(options: FinishRunOptions): Promise<ExitCode> {
   }
   const written = await artifacts.finish(finished, { notRun, total: plan.cases.length });
   for (const line of written.lines) process.stdout.write(`${line}\n`);
+  writeKeptWorkspaces(options.keptWorkspaces ?? [], process.stderr);
   if (written.error) throw written.error;
   if (outcome.interrupted) {
     process.stderr.write(

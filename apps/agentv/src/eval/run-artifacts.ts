@@ -7,15 +7,24 @@ import {
   type EvalCase,
   type EvaluationResult,
 } from '@agentv/core';
-import { type BuiltPrompt, displayPath, UsageError } from '@agentv/core/internal';
+import {
+  type BuiltPrompt,
+  displayPath,
+  UsageError,
+  type WorkspaceChangesRecord,
+} from '@agentv/core/internal';
 import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import {
   createJsonlWriter,
   createPromptDumpWriter,
   createTraceDumpWriter,
+  createWorkspaceChangesWriter,
   createYamlWriter,
   type NotRunCase,
   type ResultRecordOptions,
+  readWorkspaceChanges,
+  type WorkspaceChanges,
+  workspaceChangesFolder,
   writeHtmlReport,
   writeJunitReport,
 } from '@agentv/results';
@@ -33,6 +42,11 @@ export interface RunArtifacts {
   onPrompt(evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget): Promise<void>;
   /** Dumps an attempt's trace when `--dump-traces` is on. Never throws. */
   onAttempt(record: AttemptRecord): Promise<void>;
+  /**
+   * Saves what a case changed in its workspace beside the result file
+   * (`workspaceChangesFolder`). Never throws.
+   */
+  onWorkspaceChanges(record: WorkspaceChangesRecord): Promise<void>;
   /** The first write that failed (result file or dump); the run must stop. */
   readonly failure: WriteFailure | undefined;
   /** Results this run put in the result file. */
@@ -116,7 +130,12 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
       : createTraceDumpWriter(flags.traceDir, { namesTarget: options.severalTargets === true });
   const prompts =
     flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);
-  const written = { traces: 0, prompts: 0 };
+  const workspaceChanges = createWorkspaceChangesWriter(workspaceChangesFolder(options.outPath), {
+    namesTarget: options.severalTargets === true,
+  });
+  // Each case's saved changes, for the HTML report (the last repeat's under --repeat).
+  const savedChanges = new Map<string, string>();
+  const written = { traces: 0, prompts: 0, workspaces: 0 };
   let failure: WriteFailure | undefined;
   const fail = (kind: WriteFailure['kind'], failedPath: string, error: unknown) => {
     if (failure) return;
@@ -164,6 +183,24 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
         fail('trace dumps', traces.directory, error);
       }
     },
+    async onWorkspaceChanges({ result, changes, repeat }) {
+      if (failure) return;
+      try {
+        const saved = await workspaceChanges.write({
+          evalId: result.evalId,
+          dataset: result.dataset,
+          evalFile: result.evalFile,
+          target: result.target,
+          ...(repeat === undefined ? {} : { repeat }),
+          ...(result.workspace?.keptAt === undefined ? {} : { keptAt: result.workspace.keptAt }),
+          changes,
+        });
+        written.workspaces++;
+        if (flags.htmlPath) savedChanges.set(caseKeyOf(result), saved);
+      } catch (error) {
+        fail('workspace changes', workspaceChanges.directory, error);
+      }
+    },
     async finish(results, incomplete) {
       const notRun = incomplete?.notRun ?? [];
       const interrupted =
@@ -175,6 +212,11 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
       const lines = [`Results: ${resultFile}`];
       if (traces) lines.push(`Traces: ${folderLine(cwd, traces.directory, written.traces)}`);
       if (prompts) lines.push(`Prompts: ${folderLine(cwd, prompts.directory, written.prompts)}`);
+      if (written.workspaces > 0) {
+        lines.push(
+          `Workspace changes: ${folderLine(cwd, workspaceChanges.directory, written.workspaces)}`,
+        );
+      }
       const failed: { kind: string; path: string; error: unknown }[] = [];
       const report = async (
         kind: string,
@@ -195,11 +237,14 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
         );
       }
       if (flags.htmlPath) {
+        const workspaceChanges =
+          savedChanges.size === 0 ? undefined : await loadSavedChanges(results, savedChanges);
         await report('HTML report', 'HTML report', flags.htmlPath, () =>
           writeHtmlReport(flags.htmlPath!, results, {
             relativeTo: cwd,
             resultFile,
             ...(interrupted === undefined ? {} : { interrupted }),
+            ...(workspaceChanges === undefined ? {} : { workspaceChanges }),
           }),
         );
       }
@@ -209,6 +254,27 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
     },
     close: () => writer.close(),
   };
+}
+
+function caseKeyOf(result: Pick<EvaluationResult, 'evalFile' | 'evalId' | 'target'>): string {
+  return `${result.evalFile}\u0000${result.evalId}\u0000${result.target}`;
+}
+
+/** The saved changes of each result that has them, read back for the HTML report. */
+async function loadSavedChanges(
+  results: readonly EvaluationResult[],
+  saved: ReadonlyMap<string, string>,
+): Promise<(result: EvaluationResult) => WorkspaceChanges | undefined> {
+  const loaded = new Map<string, WorkspaceChanges>();
+  for (const result of results) {
+    const key = caseKeyOf(result);
+    const file = saved.get(key);
+    if (file === undefined || loaded.has(key)) continue;
+    // A file that cannot be read back only leaves the report without that diff.
+    const changes = await readWorkspaceChanges(file).catch(() => undefined);
+    if (changes !== undefined) loaded.set(key, changes);
+  }
+  return (result) => loaded.get(caseKeyOf(result));
 }
 
 /** The error of reports that could not be written. */

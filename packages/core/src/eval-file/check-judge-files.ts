@@ -188,7 +188,7 @@ function templateFileOf(
 }
 
 /** The words of a script: a command line split like a shell would (quotes honoured), or an argv list. */
-function scriptWords(script: unknown): string[] | undefined {
+export function scriptWords(script: unknown): string[] | undefined {
   if (Array.isArray(script)) {
     return script.every((part) => typeof part === 'string') ? script : undefined;
   }
@@ -201,7 +201,9 @@ function scriptWords(script: unknown): string[] | undefined {
 }
 
 /** The word naming a local script file, with its position; undefined when there is none to check. */
-function scriptFileOf(words: readonly string[]): { word: string; index: number } | undefined {
+export function scriptFileOf(
+  words: readonly string[],
+): { word: string; index: number } | undefined {
   const [command, first] = words;
   if (command === undefined || SHELL_SYNTAX.test(command)) return undefined;
   if (isRelativePath(command) && command.includes('/')) return { word: command, index: 0 };

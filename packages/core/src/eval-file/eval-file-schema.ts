@@ -56,7 +56,7 @@ export const evaluatorEntrySchema = z
       .string()
       .min(1)
       .describe(
-        'code_judge, llm_judge, rubric, composite, contains, equals, regex, is_json, json_schema, tool_trajectory, or a type a plugin adds',
+        'code_judge, llm_judge, rubric, composite, contains, equals, regex, is_json, json_schema, tool_trajectory, command, file, diff (these three judge the workspace), or a type a plugin adds',
       ),
     name: z.string().min(1).optional().describe('Unique in the list; default: the type'),
     weight: z

@@ -89,6 +89,12 @@ export interface EvaluateOptions {
    * only adds each result to `summary`, for runs of millions of cases.
    */
   retainResults?: boolean | 'none';
+  /** Keep every case's workspace, passing ones too (default: only failed and errored cases'). */
+  keepWorkspaces?: boolean;
+  /** The folder workspaces are made in (default: the system temp folder). */
+  workspaceRoot?: string;
+  /** Each workspace kept, with the result of its case, as it is kept. */
+  onWorkspaceKept?: (path: string, result: EvaluationResult) => void;
 }
 
 /** A case started (its prompt was built) or finished; `done` of `total` cases have finished. */

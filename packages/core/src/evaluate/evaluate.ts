@@ -89,6 +89,9 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
     },
     retainResults: false,
   };
+  if (options.keepWorkspaces === true) runOptions.keepWorkspaces = true;
+  if (options.workspaceRoot !== undefined) runOptions.workspaceRoot = options.workspaceRoot;
+  if (options.onWorkspaceKept !== undefined) runOptions.onWorkspaceKept = options.onWorkspaceKept;
   const outcome = await runEvaluation(runOptions);
   return {
     results: tally.results,

@@ -2,6 +2,7 @@ import type { EvalMessage } from '../eval-file/eval-case.js';
 import { type OutputMessage, outputMessageRecord } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
+import type { FileChanges } from '../workspace/file-changes.js';
 import type { EvaluationContext } from './evaluator.js';
 
 /** A message as a code judge receives it. */
@@ -28,6 +29,20 @@ export interface CodeJudgePayload {
   candidate_trace_summary: TraceSummary | null;
   /** The case's `vars` (a CSV dataset's other columns). */
   vars: Record<string, unknown> | null;
+  /** Absolute path of the case's workspace (the script's working directory by default). */
+  workspace_path: string | null;
+  /** What the agent changed in the workspace, from the baseline taken before it ran. */
+  file_changes: CodeJudgeFileChanges | null;
+}
+
+/** `file_changes` of a code judge's payload: the workspace's `FileChanges`, snake_case. */
+export interface CodeJudgeFileChanges {
+  /** Every changed path, relative to the workspace with `/` separators, sorted. */
+  files: { path: string; status: string; binary?: true; insertions: number; deletions: number }[];
+  insertions: number;
+  deletions: number;
+  /** A unified diff (`a/` and `b/` prefixes); a binary file is a `Binary files … differ` line. */
+  diff: string;
 }
 
 /**
@@ -50,6 +65,23 @@ export function buildCodeJudgePayload(context: EvaluationContext): CodeJudgePayl
     candidate_trace: context.trace ?? null,
     candidate_trace_summary: context.traceSummary ?? null,
     vars: evalCase.vars ?? null,
+    workspace_path: context.workspace?.path ?? null,
+    file_changes: context.workspace === undefined ? null : fileChanges(context.workspace.changes),
+  };
+}
+
+function fileChanges(changes: FileChanges): CodeJudgeFileChanges {
+  return {
+    files: changes.files.map((file) => ({
+      path: file.path,
+      status: file.status,
+      ...(file.binary ? { binary: true as const } : {}),
+      insertions: file.insertions,
+      deletions: file.deletions,
+    })),
+    insertions: changes.insertions,
+    deletions: changes.deletions,
+    diff: changes.diff,
   };
 }
 

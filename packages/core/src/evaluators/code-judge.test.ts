@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { codeJudgeEvaluator } from './code-judge.js';
 import { FIXTURES_DIR, makeConfig, makeContext, toolCall } from './test-support/make-context.js';
+import { makeWorkspace } from './test-support/make-workspace.js';
 
 /** The messages of the issues `validate` returned. */
 const messagesOf = (issues: { message: string }[] | undefined) =>
@@ -63,7 +64,89 @@ describe('code_judge', () => {
       candidate_trace: null,
       candidate_trace_summary: null,
       vars: null,
+      workspace_path: null,
+      file_changes: null,
     });
+  });
+
+  it('gives the workspace path and what changed, and runs in the workspace', async () => {
+    const changes = {
+      files: [
+        {
+          path: 'logo.png',
+          status: 'added' as const,
+          binary: true as const,
+          insertions: 0,
+          deletions: 0,
+        },
+        { path: 'src/app.js', status: 'modified' as const, insertions: 2, deletions: 1 },
+      ],
+      insertions: 2,
+      deletions: 1,
+      diff: 'diff --git a/src/app.js b/src/app.js\n',
+    };
+    const workspace = makeWorkspace({ 'src/app.js': 'fixed\n' }, changes);
+    // The script file is found from the eval file's folder, as validate checks it.
+    const result = await codeJudgeEvaluator.evaluate(
+      judge('node code-judge/judge-echo.mjs'),
+      makeContext({ workspace }),
+    );
+    expect(result.hits).toEqual([workspace.path]);
+    const payload = JSON.parse(result.reasoning ?? '');
+    expect(payload.workspace_path).toBe(workspace.path);
+    expect(payload.file_changes).toEqual({
+      files: [
+        { path: 'logo.png', status: 'added', binary: true, insertions: 0, deletions: 0 },
+        { path: 'src/app.js', status: 'modified', insertions: 2, deletions: 1 },
+      ],
+      insertions: 2,
+      deletions: 1,
+      diff: 'diff --git a/src/app.js b/src/app.js\n',
+    });
+  });
+
+  it('finds the script file from the eval file, and other paths from the workspace', async () => {
+    const workspace = makeWorkspace({ 'result.txt': 'from the workspace' });
+    const script = ['node', 'code-judge/judge-echo-file.mjs', 'result.txt'];
+    const listed = await codeJudgeEvaluator.evaluate(judge(script), makeContext({ workspace }));
+    expect(listed.hits).toEqual(['from the workspace']);
+    const line = await codeJudgeEvaluator.evaluate(
+      judge("node './code-judge/judge-echo-file.mjs' result.txt"),
+      makeContext({ workspace }),
+    );
+    expect(line.hits).toEqual(['from the workspace']);
+  });
+
+  it('sets AGENTV_WORKSPACE, over the project environment', async () => {
+    const workspace = makeWorkspace();
+    const script =
+      'node -e "console.log(JSON.stringify({score: 1, hits: [process.env.AGENTV_WORKSPACE, process.env.FROM_PROJECT]}))"';
+    const result = await codeJudgeEvaluator.evaluate(
+      judge(script),
+      makeContext({ workspace, env: { PATH: process.env.PATH, FROM_PROJECT: 'dotenv' } }),
+    );
+    expect(result.hits).toEqual([workspace.path, 'dotenv']);
+  });
+
+  it('runs in its cwd, relative to the eval file, when one is given with a workspace', async () => {
+    const workspace = makeWorkspace();
+    const result = await codeJudgeEvaluator.evaluate(
+      judge(['node', 'judge-echo.mjs'], { cwd: 'code-judge' }),
+      makeContext({ workspace }),
+    );
+    expect(result.hits).toEqual([JUDGES]);
+  });
+
+  it('says where it ran when a script in a workspace fails', async () => {
+    const workspace = makeWorkspace();
+    const error = (await codeJudgeEvaluator
+      .evaluate(judge('node missing-judge.mjs'), makeContext({ workspace }))
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      )) as { message: string; hint?: string };
+    expect(error.message).toMatch(/exited with code 1/);
+    expect(error.hint).toMatch(/^it ran in the case's workspace/);
   });
 
   it('passes messages, files, trace and summary through', async () => {

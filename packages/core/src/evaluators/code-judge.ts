@@ -1,14 +1,18 @@
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
+import { anchorScriptFile } from './anchor-script-file.js';
 import { buildCodeJudgePayload } from './code-judge-payload.js';
-import type { Evaluator } from './evaluator.js';
+import type { EvaluationContext, Evaluator } from './evaluator.js';
 import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';
 
 /** Seconds a code judge may run when `timeout_seconds` is not set. */
 export const DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS = 60;
+
+const IN_WORKSPACE_HINT =
+  "it ran in the case's workspace: its script file is found from the eval file's folder, other relative paths from the workspace; set `cwd` (relative to the eval file) to run it elsewhere";
 
 interface CodeJudgeOptions {
   script: string | string[];
@@ -18,12 +22,16 @@ interface CodeJudgeOptions {
 
 /**
  * `code_judge`: runs `script` (a shell command line, or an argv list run
- * without a shell) in `cwd` (relative to the eval file's directory, which is
- * also the default), writes the case as one JSON object to its stdin (see
- * `CodeJudgePayload`) and reads `{score, hits?, misses?, reasoning?}` from its
- * stdout. `timeout_seconds` defaults to 60. A script that cannot start, exits
- * non-zero, times out or prints anything else throws `EvaluatorError`. Scripts
- * start from `context.env` (the project's environment), else `process.env`.
+ * without a shell) in `cwd` (relative to the eval file's directory); without
+ * `cwd`, in the case's workspace when it has one (its script file, as
+ * `validate` checks it, still found from the eval file's directory: see
+ * `anchorScriptFile`), else in the eval file's directory. Writes the case as
+ * one JSON object to its stdin (see `CodeJudgePayload`: `workspace_path` and
+ * `file_changes` included) and reads `{score, hits?, misses?, reasoning?}`
+ * from its stdout. `timeout_seconds` defaults to 60. A script that cannot
+ * start, exits non-zero, times out or prints anything else throws
+ * `EvaluatorError`. Scripts start from `context.env` (the project's
+ * environment), else `process.env`, plus `AGENTV_WORKSPACE` with a workspace.
  */
 export const codeJudgeEvaluator: Evaluator = {
   type: 'code_judge',
@@ -32,17 +40,29 @@ export const codeJudgeEvaluator: Evaluator = {
   async evaluate(config, context) {
     const options = readOptions(config);
     const evalDirectory = path.dirname(context.evalCase.filePath);
+    const { workspace } = context;
+    const inWorkspace = workspace !== undefined && options.cwd === undefined;
     const { stdout } = await runJudgeScript({
-      script: options.script,
-      cwd: path.resolve(evalDirectory, options.cwd ?? '.'),
+      script: inWorkspace ? anchorScriptFile(options.script, evalDirectory) : options.script,
+      cwd: inWorkspace ? workspace.path : path.resolve(evalDirectory, options.cwd ?? '.'),
       input: JSON.stringify(buildCodeJudgePayload(context)),
       timeoutMs: options.timeoutSeconds * 1000,
       signal: context.signal,
-      ...(context.env === undefined ? {} : { env: context.env }),
+      ...judgeEnv(context),
+      ...(inWorkspace ? { failureHint: IN_WORKSPACE_HINT } : {}),
     });
     return parseJudgeOutput(stdout, describeScript(options.script));
   },
 };
+
+/** The script's environment: the project's, plus `AGENTV_WORKSPACE` when the case has a workspace. */
+function judgeEnv(context: EvaluationContext): {
+  env?: Readonly<Record<string, string | undefined>>;
+} {
+  const { workspace, env } = context;
+  if (workspace === undefined) return env === undefined ? {} : { env };
+  return { env: { ...(env ?? process.env), AGENTV_WORKSPACE: workspace.path } };
+}
 
 function validateOptions(config: EvaluatorConfig): Issue[] {
   const problems: Issue[] = [];

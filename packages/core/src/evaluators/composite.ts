@@ -27,6 +27,7 @@ import {
   validatePrompt,
 } from './judge-prompt.js';
 import { needsJudge } from './needs-judge.js';
+import { needsWorkspace } from './needs-workspace.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';
 import { verdictFor } from './verdict.js';
@@ -69,6 +70,13 @@ export const compositeEvaluator: Evaluator = {
         isRecord(member) &&
         typeof member.type === 'string' &&
         needsJudge(member as EvaluatorConfig, registry),
+    ),
+  needsWorkspace: (config, registry) =>
+    (Array.isArray(config.evaluators) ? config.evaluators : []).some(
+      (member) =>
+        isRecord(member) &&
+        typeof member.type === 'string' &&
+        needsWorkspace(member as EvaluatorConfig, registry),
     ),
   validate: (config, registry) => validateComposite(config, registry),
   async evaluate(config, context) {

@@ -12,9 +12,12 @@ describe('createEvaluatorRegistry', () => {
     const registry = createEvaluatorRegistry(defaultEvaluators());
     expect(registry.types()).toEqual([
       'code_judge',
+      'command',
       'composite',
       'contains',
+      'diff',
       'equals',
+      'file',
       'is_json',
       'json_schema',
       'llm_judge',
@@ -33,7 +36,7 @@ describe('createEvaluatorRegistry', () => {
       registry.get('llm_grader');
     } catch (error) {
       expect((error as { hint?: string }).hint).toBe(
-        'use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
+        'use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
       );
     }
   });
@@ -57,7 +60,7 @@ describe('createEvaluatorRegistry', () => {
       expect.stringContaining('"value" is missing'),
     ]);
     expect(messagesOf(registry.validate(makeConfig('nope')))).toEqual([
-      'unknown evaluator type "nope"; use one of: code_judge, composite, contains, equals, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
+      'unknown evaluator type "nope"; use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
     ]);
   });
 });

@@ -1,9 +1,12 @@
 import { AgentvError } from '../errors/agentv-error.js';
 import { codeJudgeEvaluator } from './code-judge.js';
+import { commandEvaluator } from './command.js';
 import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
+import { diffEvaluator } from './diff.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator, EvaluatorRegistry } from './evaluator.js';
+import { fileEvaluator } from './file.js';
 import { isJsonEvaluator } from './is-json.js';
 import { jsonSchemaEvaluator } from './json-schema.js';
 import { llmJudgeEvaluator } from './llm-judge.js';
@@ -55,13 +58,19 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
   return registry;
 }
 
-/** Every built-in evaluator (`llm_judge`, `rubric` and some `composite`s ask the judge target). */
+/**
+ * Every built-in evaluator (`llm_judge`, `rubric` and some `composite`s ask the
+ * judge target; `command`, `file` and `diff` read the case's workspace).
+ */
 export function defaultEvaluators(): Evaluator[] {
   return [
     codeJudgeEvaluator,
+    commandEvaluator,
     compositeEvaluator,
     containsEvaluator,
+    diffEvaluator,
     equalsEvaluator,
+    fileEvaluator,
     isJsonEvaluator,
     jsonSchemaEvaluator,
     llmJudgeEvaluator,

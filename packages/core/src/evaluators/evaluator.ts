@@ -122,6 +122,16 @@ export interface Evaluator {
     | boolean
     | ((config: EvaluatorConfig, registry: EvaluatorRegistry) => boolean);
   /**
+   * Whether grading a config reads the case's workspace (`context.workspace`):
+   * `true` for every config of this type (`command`, `file`, `diff`), or a
+   * function for a type that does only with some options (a `composite` with
+   * such a member). A case without a workspace is then reported before the run
+   * (`workspaceGraderIssues`), and grading it is an evaluator error. Default false.
+   */
+  readonly needsWorkspace?:
+    | boolean
+    | ((config: EvaluatorConfig, registry: EvaluatorRegistry) => boolean);
+  /**
    * Check an evaluator config before the run; return every problem (empty
    * when valid), each with `path` set to the option it is about (`['script']`).
    */

@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
 import type { Issue } from '../errors/input-issue.js';
-import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { isRecord } from '../util/records.js';
 import type { EvaluationContext, Evaluator } from './evaluator.js';
 import { EvaluatorError } from './evaluator-error.js';
@@ -21,25 +20,9 @@ const MAX_SCHEMA_MISSES = 4;
 export const jsonSchemaEvaluator: Evaluator = {
   type: 'json_schema',
   options: ['schema'],
-  validate(config) {
-    const at = (message: string): Issue[] => [{ severity: 'error', path: ['schema'], message }];
-    const { schema } = config;
-    if (schema === undefined) {
-      return at(
-        '"schema" is missing; give a JSON Schema mapping or the path of a .json schema file',
-      );
-    }
-    if (typeof schema === 'string') {
-      return schema.trim() === '' ? at('"schema" is empty; give a JSON Schema or a file path') : [];
-    }
-    if (!isRecord(schema) && typeof schema !== 'boolean') {
-      return at(`"schema" must be a JSON Schema mapping or a file path, got ${describe(schema)}`);
-    }
-    const compiled = compile(schema);
-    return typeof compiled === 'string' ? at(compiled) : [];
-  },
+  validate: (config) => schemaOptionIssues(config.schema, 'schema'),
   async evaluate(config, context) {
-    const validate = await loadValidator(config, context);
+    const validate = await loadJsonSchema(config.schema, 'schema', context);
     const answer = context.candidateAnswer.trim();
     let value: unknown;
     try {
@@ -56,10 +39,7 @@ export const jsonSchemaEvaluator: Evaluator = {
       };
     }
     if (validate(value)) return { score: 1, hits: ['Answer matches the JSON schema'], misses: [] };
-    const misses = (validate.errors ?? []).slice(0, MAX_SCHEMA_MISSES).map((error) => {
-      const where = error.instancePath === '' ? 'the answer' : error.instancePath;
-      return `Schema violation at ${where}: ${error.message ?? error.keyword}`;
-    });
+    const misses = schemaViolations(validate, 'the answer');
     return {
       score: 0,
       hits: [],
@@ -77,41 +57,79 @@ function loadAjv(): typeof AjvClass {
   return ajvClass;
 }
 
-function compile(schema: unknown): ValidateFunction | string {
+function compile(schema: unknown, option: string): ValidateFunction | string {
   try {
     const Ajv = loadAjv();
     const ajv = new Ajv({ allErrors: true, strict: false });
     return ajv.compile(schema as Record<string, unknown> | boolean);
   } catch (error) {
-    return `"schema" is not a valid JSON Schema: ${excerpt((error as Error).message, 160)}`;
+    return `"${option}" is not a valid JSON Schema: ${excerpt((error as Error).message, 160)}`;
   }
 }
 
-async function loadValidator(
-  config: EvaluatorConfig,
+/**
+ * Problems with a JSON Schema option (`schema`, the file grader's
+ * `json_schema`) before the run: missing, empty, not a mapping or path, or an
+ * inline schema that does not compile.
+ */
+export function schemaOptionIssues(schema: unknown, option: string): Issue[] {
+  const at = (message: string): Issue[] => [{ severity: 'error', path: [option], message }];
+  if (schema === undefined) {
+    return at(
+      `"${option}" is missing; give a JSON Schema mapping or the path of a .json schema file`,
+    );
+  }
+  if (typeof schema === 'string') {
+    return schema.trim() === ''
+      ? at(`"${option}" is empty; give a JSON Schema or a file path`)
+      : [];
+  }
+  if (!isRecord(schema) && typeof schema !== 'boolean') {
+    return at(`"${option}" must be a JSON Schema mapping or a file path, got ${describe(schema)}`);
+  }
+  const compiled = compile(schema, option);
+  return typeof compiled === 'string' ? at(compiled) : [];
+}
+
+/**
+ * The compiled schema of an option: inline, or read from a `.json` file
+ * relative to the eval file. Throws `EvaluatorError` when the file cannot be
+ * read or the schema does not compile.
+ */
+export async function loadJsonSchema(
+  schema: unknown,
+  option: string,
   context: EvaluationContext,
 ): Promise<ValidateFunction> {
-  let schema = config.schema;
-  if (typeof schema === 'string') {
-    const resolved = path.resolve(path.dirname(context.evalCase.filePath), schema);
+  let value = schema;
+  if (typeof value === 'string') {
+    const resolved = path.resolve(path.dirname(context.evalCase.filePath), value);
     let text: string;
     try {
       text = await readFile(resolved, 'utf8');
     } catch (error) {
-      throw new EvaluatorError(`schema file ${schema} cannot be read (resolved to ${resolved})`, {
-        hint: 'fix the path in "schema"; it is relative to the eval file\'s directory',
+      throw new EvaluatorError(`schema file ${value} cannot be read (resolved to ${resolved})`, {
+        hint: `fix the path in "${option}"; it is relative to the eval file's directory`,
         cause: error,
       });
     }
     try {
-      schema = JSON.parse(text);
+      value = JSON.parse(text);
     } catch (error) {
       throw new EvaluatorError(
-        `schema file ${schema} is not valid JSON: ${(error as Error).message}`,
+        `schema file ${value} is not valid JSON: ${(error as Error).message}`,
       );
     }
   }
-  const compiled = compile(schema);
+  const compiled = compile(value, option);
   if (typeof compiled === 'string') throw new EvaluatorError(compiled);
   return compiled;
+}
+
+/** The violations `validate` found in its last call (up to 4), as misses about `subject`. */
+export function schemaViolations(validate: ValidateFunction, subject: string): string[] {
+  return (validate.errors ?? []).slice(0, MAX_SCHEMA_MISSES).map((error) => {
+    const where = error.instancePath === '' ? subject : error.instancePath;
+    return `Schema violation at ${where}: ${error.message ?? error.keyword}`;
+  });
 }

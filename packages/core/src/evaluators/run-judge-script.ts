@@ -15,6 +15,8 @@ export interface RunJudgeScriptOptions {
   env?: Readonly<Record<string, string | undefined>>;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The hint of the error when the script cannot start or exits non-zero. */
+  failureHint?: string;
 }
 
 /** What a judge script printed. */
@@ -56,7 +58,7 @@ export async function runJudgeScript(options: RunJudgeScriptOptions): Promise<Ju
       maxStderrBytes: MAX_STDERR_BYTES,
     });
   } catch (error) {
-    throw startError(error, options.cwd, label);
+    throw startError(error, options.cwd, label, options.failureHint);
   }
   if (outcome.timedOut) {
     throw new EvaluatorError(
@@ -72,18 +74,30 @@ export async function runJudgeScript(options: RunJudgeScriptOptions): Promise<Ju
         ? `was killed by signal ${outcome.signalName}`
         : `exited with code ${outcome.exitCode}`;
     const stderr = stderrSummary(outcome.stderr, 600) || 'it printed nothing on stderr';
-    throw new EvaluatorError(`${label} ${how}; ${stderr}`);
+    throw new EvaluatorError(`${label} ${how}; ${stderr}`, hintOption(options.failureHint));
   }
   return { stdout: outcome.stdout, stderr: outcome.stderr };
 }
 
-function startError(error: unknown, cwd: string, label: string): EvaluatorError {
+function startError(
+  error: unknown,
+  cwd: string,
+  label: string,
+  hint: string | undefined,
+): EvaluatorError {
   if (!isDirectory(cwd)) {
     return new EvaluatorError(
       `${label} could not start: its working directory ${JSON.stringify(cwd)} does not exist; fix "cwd" (relative paths resolve against the eval file's directory)`,
     );
   }
-  return new EvaluatorError(`${label} could not start: ${(error as Error).message}`);
+  return new EvaluatorError(
+    `${label} could not start: ${(error as Error).message}`,
+    hintOption(hint),
+  );
+}
+
+function hintOption(hint: string | undefined): { hint?: string } {
+  return hint === undefined ? {} : { hint };
 }
 
 function isDirectory(path: string): boolean {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CaseWorkspace } from '../evaluators/evaluator.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
@@ -45,6 +46,7 @@ export function buildRequest(
   { planned, run }: CaseContext,
   prompt: BuiltPrompt,
   attempt: number,
+  workspace?: string,
 ): ProviderRequest {
   const { evalCase } = planned;
   const { options } = run;
@@ -62,6 +64,7 @@ export function buildRequest(
   if (options.repeat !== undefined) request.repeat = options.repeat;
   if (evalCase.expectedOutcome !== undefined) request.expectedOutcome = evalCase.expectedOutcome;
   if (options.signal !== undefined) request.signal = options.signal;
+  if (workspace !== undefined) request.workspace = workspace;
   const metadata: Record<string, unknown> = { dataset: evalCase.dataset };
   if (evalCase.conversationId !== undefined) metadata.conversationId = evalCase.conversationId;
   request.metadata = metadata;
@@ -123,6 +126,7 @@ export async function gradeAnswer(
   context: CaseContext,
   prompt: BuiltPrompt,
   { response, trace, traceSummary, attempts, durationMs }: Answer,
+  workspace?: CaseWorkspace,
 ): Promise<EvaluationResult> {
   const { planned, run } = context;
   const { options } = run;
@@ -147,6 +151,7 @@ export async function gradeAnswer(
       env: options.providerContext?.env,
       judge: judge?.judge,
       warn: run.warnGrader,
+      workspace,
     },
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },

@@ -7,6 +7,7 @@ import { withRetries } from '../retry/retry-policy.js';
 import type { CaseContext } from './case-context.js';
 import { retryPolicyFor, verboseRetryWaits } from './case-retries.js';
 import {
+  type Answer,
   answerOf,
   attemptRecord,
   buildRequest,
@@ -14,6 +15,12 @@ import {
   gradeAnswer,
   reportReplyWarnings,
 } from './case-steps.js';
+import {
+  changesIfKnown,
+  type HeldWorkspace,
+  holdWorkspace,
+  workspaceForGraders,
+} from './case-workspace.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
@@ -48,6 +55,8 @@ export async function evaluateBatch(
   // read), in two arrays: one request per case serves every attempt.
   const cases: PlannedCase[] = [];
   const requests: ProviderRequest[] = [];
+  // The workspace of each case that has one (`isolation: shared`: batches allow no other).
+  const held: (HeldWorkspace | undefined)[] = [];
   for (const planned of chunk) {
     let prompt: BuiltPrompt;
     try {
@@ -62,8 +71,18 @@ export async function evaluateBatch(
     }
     // Outside the try above: a failing hook is the caller's bug, not a case's prompt.
     await options.onPrompt?.(planned.evalCase, prompt, planned.target);
+    let workspace: HeldWorkspace | undefined;
+    if (planned.evalCase.workspace !== undefined) {
+      const taken = await holdWorkspace({ planned, run, started }, prompt);
+      if ('error' in taken) {
+        await emit(taken.error, planned);
+        continue;
+      }
+      workspace = taken;
+    }
     cases.push(planned);
-    requests.push(buildRequest({ planned, run, started }, prompt, 0));
+    held.push(workspace);
+    requests.push(buildRequest({ planned, run, started }, prompt, 0, workspace?.path));
   }
   if (cases.length === 0) return;
 
@@ -123,15 +142,21 @@ export async function evaluateBatch(
         if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
         const planned = cases[index]!;
         const request = requests[index]!;
+        const workspace = held[index];
         const answer = answerOf(responses[index]!, outcome.attempts, timing);
         reportReplyWarnings(run, planned, responses[index]!);
         cases[index] = undefined as never;
         requests[index] = undefined as never;
         responses[index] = undefined as never;
+        held[index] = undefined;
         await options.onAttempt?.(
           attemptRecord(planned, answer.attempts, durationMs, answer, options.repeat),
         );
-        const result = await gradeAnswer({ planned, run, started }, request, answer);
+        const context: CaseContext = { planned, run, started };
+        const result =
+          workspace === undefined
+            ? await gradeAnswer(context, request, answer)
+            : await gradeInWorkspace(context, request, answer, workspace);
         const reported = emit(result, planned);
         // Handled by the Promise.all below; until then a failure must not count as unhandled.
         reported.catch(() => {});
@@ -161,9 +186,28 @@ export async function evaluateBatch(
     options.onWarning?.(error);
     error = `${error.slice(0, CASE_ERROR_CHARS)}… (cut here; the whole batch error was printed once as a warning)`;
   }
-  for (const planned of cases) {
-    await emit(errorResult({ planned, run, started }, outcome.attempts, error), planned);
+  for (const [index, planned] of cases.entries()) {
+    const failed = errorResult({ planned, run, started }, outcome.attempts, error);
+    const workspace = held[index];
+    await emit(
+      workspace === undefined
+        ? failed
+        : await workspace.finish(failed, await changesIfKnown(workspace)),
+      planned,
+    );
   }
+}
+
+/** Grades a case's answer in its workspace and gives the workspace back. */
+async function gradeInWorkspace(
+  context: CaseContext,
+  request: ProviderRequest,
+  answer: Answer,
+  held: HeldWorkspace,
+): Promise<EvaluationResult> {
+  const workspace = await workspaceForGraders(context, held, answer.attempts);
+  if ('error' in workspace) return workspace.error;
+  return held.finish(await gradeAnswer(context, request, answer, workspace), workspace.changes);
 }
 
 async function callBatch(

@@ -1,7 +1,9 @@
+import { ProviderError } from '../errors/provider-error.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { callLabel } from '../provider/call-label.js';
 import type { Provider } from '../provider/provider.js';
 import { withRetries } from '../retry/retry-policy.js';
+import { isWorkspaceSetupError } from '../workspace/workspace-errors.js';
 import type { CaseContext } from './case-context.js';
 import { retryPolicyFor, verboseRetryWaits } from './case-retries.js';
 import {
@@ -12,6 +14,12 @@ import {
   gradeAnswer,
   reportReplyWarnings,
 } from './case-steps.js';
+import {
+  changesIfKnown,
+  type HeldWorkspace,
+  holdWorkspace,
+  workspaceForGraders,
+} from './case-workspace.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
@@ -19,7 +27,9 @@ import type { RunState } from './run-state.js';
 
 /**
  * Answers one case with `provider.invoke`, retrying failed calls per the
- * retry policy, and grades the answer. Never throws: failures become the
+ * retry policy, and grades the answer. A case with a workspace takes it before
+ * the first call and gives it back once graded (see `holdWorkspace`). Throws
+ * only a `WorkspaceSetupError`, which stops the run; other failures become the
  * result's `error`.
  */
 export async function evaluateCase(
@@ -38,13 +48,30 @@ export async function evaluateCase(
 
   // Outside the try: a failing hook is the caller's bug, not this case's prompt.
   await options.onPrompt?.(planned.evalCase, prompt, planned.target);
+  // Only cases with a `workspace:` block do any workspace work.
+  let held: HeldWorkspace | undefined;
+  if (planned.evalCase.workspace !== undefined) {
+    const taken = await holdWorkspace(context, prompt);
+    if ('error' in taken) return taken.error;
+    held = taken;
+  }
+  // A workspace that could not be renewed before a retry: the case's error, not a call to retry.
+  let renewFailed: unknown;
   let callStarted = 0;
   let firstCallStarted: number | undefined;
   const outcome = await withRetries(
-    (attempt) => {
+    async (attempt) => {
+      if (held !== undefined && attempt > 0) {
+        try {
+          await held.renew();
+        } catch (error) {
+          renewFailed = error;
+          throw new ProviderError(messageOf(error), { retryable: false });
+        }
+      }
       callStarted = Date.now();
       firstCallStarted ??= callStarted;
-      return provider.invoke(buildRequest(context, prompt, attempt));
+      return provider.invoke(buildRequest(context, prompt, attempt, held?.path));
     },
     retryPolicyFor(planned.target, options),
     {
@@ -64,12 +91,16 @@ export async function evaluateCase(
         ),
     },
   );
+  if (renewFailed !== undefined && isWorkspaceSetupError(renewFailed)) throw renewFailed;
   if (!outcome.ok) {
-    return errorResult(
+    const failed = errorResult(
       context,
       outcome.attempts,
-      failureMessage(outcome.error, outcome.attempts, context),
+      renewFailed === undefined
+        ? failureMessage(outcome.error, outcome.attempts, context)
+        : messageOf(renewFailed),
     );
+    return held === undefined ? failed : held.finish(failed, await changesIfKnown(held));
   }
   const ended = Date.now();
   const answer = answerOf(outcome.value, outcome.attempts, {
@@ -81,5 +112,8 @@ export async function evaluateCase(
   await options.onAttempt?.(
     attemptRecord(planned, answer.attempts, ended - callStarted, answer, options.repeat),
   );
-  return gradeAnswer(context, prompt, answer);
+  if (held === undefined) return gradeAnswer(context, prompt, answer);
+  const workspace = await workspaceForGraders(context, held, answer.attempts);
+  if ('error' in workspace) return workspace.error;
+  return held.finish(await gradeAnswer(context, prompt, answer, workspace), workspace.changes);
 }

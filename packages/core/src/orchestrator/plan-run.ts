@@ -129,11 +129,17 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       }
       used.set(key, target);
     }
-    const use = `${target.name}\u0000${evalCase.filePath}`;
+    const use = `${target.name}\u0000${evalCase.filePath}\u0000${evalCase.workspace?.key ?? ''}`;
     if (checkTargets && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
       checkedUses.add(use);
       const mode = options.validating ? 'validate' : 'run';
-      for (const problem of options.providerRegistry.checkUse(target, evalCase.filePath, mode)) {
+      const problems = options.providerRegistry.checkUse(
+        target,
+        evalCase.filePath,
+        mode,
+        evalCase.workspace,
+      );
+      for (const problem of problems) {
         const issue = targetSettingsIssue(problem, target);
         const dropHint = issue.severity === 'error' ? leaveOutHint(target.name, options) : '';
         issues.add({

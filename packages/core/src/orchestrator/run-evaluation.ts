@@ -53,6 +53,8 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
     // Providers that keep processes running (a persistent `cli` target) stop them here,
     // whether the run finished, was interrupted or failed; judges made on first use too.
     await closeProviders(run.created);
+    // Then the workspaces: `after_all` hooks, pools and copies; only kept ones stay.
+    if (run.ownsWorkspaces) await run.workspaces?.close();
   }
 }
 
@@ -74,8 +76,17 @@ async function runCases(run: RunState): Promise<RunOutcome> {
     await options.onResult?.(result);
   };
 
+  const byTarget = groupBy(options.plan.cases, (planned) => planned.target.name);
+  if (run.workspaces !== undefined) {
+    for (const [targetName, cases] of byTarget) {
+      const provider = providers.get(targetName)!;
+      if (cases[0]!.target.providerBatching && provider.supportsBatch && provider.invokeBatch) {
+        refusePerCaseWorkspaces(targetName, cases);
+      }
+    }
+  }
   const tasks: Promise<void>[] = [];
-  for (const [targetName, cases] of groupBy(options.plan.cases, (planned) => planned.target.name)) {
+  for (const [targetName, cases] of byTarget) {
     const provider = providers.get(targetName)!;
     const target = cases[0]!.target;
     if (target.providerBatching && canBatch(provider, options)) {
@@ -83,9 +94,7 @@ async function runCases(run: RunState): Promise<RunOutcome> {
       for (const fileCases of groupBy(cases, (planned) => planned.evalCase.filePath).values()) {
         for (const chunk of chunked(fileCases, target.batchSize ?? fileCases.length)) {
           tasks.push(
-            runTask(pool, targetName, options, () =>
-              evaluateBatch(chunk, provider, run, size, emit),
-            ),
+            runTask(pool, targetName, run, () => evaluateBatch(chunk, provider, run, size, emit)),
           );
         }
       }
@@ -94,7 +103,7 @@ async function runCases(run: RunState): Promise<RunOutcome> {
         // The worker slot is freed as soon as the case is graded: reporting the result
         // (result file, progress) must not hold back the next case's process.
         tasks.push(
-          runTask(pool, targetName, options, () => evaluateCase(planned, provider, run)).then(
+          runTask(pool, targetName, run, () => evaluateCase(planned, provider, run)).then(
             (result) => (result === undefined ? undefined : emit(result, planned)),
           ),
         );
@@ -106,6 +115,8 @@ async function runCases(run: RunState): Promise<RunOutcome> {
   const failure = (await Promise.allSettled(tasks)).find(
     (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
   );
+  // A workspace that could not be set up stopped the run: its error, not a case's, is the news.
+  if (run.stopped !== undefined) throw run.stopped;
   if (failure) throw failure.reason;
   const interrupted = options.signal?.aborted === true && finished < options.plan.cases.length;
   return {
@@ -119,13 +130,29 @@ async function runCases(run: RunState): Promise<RunOutcome> {
 function runTask<T>(
   pool: WorkerPool,
   targetName: string,
-  options: RunEvaluationOptions,
+  run: RunState,
   task: () => Promise<T>,
 ): Promise<T | undefined> {
   return pool.run(async () => {
-    if (options.signal?.aborted) return undefined;
+    if (run.options.signal?.aborted || run.stopped !== undefined) return undefined;
     return task();
   }, targetName);
+}
+
+/**
+ * A batch answers many cases in one call, so they cannot each have a workspace of their
+ * own: `isolation: shared` only. `validate` and `eval` refuse this before any run with the
+ * file and line; this is the library's last line.
+ */
+function refusePerCaseWorkspaces(targetName: string, cases: readonly PlannedCase[]): void {
+  const perCase = cases.find((planned) => planned.evalCase.workspace?.isolation === 'per_case');
+  if (perCase === undefined) return;
+  throw new AgentvError(
+    `case "${perCase.evalCase.id}" (${perCase.evalCase.filePath}) has a workspace with isolation: per_case, but target "${targetName}" answers in batches (provider_batching)`,
+    {
+      hint: 'use isolation: shared in the workspace block, or turn provider_batching off for this target',
+    },
+  );
 }
 
 function canBatch(provider: Provider, options: RunEvaluationOptions): boolean {

@@ -7,6 +7,8 @@ import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
+import type { FileChanges } from '../workspace/file-changes.js';
+import type { WorkspaceManager } from '../workspace/workspace-manager.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import type { RunPlan } from './plan-run.js';
 
@@ -64,8 +66,34 @@ export interface RunEvaluationOptions {
   retainResults?: boolean;
   /** `--keep-workspaces`: keep every case's workspace, passing or not (default: only failed and errored). */
   keepWorkspaces?: boolean;
+  /**
+   * Names the run to workspace hooks (`AGENTV_RUN_ID`) and the folder its kept
+   * workspaces go to; default a new id per call.
+   */
+  runId?: string;
   /** `--workspace-root`: the folder workspaces are made in (default: the system temp folder). */
   workspaceRoot?: string;
   /** Called with the path of each workspace kept, as it is kept. */
   onWorkspaceKept?: (path: string, result: EvaluationResult) => void;
+  /**
+   * Called once per case with a workspace, after it was graded and its workspace
+   * released, with what the agent changed (masked like the result): `agentv eval`
+   * saves the diff and file list beside the result file. `repeat` is the run's.
+   */
+  onWorkspaceChanges?: (record: WorkspaceChangesRecord) => void | Promise<void>;
+  /**
+   * The manager cases take their workspaces from, instead of one the run makes
+   * (and closes at its end) when a planned case has a workspace. The run does
+   * not close a manager it was given. `agentv grade --workspace` gives one that
+   * hands out the kept workspace.
+   */
+  workspaces?: WorkspaceManager;
+}
+
+/** What `onWorkspaceChanges` is given. */
+export interface WorkspaceChangesRecord {
+  result: EvaluationResult;
+  changes: FileChanges;
+  /** Under `--repeat N`, the repeat (1-based). */
+  repeat?: number;
 }

@@ -2,8 +2,10 @@ import path from 'node:path';
 import type { EvaluationContext, Judge } from '../evaluators/evaluator.js';
 import type { Provider } from '../provider/provider.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
+import type { WorkspaceManager } from '../workspace/workspace-manager.js';
 import type { ProviderRole, RunEvaluationOptions } from './run-options.js';
 import type { RunSecretMasks } from './run-secret-masks.js';
+import { runWorkspaces } from './run-workspaces.js';
 
 /**
  * What one run of `runEvaluation` holds besides its plan and options: created once
@@ -27,6 +29,15 @@ export interface RunState {
   readonly warnedTargets: Set<string>;
   /** What graders warn through (see `graderWarnings`); undefined without `onWarning`. */
   readonly warnGrader: EvaluationContext['warn'];
+  /**
+   * Where cases with a `workspace:` block take their workspaces: the run's own
+   * manager (closed at its end) or `options.workspaces`; undefined when no case has one.
+   */
+  readonly workspaces: WorkspaceManager | undefined;
+  /** The run made `workspaces` and closes it when it ends. */
+  readonly ownsWorkspaces: boolean;
+  /** Set when a workspace could not be set up for the run: no further case starts, and the run throws it. */
+  stopped?: unknown;
 }
 
 /** The state of a run that starts with `options` (already masked) and `masks`. */
@@ -43,6 +54,7 @@ export function createRunState(
     judges: new Map(),
     warnedTargets: new Set(),
     warnGrader: graderWarnings(options.onWarning),
+    ...runWorkspaces(options),
   };
 }
 

@@ -160,6 +160,39 @@ describe.runIf(process.platform === 'linux')('runProcess output limits', () => {
     expect(maxAllocated).toBeLessThan(maxSize / 2);
   });
 
+  it("keeps only the tail of an endless stdout on disk with keepStdout: 'tail'", async () => {
+    const pidFile = join(dir, 'pid');
+    const running = runProcess({
+      command: `echo $$ > ${pidFile}; exec yes`,
+      cwd: dir,
+      timeoutMs: 1500,
+      maxStdoutBytes: 4 * KIB,
+      keepStdout: 'tail',
+    });
+    const { maxAllocated, maxSize, outcome } = await watchDescriptor(
+      await pidOf(pidFile),
+      1,
+      running,
+    );
+    expect(outcome.timedOut).toBe(true);
+    expect(outcome.stdout.length).toBeLessThanOrEqual(4 * KIB);
+    expect(outcome.stdout.length).toBeGreaterThan(3 * KIB);
+    expect(outcome.stdout).toMatch(/^(y\n)+$|^\n(y\n)+$/);
+    expect(maxSize).toBeGreaterThan(8 * MIB);
+    expect(maxAllocated).toBeLessThan(maxSize / 2);
+  });
+
+  it("keeps the last line of a long stdout with keepStdout: 'tail'", async () => {
+    const outcome = await runProcess({
+      command: "head -c 300000 /dev/zero | tr '\\0' x; printf '\\nlast\\n'",
+      cwd: dir,
+      maxStdoutBytes: 4 * KIB,
+      keepStdout: 'tail',
+    });
+    expect(outcome.stdout.endsWith('x\nlast\n')).toBe(true);
+    expect(outcome.stdout.length).toBe(4 * KIB);
+  });
+
   it('keeps stderr whole below the point where it is trimmed', async () => {
     const outcome = await runProcess({
       command:

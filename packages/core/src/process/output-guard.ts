@@ -30,6 +30,7 @@ export interface OutputLimitExceeded {
 /** The limits of one process's output (`RunProcessOptions`' fields of the same names). */
 export interface OutputLimits {
   maxStdoutBytes?: number;
+  keepStdout?: 'head' | 'tail';
   maxStderrBytes?: number;
   outputLimit?: OutputLimit;
 }
@@ -45,16 +46,17 @@ export interface OutputGuard {
   readonly exceeded: OutputLimitExceeded | undefined;
 }
 
-/** Stderr kept on disk before it is trimmed to its tail: at least this, or twice the tail. */
-const MIN_STDERR_DISK_BYTES = 1024 * 1024;
+/** Output kept on disk before it is trimmed to its tail: at least this, or twice the tail. */
+const MIN_TAIL_DISK_BYTES = 1024 * 1024;
 
 /**
  * The guard of a process's output captured in `stdout` and `stderr`, or
  * undefined when nothing limits it. `stop` stops the process; it is called
  * once, when a ceiling is first passed while the process runs. Stdout
  * beyond what will be read (`maxStdoutBytes`, or one byte past
- * `outputLimit.stdoutBytes`) is cut from its capture; stderr is cut to its
- * last `maxStderrBytes` once the capture holds more than twice that (1 MiB at
+ * `outputLimit.stdoutBytes`) is cut from its capture; stderr (and stdout with
+ * `keepStdout: 'tail'`) is cut to its last `maxStderrBytes`
+ * (`maxStdoutBytes`) once the capture holds more than twice that (1 MiB at
  * least). A watched file past its ceiling is emptied (when it is a regular
  * file and not a symbolic link) while the process runs, as nothing will read it.
  */
@@ -66,17 +68,24 @@ export function createOutputGuard(
 ): OutputGuard | undefined {
   const { maxStderrBytes, outputLimit } = limits;
   const stdoutLimit = outputLimit?.stdoutBytes;
+  const stdoutTail = limits.keepStdout === 'tail' ? limits.maxStdoutBytes : undefined;
   const keepHead = Math.min(
-    limits.maxStdoutBytes ?? Number.POSITIVE_INFINITY,
+    stdoutTail === undefined
+      ? (limits.maxStdoutBytes ?? Number.POSITIVE_INFINITY)
+      : Number.POSITIVE_INFINITY,
     stdoutLimit === undefined ? Number.POSITIVE_INFINITY : stdoutLimit + 1,
   );
   const files = outputLimit?.files ?? [];
-  const stderrDiskBytes =
-    maxStderrBytes === undefined ? undefined : Math.max(2 * maxStderrBytes, MIN_STDERR_DISK_BYTES);
-  if (keepHead === Number.POSITIVE_INFINITY && stderrDiskBytes === undefined && files.length === 0)
+  const stderrTrim = tailTrimmer(stderr, maxStderrBytes);
+  const stdoutTrim = tailTrimmer(stdout, stdoutTail);
+  if (
+    keepHead === Number.POSITIVE_INFINITY &&
+    stderrTrim === undefined &&
+    stdoutTrim === undefined &&
+    files.length === 0
+  )
     return undefined;
   let exceeded: OutputLimitExceeded | undefined;
-  let stderrTrimmedAt = 0;
 
   const pass = (source: string, maxBytes: number, bytes: number, running: boolean) => {
     if (exceeded !== undefined) return;
@@ -92,13 +101,8 @@ export function createOutputGuard(
       }
       if (size > keepHead) stdout.trim({ maxBytes: keepHead, keep: 'head' });
     }
-    if (maxStderrBytes !== undefined && stderrDiskBytes !== undefined) {
-      const size = stderr.size();
-      if (size - stderrTrimmedAt > stderrDiskBytes) {
-        stderr.trim({ maxBytes: maxStderrBytes, keep: 'tail' });
-        stderrTrimmedAt = size;
-      }
-    }
+    stdoutTrim?.();
+    stderrTrim?.();
     for (const file of files) {
       const size = statSync(file.path, { throwIfNoEntry: false })?.size ?? 0;
       if (size <= file.maxBytes) continue;
@@ -112,6 +116,23 @@ export function createOutputGuard(
     get exceeded() {
       return exceeded;
     },
+  };
+}
+
+/**
+ * Cuts `capture` to its last `maxBytes` once it holds more than twice that (1
+ * MiB at least) since the last cut; undefined when nothing limits it.
+ */
+function tailTrimmer(capture: CaptureFile, maxBytes: number | undefined): (() => void) | undefined {
+  if (maxBytes === undefined) return undefined;
+  const diskBytes = Math.max(2 * maxBytes, MIN_TAIL_DISK_BYTES);
+  let trimmedAt = 0;
+  return () => {
+    const size = capture.size();
+    if (size - trimmedAt > diskBytes) {
+      capture.trim({ maxBytes, keep: 'tail' });
+      trimmedAt = size;
+    }
   };
 }
 

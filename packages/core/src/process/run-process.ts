@@ -27,8 +27,17 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** Time between SIGTERM and SIGKILL when stopping. Default `DEFAULT_KILL_GRACE_MS`. */
   killGraceMs?: number;
-  /** Keep only the first this many bytes of stdout (the rest takes no disk space). Default: all of it. */
+  /**
+   * Keep only this many bytes of stdout: its first (the rest takes no disk
+   * space), or its last with `keepStdout: 'tail'`. Default: all of it.
+   */
   maxStdoutBytes?: number;
+  /**
+   * Which end of stdout `maxStdoutBytes` keeps: `head` (default), or `tail`
+   * (older bytes are dropped from disk as they pile up, like stderr's), for
+   * a command whose verdict is at the end of a long output (a test runner).
+   */
+  keepStdout?: 'head' | 'tail';
   /**
    * Keep only the last this many bytes of stderr (older bytes are dropped from
    * disk as they pile up). Default: all of it.
@@ -136,7 +145,11 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
         stdout:
           exceeded?.source === 'stdout'
             ? ''
-            : stdout.read(headLimit(options.maxStdoutBytes, options.outputLimit)),
+            : stdout.read(
+                options.keepStdout === 'tail'
+                  ? limit(options.maxStdoutBytes, 'tail')
+                  : headLimit(options.maxStdoutBytes, options.outputLimit),
+              ),
         stderr: stderr.read(limit(options.maxStderrBytes, 'tail')),
         ...(end.code === null ? {} : { exitCode: end.code }),
         ...(end.signal === null ? {} : { signalName: end.signal }),

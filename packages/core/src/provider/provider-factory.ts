@@ -1,4 +1,5 @@
 import type { Issue } from '../errors/input-issue.js';
+import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import type { Provider } from './provider.js';
 import type { ResolvedTarget } from './resolved-target.js';
 
@@ -46,8 +47,15 @@ export interface ProviderFactory {
    * the eval file; called once per target and eval file before the run.
    * `mode` is `validate` for `agentv validate`: what may differ when the run
    * starts (a program not installed yet) is then a warning, not an error.
+   * `workspace` is the cases' workspace block when they have one: the agent then
+   * runs in a copy of it, not in the eval file's folder (called once per block).
    */
-  checkUse?(target: ResolvedTarget, evalFile: string, mode?: 'run' | 'validate'): Issue[];
+  checkUse?(
+    target: ResolvedTarget,
+    evalFile: string,
+    mode?: 'run' | 'validate',
+    workspace?: WorkspaceConfig,
+  ): Issue[];
   /** Create the provider for a target whose settings passed `validate`. */
   create(target: ResolvedTarget, context: ProviderContext): Provider;
 }

@@ -1,6 +1,7 @@
 import { AgentvError } from '../errors/agentv-error.js';
 import type { Issue } from '../errors/input-issue.js';
 import { UnknownProviderError } from '../errors/unknown-provider-error.js';
+import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import { PROVIDER_SPECIFICATION_VERSION, type Provider } from './provider.js';
 import type { ProviderContext, ProviderFactory } from './provider-factory.js';
 import type { ResolvedTarget } from './resolved-target.js';
@@ -14,7 +15,12 @@ export interface ProviderRegistry {
   /** Validate a target's settings with its factory; unknown kinds throw `UnknownProviderError`. */
   validate(target: ResolvedTarget): Issue[];
   /** Problems of using a target for the cases of one eval file (see `ProviderFactory.checkUse`). */
-  checkUse(target: ResolvedTarget, evalFile: string, mode?: 'run' | 'validate'): Issue[];
+  checkUse(
+    target: ResolvedTarget,
+    evalFile: string,
+    mode?: 'run' | 'validate',
+    workspace?: WorkspaceConfig,
+  ): Issue[];
   /** Create a target's provider; throws when it implements another contract version. */
   create(target: ResolvedTarget, context?: ProviderContext): Provider;
 }
@@ -41,9 +47,9 @@ export function createProviderRegistry(
     validate(target) {
       return registry.get(target.provider, target.name).validate?.(target) ?? [];
     },
-    checkUse(target, evalFile, mode = 'run') {
+    checkUse(target, evalFile, mode = 'run', workspace) {
       // An unknown kind is reported by `validate`; there is nothing more to say about its use.
-      return byKind.get(target.provider)?.checkUse?.(target, evalFile, mode) ?? [];
+      return byKind.get(target.provider)?.checkUse?.(target, evalFile, mode, workspace) ?? [];
     },
     create(target, context = {}) {
       const provider = registry.get(target.provider, target.name).create(target, context);

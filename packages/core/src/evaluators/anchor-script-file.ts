@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { scriptFileOf, scriptWords } from '../eval-file/check-judge-files.js';
+
+/**
+ * `script` with its script file (`./judge.sh`, or an interpreter's first
+ * argument: `node ./judges/check.mjs`) made absolute against `evalDir`, so a
+ * script that runs elsewhere (in the case's workspace) still finds the file
+ * `validate` checked next to the eval file. Every other word is left as
+ * written; a script without such a file is returned unchanged.
+ */
+export function anchorScriptFile(
+  script: string | readonly string[],
+  evalDir: string,
+): string | readonly string[] {
+  const words = scriptWords(script);
+  const found = words === undefined ? undefined : scriptFileOf(words);
+  if (found === undefined) return script;
+  const absolute = path.resolve(evalDir, found.word);
+  if (typeof script !== 'string')
+    return script.map((word, index) => (index === found.index ? absolute : word));
+  // The same words `scriptWords` splits a command line into, with where each is written.
+  const match = [...script.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)][found.index];
+  if (match?.index === undefined) return script;
+  return `${script.slice(0, match.index)}${shellQuote(absolute)}${script.slice(match.index + match[0].length)}`;
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}

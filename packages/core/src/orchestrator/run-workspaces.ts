@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { createWorkspaceManager } from '../workspace/create-workspace-manager.js';
+import type { WorkspaceManager } from '../workspace/workspace-manager.js';
+import type { RunEvaluationOptions } from './run-options.js';
+
+/**
+ * The workspace manager of a run: the one the options give, else a new one
+ * when a planned case has a `workspace:` block, else none — a run without
+ * workspaces does no workspace work at all.
+ */
+export function runWorkspaces(options: RunEvaluationOptions): {
+  workspaces: WorkspaceManager | undefined;
+  ownsWorkspaces: boolean;
+} {
+  if (options.workspaces !== undefined) {
+    return { workspaces: options.workspaces, ownsWorkspaces: false };
+  }
+  if (!options.plan.cases.some((planned) => planned.evalCase.workspace !== undefined)) {
+    return { workspaces: undefined, ownsWorkspaces: false };
+  }
+  return { workspaces: createRunWorkspaceManager(options), ownsWorkspaces: true };
+}
+
+function createRunWorkspaceManager(options: RunEvaluationOptions): WorkspaceManager {
+  return createWorkspaceManager({
+    env: options.providerContext?.env ?? process.env,
+    runId: options.runId ?? `run-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
+    ...(options.workspaceRoot === undefined ? {} : { root: options.workspaceRoot }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onWarning === undefined ? {} : { onLog: options.onWarning }),
+  });
+}

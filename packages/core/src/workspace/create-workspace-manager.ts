@@ -1,0 +1,325 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileChanges } from './file-changes.js';
+import { removeTree } from './remove-tree.js';
+import { createRepoCache, type RepoCache } from './repo-cache.js';
+import { keptFolder, makeRunFolder, moveFolder, safeName } from './run-folder.js';
+import { hookFailureMessage, runHook } from './run-hook.js';
+import { setUpPristine } from './set-up-pristine.js';
+import { measureChanges, takeBaseline } from './workspace-changes.js';
+import type { WorkspaceConfig } from './workspace-config.js';
+import {
+  makeCopy,
+  type PristineWorkspace,
+  resetCopy,
+  type WorkspaceCopy,
+} from './workspace-copy.js';
+import { WorkspaceCaseError, WorkspaceSetupError } from './workspace-errors.js';
+import type { WorkspaceCaseInfo, WorkspaceLease, WorkspaceManager } from './workspace-manager.js';
+
+/** What a run's workspace manager needs. */
+export interface WorkspaceManagerOptions {
+  /**
+   * `--workspace-root`: where workspaces are made and kept. Default: a folder
+   * of the system temp directory (kept ones move to `agentv-workspaces-kept/`).
+   */
+  root?: string;
+  /** The project's environment: hooks, git and copies start from it. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Names the run: `AGENTV_RUN_ID`, `eval_run_id`, and the folder kept workspaces go to. */
+  runId: string;
+  /** Stops hooks, clones and copies in progress (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Warnings that do not stop anything: a failed `after_each`/`after_all`, a workspace remade. */
+  onLog?(message: string): void;
+}
+
+/** Everything one workspace config (one `WorkspaceConfig.key`) has during the run. */
+interface ConfigState {
+  config: WorkspaceConfig;
+  /** Its folder in the run folder; set once the setup started. */
+  dir: string;
+  pristine: Promise<PristineWorkspace>;
+  /** Pooled workspaces not in use. */
+  free: WorkspaceCopy[];
+  shared?: Promise<WorkspaceCopy>;
+  /** The shared workspace was handed out before (changes are measured from a fresh walk). */
+  sharedUsed: boolean;
+  copies: number;
+}
+
+/**
+ * The workspace engine of one run (see `WorkspaceManager`). Per config key it
+ * sets up one pristine workspace (template copied, repositories checked out
+ * from the run's clone cache, `before_all` run in it) and hands out copies of
+ * it: pooled ones are put back to pristine after each case (a file-level
+ * restore: only what changed is copied again), temp ones are fresh copies,
+ * a shared one is the same copy for every case.
+ */
+export function createWorkspaceManager(options: WorkspaceManagerOptions): WorkspaceManager {
+  const states = new Map<string, ConfigState>();
+  const kept: string[] = [];
+  const keptNames = new Set<string>();
+  const keepAtClose: { from: string; to: string }[] = [];
+  let runFolder: Promise<string> | undefined;
+  let cache: RepoCache | undefined;
+  let leases = 0;
+  let closed = false;
+  const log = (message: string) => options.onLog?.(message);
+  const signalOption = options.signal === undefined ? {} : { signal: options.signal };
+
+  const folder = () => {
+    runFolder ??= makeRunFolder(options.root);
+    return runFolder;
+  };
+
+  /** The state of `config`'s key; made (and its setup started) on first use. */
+  function stateFor(config: WorkspaceConfig): ConfigState {
+    let state = states.get(config.key);
+    if (state === undefined) {
+      const number = states.size + 1;
+      const created: ConfigState = {
+        config,
+        dir: '',
+        pristine: setUp(() => created, number),
+        free: [],
+        sharedUsed: false,
+        copies: 0,
+      };
+      // Rejections are awaited by acquire; this one only keeps Node from reporting it unhandled.
+      created.pristine.catch(() => undefined);
+      states.set(config.key, created);
+      state = created;
+    }
+    return state;
+  }
+
+  /** Sets up the pristine workspace of a new state (`getState()` is read once the run folder exists). */
+  async function setUp(getState: () => ConfigState, number: number): Promise<PristineWorkspace> {
+    const dir = join(await folder(), `config-${number}`);
+    const state = getState();
+    state.dir = dir;
+    return setUpPristine(state.config, join(state.dir, 'pristine'), {
+      cache: async () => {
+        const cacheDir = join(await folder(), 'repo-cache');
+        await mkdir(cacheDir, { recursive: true });
+        cache ??= createRepoCache({ dir: cacheDir, env: options.env, ...signalOption });
+        return cache;
+      },
+      scratch: join(state.dir, 'scratch'),
+      env: options.env,
+      runId: options.runId,
+      ...signalOption,
+    });
+  }
+
+  async function newCopy(state: ConfigState, pristine: PristineWorkspace): Promise<WorkspaceCopy> {
+    const number = ++state.copies;
+    const pooled = state.config.mode === 'pooled' && state.config.isolation === 'per_case';
+    const path = join(state.dir, `workspace-${number}`);
+    return makeCopy(pristine, path, {
+      env: options.env,
+      ...(pooled ? { keepIndexes: { dir: join(state.dir, `index-${number}`) } } : {}),
+    }).catch((error: Error) => {
+      throw new WorkspaceSetupError(`could not make workspace ${path}: ${error.message}`, {
+        hint: `check the free space and permissions of ${options.root ?? 'the system temp directory'} (--workspace-root chooses another place)`,
+        cause: error,
+      });
+    });
+  }
+
+  async function acquire(
+    config: WorkspaceConfig,
+    info: WorkspaceCaseInfo,
+  ): Promise<WorkspaceLease> {
+    if (closed) throw new Error('the workspace manager is closed');
+    let lease: WorkspaceLease | undefined;
+    try {
+      lease = await prepare(config, info);
+    } finally {
+      if (closed) {
+        // The run ended (Ctrl-C) while this workspace was made: what was written after close
+        // removed the run folder goes too.
+        const dir = await runFolder?.catch(() => undefined);
+        if (dir !== undefined) removeTree(dir);
+      }
+    }
+    if (closed)
+      throw new Error('the workspace manager was closed while a workspace was being prepared');
+    return lease;
+  }
+
+  async function prepare(
+    config: WorkspaceConfig,
+    info: WorkspaceCaseInfo,
+  ): Promise<WorkspaceLease> {
+    const state = stateFor(config);
+    const pristine = await state.pristine;
+    let copy: WorkspaceCopy;
+    let fresh = true;
+    if (config.isolation === 'shared') {
+      state.shared ??= newCopy(state, pristine);
+      copy = await state.shared;
+      fresh = !state.sharedUsed;
+      state.sharedUsed = true;
+    } else if (config.mode === 'pooled') {
+      copy = state.free.pop() ?? (await newCopy(state, pristine));
+    } else {
+      copy = await newCopy(state, pristine);
+    }
+    const scratch = join(state.dir, `lease-${++leases}`);
+    try {
+      const beforeEach = config.hooks.beforeEach;
+      if (beforeEach !== undefined) {
+        const failure = await runHook(beforeEach, hookContext(copy.path, info));
+        fresh = false;
+        if (failure !== undefined) {
+          throw new WorkspaceCaseError(hookFailureMessage('before_each', beforeEach, failure), {
+            hint: "fix the hook; it runs in the case's workspace with AGENTV_WORKSPACE and AGENTV_EVAL_ID set",
+          });
+        }
+      }
+      const changeOptions = { scratch, env: options.env, ...signalOption };
+      const baseline = await takeBaseline(copy.path, pristine, copy, { ...changeOptions, fresh });
+      return lease(state, copy, info, scratch, () =>
+        measureChanges(copy.path, pristine, baseline, changeOptions).catch((error: Error) => {
+          throw new WorkspaceCaseError(
+            `could not measure what changed in workspace ${copy.path}: ${error.message}`,
+            {
+              hint: 'the agent may have removed or broken a repository’s .git folder; the workspace is kept for a look if the case failed',
+              cause: error,
+            },
+          );
+        }),
+      );
+    } catch (error) {
+      removeTree(scratch);
+      putBack(state, copy);
+      throw error;
+    }
+  }
+
+  function lease(
+    state: ConfigState,
+    copy: WorkspaceCopy,
+    info: WorkspaceCaseInfo,
+    scratch: string,
+    changes: () => Promise<FileChanges>,
+  ): WorkspaceLease {
+    let released: Promise<{ keptAt?: string }> | undefined;
+    return {
+      path: copy.path,
+      changes,
+      release({ keep }) {
+        released ??= (async () => {
+          const afterEach = state.config.hooks.afterEach;
+          if (afterEach !== undefined) {
+            const failure = await runHook(afterEach, hookContext(copy.path, info));
+            if (failure !== undefined)
+              log(`warning: ${hookFailureMessage('after_each', afterEach, failure)}`);
+          }
+          removeTree(scratch);
+          if (!keep) {
+            putBack(state, copy);
+            return {};
+          }
+          if (state.config.isolation === 'shared') {
+            // Other cases still work in it: it moves when the run ends.
+            let entry = keepAtClose.find((candidate) => candidate.from === copy.path);
+            if (entry === undefined) {
+              entry = {
+                from: copy.path,
+                to: join(keptFolder(options.root, options.runId), keptName(info)),
+              };
+              keepAtClose.push(entry);
+              kept.push(entry.to);
+            }
+            return { keptAt: entry.to };
+          }
+          const to = join(keptFolder(options.root, options.runId), keptName(info));
+          kept.push(to);
+          await mkdir(join(to, '..'), { recursive: true });
+          await moveFolder(copy.path, to, options.env);
+          return { keptAt: to };
+        })();
+        return released;
+      },
+    };
+  }
+
+  /** A workspace a case is done with: reset into the pool, or removed. */
+  function putBack(state: ConfigState, copy: WorkspaceCopy): void {
+    const { config } = state;
+    if (config.isolation === 'shared') return;
+    if (config.mode === 'pooled' && !closed) {
+      try {
+        resetCopy(copy);
+        state.free.push(copy);
+        return;
+      } catch (error) {
+        log(
+          `warning: could not reset workspace ${copy.path} (${(error as Error).message}); a new copy replaces it`,
+        );
+      }
+    }
+    try {
+      removeTree(copy.path);
+    } catch (error) {
+      log(`warning: could not remove workspace ${copy.path}: ${(error as Error).message}`);
+    }
+  }
+
+  function keptName(info: WorkspaceCaseInfo): string {
+    const base = safeName(
+      [info.evalId, info.target, info.repeat === undefined ? '' : `r${info.repeat}`]
+        .filter(Boolean)
+        .join('-'),
+    );
+    let name = base;
+    for (
+      let n = 2;
+      keptNames.has(name) || existsSync(join(keptFolder(options.root, options.runId), name));
+      n++
+    ) {
+      name = `${base}-${n}`;
+    }
+    keptNames.add(name);
+    return name;
+  }
+
+  function hookContext(workspace: string, info: WorkspaceCaseInfo) {
+    return { workspace, runId: options.runId, env: options.env, info, ...signalOption };
+  }
+
+  return {
+    acquire,
+    kept: () => [...kept],
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const state of states.values()) {
+        const afterAll = state.config.hooks.afterAll;
+        if (afterAll === undefined) continue;
+        // Only where the setup went through: there is nothing to tear down otherwise.
+        const pristine = await state.pristine.catch(() => undefined);
+        if (pristine === undefined) continue;
+        const failure = await runHook(afterAll, {
+          workspace: pristine.dir,
+          runId: options.runId,
+          env: options.env,
+        });
+        if (failure !== undefined)
+          log(`warning: ${hookFailureMessage('after_all', afterAll, failure)}`);
+      }
+      for (const { from, to } of keepAtClose) {
+        await mkdir(join(to, '..'), { recursive: true });
+        await moveFolder(from, to, options.env);
+      }
+      if (runFolder !== undefined) {
+        const dir = await runFolder.catch(() => undefined);
+        if (dir !== undefined) removeTree(dir);
+      }
+    },
+  };
+}

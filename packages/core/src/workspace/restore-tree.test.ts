@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { restoreTree } from './restore-tree.js';
+import { tempFolder, treeHash, writeFiles } from './test-support/workspace-fixtures.js';
+import { snapshotTree } from './tree-snapshot.js';
+
+const cleanup: string[] = [];
+afterEach(() => {
+  for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function pair() {
+  const base = tempFolder('ws-restore');
+  cleanup.push(base);
+  const pristine = join(base, 'pristine');
+  writeFiles(pristine, {
+    'a.txt': 'aaaa\n',
+    'dir/b.txt': 'bbbb\n',
+    'dir/nested/c.txt': 'cccc\n',
+    'other/d.txt': 'dddd\n',
+  });
+  chmodSync(join(pristine, 'dir/b.txt'), 0o755);
+  symlinkSync('a.txt', join(pristine, 'link'));
+  const target = join(base, 'target');
+  execFileSync('cp', ['-a', pristine, target]);
+  const expected = snapshotTree(target);
+  const restore = (snapshot = expected) =>
+    restoreTree(target, (path) => join(pristine, path), snapshot);
+  return { pristine, target, expected, restore, hash: treeHash(pristine) };
+}
+
+describe('restoreTree', () => {
+  it('returns the same snapshot and touches nothing when nothing changed', () => {
+    const { target, expected, restore, hash } = pair();
+    expect(restore()).toBe(expected);
+    expect(treeHash(target)).toBe(hash);
+  });
+
+  it('undoes additions, deletions, edits, type swaps, link changes and mode changes', () => {
+    const { target, restore, hash } = pair();
+    writeFileSync(join(target, 'added.txt'), 'x');
+    writeFiles(target, { 'new/deep/er.txt': 'x', 'dir/nested/extra.txt': 'x' });
+    rmSync(join(target, 'other'), { recursive: true });
+    writeFileSync(join(target, 'other'), 'a file where a folder was');
+    unlinkSync(join(target, 'a.txt'));
+    mkdirSync(join(target, 'a.txt'));
+    writeFileSync(join(target, 'a.txt/inside'), 'x');
+    writeFileSync(join(target, 'dir/nested/c.txt'), 'CCCC\n');
+    chmodSync(join(target, 'dir/b.txt'), 0o600);
+    chmodSync(join(target, 'dir'), 0o700);
+    unlinkSync(join(target, 'link'));
+    symlinkSync('/etc/passwd', join(target, 'link'));
+    const snapshot = restore();
+    expect(treeHash(target)).toBe(hash);
+    // The snapshot returned describes the tree as it is: a second restore changes nothing.
+    expect(restoreTree(target, () => '/nonexistent', snapshot)).toBe(snapshot);
+  });
+
+  it('notices an edit that kept the size and the modification time, and an atomic replace', () => {
+    const { target, restore, hash } = pair();
+    const file = join(target, 'dir/b.txt');
+    const { atime, mtime } = statSync(file);
+    writeFileSync(file, 'BBBB\n');
+    utimesSync(file, atime, mtime);
+    writeFileSync(join(target, 'tmp'), 'dddd\n');
+    renameSync(join(target, 'tmp'), join(target, 'other/d.txt'));
+    restore();
+    expect(treeHash(target)).toBe(hash);
+  });
+
+  it('puts back files and folders deleted deep down', () => {
+    const { target, restore, hash } = pair();
+    rmSync(join(target, 'dir'), { recursive: true });
+    const snapshot = restore();
+    expect(treeHash(target)).toBe(hash);
+    rmSync(join(target, 'dir/nested/c.txt'));
+    restore(snapshot);
+    expect(treeHash(target)).toBe(hash);
+  });
+});

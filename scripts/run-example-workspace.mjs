@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Runs the workspace example: a coding agent fixes bugs in a tiny repository, graded by its
+// tests, its files and its diff. One case fails on purpose (fix-truncate edits the test), so
+// agentv exits with 1 and keeps that case's workspace; for the example that is the expected outcome.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { status } = spawnSync(
+  process.execPath,
+  [
+    'apps/agentv/bin/agentv.mjs',
+    'eval',
+    'examples/workspace/evals/coding.yaml',
+    ...process.argv.slice(2),
+  ],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      CODING_AGENT: fileURLToPath(
+        new URL('../examples/workspace/agent/coding-agent.mjs', import.meta.url),
+      ),
+    },
+  },
+);
+if (status === 1) {
+  console.log(
+    '\nfix-truncate fails on purpose: the agent edited the test instead of the code, which the diff grader caught.',
+  );
+  console.log(
+    'Everything worked. Its workspace is kept (listed above) to look at; the diffs are saved beside the result file.',
+  );
+  process.exit(0);
+}
+process.exit(status ?? 2);
