@@ -138,6 +138,25 @@ ${CASES}`);
     expect(existsSync(project.file('agent-ran'))).toBe(false);
   });
 
+  it('refuses a workspace grader in a case without a workspace, before any agent runs', async () => {
+    const { project } = await workspaceProject(`evalcases:
+  - id: one
+    input_messages: [{ role: user, content: fix the bug }]
+    evaluators:
+      - { type: file, path: NOTES.md, exists: true }
+`);
+    const expected =
+      'error: evals/suite.yaml:5:17: case "one": grader "file" (file) judges the files the agent leaves in its workspace, and the case has no workspace (hint: add a `workspace:` block (`template: ./project` or `repos:`) to the eval file or to the case, so the agent works in a folder the grader can read)';
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.stdout).toContain(expected);
+    expect(validate.code).toBe(1);
+
+    const run = await runAgentv(['eval', 'evals/suite.yaml'], project.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(expected);
+    expect(existsSync(project.file('agent-ran'))).toBe(false);
+  });
+
   it('refuses what upstream removed and what AgentV does not support, with the replacement', async () => {
     const { project } = await workspaceProject(`execution:
   evaluators: [{ type: contains, value: hi }]

@@ -5,6 +5,7 @@ import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import { evaluatorKeyIssues, negatedTypeHint } from '../evaluators/evaluator-keys.js';
 import { needsJudge } from '../evaluators/needs-judge.js';
+import { workspaceGraderIssues } from '../evaluators/workspace-grader-issues.js';
 import { batchWorkspaceIssue } from '../project/batch-workspace-issue.js';
 import { checkTarget, RUN_TARGET_POLICY } from '../project/check-target.js';
 import { LIBRARY_OPTION_NAMES, type OptionNames, passOption } from '../project/option-names.js';
@@ -412,6 +413,9 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
         ...at(problem.path, `evaluator "${config.name}": ${problem.message}`),
       });
     }
+  }
+  if (evalCase.workspace === undefined) {
+    for (const issue of workspaceGraderIssues(evalCase, registry)) issues.add(issue);
   }
 }
 
