@@ -185,6 +185,9 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
     },
     async onWorkspaceChanges({ result, changes, repeat }) {
       if (failure) return;
+      // Nothing to show and nothing `grade` reads back (it reads kept workspaces' changes):
+      // the result line's summary says it all, and a file per case would cost ~1 ms a case.
+      if (changes.files.length === 0 && result.workspace?.keptAt === undefined) return;
       try {
         const saved = await workspaceChanges.write({
           evalId: result.evalId,
