@@ -4,7 +4,7 @@ import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { anchorScriptFile } from './anchor-script-file.js';
 import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { EvaluationContext, Evaluator } from './evaluator.js';
-import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';
+import { describe, optionIssue, throwIfInvalid, timeoutSecondsIssue } from './evaluator-options.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';
 
@@ -89,17 +89,8 @@ function validateOptions(config: EvaluatorConfig): Issue[] {
   if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) {
     problems.push(optionIssue('cwd', `"cwd" must be a directory path, got ${describe(cwd)}`));
   }
-  if (
-    timeoutSeconds !== undefined &&
-    (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
-  ) {
-    problems.push(
-      optionIssue(
-        'timeout_seconds',
-        `"timeout_seconds" must be a number of seconds > 0, got ${describe(timeoutSeconds)}`,
-      ),
-    );
-  }
+  const timeoutProblem = timeoutSecondsIssue(timeoutSeconds);
+  if (timeoutProblem !== undefined) problems.push(timeoutProblem);
   return problems;
 }
 

@@ -9,7 +9,7 @@ import { createSecretMask } from '../util/mask-secrets.js';
 import { outputTail, scoreLine } from './command-output.js';
 import type { EvaluationScore, Evaluator } from './evaluator.js';
 import { EvaluatorError } from './evaluator-error.js';
-import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';
+import { describe, optionIssue, throwIfInvalid, timeoutSecondsIssue } from './evaluator-options.js';
 import { requireWorkspace } from './require-workspace.js';
 import { workspacePathProblem } from './workspace-path.js';
 
@@ -202,16 +202,7 @@ function validateOptions(config: EvaluatorConfig): Issue[] {
       }
     }
   }
-  if (
-    timeoutSeconds !== undefined &&
-    (typeof timeoutSeconds !== 'number' || !Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
-  ) {
-    problems.push(
-      optionIssue(
-        'timeout_seconds',
-        `"timeout_seconds" must be a number of seconds > 0, got ${describe(timeoutSeconds)}`,
-      ),
-    );
-  }
+  const timeoutProblem = timeoutSecondsIssue(timeoutSeconds);
+  if (timeoutProblem !== undefined) problems.push(timeoutProblem);
   return problems;
 }

@@ -39,3 +39,13 @@ export function excerpt(text: string, max = 80): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > max ? `${oneLine.slice(0, max - 3)}...` : oneLine;
 }
+
+/** The issue with a `timeout_seconds` option that is set but not a number of seconds > 0. */
+export function timeoutSecondsIssue(value: unknown): Issue | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return undefined;
+  return optionIssue(
+    'timeout_seconds',
+    `"timeout_seconds" must be a number of seconds > 0, got ${describe(value)}`,
+  );
+}
