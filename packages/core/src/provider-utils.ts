@@ -41,6 +41,16 @@ export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export type { SettingsIssuesOptions } from './provider/settings-issues.js';
 export { settingsIssues } from './provider/settings-issues.js';
+export type {
+  Sandbox,
+  SandboxExec,
+  SandboxImage,
+  SandboxMount,
+  SandboxOutcome,
+  SandboxRuntime,
+  SandboxSpec,
+} from './sandbox/sandbox-runtime.js';
+export { MIN_MEMORY_BYTES, parseMemorySize } from './sandbox/memory-size.js';
 export { parseTokenUsage } from './provider/token-usage.js';
 export type { OutputMessage } from './trace/output-message.js';
 export type { TraceEvent } from './trace/trace-event.js';
