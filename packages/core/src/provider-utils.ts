@@ -41,6 +41,8 @@ export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export type { SettingsIssuesOptions } from './provider/settings-issues.js';
 export { settingsIssues } from './provider/settings-issues.js';
+export { parseTokenUsage } from './provider/token-usage.js';
+export { MIN_MEMORY_BYTES, parseMemorySize } from './sandbox/memory-size.js';
 export type {
   Sandbox,
   SandboxExec,
@@ -50,8 +52,6 @@ export type {
   SandboxRuntime,
   SandboxSpec,
 } from './sandbox/sandbox-runtime.js';
-export { MIN_MEMORY_BYTES, parseMemorySize } from './sandbox/memory-size.js';
-export { parseTokenUsage } from './provider/token-usage.js';
 export type { OutputMessage } from './trace/output-message.js';
 export type { TraceEvent } from './trace/trace-event.js';
 export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
