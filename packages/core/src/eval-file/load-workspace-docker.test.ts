@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ async function project(files: Record<string, string>): Promise<string> {
 }
 
 /** Makes `dir` a git repository with two commits; returns their shas, oldest first. */
-function gitRepo(dir: string): string[] {
+function _gitRepo(dir: string): string[] {
   const git = (...args: string[]) =>
     execFileSync('git', args, {
       cwd: dir,
