@@ -77,11 +77,9 @@ export async function runExec(target: ExecTarget, request: SandboxExec): Promise
     await ended;
     clearTimeout(cut);
   }
+  // The pid file (a few bytes in the /tmp tmpfs) stays until the container goes: removing it
+  // would cost each exec another round trip to the engine.
   const info = await exec.inspect();
-  await target.container
-    .exec({ Cmd: ['rm', '-f', pidFile] })
-    .then((cleanup) => cleanup.start({ Detach: true }))
-    .catch(() => undefined);
 
   const exitCode =
     stop === undefined && typeof info.ExitCode === 'number' ? info.ExitCode : undefined;
