@@ -42,6 +42,16 @@ export { parseRetryAfterMs } from './provider/retry-after.js';
 export type { SettingsIssuesOptions } from './provider/settings-issues.js';
 export { settingsIssues } from './provider/settings-issues.js';
 export { parseTokenUsage } from './provider/token-usage.js';
+export { MIN_MEMORY_BYTES, parseMemorySize } from './sandbox/memory-size.js';
+export type {
+  Sandbox,
+  SandboxExec,
+  SandboxImage,
+  SandboxMount,
+  SandboxOutcome,
+  SandboxRuntime,
+  SandboxSpec,
+} from './sandbox/sandbox-runtime.js';
 export type { OutputMessage } from './trace/output-message.js';
 export type { TraceEvent } from './trace/trace-event.js';
 export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';

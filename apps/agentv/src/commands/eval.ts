@@ -251,6 +251,16 @@ const evalCommand = defineCommand({
       return ExitCode.Passed;
     }
     if (fullPlan.cases.length === 0) throw new UsageError('the eval files contain no cases to run');
+    const inContainer = fullPlan.cases.find((c) => c.evalCase.workspace?.docker !== undefined);
+    if (inContainer !== undefined) {
+      // Running these on the host instead would drop the isolation the eval file asks for.
+      throw new UsageError(
+        `${path.relative(cwd, inContainer.evalCase.filePath)}${inContainer.evalCase.line === undefined ? '' : `:${inContainer.evalCase.line}`}: case "${inContainer.evalCase.id}": workspace.docker runs are not wired yet, and AgentV will not run a container workspace on this machine instead`,
+        {
+          hint: '`agentv validate` checks the block; to run the cases now, remove `docker:` from the workspace (they then run on this machine, in a copy of template/repos)',
+        },
+      );
+    }
     if (plan.cases.length === 0) {
       // An empty shard is normal for small runs: write an empty result file and pass.
       process.stderr.write(

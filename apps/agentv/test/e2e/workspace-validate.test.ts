@@ -164,7 +164,7 @@ workspace:
   mode: static
   path: /srv/checkout
   pool: true
-  docker: { image: "python:3.12" }
+  docker: { image: "python:3.12", network: host }
   repos:
     - { path: ./r, source: { type: git, url: "https://example.com/r.git" } }
 ${CASES}`);
@@ -174,12 +174,28 @@ ${CASES}`);
       'error: evals/suite.yaml:4:9: workspace.mode: `static` (work in a folder as it is) is not supported (hint: use `template: <the folder>` instead: AgentV copies it for each worker (`mode: pooled`) or case (`mode: temp`) and resets the copy between cases, so the folder is never changed and each case starts from the same files)',
       'error: evals/suite.yaml:5:3: workspace.path (`mode: static`: work in a folder as it is) is not supported (hint: use `template: <the folder>` instead: AgentV copies it for each worker (`mode: pooled`) or case (`mode: temp`) and resets the copy between cases, so the folder is never changed and each case starts from the same files)',
       'error: evals/suite.yaml:6:3: workspace.pool was removed in AgentV 4 (hint: use `mode: pooled` (the default) or `mode: temp`)',
-      'error: evals/suite.yaml:7:3: workspace.docker: container workspaces are not supported yet (issue 25) (hint: remove `docker:` to run the agent and graders on this machine, in a copy of `template`/`repos`)',
+      'error: evals/suite.yaml:7:44: workspace.docker.network "host" would share this machine\'s network (hint: use `none` (the default), `bridge`, or a network made for the eval (`docker network create`))',
     ]);
     expect(lines).toContain(
       'error: evals/suite.yaml:9:20: workspace.repos[0].source was removed in AgentV 4 (hint: use `repo:` (a URL, GitHub `org/name`, or a local path starting with ./ or /))',
     );
     expect(validate.code).toBe(1);
+  });
+
+  it('accepts a docker block in validate; eval refuses to run it until container runs are wired', async () => {
+    const { project } = await workspaceProject(`execution:
+  evaluators: [{ type: contains, value: hi }]
+workspace:
+  docker: { image: "python:3.12", memory: 512m, cpus: 1 }
+${CASES}`);
+    const validate = await runAgentv(['validate', 'evals/suite.yaml'], project.dir);
+    expect(validate.stdout).toContain('no errors');
+    expect(validate.code).toBe(0);
+    const evaluation = await runAgentv(['eval', 'evals/suite.yaml'], project.dir);
+    expect(evaluation.stderr).toMatch(
+      /^agentv: evals\/suite\.yaml:\d+: case "[^"]+": workspace\.docker runs are not wired yet, and AgentV will not run a container workspace on this machine instead\n/,
+    );
+    expect(evaluation.code).toBe(2);
   });
 
   it('places problems of a workspace file in that file', async () => {

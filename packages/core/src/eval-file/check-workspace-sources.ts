@@ -29,8 +29,9 @@ const GIT_TIMEOUT_MS = 30_000;
  * cloning or running anything but `git rev-parse`: the template is an
  * existing folder inside the file roots; each local repository is one (a
  * work tree with `.git`, or a bare repository) inside the roots, holding
- * `commit` (`~ancestor`). Repositories reached by URL are not checked (no
- * network).
+ * `commit` (`~ancestor`); a `docker:` block's `build` and mount sources
+ * exist inside the roots. Repositories reached by URL are not checked (no
+ * network), nor is any Docker engine contacted.
  */
 export async function workspaceSourceIssues(
   block: WorkspaceBlockInput,
@@ -183,6 +184,43 @@ export async function workspaceSourceIssues(
       })(),
     );
   });
+  const docker = place.datasetRecord ? undefined : block.docker;
+  const dockerPaths: { written: string; at: PropertyKey[]; what: string; folder: boolean }[] = [];
+  if (docker?.build !== undefined) {
+    const what = `workspace.docker.build "${docker.build}"`;
+    dockerPaths.push({ written: docker.build, at: ['docker', 'build'], what, folder: false });
+  }
+  docker?.mounts?.forEach((mount, index) => {
+    const what = `workspace.docker.mounts[${index}].source "${mount.source}"`;
+    dockerPaths.push({
+      written: mount.source,
+      at: ['docker', 'mounts', index, 'source'],
+      what,
+      folder: true,
+    });
+  });
+  for (const { written, at, what, folder } of dockerPaths) {
+    const absolute = path.resolve(place.baseDir, written);
+    work.push(
+      (async () => {
+        const problem = await once(checks, `folder\u0000${absolute}`, () =>
+          folderProblem(absolute),
+        );
+        if (problem?.kind === 'missing') {
+          const close = didYouMeanFolder(written, problem.suggestion);
+          report(
+            at,
+            `${what} not found (looked for ${shown(absolute)})`,
+            `${close}${relativeHint}`,
+          );
+        } else if (problem?.kind === 'not-folder' && folder) {
+          report(at, `${what} is a file, not a folder`, 'mount a folder of the project');
+        } else {
+          await refused(absolute, what, written, at);
+        }
+      })(),
+    );
+  }
   await Promise.all(work);
   return issues;
 }

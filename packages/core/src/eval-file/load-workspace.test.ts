@@ -203,7 +203,7 @@ ${CASE('one')}`,
   pool: true
   mode: static
   path: /srv/checkout
-  docker: { image: python:3.12 }
+  docker: { imag: python:3.12 }
   env: { required_commands: [git] }
   repos:
     - { path: r, repo: "https://example.com/r.git", checkout: { ref: main } }
@@ -226,7 +226,8 @@ ${CASE('one')}`,
       expect.stringMatching(
         /^error 7:3 workspace\.path \(`mode: static`: work in a folder as it is\) is not supported/,
       ),
-      'error 8:3 workspace.docker: container workspaces are not supported yet (issue 25) (remove `docker:` to run the agent and graders on this machine, in a copy of `template`/`repos`)',
+      'error 8:11 workspace.docker names no image (add `image: <name:tag>` (an image the engine has) or `build: ./Dockerfile`)',
+      'error 8:13 workspace.docker: unknown key "imag" (did you mean "image"?)',
       'warning 9:3 workspace.env (preflight checks of required commands) is not supported and is ignored (check what the cases need in a `before_all` hook, e.g. `command: ["python3", "-c", "import numpy"]`)',
       'error 11:53 workspace.repos[0].checkout was removed in AgentV 4 (use `commit:` (or `base_commit:`) and `ancestor:` on the entry itself)',
       'error 13:5 workspace.hooks: unknown key "befor_each" (did you mean "before_each"?)',

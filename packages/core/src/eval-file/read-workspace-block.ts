@@ -17,6 +17,7 @@ import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { type WorkspaceSourceChecks, workspaceSourceIssues } from './check-workspace-sources.js';
 import { checkFileRootOnce, describeRefusal } from './file-roots.js';
 import type { FileLookup } from './resolve-input-file.js';
+import { toDockerConfig } from './to-docker-config.js';
 import {
   type WorkspacePlace,
   workspaceBlockIssues,
@@ -89,6 +90,7 @@ export async function readWorkspaceBlock(
   if (hasErrors(issues)) return undefined;
   const layer = toLayer(parsed.data, place.baseDir);
   if (layer.template !== undefined) reading.sources.add(layer.template);
+  if (layer.docker?.build !== undefined) reading.sources.add(layer.docker.build);
   for (const repo of layer.repos ?? []) {
     if (path.isAbsolute(repo.repo)) reading.sources.add(repo.repo);
   }
@@ -222,6 +224,7 @@ function toLayer(block: WorkspaceBlockInput, baseDir: string): WorkspaceLayer {
     add('afterAll', hooks.after_all);
     layer.hooks = resolved;
   }
+  if (block.docker !== undefined) layer.docker = toDockerConfig(block.docker, baseDir);
   return layer;
 }
 

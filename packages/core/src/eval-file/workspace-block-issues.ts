@@ -3,6 +3,8 @@ import { closestMatch } from '../util/closest-match.js';
 import { isRecord } from '../util/records.js';
 import { repoSource } from '../workspace/resolve-workspace-config.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
+import { dockerIssues } from './workspace-docker-issues.js';
+import type { Report, UnknownKeys } from './workspace-issue-reporters.js';
 import { WORKSPACE_HOOK_NAMES, WORKSPACE_KEYS } from './workspace-schema.js';
 
 /** Where a workspace block is written, for its issues. */
@@ -62,7 +64,7 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /**
  * Problems of a `workspace:` mapping that its schema cannot see: keys AgentV 4
- * removed, `mode: static`, `docker`, unknown keys (errors, with "did you
+ * removed, `mode: static`, a `docker:` block's values, unknown keys (errors, with "did you
  * mean"), `base_commit` ≠ `commit`, repository paths outside the workspace,
  * `{{…}}` in a hook command run by the shell, unknown `{{…}}` in argv hooks,
  * keys read but ignored (warnings), and, in a dataset record, hooks and
@@ -134,14 +136,8 @@ export function workspaceBlockIssues(
       STATIC_HINT,
     );
   }
-  if ('docker' in block) {
-    report(
-      'error',
-      [],
-      'docker',
-      ': container workspaces are not supported yet (issue 25)',
-      'remove `docker:` to run the agent and graders on this machine, in a copy of `template`/`repos`',
-    );
+  if (isRecord(block.docker)) {
+    dockerIssues(block.docker, place.datasetRecord === true, report, unknownKeys);
   }
   if ('env' in block) {
     report(
@@ -158,21 +154,6 @@ export function workspaceBlockIssues(
   if (isRecord(block.hooks)) hookIssues(block.hooks, place, report, unknownKeys);
   return issues;
 }
-
-type Report = (
-  severity: Issue['severity'],
-  relative: readonly PropertyKey[],
-  key: string | undefined,
-  message: string,
-  hint: string,
-  showKey?: boolean,
-) => void;
-type UnknownKeys = (
-  value: Record<string, unknown>,
-  relative: PropertyKey[],
-  known: readonly string[],
-  skip?: readonly string[],
-) => void;
 
 function repoIssues(
   repos: unknown[],

@@ -93,6 +93,57 @@ export const workspaceRepoSchema = z.looseObject({
     .describe('Sparse checkout (cone mode): only these folders of the repository'),
 });
 
+/** One `docker.mounts` entry. */
+export const workspaceDockerMountSchema = z.looseObject({
+  source: z
+    .string()
+    .min(1)
+    .describe('A folder of the project, relative to the file that declares the block'),
+  target: z.string().min(1).describe('Where it appears in the container: an absolute path'),
+  read_only: z.boolean().optional().describe('Mount it read-only (default false)'),
+});
+
+/** `docker:` of a workspace. */
+export const workspaceDockerSchema = z.looseObject({
+  image: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('An image the Docker engine already has (AgentV never pulls: `docker pull` it once)'),
+  build: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A Dockerfile, or a folder holding one, relative to the file that declares the block; built once per content of its folder',
+    ),
+  memory: z.string().min(1).optional().describe('Memory limit, e.g. `512m`, `2g`'),
+  cpus: z.number().positive().optional().describe('CPU limit, e.g. `1.5`'),
+  network: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('`none` (default: no network), `bridge`, or the name of a Docker network'),
+  user: z.string().min(1).optional().describe('`uid`, `uid:gid` or a user of the image'),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Environment variables of every process in the container'),
+  mounts: z
+    .array(workspaceDockerMountSchema)
+    .optional()
+    .describe('Folders of the project mounted into the container'),
+  read_only: z
+    .boolean()
+    .optional()
+    .describe('Read-only root file system (default true; /workspace and /tmp stay writable)'),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Longest a process in the container may run, in seconds'),
+});
+
 /** A `workspace:` mapping. */
 export const workspaceBlockSchema = z.looseObject({
   template: z
@@ -121,10 +172,11 @@ export const workspaceBlockSchema = z.looseObject({
   hooks: workspaceHooksSchema
     .optional()
     .describe('Commands run before and after all cases and each case'),
-  docker: z
-    .unknown()
+  docker: workspaceDockerSchema
     .optional()
-    .describe('Not supported yet: container workspaces are refused with an error'),
+    .describe(
+      'Run the cases in a container with the workspace mounted at /workspace: `image` or `build`, `memory`, `cpus`, `network` (default none), `user`, `env`, `mounts`, `read_only`, `timeout`',
+    ),
   env: z
     .unknown()
     .optional()
@@ -145,6 +197,7 @@ export type WorkspaceBlockInput = z.infer<typeof workspaceBlockSchema>;
 export type WorkspaceRepoInput = z.infer<typeof workspaceRepoSchema>;
 export type WorkspaceHookInput = z.infer<typeof workspaceHookSchema>;
 export type WorkspaceHooksInput = z.infer<typeof workspaceHooksSchema>;
+export type WorkspaceDockerInput = z.infer<typeof workspaceDockerSchema>;
 
 /** Keys understood in each mapping of a workspace block, for unknown-key errors. */
 export const WORKSPACE_KEYS = {
@@ -152,6 +205,8 @@ export const WORKSPACE_KEYS = {
   repo: Object.keys(workspaceRepoSchema.shape),
   hooks: Object.keys(workspaceHooksSchema.shape),
   hook: Object.keys(workspaceHookSchema.shape),
+  docker: Object.keys(workspaceDockerSchema.shape),
+  mount: Object.keys(workspaceDockerMountSchema.shape),
 } as const;
 
 /** The four hook names, in the order they run. */
@@ -191,6 +246,18 @@ export function workspaceHint(
     if (last === 'ancestor') return 'ancestor is a whole number >= 0 (1: the parent of `commit`)';
     if (last === 'sparse')
       return 'write the folders to check out as a list, e.g. `sparse: [src, docs]`';
+  }
+  if (keys.includes('docker')) {
+    if (last === 'docker')
+      return 'write `docker:` as a mapping, e.g. `docker: {image: python:3.12}`';
+    if (last === 'memory')
+      return 'write the limit with a unit, e.g. `memory: 512m` or `memory: 2g`';
+    if (last === 'cpus') return 'cpus is a number > 0, e.g. `cpus: 1.5`';
+    if (last === 'env') return 'write `env:` as a mapping of names to text values';
+    if (last === 'mounts') return 'write `mounts:` as a list of `{source: ./data, target: /data}`';
+    if (last === 'read_only') return 'write `read_only: true` or `read_only: false`';
+    if (last === 'timeout') return 'timeout is a number of seconds > 0, e.g. `timeout: 1800`';
+    return 'write it as text';
   }
   if (keys.includes('hooks')) {
     if (last === 'command' || last === 'script') {

@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { WorkspaceConfig, WorkspaceHook, WorkspaceRepo } from './workspace-config.js';
+import type {
+  WorkspaceConfig,
+  WorkspaceDocker,
+  WorkspaceHook,
+  WorkspaceRepo,
+} from './workspace-config.js';
 
 /** A hook as one block writes it: every key optional, so a case can change one of them. */
 export type WorkspaceHookLayer = Partial<WorkspaceHook>;
@@ -21,6 +26,8 @@ export interface WorkspaceLayer {
     afterEach?: WorkspaceHookLayer;
     afterAll?: WorkspaceHookLayer;
   };
+  /** A `docker:` block, replaced as a whole by a case's. */
+  docker?: WorkspaceDocker;
   /** Absolute folder of the file that declared the block. */
   baseDir: string;
 }
@@ -46,6 +53,8 @@ export function mergeWorkspaceLayers(
   if (isolation !== undefined) merged.isolation = isolation;
   const mode = caseLayer.mode ?? fileLayer.mode;
   if (mode !== undefined) merged.mode = mode;
+  const docker = caseLayer.docker ?? fileLayer.docker;
+  if (docker !== undefined) merged.docker = docker;
   if (fileLayer.hooks !== undefined || caseLayer.hooks !== undefined) {
     const hooks: NonNullable<WorkspaceLayer['hooks']> = {};
     const enabled = caseLayer.hooks?.enabled ?? fileLayer.hooks?.enabled;
@@ -90,6 +99,7 @@ export function resolveWorkspaceConfig(layer: WorkspaceLayer): WorkspaceConfig {
   };
   if (layer.template !== undefined) config.template = layer.template;
   if (layer.repos !== undefined) config.repos = layer.repos;
+  if (layer.docker !== undefined) config.docker = layer.docker;
   config.key = JSON.stringify([
     config.template ?? null,
     config.repos ?? null,
@@ -97,6 +107,7 @@ export function resolveWorkspaceConfig(layer: WorkspaceLayer): WorkspaceConfig {
     config.mode,
     HOOKS.map((name) => hooks[name] ?? null),
     config.baseDir,
+    config.docker ?? null,
   ]);
   return config;
 }

@@ -17,6 +17,8 @@ export interface WorkspaceConfig {
    */
   mode: 'pooled' | 'temp';
   hooks: WorkspaceHooks;
+  /** Set when the cases run in a container (`docker:`) instead of on this machine. */
+  docker?: WorkspaceDocker;
   /**
    * Absolute folder of the file that declared the block: a hook's relative
    * `cwd` and a local repository's relative `repo` resolve against it.
@@ -63,4 +65,42 @@ export interface WorkspaceHook {
   timeoutMs?: number;
   /** Absolute working directory; default the workspace. */
   cwd?: string;
+}
+
+/**
+ * A `docker:` block, resolved: the container the workspace is mounted into
+ * (at `/workspace`). Exactly one of `image` and `build`.
+ */
+export interface WorkspaceDocker {
+  /** An image the engine already has (never pulled). */
+  image?: string;
+  /** Absolute path of a Dockerfile, or of a folder holding `Dockerfile`; built once per content. */
+  build?: string;
+  /** Memory ceiling as written (`512m`, `2g`). */
+  memory?: string;
+  /** `memory` in bytes. */
+  memoryBytes?: number;
+  /** CPU share, > 0. */
+  cpus?: number;
+  /** `none` (default), `bridge`, or a network's name. */
+  network: string;
+  /** `uid[:gid]` or a user of the image; default the image's. */
+  user?: string;
+  /** Added to the environment of every process in the container. */
+  env: Record<string, string>;
+  /** Folders of the project mounted into the container. */
+  mounts: WorkspaceDockerMount[];
+  /** Read-only root file system (`/workspace` and `/tmp` stay writable). Default true. */
+  readOnly: boolean;
+  /** Longest a process in the container may run, in seconds (upstream's `timeout`). */
+  timeoutSeconds?: number;
+}
+
+/** One `docker.mounts` entry. */
+export interface WorkspaceDockerMount {
+  /** Absolute folder of this machine, inside the project's file roots. */
+  source: string;
+  /** Absolute path in the container. */
+  target: string;
+  readOnly: boolean;
 }

@@ -1,0 +1,91 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { AgentvError } from '@agentv/core';
+import type { Sandbox, SandboxExec, SandboxOutcome } from '@agentv/core/provider-utils';
+import type Docker from 'dockerode';
+import tar from 'tar-fs';
+import { runExec } from './docker-exec.js';
+import { engineMessage, isNotFound } from './engine-error.js';
+
+/** Reads the memory cgroup's kill count with shell builtins only (v2, then v1). */
+const READ_OOM_KILLS =
+  'for f in /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control; do [ -r "$f" ] || continue; while read -r k v; do [ "$k" = oom_kill ] && echo "$v"; done < "$f"; exit 0; done; exit 0';
+
+/** One container made by `DockerRuntime.create`. */
+export class DockerSandbox implements Sandbox {
+  private oomKillsSeen = 0;
+  private destroyed?: Promise<void>;
+
+  constructor(
+    private readonly container: Docker.Container,
+    private readonly memoryLabel: string | undefined,
+  ) {}
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  exec(request: SandboxExec): Promise<SandboxOutcome> {
+    const target = {
+      container: this.container,
+      killedForMemory: () => this.killedForMemory(),
+      ...(this.memoryLabel === undefined ? {} : { memoryLabel: this.memoryLabel }),
+    };
+    return runExec(target, request);
+  }
+
+  async copyIn(source: string, target: string): Promise<void> {
+    try {
+      const archive = tar.pack(path.dirname(source), { entries: [path.basename(source)] });
+      await this.container.putArchive(archive, { path: target });
+    } catch (error) {
+      throw copyError(`copying ${source} into the sandbox (${target})`, error);
+    }
+  }
+
+  /** `source` must be in `/workspace`, a mount or the image: the engine cannot read `/tmp` (a tmpfs). */
+  async copyOut(source: string, target: string): Promise<void> {
+    try {
+      await mkdir(target, { recursive: true });
+      const archive = await this.container.getArchive({ path: source });
+      await pipeline(archive, tar.extract(target));
+    } catch (error) {
+      throw copyError(`copying ${source} out of the sandbox`, error);
+    }
+  }
+
+  destroy(): Promise<void> {
+    this.destroyed ??= this.container.remove({ force: true, v: true }).catch((error: unknown) => {
+      if (!isNotFound(error) && (error as { statusCode?: unknown }).statusCode !== 409) throw error;
+    });
+    return this.destroyed;
+  }
+
+  /**
+   * Whether the memory cgroup killed a process since the last call: its
+   * `oom_kill` count went up; where the count cannot be read, the engine's
+   * `State.OOMKilled`.
+   */
+  private async killedForMemory(): Promise<boolean> {
+    const outcome = await runExec(
+      { container: this.container, killedForMemory: async () => false },
+      { command: READ_OOM_KILLS, cwd: '/' },
+    );
+    const count = Number.parseInt(outcome.stdout.trim(), 10);
+    if (Number.isInteger(count)) {
+      const more = count > this.oomKillsSeen;
+      this.oomKillsSeen = count;
+      return more;
+    }
+    const info = await this.container.inspect();
+    return info.State.OOMKilled === true;
+  }
+}
+
+function copyError(doing: string, error: unknown): AgentvError {
+  return new AgentvError(`${doing} failed: ${engineMessage(error)}`, {
+    hint: 'check that the path exists; files the engine can copy are in /workspace, mounts and the image (not /tmp)',
+    cause: error,
+  });
+}
