@@ -6,14 +6,17 @@ import { formatIssue } from '../errors/input-issue.js';
 import { loadEvalFile } from './load-eval-file.js';
 
 let root: string | undefined;
+// Every folder a test made (some tests load twice), removed after it.
+const roots: string[] = [];
 afterEach(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
+  for (const made of roots.splice(0)) await rm(made, { recursive: true, force: true });
   root = undefined;
 });
 
 /** Writes `files` to a temp folder and loads `evals/suite.yaml` from it, as the CLI does (cwd = root). */
 async function load(files: Record<string, string>) {
   root = await mkdtemp(path.join(os.tmpdir(), 'agentv-dataset-'));
+  roots.push(root);
   for (const [name, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, name)), { recursive: true });
     await writeFile(path.join(root, name), content);
