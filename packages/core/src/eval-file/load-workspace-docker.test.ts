@@ -1,62 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Issue } from '../errors/input-issue.js';
-import { loadEvalFile } from './load-eval-file.js';
+import {
+  brief,
+  CASE,
+  GRADERS,
+  load,
+  project,
+  removeProjects,
+} from './test-support/workspace-project.js';
 
-let dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  dirs = [];
-});
-
-/** A project (its own repository root) holding `files`; returns its real path. */
-async function project(files: Record<string, string>): Promise<string> {
-  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'agentv-workspace-')));
-  dirs.push(dir);
-  await mkdir(path.join(dir, '.agentv'));
-  for (const [relative, content] of Object.entries(files)) {
-    const target = path.join(dir, relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, content);
-  }
-  return dir;
-}
-
-/** Makes `dir` a git repository with two commits; returns their shas, oldest first. */
-function _gitRepo(dir: string): string[] {
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: dir,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.com',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.com',
-      },
-    }).trim();
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'one', '--allow-empty');
-  git('commit', '-q', '-m', 'two', '--allow-empty');
-  return [git('rev-parse', 'HEAD~1'), git('rev-parse', 'HEAD')];
-}
-
-const CASE = (id: string, extra = '') =>
-  `  - id: ${id}\n    input_messages: [{ role: user, content: hi }]\n${extra}`;
-const GRADERS = 'execution:\n  evaluators: [{ type: contains, value: ok }]\n';
-
-function brief(issue: Issue) {
-  return `${issue.severity} ${issue.line}:${issue.column}${issue.caseId ? ` [${issue.caseId}]` : ''} ${issue.message} (${issue.hint})`;
-}
-
-async function load(dir: string, file = 'evals/suite.yaml') {
-  return loadEvalFile(file, { cwd: dir });
-}
+afterEach(removeProjects);
 
 describe('loadEvalFile: workspace.docker', () => {
   it('resolves a docker block: defaults, build and mount paths against the file, in the key', async () => {
