@@ -3,6 +3,7 @@ import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { ChatMessage } from '../provider/chat-message.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
+import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
@@ -58,6 +59,8 @@ export interface CaseWorkspace {
   /** Absolute path; graders that run processes run them here. */
   path: string;
   changes: FileChanges;
+  /** The sandbox holding the workspace at `/workspace`, when it has one (`in_sandbox` graders run there). */
+  sandbox?: Sandbox;
 }
 
 /** What an evaluator returns. Scores are clamped to [0, 1]. */

@@ -7,6 +7,7 @@ import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
+import type { SandboxRuntime } from '../sandbox/sandbox-runtime.js';
 import type { FileChanges } from '../workspace/file-changes.js';
 import type { WorkspaceManager } from '../workspace/workspace-manager.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
@@ -88,6 +89,12 @@ export interface RunEvaluationOptions {
    * hands out the kept workspace.
    */
   workspaces?: WorkspaceManager;
+  /**
+   * The runtime that starts the containers of workspaces with `docker:`
+   * (`@agentv/sandbox-docker`'s, given by the app). A run with such a
+   * workspace and no runtime stops before its first case.
+   */
+  sandboxRuntime?: SandboxRuntime;
 }
 
 /** What `onWorkspaceChanges` is given. */

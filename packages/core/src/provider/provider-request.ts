@@ -1,3 +1,4 @@
+import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { ChatMessage } from './chat-message.js';
 
 /** Everything a provider needs to answer one eval case. */
@@ -40,6 +41,13 @@ export interface ProviderRequest {
    * processes run them there and set `AGENTV_WORKSPACE` (README, "Workspaces").
    */
   workspace?: string;
+  /**
+   * Set when the case's workspace runs in a sandbox (`workspace.docker`):
+   * providers that run processes run them through it instead of on this
+   * machine, with `/workspace` (`SANDBOX_WORKSPACE`) as working directory and
+   * as the value of `{WORKSPACE}` / `AGENTV_WORKSPACE`.
+   */
+  sandbox?: Sandbox;
   /** Free-form data about the case (dataset, conversation id); providers must not depend on it. */
   metadata?: Record<string, unknown>;
 }

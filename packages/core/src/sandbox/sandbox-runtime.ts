@@ -1,3 +1,6 @@
+/** Where a sandbox mounts the case's workspace, and its processes' working directory. */
+export const SANDBOX_WORKSPACE = '/workspace';
+
 /**
  * Where a case's agent, hooks and graders run when its workspace asks for a
  * sandbox: a container engine, a Kubernetes cluster, a hosted sandbox. Core

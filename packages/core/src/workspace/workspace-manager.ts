@@ -1,3 +1,4 @@
+import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { FileChanges } from './file-changes.js';
 import type { WorkspaceConfig } from './workspace-config.js';
 
@@ -19,6 +20,11 @@ export interface WorkspaceCaseInfo {
 export interface WorkspaceLease {
   /** Absolute path of the workspace: the agent's working directory. */
   readonly path: string;
+  /**
+   * The sandbox the workspace is mounted into (at `/workspace`) when its
+   * config has `docker:`: hooks, the agent and in-sandbox graders run there.
+   */
+  readonly sandbox?: Sandbox;
   /** What changed since the lease was taken (after `before_each` ran). */
   changes(): Promise<FileChanges>;
   /**
