@@ -191,6 +191,32 @@ evalcases:
     expect(await containersOf('oom-run')).toEqual([]);
   });
 
+  it('a container that died is replaced for the next case of its slot', async () => {
+    const results = await run(
+      `workspace:
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: a-stop
+    input_messages: [{ role: user, content: stop }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+  - id: b-after
+    input_messages: [{ role: user, content: after }]
+    evaluators: [{ name: said, type: contains, value: after }]
+`,
+      // PID 1 (the container's init) ends on SIGTERM, and the container with it.
+      {
+        command_template: 'if [ {PROMPT} = stop ]; then kill -TERM 1; sleep 30; fi; echo {PROMPT}',
+      },
+      'died-run',
+      1,
+    );
+    // The agent's own container went away under it: the case errors, naming the container.
+    expect(results[0]?.error).toMatch(/container \w+ is not running/i);
+    expect(results[1]).toMatchObject({ evalId: 'b-after', passed: true });
+    expect(results[1]?.error).toBeUndefined();
+    expect(await containersOf('died-run')).toEqual([]);
+  });
+
   it('stops before the first case when the image is not on the engine, naming docker pull', async () => {
     const failure = await run(
       `workspace:

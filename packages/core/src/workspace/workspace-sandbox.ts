@@ -16,8 +16,9 @@ export const DEFAULT_PIDS_LIMIT = 512;
 /** A sandbox the workspace manager started, and whether it still works. */
 export interface WorkspaceSandbox extends Sandbox {
   /**
-   * False once an exec could not reach it or a process in it was killed for
-   * memory and a probe then failed: the manager starts another for the next case.
+   * False once an exec could not reach it, or a process in it was killed (for
+   * memory, by a signal) and a probe then failed: the manager starts another
+   * for the next case.
    */
   usable(): Promise<boolean>;
 }
@@ -96,7 +97,10 @@ function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string })
     async exec(request: SandboxExec): Promise<SandboxOutcome> {
       try {
         const outcome = await sandbox.exec(request);
-        if (outcome.oomKilled) suspect = true;
+        // Killed (for memory, by a signal): the container itself may have gone with it.
+        const killed =
+          outcome.exitCode === undefined ? !outcome.timedOut && !outcome.aborted : outcome.exitCode > 128;
+        if (outcome.oomKilled || killed) suspect = true;
         return outcome;
       } catch (error) {
         broken = true;
@@ -110,7 +114,6 @@ function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string })
       if (broken) return false;
       if (!suspect) return true;
       suspect = false;
-      // A kill for memory may have taken the whole container with it.
       try {
         const probe = await sandbox.exec({ command: ['true'], cwd: '/', timeoutMs: 30_000 });
         broken = probe.exitCode !== 0;
