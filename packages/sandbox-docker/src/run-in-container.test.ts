@@ -166,6 +166,82 @@ evalcases:
     expect(await containersOf('graders-run')).toEqual([]);
   });
 
+  it('shared isolation: one container for every case; a batch is one exec in it', async () => {
+    const cases = ['a', 'b', 'c']
+      .map(
+        (id) => `  - id: ${id}
+    input_messages: [{ role: user, content: ${id} }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+`,
+      )
+      .join('');
+    const yaml = `workspace:
+  isolation: shared
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+${cases}`;
+    const single = await run(
+      yaml,
+      { command_template: 'echo "$(cat /etc/hostname) $(pwd)"' },
+      'shared-run',
+      2,
+    );
+    const hosts = new Set(single.map((result) => result.candidateAnswer));
+    expect(hosts.size).toBe(1);
+    expect([...hosts][0]).toMatch(/ \/workspace$/);
+    // Batch mode: the bundle in {INPUT_FILE}, the answers in {OUTPUT_FILE}, both through /agentv.
+    const batched = await run(
+      yaml,
+      {
+        provider_batching: true,
+        command_template:
+          'test "$(pwd)" = /workspace && while read -r line; do id=$(echo "$line" | grep -o \'"id": *"[a-z]"\' | grep -o \'"[a-z]"$\'); echo "{\\"id\\": $id, \\"text\\": \\"$(cat /etc/hostname)\\"}"; done < {INPUT_FILE} > {OUTPUT_FILE}',
+      },
+      'batch-run',
+      2,
+    );
+    expect(batched.map((result) => [result.evalId, result.error])).toEqual([
+      ['a', undefined],
+      ['b', undefined],
+      ['c', undefined],
+    ]);
+    expect(new Set(batched.map((result) => result.candidateAnswer)).size).toBe(1);
+    expect(await containersOf('batch-run')).toEqual([]);
+  });
+
+  it('temp mode: a failed case keeps its folder, not its container', async () => {
+    const kept: string[] = [];
+    await writeFile(
+      path.join(dir, 'evals', 'kept-run.yaml'),
+      `workspace:
+  mode: temp
+  template: ./app
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: fails
+    input_messages: [{ role: user, content: hi }]
+    evaluators: [{ name: never, type: contains, value: "not said" }]
+`,
+    );
+    await evaluate({
+      evalFiles: ['evals/kept-run.yaml'],
+      providers,
+      cwd: dir,
+      targetDefinitions: [
+        { name: 'agent', provider: 'cli', command_template: 'echo done > out.txt; echo hi' },
+      ],
+      target: 'agent',
+      workspaceRoot: root,
+      sandboxRuntime: await testRuntime(),
+      onWorkspaceKept: (folder) => {
+        kept.push(folder);
+      },
+    });
+    expect(kept).toHaveLength(1);
+    expect(await readFile(path.join(kept[0]!, 'out.txt'), 'utf8')).toBe('done\n');
+    expect(await containersOf('kept-run')).toEqual([]);
+  });
+
   it('a case killed for memory errors with the limit; the next case of the slot runs', async () => {
     const results = await run(
       `workspace:
