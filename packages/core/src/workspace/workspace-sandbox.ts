@@ -99,7 +99,9 @@ function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string })
         const outcome = await sandbox.exec(request);
         // Killed (for memory, by a signal): the container itself may have gone with it.
         const killed =
-          outcome.exitCode === undefined ? !outcome.timedOut && !outcome.aborted : outcome.exitCode > 128;
+          outcome.exitCode === undefined
+            ? !outcome.timedOut && !outcome.aborted
+            : outcome.exitCode > 128;
         if (outcome.oomKilled || killed) suspect = true;
         return outcome;
       } catch (error) {
