@@ -242,6 +242,43 @@ evalcases:
     expect(await containersOf('kept-run')).toEqual([]);
   });
 
+  it('after_each and after_all run in the container; docker.timeout and max_output_bytes hold', async () => {
+    await mkdir(path.join(dir, 'evals', 'out'), { recursive: true });
+    const results = await run(
+      `workspace:
+  docker:
+    image: ${TEST_IMAGE}
+    timeout: 2
+    mounts: [{ source: ./out, target: /out }]
+  hooks:
+    after_each: { command: 'echo "$AGENTV_EVAL_ID $(pwd)" >> /out/after-each.txt' }
+    after_all: { command: 'echo "$(pwd)" > /out/after-all.txt' }
+evalcases:
+  - id: a-slow
+    input_messages: [{ role: user, content: slow }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+  - id: b-long
+    input_messages: [{ role: user, content: long }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+`,
+      {
+        max_output_bytes: 1000,
+        command_template:
+          'if [ {PROMPT} = slow ]; then sleep 60; fi; head -c 5000 /dev/zero | tr "\\\\0" x',
+      },
+      'after-run',
+      1,
+    );
+    expect(results[0]?.error).toMatch(/timed out/);
+    expect(results[1]?.error).toMatch(/max_output_bytes/);
+    const afterEach = await readFile(path.join(dir, 'evals', 'out', 'after-each.txt'), 'utf8');
+    expect(afterEach.split('\n').sort()).toEqual(['', 'a-slow /workspace', 'b-long /workspace']);
+    expect(await readFile(path.join(dir, 'evals', 'out', 'after-all.txt'), 'utf8')).toBe(
+      '/workspace\n',
+    );
+    expect(await containersOf('after-run')).toEqual([]);
+  });
+
   it('a case killed for memory errors with the limit; the next case of the slot runs', async () => {
     const results = await run(
       `workspace:

@@ -59,7 +59,8 @@ export async function startSandbox(options: StartSandbox): Promise<WorkspaceSand
       },
     );
   }
-  return watched(sandbox, { hostPath: options.exchange, path: SANDBOX_EXCHANGE });
+  const longest = docker.timeoutSeconds === undefined ? undefined : docker.timeoutSeconds * 1000;
+  return watched(sandbox, { hostPath: options.exchange, path: SANDBOX_EXCHANGE }, longest);
 }
 
 /** The runtime's spec for a workspace's sandbox. */
@@ -87,8 +88,15 @@ export function sandboxSpec(
   return spec;
 }
 
-/** `sandbox` with its exchange folder, remembering whether it may have stopped working. */
-function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string }): WorkspaceSandbox {
+/**
+ * `sandbox` with its exchange folder and `docker.timeout` as every exec's
+ * longest time, remembering whether it may have stopped working.
+ */
+function watched(
+  sandbox: Sandbox,
+  exchange: { hostPath: string; path: string },
+  longestMs: number | undefined,
+): WorkspaceSandbox {
   let broken = false;
   let suspect = false;
   return {
@@ -96,7 +104,13 @@ function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string })
     exchange,
     async exec(request: SandboxExec): Promise<SandboxOutcome> {
       try {
-        const outcome = await sandbox.exec(request);
+        // `docker.timeout` caps every process, whatever its own limit.
+        const capped =
+          longestMs === undefined ||
+          (request.timeoutMs !== undefined && request.timeoutMs <= longestMs)
+            ? request
+            : { ...request, timeoutMs: longestMs };
+        const outcome = await sandbox.exec(capped);
         // Killed (for memory, by a signal): the container itself may have gone with it.
         const killed =
           outcome.exitCode === undefined
