@@ -6,10 +6,13 @@ import type { RunState } from './run-state.js';
  * containers of AgentV processes that are gone, checks the engine answers and
  * makes every distinct image ready (an image missing from the engine, or a
  * build that fails, stops the run here, naming the case). A run that needs
- * containers and has no runtime stops here too.
+ * containers and has no runtime stops here too. Nothing of this with
+ * `options.workspaces` (a manager of the caller's).
  */
 export async function prepareSandboxes(run: RunState): Promise<void> {
   const { options } = run;
+  // A manager of the caller's (`agentv grade --workspace`) starts what it needs itself.
+  if (!run.ownsWorkspaces) return;
   const inContainers = options.plan.cases.filter(
     (planned) => planned.evalCase.workspace?.docker !== undefined,
   );
