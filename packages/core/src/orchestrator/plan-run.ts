@@ -18,7 +18,7 @@ import { targetIssuePosition } from '../targets/target-positions.js';
 import { closestMatch } from '../util/closest-match.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { sortIssues } from '../util/load-result.js';
-import { sandboxHookIssues } from '../workspace/sandbox-hook-issues.js';
+import { sandboxHookIssues } from './sandbox-hook-issues.js';
 
 export interface PlanRunOptions {
   cases: readonly EvalCase[];

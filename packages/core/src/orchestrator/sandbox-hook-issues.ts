@@ -1,6 +1,6 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
-import { sandboxPath } from './sandbox-path.js';
+import { sandboxPath } from '../workspace/sandbox-path.js';
 
 const HOOK_NAMES = {
   beforeAll: 'before_all',
