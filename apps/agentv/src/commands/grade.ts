@@ -19,6 +19,7 @@ import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { lockResultFile } from '../eval/result-file-lock.js';
 import { openRunArtifacts } from '../eval/run-artifacts.js';
 import { defaultResultPath } from '../eval/run-output.js';
+import { sandboxRuntimeFor } from '../eval/sandbox-runtime-for.js';
 import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
 import { describeWriteError, writeFailureError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
@@ -261,6 +262,9 @@ export default defineCommand({
           keptAtOf(info.evalFile, info.evalId, info.target),
         )
       : undefined;
+    // Without kept workspaces, cases with docker: are graded in fresh containers, as eval runs them.
+    const sandboxRuntime =
+      workspaces === undefined ? await sandboxRuntimeFor(plan, project.env) : undefined;
     let outcome: Awaited<ReturnType<typeof runEvaluation>>;
     try {
       outcome = await runEvaluation({
@@ -291,6 +295,7 @@ export default defineCommand({
         },
         retainResults: true,
         ...(workspaces === undefined ? {} : { workspaces }),
+        ...(sandboxRuntime === undefined ? {} : { sandboxRuntime }),
       });
     } finally {
       progress.stop();

@@ -5,6 +5,7 @@ import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import { evaluatorKeyIssues, negatedTypeHint } from '../evaluators/evaluator-keys.js';
 import { needsJudge } from '../evaluators/needs-judge.js';
+import { sandboxGraderIssues } from '../evaluators/sandbox-grader.js';
 import { workspaceGraderIssues } from '../evaluators/workspace-grader-issues.js';
 import { batchWorkspaceIssue } from '../project/batch-workspace-issue.js';
 import { checkTarget, RUN_TARGET_POLICY } from '../project/check-target.js';
@@ -17,6 +18,7 @@ import { targetIssuePosition } from '../targets/target-positions.js';
 import { closestMatch } from '../util/closest-match.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { sortIssues } from '../util/load-result.js';
+import { sandboxHookIssues } from './sandbox-hook-issues.js';
 
 export interface PlanRunOptions {
   cases: readonly EvalCase[];
@@ -417,6 +419,8 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
   if (evalCase.workspace === undefined) {
     for (const issue of workspaceGraderIssues(evalCase, registry)) issues.add(issue);
   }
+  for (const issue of sandboxGraderIssues(evalCase)) issues.add(issue);
+  for (const issue of sandboxHookIssues(evalCase)) issues.add(issue);
 }
 
 /** A rubric grader needs rubric items: the case's own or the grader's. */
