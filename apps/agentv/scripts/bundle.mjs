@@ -15,8 +15,12 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'rolldown';
 
-/** Packages required lazily by core (`json_schema` loads ajv on first use). */
-const EXTERNAL = ['ajv'];
+/**
+ * Packages required lazily by core (`json_schema` loads ajv on first use), and the Docker sandbox
+ * runtime, imported only by a run with `workspace.docker` (its client, dockerode, brings ssh2 and
+ * optional native modules a bundle cannot hold).
+ */
+const EXTERNAL = ['ajv', '@agentv/sandbox-docker'];
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 for (const name of EXTERNAL) {
   if (dependencies[name] === undefined) {

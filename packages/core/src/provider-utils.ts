@@ -52,7 +52,7 @@ export type {
   SandboxRuntime,
   SandboxSpec,
 } from './sandbox/sandbox-runtime.js';
-export { SANDBOX_WORKSPACE } from './sandbox/sandbox-runtime.js';
+export { SANDBOX_EXCHANGE, SANDBOX_WORKSPACE } from './sandbox/sandbox-runtime.js';
 export type { OutputMessage } from './trace/output-message.js';
 export type { TraceEvent } from './trace/trace-event.js';
 export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';

@@ -13,6 +13,9 @@ import { engineError, engineMessage, isNotFound } from './engine-error.js';
 import { formatMemory } from './format-memory.js';
 import { sweepContainers } from './sweep-containers.js';
 
+/** Most processes in one container unless the spec says otherwise: a fork bomb stops there. */
+export const DEFAULT_PIDS_LIMIT = 512;
+
 /** Labels on every container AgentV makes; `sweep` reads them. */
 export const LABELS = { run: 'agentv.run', pid: 'agentv.pid', host: 'agentv.host' } as const;
 
@@ -100,7 +103,7 @@ export class DockerRuntime implements SandboxRuntime {
       Binds: binds,
       Init: true,
       SecurityOpt: ['no-new-privileges'],
-      PidsLimit: 4096,
+      PidsLimit: spec.pidsLimit ?? DEFAULT_PIDS_LIMIT,
     };
     if (spec.memoryBytes !== undefined) {
       hostConfig.Memory = spec.memoryBytes;
@@ -130,7 +133,7 @@ export class DockerRuntime implements SandboxRuntime {
       throw engineError(error, this.endpoint, `creating a container of ${spec.image}`);
     });
     const memory = spec.memoryBytes === undefined ? undefined : formatMemory(spec.memoryBytes);
-    const sandbox = new DockerSandbox(container, memory);
+    const sandbox = new DockerSandbox(container, memory, this.endpoint);
     try {
       await container.start();
     } catch (error) {

@@ -5,8 +5,9 @@ import { AgentvError } from '@agentv/core';
 import type { Sandbox, SandboxExec, SandboxOutcome } from '@agentv/core/provider-utils';
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
+import type { DockerEndpoint } from './docker-endpoint.js';
 import { runExec } from './docker-exec.js';
-import { engineMessage, isNotFound } from './engine-error.js';
+import { engineError, engineMessage, isNotFound } from './engine-error.js';
 
 /** Reads the memory cgroup's kill count with shell builtins only (v2, then v1). */
 const READ_OOM_KILLS =
@@ -20,19 +21,29 @@ export class DockerSandbox implements Sandbox {
   constructor(
     private readonly container: Docker.Container,
     private readonly memoryLabel: string | undefined,
+    private readonly endpoint: DockerEndpoint,
   ) {}
 
   get id(): string {
     return this.container.id;
   }
 
-  exec(request: SandboxExec): Promise<SandboxOutcome> {
+  /** Rejects only when the engine fails (gone, container removed): an `AgentvError` naming it. */
+  async exec(request: SandboxExec): Promise<SandboxOutcome> {
     const target = {
       container: this.container,
       killedForMemory: () => this.killedForMemory(),
       ...(this.memoryLabel === undefined ? {} : { memoryLabel: this.memoryLabel }),
     };
-    return runExec(target, request);
+    try {
+      return await runExec(target, request);
+    } catch (error) {
+      throw engineError(
+        error,
+        this.endpoint,
+        `running a process in container ${this.id.slice(0, 12)}`,
+      );
+    }
   }
 
   async copyIn(source: string, target: string): Promise<void> {

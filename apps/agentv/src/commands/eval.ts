@@ -27,6 +27,7 @@ import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { checkResumeFlags } from '../eval/resume.js';
 import { createRunConsole } from '../eval/run-console.js';
+import { sandboxRuntimeFor } from '../eval/sandbox-runtime-for.js';
 import { checkSelection, type SelectionFlags, selectCases } from '../eval/select-cases.js';
 import { caseKey, createEvalFileNamer, parseShard } from '../eval/shard.js';
 import { shardPlan } from '../eval/shard-plan.js';
@@ -251,16 +252,6 @@ const evalCommand = defineCommand({
       return ExitCode.Passed;
     }
     if (fullPlan.cases.length === 0) throw new UsageError('the eval files contain no cases to run');
-    const inContainer = fullPlan.cases.find((c) => c.evalCase.workspace?.docker !== undefined);
-    if (inContainer !== undefined) {
-      // Running these on the host instead would drop the isolation the eval file asks for.
-      throw new UsageError(
-        `${path.relative(cwd, inContainer.evalCase.filePath)}${inContainer.evalCase.line === undefined ? '' : `:${inContainer.evalCase.line}`}: case "${inContainer.evalCase.id}": workspace.docker runs are not wired yet, and AgentV will not run a container workspace on this machine instead`,
-        {
-          hint: '`agentv validate` checks the block; to run the cases now, remove `docker:` from the workspace (they then run on this machine, in a copy of template/repos)',
-        },
-      );
-    }
     if (plan.cases.length === 0) {
       // An empty shard is normal for small runs: write an empty result file and pass.
       process.stderr.write(
@@ -285,6 +276,7 @@ const evalCommand = defineCommand({
         ? await resolveWorkspaceRoot(workspaceRootFlag, cwd)
         : undefined;
     const keptWorkspaces: KeptWorkspace[] = [];
+    const sandboxRuntime = await sandboxRuntimeFor(plan, project.env);
     const controller = new AbortController();
     const opened = await openRun({
       plan,
@@ -352,6 +344,7 @@ const evalCommand = defineCommand({
           onWorkspaceKept: (keptAt, result) =>
             keptWorkspaces.push({ path: keptAt, label: label(result.evalId, result.target) }),
           onWorkspaceChanges: artifacts.onWorkspaceChanges,
+          ...(sandboxRuntime === undefined ? {} : { sandboxRuntime }),
         },
         repeat,
       );

@@ -7,6 +7,7 @@ import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
+import type { SandboxRuntime } from '../sandbox/sandbox-runtime.js';
 import type { RunStatistics } from '../statistics/run-statistics.js';
 
 /**
@@ -95,6 +96,12 @@ export interface EvaluateOptions {
   workspaceRoot?: string;
   /** Each workspace kept, with the result of its case, as it is kept. */
   onWorkspaceKept?: (path: string, result: EvaluationResult) => void;
+  /**
+   * Starts the containers of workspaces with `docker:`, e.g. `await
+   * createDockerRuntime()` of `@agentv/sandbox-docker`; such a run without it
+   * stops before its first case.
+   */
+  sandboxRuntime?: SandboxRuntime;
 }
 
 /** A case started (its prompt was built) or finished; `done` of `total` cases have finished. */

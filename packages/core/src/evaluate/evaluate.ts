@@ -92,6 +92,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateOutcom
   if (options.keepWorkspaces === true) runOptions.keepWorkspaces = true;
   if (options.workspaceRoot !== undefined) runOptions.workspaceRoot = options.workspaceRoot;
   if (options.onWorkspaceKept !== undefined) runOptions.onWorkspaceKept = options.onWorkspaceKept;
+  if (options.sandboxRuntime !== undefined) runOptions.sandboxRuntime = options.sandboxRuntime;
   const outcome = await runEvaluation(runOptions);
   return {
     results: tally.results,

@@ -6,6 +6,7 @@ import { referenceAnswer } from '../prompt/message-text.js';
 import { normalizeTrace } from '../provider/normalize-trace.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
+import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
@@ -46,7 +47,7 @@ export function buildRequest(
   { planned, run }: CaseContext,
   prompt: BuiltPrompt,
   attempt: number,
-  workspace?: string,
+  workspace?: { readonly path: string; readonly sandbox?: Sandbox | undefined },
 ): ProviderRequest {
   const { evalCase } = planned;
   const { options } = run;
@@ -64,7 +65,10 @@ export function buildRequest(
   if (options.repeat !== undefined) request.repeat = options.repeat;
   if (evalCase.expectedOutcome !== undefined) request.expectedOutcome = evalCase.expectedOutcome;
   if (options.signal !== undefined) request.signal = options.signal;
-  if (workspace !== undefined) request.workspace = workspace;
+  if (workspace !== undefined) {
+    request.workspace = workspace.path;
+    if (workspace.sandbox !== undefined) request.sandbox = workspace.sandbox;
+  }
   const metadata: Record<string, unknown> = { dataset: evalCase.dataset };
   if (evalCase.conversationId !== undefined) metadata.conversationId = evalCase.conversationId;
   request.metadata = metadata;

@@ -1,5 +1,6 @@
 import type { CaseWorkspace } from '../evaluators/evaluator.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
+import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { FileChanges } from '../workspace/file-changes.js';
 import { isWorkspaceCaseError, isWorkspaceSetupError } from '../workspace/workspace-errors.js';
 import type { WorkspaceCaseInfo, WorkspaceLease } from '../workspace/workspace-manager.js';
@@ -14,6 +15,8 @@ import { messageOf } from './failure-message.js';
  */
 export interface HeldWorkspace {
   readonly path: string;
+  /** The container holding the workspace at `/workspace`, with `docker:`. */
+  readonly sandbox?: Sandbox;
   /**
    * Before a retry: a `per_case` workspace is given back (not kept) and a fresh
    * one taken, so the next attempt does not start from what a failed one left
@@ -78,6 +81,9 @@ export async function holdWorkspace(
     get path() {
       return lease.path;
     },
+    get sandbox() {
+      return lease.sandbox;
+    },
     async renew() {
       if (config.isolation === 'shared') return;
       measured = undefined;
@@ -136,7 +142,11 @@ export async function workspaceForGraders(
   attempts: number,
 ): Promise<CaseWorkspace | { error: EvaluationResult }> {
   try {
-    return { path: held.path, changes: await held.changes() };
+    const changes = await held.changes();
+    const sandbox = held.sandbox;
+    return sandbox === undefined
+      ? { path: held.path, changes }
+      : { path: held.path, changes, sandbox };
   } catch (error) {
     const result = errorResult(
       context,

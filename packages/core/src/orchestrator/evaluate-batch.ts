@@ -82,7 +82,7 @@ export async function evaluateBatch(
     }
     cases.push(planned);
     held.push(workspace);
-    requests.push(buildRequest({ planned, run, started }, prompt, 0, workspace?.path));
+    requests.push(buildRequest({ planned, run, started }, prompt, 0, workspace));
   }
   if (cases.length === 0) return;
 

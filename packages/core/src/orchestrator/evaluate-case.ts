@@ -71,7 +71,7 @@ export async function evaluateCase(
       }
       callStarted = Date.now();
       firstCallStarted ??= callStarted;
-      return provider.invoke(buildRequest(context, prompt, attempt, held?.path));
+      return provider.invoke(buildRequest(context, prompt, attempt, held));
     },
     retryPolicyFor(planned.target, options),
     {

@@ -6,6 +6,7 @@ import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import { isDryRunJudge } from './judge-for.js';
 import type { PlannedCase } from './plan-run.js';
+import { prepareSandboxes } from './prepare-sandboxes.js';
 import type { RunEvaluationOptions } from './run-options.js';
 import { runSecretMasks, withSecretsMasked } from './run-secret-masks.js';
 import { createRunState, openProvider, type RunState } from './run-state.js';
@@ -47,6 +48,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
     masks,
   );
   try {
+    await prepareSandboxes(run);
     await startProviders(run);
     return await runCases(run);
   } finally {

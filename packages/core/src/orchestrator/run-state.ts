@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { EvaluationContext, Judge } from '../evaluators/evaluator.js';
 import type { Provider } from '../provider/provider.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
+import type { SandboxImages } from '../workspace/sandbox-images.js';
 import type { WorkspaceManager } from '../workspace/workspace-manager.js';
 import type { ProviderRole, RunEvaluationOptions } from './run-options.js';
 import type { RunSecretMasks } from './run-secret-masks.js';
@@ -36,6 +37,8 @@ export interface RunState {
   readonly workspaces: WorkspaceManager | undefined;
   /** The run made `workspaces` and closes it when it ends. */
   readonly ownsWorkspaces: boolean;
+  /** With `sandboxRuntime` and a case with `workspace.docker`: its images, prepared before the first case. */
+  readonly sandboxImages: SandboxImages | undefined;
   /** Set when a workspace could not be set up for the run: no further case starts, and the run throws it. */
   stopped?: unknown;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWorkspaceManager } from '../workspace/create-workspace-manager.js';
+import { createSandboxImages, type SandboxImages } from '../workspace/sandbox-images.js';
 import type { WorkspaceManager } from '../workspace/workspace-manager.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
@@ -11,18 +12,34 @@ import type { RunEvaluationOptions } from './run-options.js';
 export function runWorkspaces(options: RunEvaluationOptions): {
   workspaces: WorkspaceManager | undefined;
   ownsWorkspaces: boolean;
+  sandboxImages: SandboxImages | undefined;
 } {
+  const inContainers = options.plan.cases.some(
+    (planned) => planned.evalCase.workspace?.docker !== undefined,
+  );
+  const sandboxImages =
+    inContainers && options.sandboxRuntime !== undefined
+      ? createSandboxImages(options.sandboxRuntime)
+      : undefined;
   if (options.workspaces !== undefined) {
-    return { workspaces: options.workspaces, ownsWorkspaces: false };
+    return { workspaces: options.workspaces, ownsWorkspaces: false, sandboxImages };
   }
   if (!options.plan.cases.some((planned) => planned.evalCase.workspace !== undefined)) {
-    return { workspaces: undefined, ownsWorkspaces: false };
+    return { workspaces: undefined, ownsWorkspaces: false, sandboxImages };
   }
-  return { workspaces: createRunWorkspaceManager(options), ownsWorkspaces: true };
+  return {
+    workspaces: createRunWorkspaceManager(options, sandboxImages),
+    ownsWorkspaces: true,
+    sandboxImages,
+  };
 }
 
-function createRunWorkspaceManager(options: RunEvaluationOptions): WorkspaceManager {
+function createRunWorkspaceManager(
+  options: RunEvaluationOptions,
+  sandboxes: SandboxImages | undefined,
+): WorkspaceManager {
   return createWorkspaceManager({
+    ...(sandboxes === undefined ? {} : { sandboxes }),
     env: options.providerContext?.env ?? process.env,
     runId: options.runId ?? `run-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
     ...(options.workspaceRoot === undefined ? {} : { root: options.workspaceRoot }),

@@ -2,6 +2,13 @@
 export const SANDBOX_WORKSPACE = '/workspace';
 
 /**
+ * Where the workspace manager mounts a sandbox's exchange folder: files AgentV
+ * hands to a process inside (prompt, input, copies of the case's files) and
+ * reads back (`{OUTPUT_FILE}`) without another call to the engine.
+ */
+export const SANDBOX_EXCHANGE = '/agentv';
+
+/**
  * Where a case's agent, hooks and graders run when its workspace asks for a
  * sandbox: a container engine, a Kubernetes cluster, a hosted sandbox. Core
  * holds only these types; each runtime is a package implementing them
@@ -61,6 +68,8 @@ export interface SandboxSpec {
   labels?: Record<string, string>;
   /** Read-only root file system, with `/workspace` and `/tmp` writable. Default true. */
   readOnlyRoot?: boolean;
+  /** Most processes at once (a fork bomb fails to fork past it); default the runtime's. */
+  pidsLimit?: number;
   /** The run the sandbox belongs to (`agentv.run` label). */
   runId: string;
 }
@@ -86,6 +95,12 @@ export interface Sandbox {
   copyOut(source: string, target: string): Promise<void>;
   /** Stops and removes the sandbox; safe to call twice. */
   destroy(): Promise<void>;
+  /**
+   * A folder both sides see, when the sandbox has one (the workspace manager
+   * mounts one at `SANDBOX_EXCHANGE`): what is written at `hostPath` is at
+   * `path` inside, and back. Without it, files go through `copyIn`/`copyOut`.
+   */
+  readonly exchange?: { hostPath: string; path: string };
 }
 
 /** A process to run in a sandbox. */

@@ -5,7 +5,8 @@ import type { FileChanges } from './file-changes.js';
 import { removeTree } from './remove-tree.js';
 import { createRepoCache, type RepoCache } from './repo-cache.js';
 import { keptFolder, makeRunFolder, moveFolder, safeName } from './run-folder.js';
-import { hookFailureMessage, runHook } from './run-hook.js';
+import { type HookContext, hookFailureMessage, runHook } from './run-hook.js';
+import type { SandboxImages } from './sandbox-images.js';
 import { setUpPristine } from './set-up-pristine.js';
 import { measureChanges, takeBaseline } from './workspace-changes.js';
 import type { WorkspaceConfig } from './workspace-config.js';
@@ -17,6 +18,7 @@ import {
 } from './workspace-copy.js';
 import { WorkspaceCaseError, WorkspaceSetupError } from './workspace-errors.js';
 import type { WorkspaceCaseInfo, WorkspaceLease, WorkspaceManager } from './workspace-manager.js';
+import { startSandbox, type WorkspaceSandbox } from './workspace-sandbox.js';
 
 /** What a run's workspace manager needs. */
 export interface WorkspaceManagerOptions {
@@ -33,6 +35,11 @@ export interface WorkspaceManagerOptions {
   signal?: AbortSignal;
   /** Warnings that do not stop anything: a failed `after_each`/`after_all`, a workspace remade. */
   onLog?(message: string): void;
+  /**
+   * The runtime (and its prepared images) that starts the containers of
+   * configs with `docker:`; without it such a config's setup fails.
+   */
+  sandboxes?: SandboxImages;
 }
 
 /** Everything one workspace config (one `WorkspaceConfig.key`) has during the run. */
@@ -47,6 +54,8 @@ interface ConfigState {
   /** The shared workspace was handed out before (changes are measured from a fresh walk). */
   sharedUsed: boolean;
   copies: number;
+  /** With `docker:`: the container of each workspace (by path), started with it, kept while it works. */
+  sandboxes: Map<string, Promise<WorkspaceSandbox>>;
 }
 
 /**
@@ -66,6 +75,9 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
   let cache: RepoCache | undefined;
   let leases = 0;
   let closed = false;
+  let exchanges = 0;
+  /** Every container started and not yet destroyed: `close` removes what is left. */
+  const live = new Set<Promise<WorkspaceSandbox>>();
   const log = (message: string) => options.onLog?.(message);
   const signalOption = options.signal === undefined ? {} : { signal: options.signal };
 
@@ -86,6 +98,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         free: [],
         sharedUsed: false,
         copies: 0,
+        sandboxes: new Map(),
       };
       // Rejections are awaited by acquire; this one only keeps Node from reporting it unhandled.
       created.pristine.catch(() => undefined);
@@ -111,13 +124,99 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       env: options.env,
       runId: options.runId,
       ...signalOption,
+      ...(state.config.docker === undefined
+        ? {}
+        : {
+            inSandbox: (dir, run) =>
+              withOwnSandbox(state, dir, (sandbox) =>
+                run({ sandbox, docker: state.config.docker! }),
+              ),
+          }),
     });
+  }
+
+  /**
+   * Starts a container for workspace folder `dir` of `state` (its `docker:`),
+   * tracked until destroyed. Throws `WorkspaceSetupError` without a runtime.
+   */
+  function sandboxOf(state: ConfigState, dir: string): Promise<WorkspaceSandbox> {
+    const docker = state.config.docker!;
+    const images = options.sandboxes;
+    if (images === undefined) {
+      return Promise.reject(
+        new WorkspaceSetupError(
+          `the workspace asks for a container (docker:), but this run has no sandbox runtime`,
+          {
+            hint: 'run it with `agentv eval`, or pass `sandboxRuntime` (createDockerRuntime() of @agentv/sandbox-docker) to runEvaluation',
+          },
+        ),
+      );
+    }
+    const started = startSandbox({
+      docker,
+      images,
+      workspace: dir,
+      exchange: join(state.dir, `exchange-${++exchanges}`),
+      runId: options.runId,
+      ...signalOption,
+    });
+    live.add(started);
+    started.catch(() => live.delete(started));
+    return started;
+  }
+
+  /** Destroys a container the manager started; a failure is a warning (the next run sweeps it). */
+  async function destroySandbox(started: Promise<WorkspaceSandbox>): Promise<void> {
+    live.delete(started);
+    const sandbox = await started.catch(() => undefined);
+    await sandbox?.destroy().catch((error: Error) => {
+      log(`warning: could not remove container ${sandbox.id.slice(0, 12)}: ${error.message}`);
+    });
+  }
+
+  /** The working container of `copy`: the one started with it, or a new one if it stopped working. */
+  async function sandboxFor(state: ConfigState, copy: WorkspaceCopy): Promise<WorkspaceSandbox> {
+    let started = state.sandboxes.get(copy.path);
+    if (started !== undefined) {
+      let sandbox: WorkspaceSandbox;
+      try {
+        sandbox = await started;
+      } catch (error) {
+        // The next case of this workspace tries again.
+        state.sandboxes.delete(copy.path);
+        throw error;
+      }
+      if (await sandbox.usable()) return sandbox;
+      log(
+        `warning: the container of workspace ${copy.path} stopped working; a new one replaces it`,
+      );
+      await destroySandbox(started);
+    }
+    started = sandboxOf(state, copy.path);
+    state.sandboxes.set(copy.path, started);
+    return started;
+  }
+
+  /** Removes the container of `copy` (a workspace kept or removed). */
+  async function dropSandbox(state: ConfigState, copy: WorkspaceCopy): Promise<void> {
+    const started = state.sandboxes.get(copy.path);
+    if (started === undefined) return;
+    state.sandboxes.delete(copy.path);
+    await destroySandbox(started);
   }
 
   async function newCopy(state: ConfigState, pristine: PristineWorkspace): Promise<WorkspaceCopy> {
     const number = ++state.copies;
     const pooled = state.config.mode === 'pooled' && state.config.isolation === 'per_case';
     const path = join(state.dir, `workspace-${number}`);
+    if (state.config.docker !== undefined) {
+      // The container starts while the files are copied: the folder it mounts must exist first
+      // (an engine makes a missing one itself, owned by root).
+      await mkdir(path, { recursive: true });
+      const started = sandboxOf(state, path);
+      state.sandboxes.set(path, started);
+      started.catch(() => undefined);
+    }
     return makeCopy(pristine, path, {
       env: options.env,
       ...(pooled ? { keepIndexes: { dir: join(state.dir, `index-${number}`) } } : {}),
@@ -140,7 +239,8 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     } finally {
       if (closed) {
         // The run ended (Ctrl-C) while this workspace was made: what was written after close
-        // removed the run folder goes too.
+        // removed the run folder goes too, and containers started since.
+        await Promise.all([...live].map(destroySandbox));
         const dir = await runFolder?.catch(() => undefined);
         if (dir !== undefined) removeTree(dir);
       }
@@ -169,10 +269,12 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       copy = await newCopy(state, pristine);
     }
     const scratch = join(state.dir, `lease-${++leases}`);
+    let sandbox: WorkspaceSandbox | undefined;
     try {
+      if (config.docker !== undefined) sandbox = await sandboxFor(state, copy);
       const beforeEach = config.hooks.beforeEach;
       if (beforeEach !== undefined) {
-        const failure = await runHook(beforeEach, hookContext(copy.path, info));
+        const failure = await runHook(beforeEach, hookContext(state, copy.path, info, sandbox));
         fresh = false;
         if (failure !== undefined) {
           throw new WorkspaceCaseError(hookFailureMessage('before_each', beforeEach, failure), {
@@ -182,7 +284,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       }
       const changeOptions = { scratch, env: options.env, ...signalOption };
       const baseline = await takeBaseline(copy.path, pristine, copy, { ...changeOptions, fresh });
-      return lease(state, copy, info, scratch, () =>
+      return lease(state, copy, info, scratch, sandbox, () =>
         measureChanges(copy.path, pristine, baseline, changeOptions).catch((error: Error) => {
           throw new WorkspaceCaseError(
             `could not measure what changed in workspace ${copy.path}: ${error.message}`,
@@ -195,7 +297,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       );
     } catch (error) {
       removeTree(scratch);
-      putBack(state, copy);
+      await putBack(state, copy);
       throw error;
     }
   }
@@ -205,23 +307,25 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     copy: WorkspaceCopy,
     info: WorkspaceCaseInfo,
     scratch: string,
+    sandbox: WorkspaceSandbox | undefined,
     changes: () => Promise<FileChanges>,
   ): WorkspaceLease {
     let released: Promise<{ keptAt?: string }> | undefined;
     return {
       path: copy.path,
+      ...(sandbox === undefined ? {} : { sandbox }),
       changes,
       release({ keep }) {
         released ??= (async () => {
           const afterEach = state.config.hooks.afterEach;
           if (afterEach !== undefined) {
-            const failure = await runHook(afterEach, hookContext(copy.path, info));
+            const failure = await runHook(afterEach, hookContext(state, copy.path, info, sandbox));
             if (failure !== undefined)
               log(`warning: ${hookFailureMessage('after_each', afterEach, failure)}`);
           }
           removeTree(scratch);
           if (!keep) {
-            putBack(state, copy);
+            await putBack(state, copy);
             return {};
           }
           if (state.config.isolation === 'shared') {
@@ -239,6 +343,8 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           }
           const to = join(keptFolder(options.root, options.runId), keptName(info));
           kept.push(to);
+          // The folder is kept, its container is not.
+          await dropSandbox(state, copy);
           await mkdir(join(to, '..'), { recursive: true });
           await moveFolder(copy.path, to, options.env);
           return { keptAt: to };
@@ -248,8 +354,8 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     };
   }
 
-  /** A workspace a case is done with: reset into the pool, or removed. */
-  function putBack(state: ConfigState, copy: WorkspaceCopy): void {
+  /** A workspace a case is done with: reset into the pool (its container with it), or removed. */
+  async function putBack(state: ConfigState, copy: WorkspaceCopy): Promise<void> {
     const { config } = state;
     if (config.isolation === 'shared') return;
     if (config.mode === 'pooled' && !closed) {
@@ -263,6 +369,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         );
       }
     }
+    await dropSandbox(state, copy);
     try {
       removeTree(copy.path);
     } catch (error) {
@@ -288,8 +395,57 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     return name;
   }
 
-  function hookContext(workspace: string, info: WorkspaceCaseInfo) {
-    return { workspace, runId: options.runId, env: options.env, info, ...signalOption };
+  function hookContext(
+    state: ConfigState,
+    workspace: string,
+    info: WorkspaceCaseInfo | undefined,
+    sandbox: WorkspaceSandbox | undefined,
+  ): HookContext {
+    const context: HookContext = {
+      workspace,
+      runId: options.runId,
+      env: options.env,
+      ...signalOption,
+    };
+    if (info !== undefined) context.info = info;
+    if (sandbox !== undefined) context.sandbox = { sandbox, docker: state.config.docker! };
+    return context;
+  }
+
+  /**
+   * `after_all` in the pristine workspace: on this machine, or with `docker:`
+   * in a container of its own holding it (removed after the hook).
+   */
+  async function afterAllHook(
+    state: ConfigState,
+    dir: string,
+    hook: NonNullable<WorkspaceConfig['hooks']['afterAll']>,
+  ) {
+    // Unlike the other hooks, it runs after an interrupt too: it tears down what before_all made.
+    const context = (sandbox?: WorkspaceSandbox) => {
+      const { signal: _, ...unstoppable } = hookContext(state, dir, undefined, sandbox);
+      return unstoppable;
+    };
+    if (state.config.docker === undefined) return runHook(hook, context());
+    try {
+      return await withOwnSandbox(state, dir, (sandbox) => runHook(hook, context(sandbox)));
+    } catch (error) {
+      return { reason: `could not start: ${(error as Error).message}`, output: '' };
+    }
+  }
+
+  /** Runs `run` with a container of its own holding folder `dir` at `/workspace`, removed after. */
+  async function withOwnSandbox<T>(
+    state: ConfigState,
+    dir: string,
+    run: (sandbox: WorkspaceSandbox) => Promise<T>,
+  ): Promise<T> {
+    const started = sandboxOf(state, dir);
+    try {
+      return await run(await started);
+    } finally {
+      await destroySandbox(started);
+    }
   }
 
   return {
@@ -304,14 +460,12 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         // Only where the setup went through: there is nothing to tear down otherwise.
         const pristine = await state.pristine.catch(() => undefined);
         if (pristine === undefined) continue;
-        const failure = await runHook(afterAll, {
-          workspace: pristine.dir,
-          runId: options.runId,
-          env: options.env,
-        });
+        const failure = await afterAllHook(state, pristine.dir, afterAll);
         if (failure !== undefined)
           log(`warning: ${hookFailureMessage('after_all', afterAll, failure)}`);
       }
+      // Containers go before folders: a container holds its workspace mounted.
+      await Promise.all([...live].map(destroySandbox));
       for (const { from, to } of keepAtClose) {
         await mkdir(join(to, '..'), { recursive: true });
         await moveFolder(from, to, options.env);

@@ -1,6 +1,8 @@
 import { runProcess } from '../process/run-process.js';
 import { stderrExcerpt } from '../process/stderr-excerpt.js';
-import type { WorkspaceHook } from './workspace-config.js';
+import { SANDBOX_WORKSPACE, type Sandbox } from '../sandbox/sandbox-runtime.js';
+import { sandboxPath } from './sandbox-path.js';
+import type { WorkspaceDocker, WorkspaceHook } from './workspace-config.js';
 import type { WorkspaceCaseInfo } from './workspace-manager.js';
 
 /** The names hooks have in eval files, used in messages. */
@@ -18,6 +20,11 @@ export interface HookContext {
   /** The case, for `before_each` and `after_each`. */
   info?: WorkspaceCaseInfo;
   signal?: AbortSignal;
+  /**
+   * The container the workspace is mounted into: the hook runs there (see
+   * `runHookInSandbox`) instead of on this machine.
+   */
+  sandbox?: { sandbox: Sandbox; docker: WorkspaceDocker };
 }
 
 /** Why a hook failed, in words for a message; undefined when it succeeded. */
@@ -43,6 +50,7 @@ export async function runHook(
   hook: WorkspaceHook,
   context: HookContext,
 ): Promise<HookFailure | undefined> {
+  if (context.sandbox !== undefined) return runHookInSandbox(hook, context, context.sandbox);
   const values = hookValues(context);
   const timeoutMs = hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   let outcome: Awaited<ReturnType<typeof runProcess>>;
@@ -76,6 +84,70 @@ export async function runHook(
         ? `was ended by ${outcome.signalName}`
         : `exited with code ${outcome.exitCode}`;
   return { reason, output };
+}
+
+/**
+ * Runs a hook in the workspace's container: working directory `/workspace`
+ * (a `cwd` inside the workspace or a mount is the same folder inside; any
+ * other is a failure), `AGENTV_WORKSPACE` and `{{workspace_path}}`
+ * `/workspace`, the container's environment (`docker.env`) plus the hook
+ * variables — none of this machine's environment.
+ */
+async function runHookInSandbox(
+  hook: WorkspaceHook,
+  context: HookContext,
+  { sandbox, docker }: { sandbox: Sandbox; docker: WorkspaceDocker },
+): Promise<HookFailure | undefined> {
+  const inside: HookContext = { ...context, workspace: SANDBOX_WORKSPACE, env: {} };
+  const values = hookValues(inside);
+  const timeoutMs = hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  const cwd =
+    hook.cwd === undefined ? SANDBOX_WORKSPACE : sandboxPath(hook.cwd, context.workspace, docker);
+  if (cwd === undefined) {
+    return {
+      reason: `could not start: its cwd ${hook.cwd} is not inside the container (only the workspace and docker.mounts are)`,
+      output: '',
+    };
+  }
+  let outcome: Awaited<ReturnType<Sandbox['exec']>>;
+  try {
+    outcome = await sandbox.exec({
+      command:
+        typeof hook.command === 'string'
+          ? hook.command
+          : hook.command.map((item) => substitute(item, values)),
+      cwd,
+      env: definedOnly(hookEnvironment(inside)),
+      stdin: `${JSON.stringify(values)}\n`,
+      timeoutMs,
+      ...(context.signal === undefined ? {} : { signal: context.signal }),
+      maxStdoutBytes: 64 * 1024,
+      maxStderrBytes: 64 * 1024,
+    });
+  } catch (error) {
+    return { reason: `could not start: ${(error as Error).message}`, output: '' };
+  }
+  if (outcome.exitCode === 0 && !outcome.timedOut) return undefined;
+  const output = stderrExcerpt(
+    outcome.stderr.trim() === '' ? outcome.stdout : outcome.stderr,
+    1000,
+  );
+  const reason = outcome.timedOut
+    ? `timed out after ${timeoutMs} ms (stopped with its process group)`
+    : outcome.aborted
+      ? 'was stopped: the run was interrupted'
+      : outcome.oomKilled
+        ? `was killed: ${outcome.message ?? 'out of memory'}`
+        : outcome.exitCode === undefined
+          ? `was ended: ${outcome.message ?? 'killed'}`
+          : `exited with code ${outcome.exitCode}`;
+  return { reason, output };
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
+  return defined;
 }
 
 function hookValues(context: HookContext): Record<string, unknown> {

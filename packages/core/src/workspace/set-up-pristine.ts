@@ -4,7 +4,7 @@ import { join, posix } from 'node:path';
 import { checkoutRepo } from './checkout-repo.js';
 import { copyTree } from './copy-tree.js';
 import type { RepoCache } from './repo-cache.js';
-import { hookFailureMessage, runHook } from './run-hook.js';
+import { type HookContext, hookFailureMessage, runHook } from './run-hook.js';
 import type { WorkspaceConfig } from './workspace-config.js';
 import type { PristineWorkspace } from './workspace-copy.js';
 import { WorkspaceSetupError } from './workspace-errors.js';
@@ -17,6 +17,14 @@ export interface PristineOptions {
   env: Readonly<Record<string, string | undefined>>;
   runId: string;
   signal?: AbortSignal;
+  /**
+   * With `docker:`: runs `run` with a container holding folder `dir` at
+   * `/workspace` (removed after), where `before_all` runs.
+   */
+  inSandbox?<T>(
+    dir: string,
+    run: (sandbox: NonNullable<HookContext['sandbox']>) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**
@@ -71,12 +79,26 @@ export async function setUpPristine(
   if (!repoRoots.includes('') && existsSync(join(dir, '.git'))) repoRoots.unshift('');
   const beforeAll = config.hooks.beforeAll;
   if (beforeAll !== undefined) {
-    const failure = await runHook(beforeAll, {
+    const context: HookContext = {
       workspace: dir,
       runId: options.runId,
       env: options.env,
       ...signal,
-    });
+    };
+    const failure =
+      options.inSandbox === undefined
+        ? await runHook(beforeAll, context)
+        : await options
+            .inSandbox(dir, (sandbox) => runHook(beforeAll, { ...context, sandbox }))
+            .catch((error: Error) => {
+              throw new WorkspaceSetupError(
+                `workspace hook before_all could not start: ${error.message}`,
+                {
+                  hint: (error as { hint?: string }).hint ?? 'check the container engine',
+                  cause: error,
+                },
+              );
+            });
     if (failure !== undefined) {
       throw new WorkspaceSetupError(hookFailureMessage('before_all', beforeAll, failure), {
         hint: 'fix the hook, or run it by hand in a copy of the template to see why it fails',
