@@ -32,7 +32,9 @@ async function slowProject(): Promise<{ root: string }> {
   project = await sandboxProject({
     command: 'case {EVAL_ID} in slow*) touch started; sleep 600 ;; *) echo fine ;; esac',
     workspace: `docker: { image: ${BUSYBOX_IMAGE} }`,
-    cases: ['slow-1', 'slow-2', 'quick'].map((id) => sandboxCase(id)).join('\n'),
+    cases: ['slow-1', 'slow-2', 'quick']
+      .map((id) => sandboxCase(id, '- { name: fine, type: contains, value: fine }'))
+      .join('\n'),
   });
   const root = await mkdtemp(path.join(tmpdir(), 'agentv-sandbox-cleanup-'));
   scratch.push(root);
@@ -44,7 +46,9 @@ describe.skipIf(noEngine)('containers of a run (workspace.docker)', () => {
     project = await sandboxProject({
       command: 'cat /etc/os-release',
       workspace: `docker: { image: ${BUSYBOX_IMAGE} }`,
-      cases: ['a', 'b', 'c'].map((id) => sandboxCase(id)).join('\n'),
+      cases: ['a', 'b', 'c']
+        .map((id) => sandboxCase(id, '- { name: inside, type: contains, value: ID=agentv-test }'))
+        .join('\n'),
     });
     const run = spawnEval(project.dir, [
       'evals/sandbox.yaml',
@@ -52,6 +56,8 @@ describe.skipIf(noEngine)('containers of a run (workspace.docker)', () => {
       'out.jsonl',
       '--workers',
       '2',
+      '--workspace-root',
+      'ws',
     ]);
     let seen = 0;
     const watch = setInterval(() => {
@@ -59,7 +65,7 @@ describe.skipIf(noEngine)('containers of a run (workspace.docker)', () => {
     }, 100);
     const code = await run.closed.finally(() => clearInterval(watch));
     expect(run.stderr()).not.toMatch(/\n\s+at /);
-    expect(code).toBe(0);
+    expect(code, run.stderr()).toBe(0);
     expect(agentvContainers({ pid: run.child.pid })).toEqual([]);
     // It did run in containers (one per worker slot at most), so the check above could fail.
     expect(seen).toBeGreaterThan(0);
@@ -105,10 +111,12 @@ describe.skipIf(noEngine)('containers of a run (workspace.docker)', () => {
       'next.jsonl',
       '--filter',
       'quick',
+      '--workspace-root',
+      root,
     ]);
     const code = await next.closed;
     expect(next.stderr()).not.toMatch(/\n\s+at /);
-    expect(code).toBe(0);
+    expect(code, next.stderr()).toBe(0);
     expect(agentvContainers({ pid: killed.child.pid })).toEqual([]);
     expect(agentvContainers({ pid: next.child.pid })).toEqual([]);
   });

@@ -53,7 +53,7 @@ describe('workspace.docker without an engine', () => {
     project = await sandboxProject({
       command: 'echo ran',
       workspace: 'docker: { image: python:3.12, memory: lots, network: host }',
-      cases: sandboxCase('one'),
+      cases: sandboxCase('one', '- { name: ran, type: contains, value: ran }'),
     });
     const run = await runAgentv(['validate', 'evals/sandbox.yaml'], project.dir, {
       DOCKER_HOST: await deadSocket(),
@@ -65,10 +65,14 @@ describe('workspace.docker without an engine', () => {
 
   it('eval stops before the first case with a hint when the engine is not running', async () => {
     project = await project1(BUSYBOX_IMAGE);
-    const run = await runAgentv(['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl'], project.dir, {
-      CI: '1',
-      DOCKER_HOST: await deadSocket(),
-    });
+    const run = await runAgentv(
+      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl', '--workspace-root', 'ws'],
+      project.dir,
+      {
+        CI: '1',
+        DOCKER_HOST: await deadSocket(),
+      },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/Docker engine is not running/i);
     expect(run.stderr).toContain('DOCKER_HOST');
@@ -83,7 +87,7 @@ describe.skipIf(noEngine)('workspace.docker with an image the engine does not ha
   it('eval stops before the first case naming `docker pull`, and pulls nothing', async () => {
     project = await project1('agentv-test:not-there');
     const run = await runAgentv(
-      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl'],
+      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl', '--workspace-root', 'ws'],
       project.dir,
       engineEnv(),
     );

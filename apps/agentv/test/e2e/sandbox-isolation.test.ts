@@ -37,7 +37,7 @@ describe.skipIf(noEngine)('a case in a container (workspace.docker)', () => {
       cases: sandboxCase('reach-out', '- { name: tried, type: contains, value: UNREACHABLE }'),
     });
     const run = await runAgentv(
-      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl'],
+      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl', '--workspace-root', 'ws'],
       project.dir,
       engineEnv(),
     );
@@ -71,7 +71,7 @@ describe.skipIf(noEngine)('a case in a container (workspace.docker)', () => {
       ),
     });
     const run = await runAgentv(
-      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl'],
+      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl', '--workspace-root', 'ws'],
       project.dir,
       engineEnv(),
     );
@@ -114,7 +114,7 @@ hooks:
       ),
     });
     const run = await runAgentv(
-      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl'],
+      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl', '--workspace-root', 'ws'],
       project.dir,
       engineEnv(),
     );

@@ -42,7 +42,16 @@ describe.skipIf(noEngine)('limits of a container (workspace.docker)', () => {
       cases: cases(),
     });
     const run = await runAgentv(
-      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl', '--workers', '1'],
+      [
+        'eval',
+        'evals/sandbox.yaml',
+        '--out',
+        'out.jsonl',
+        '--workers',
+        '1',
+        '--workspace-root',
+        'ws',
+      ],
       project.dir,
       engineEnv(),
     );
@@ -66,7 +75,16 @@ describe.skipIf(noEngine)('limits of a container (workspace.docker)', () => {
       targetSettings: '    timeout_seconds: 10\n',
     });
     const run = await runAgentv(
-      ['eval', 'evals/sandbox.yaml', '--out', 'out.jsonl', '--workers', '1'],
+      [
+        'eval',
+        'evals/sandbox.yaml',
+        '--out',
+        'out.jsonl',
+        '--workers',
+        '1',
+        '--workspace-root',
+        'ws',
+      ],
       project.dir,
       engineEnv(),
     );
