@@ -19,6 +19,9 @@ afterEach(async () => {
   project = undefined;
 });
 
+/** True only in the tests' images (their /etc/os-release), false on any host. */
+const IN_TEST_IMAGE = 'grep -q ID=agentv-test /etc/os-release';
+
 const OK = '- { name: fine, type: contains, value: fine }';
 
 /** The cases of a run: `ok-1`, then `bad`, then `ok-2` and `ok-3`, run one at a time (one slot). */
@@ -36,8 +39,7 @@ describe.skipIf(noEngine)('limits of a container (workspace.docker)', () => {
   it('a memory hog over `memory:` ends as its case’s error "out of memory (limit 32m)"; the others pass', async () => {
     project = await sandboxProject({
       // dd allocates its 256 MB block in memory.
-      command:
-        'case {EVAL_ID} in bad) dd if=/dev/zero of=/dev/null bs=256M count=1; echo survived ;; *) echo fine ;; esac',
+      command: `case {EVAL_ID} in bad) ${IN_TEST_IMAGE} && dd if=/dev/zero of=/dev/null bs=256M count=1; echo survived ;; *) echo fine ;; esac`,
       workspace: `docker: { image: ${BUSYBOX_IMAGE}, memory: 32m, cpus: 0.5 }`,
       cases: cases(),
     });
@@ -68,9 +70,10 @@ describe.skipIf(noEngine)('limits of a container (workspace.docker)', () => {
   it('a fork bomb ends as its case’s error (process limit or timeout); the others pass', async () => {
     project = await sandboxProject({
       // Without `&`, the bomb's first shell waits on its pipeline: the case cannot end by itself.
-      command: 'case {EVAL_ID} in bad) b() { b | b; }; b ;; *) echo fine ;; esac',
-      // Half a core, so the bomb cannot starve the machine while the limits stop it.
-      workspace: `docker: { image: ${BUSYBOX_IMAGE}, cpus: 0.5 }`,
+      // It goes off only inside the test image: never on this machine, whatever AgentV does.
+      command: `case {EVAL_ID} in bad) ${IN_TEST_IMAGE} && { b() { b | b; }; b; } ;; *) echo fine ;; esac`,
+      // Half a core and 256 MB, so the bomb cannot starve the machine while the limits stop it.
+      workspace: `docker: { image: ${BUSYBOX_IMAGE}, cpus: 0.5, memory: 256m }`,
       cases: cases(),
       targetSettings: '    timeout_seconds: 10\n',
     });
@@ -89,7 +92,7 @@ describe.skipIf(noEngine)('limits of a container (workspace.docker)', () => {
       engineEnv(),
     );
     const lines = byId();
-    expect(lines.bad?.error).toMatch(/timed out|process|pids|fork/i);
+    expect(lines.bad?.error).toMatch(/timed out|process|pids|fork|out of memory/i);
     for (const id of ['ok-1', 'ok-2', 'ok-3'])
       expect(lines[id], id).toMatchObject({ passed: true });
     expect(run.stderr).not.toMatch(/\n\s+at /);
