@@ -30,6 +30,7 @@ import {
   providerOptions,
   type ResolvedTarget,
   type RunProcessOptions,
+  type Sandbox,
   stderrExcerpt,
   stderrSummary,
 } from '@agentv/core/provider-utils';
@@ -53,6 +54,14 @@ import { createRedactor } from './redact.js';
 import { compileCommandTemplate, type RenderedCommand } from './render-command-template.js';
 import { writeRequestBundle } from './request-bundle.js';
 import { type CommandOutcome, type RunCommandOptions, runCommand } from './run-command.js';
+import {
+  openSandboxCallDir,
+  requestInSandbox,
+  type SandboxCallDir,
+  sandboxCwd,
+  shareCallFiles,
+} from './sandbox-call.js';
+import { runInSandbox, throwIfSandboxFailed } from './sandbox-command.js';
 import { shellQuote } from './shell-quote.js';
 import { workingDirectory } from './working-directory.js';
 
@@ -143,11 +152,12 @@ export function createCliProvider(
   const execute = async (
     { command, variables }: RenderedCommand,
     label: string,
-    request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace'>,
+    request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace' | 'sandbox'>,
     limits: OutputLimits,
   ) => {
     const signal = request.signal;
-    const cwd = cwdFor(request);
+    const sandbox = request.sandbox;
+    const cwd = sandbox === undefined ? cwdFor(request) : sandboxCwd(settings.cwd);
     // With several workers lines interleave: every line names its case and attempt.
     const tag = `${prefix} ${label}`;
     if (verbose) {
@@ -159,11 +169,24 @@ export function createCliProvider(
     // The call's variables on top of the shared environment without copying it (a copy of
     // process.env per call costs more than the rest of the call's own work): Node's spawn
     // reads inherited keys too, on purpose and under test in Node itself.
-    const callEnv: Record<string, string | undefined> = Object.create(env);
-    Object.assign(callEnv, variables);
-    const run: RunCommandOptions = { ...runOptions, ...limits.run, env: callEnv, command, cwd };
-    if (signal !== undefined) run.signal = signal;
-    const outcome = await runCommand(run);
+    let outcome: CommandOutcome;
+    if (sandbox === undefined) {
+      const callEnv: Record<string, string | undefined> = Object.create(env);
+      Object.assign(callEnv, variables);
+      const run: RunCommandOptions = { ...runOptions, ...limits.run, env: callEnv, command, cwd };
+      if (signal !== undefined) run.signal = signal;
+      outcome = await runCommand(run);
+    } else {
+      outcome = await runInSandbox(sandbox, {
+        ...runOptions,
+        ...limits.run,
+        // The target's own `env:` and the call's values; nothing else of this machine's.
+        env: { ...settings.env, ...variables },
+        command,
+        cwd,
+        ...(signal === undefined ? {} : { signal }),
+      });
+    }
     const stderr = redact(outcome.stderr);
     if (verbose) {
       log(`${tag} ${describeEnd(outcome, timeoutSeconds)} after ${outcome.durationMs} ms`);
@@ -172,6 +195,7 @@ export function createCliProvider(
       }
     }
     limits.throwIfTooLong(outcome);
+    if (sandbox !== undefined) throwIfSandboxFailed(outcome, stderr);
     throwIfFailed(outcome, stderr, timeout, verbose);
     const raw = {
       command: redact(command),
@@ -207,6 +231,7 @@ export function createCliProvider(
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
+    if (request.sandbox !== undefined) return invokeInSandbox(request, request.sandbox);
     const tempDir = await callDirs?.create();
     try {
       const { values, outputFile } = await preparePlaceholderValues(request, used, tempDir);
@@ -229,6 +254,40 @@ export function createCliProvider(
     }
   };
 
+  // In a container: the call's files go through the sandbox's exchange folder, the case's
+  // files are copied there, and the command sees the workspace at /workspace.
+  const sandboxFiles = needsTempDir || used.has('FILES') || used.has('ATTACHMENTS');
+  const invokeInSandbox = async (
+    request: ProviderRequest,
+    sandbox: Sandbox,
+  ): Promise<ProviderResponse> => {
+    const call = sandboxFiles ? await openSandboxCallDir(sandbox) : undefined;
+    try {
+      const inside = await requestInSandbox(request, call);
+      const { values, outputFile } = await preparePlaceholderValues(inside, used, call?.hostDir);
+      if (call !== undefined) {
+        insideCallPaths(values, call);
+        await shareCallFiles(call);
+      }
+      const limits = outputFile === undefined ? stdoutLimits() : outputFileLimits(outputFile);
+      const { outcome, stderr, raw } = await execute(
+        template.render(values),
+        callLabel(request),
+        request,
+        limits,
+      );
+      const content =
+        outputFile === undefined
+          ? outcome.stdout
+          : readOutputFile(outputFile, maxOutputBytes, stderr);
+      if (!/\S/.test(content)) throw noAnswer(content, outputFile, stderr);
+      const response = parseCliOutput(content);
+      return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
+    } finally {
+      await call?.remove();
+    }
+  };
+
   // Batch mode: one run answers every request; the bundle goes to {INPUT_FILE} and
   // the answers come back as JSONL in {OUTPUT_FILE}.
   const invokeBatch = async (requests: ProviderRequest[]): Promise<ProviderResponse[]> => {
@@ -237,19 +296,28 @@ export function createCliProvider(
     throwIfAborted(first.signal);
     const ids = requests.map((request) => request.evalCaseId);
     assertUniqueIds(ids);
-    const tempDir = await makeTempDir('cli-batch');
+    // Batches run only with `isolation: shared`: every case of the batch has this workspace (and container).
+    const sandbox = first.sandbox;
+    const call = sandbox === undefined ? undefined : await openSandboxCallDir(sandbox);
+    const tempDir = call?.hostDir ?? (await makeTempDir('cli-batch'));
     try {
       const inputFile = join(tempDir, 'input.jsonl');
       const outputFile = join(tempDir, 'output.jsonl');
-      await writeRequestBundle(inputFile, requests);
+      const bundled =
+        call === undefined
+          ? requests
+          : await Promise.all(requests.map((request) => requestInSandbox(request, call)));
+      await writeRequestBundle(inputFile, bundled);
+      if (call !== undefined) await shareCallFiles(call);
+      const at = (path: string) => call?.inside(path) ?? path;
+      const workspace = call === undefined ? first.workspace : bundled[0]!.workspace;
       const rendered = template.render({
         EVAL_ID: 'batch',
         ATTEMPT: String(first.attempt),
         REPEAT: String(first.repeat ?? 1),
-        INPUT_FILE: inputFile,
-        OUTPUT_FILE: outputFile,
-        // Batches run only with `isolation: shared`: every case of the batch has this workspace.
-        ...(first.workspace === undefined ? {} : { WORKSPACE: first.workspace }),
+        INPUT_FILE: at(inputFile),
+        OUTPUT_FILE: at(outputFile),
+        ...(workspace === undefined ? {} : { WORKSPACE: workspace }),
       });
       const { raw } = await execute(
         rendered,
@@ -267,6 +335,14 @@ export function createCliProvider(
       });
     } finally {
       await rm(tempDir, { recursive: true, force: true });
+    }
+  };
+
+  /** The call's file placeholders as the command in the container sees them. */
+  const insideCallPaths = (values: Record<string, unknown>, call: SandboxCallDir) => {
+    for (const name of FILE_PLACEHOLDERS) {
+      const value = values[name];
+      if (typeof value === 'string') values[name] = call.inside(value);
     }
   };
 

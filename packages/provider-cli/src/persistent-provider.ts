@@ -111,6 +111,16 @@ export function createPersistentCliProvider(
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
+    if (request.sandbox !== undefined) {
+      // `validate` and `eval` refuse this before a run; this is the library's last line.
+      throw new ProviderError(
+        'mode: persistent cannot run in a container yet (the workspace has docker:), and AgentV will not run it on this machine instead',
+        {
+          retryable: false,
+          hint: 'use mode: single (the default) for cases whose workspace has docker:',
+        },
+      );
+    }
     if (closed) throw stoppedError();
     // Not the case's workspace: a process serves many cases, each in its own workspace, which
     // its request line names (`workspace`); starting one per workspace would defeat the mode.

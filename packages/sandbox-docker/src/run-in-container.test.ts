@@ -1,0 +1,198 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createProviderRegistry, type EvaluationResult, evaluate } from '@agentv/core';
+import { cliProviderFactory } from '@agentv/provider-cli';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LABELS } from './docker-runtime.js';
+import { TEST_IMAGE } from './test-support/docker-engine.js';
+import { dockerHost, testRuntime } from './test-support/test-runtime.js';
+
+/**
+ * A whole run through `evaluate` with a `cli` target whose cases' workspace has
+ * `docker:`: the agent, hooks and graders run in containers of the tests' engine.
+ */
+describe.skipIf(dockerHost === undefined)('a run with workspace.docker', () => {
+  let dir: string;
+  let root: string;
+  const providers = createProviderRegistry([cliProviderFactory]);
+  const engine = () => new Docker({ socketPath: dockerHost!.replace(/^unix:\/\//, '') });
+  // Runs of this test process (other test files run in processes of their own).
+  const containersOf = async (_run: string) =>
+    engine().listContainers({ all: true, filters: { label: [`${LABELS.pid}=${process.pid}`] } });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-run-docker-'));
+    root = path.join(dir, 'workspaces');
+    await mkdir(path.join(dir, 'evals', 'app'), { recursive: true });
+    await writeFile(path.join(dir, 'evals', 'app', 'task.txt'), 'fix it\n');
+    await writeFile(path.join(dir, 'evals', 'notes.md'), 'the notes\n');
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function run(
+    evalYaml: string,
+    target: Record<string, unknown>,
+    runId: string,
+    workers = 2,
+  ) {
+    await writeFile(path.join(dir, 'evals', `${runId}.yaml`), evalYaml);
+    const results: EvaluationResult[] = [];
+    await evaluate({
+      evalFiles: [`evals/${runId}.yaml`],
+      providers,
+      cwd: dir,
+      targetDefinitions: [{ name: 'agent', provider: 'cli', max_retries: 0, ...target }],
+      target: 'agent',
+      workers,
+      workspaceRoot: root,
+      sandboxRuntime: await testRuntime(),
+      onResult: (result) => {
+        results.push(result);
+      },
+    });
+    return results.sort((a, b) => a.evalId.localeCompare(b.evalId));
+  }
+
+  it('pooled: the agent and hooks run in /workspace of one container per slot, removed at the end', async () => {
+    const cases = ['a', 'b', 'c', 'd']
+      .map(
+        (id) => `  - id: ${id}
+    input_messages: [{ role: user, content: "write ${id}" }]
+    evaluators:
+      - { name: wrote, type: file, path: ${id}.txt, equals: "${id}" }
+      - { name: hooked, type: file, path: before.txt, contains: "/workspace" }
+`,
+      )
+      .join('');
+    const results = await run(
+      `workspace:
+  template: ./app
+  docker: { image: ${TEST_IMAGE} }
+  hooks:
+    before_each: { command: 'echo "$AGENTV_WORKSPACE $AGENTV_EVAL_ID" > before.txt' }
+evalcases:
+${cases}`,
+      {
+        command_template:
+          'printf %s "$AGENTV_EVAL_ID" > "$AGENTV_EVAL_ID.txt"; echo "{\\"text\\": \\"$(pwd) $(cat /etc/hostname) {WORKSPACE} $(cat task.txt)\\"}"',
+      },
+      'pooled-run',
+    );
+    expect(results.map((result) => [result.evalId, result.passed, result.error])).toEqual([
+      ['a', true, undefined],
+      ['b', true, undefined],
+      ['c', true, undefined],
+      ['d', true, undefined],
+    ]);
+    const answers = results.map((result) => result.candidateAnswer.split(' '));
+    for (const [cwd, , workspace, task] of answers) {
+      expect([cwd, workspace, task]).toEqual(['/workspace', '/workspace', 'fix']);
+    }
+    // Two worker slots: at most two containers served the four cases.
+    expect(new Set(answers.map((answer) => answer[1])).size).toBeLessThanOrEqual(2);
+    for (const result of results) expect(result.workspace?.filesChanged).toBe(1);
+    expect(await containersOf('pooled-run')).toEqual([]);
+  });
+
+  it('passes prompt, input and output files and the case files through the exchange folder', async () => {
+    const results = await run(
+      `workspace:
+  mode: temp
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: files
+    input_messages:
+      - role: user
+        content:
+          - { type: text, value: "read the notes" }
+          - { type: file, value: ./notes.md }
+    evaluators:
+      - { name: answer, type: contains, value: "the notes" }
+`,
+      {
+        command_template:
+          'cat {PROMPT_FILE} > /dev/null && grep -q files {INPUT_FILE} && cat {FILES} > {OUTPUT_FILE}',
+      },
+      'files-run',
+      1,
+    );
+    expect(results.map((result) => [result.evalId, result.error, result.candidateAnswer])).toEqual([
+      ['files', undefined, 'the notes'],
+    ]);
+    expect(await containersOf('files-run')).toEqual([]);
+  });
+
+  it('a case killed for memory errors with the limit; the next case of the slot runs', async () => {
+    const results = await run(
+      `workspace:
+  docker: { image: ${TEST_IMAGE}, memory: 16m }
+evalcases:
+  - id: a-hog
+    input_messages: [{ role: user, content: hog }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+  - id: b-calm
+    input_messages: [{ role: user, content: calm }]
+    evaluators: [{ name: any, type: contains, value: calm }]
+`,
+      {
+        command_template:
+          // dd reads into one buffer of 64 MiB: four times the limit.
+          'if [ {PROMPT} = hog ]; then exec dd if=/dev/zero of=/dev/null bs=64M count=1; fi; echo {PROMPT}',
+      },
+      'oom-run',
+      1,
+    );
+    expect(results[0]?.error).toMatch(/out of memory \(limit 16m\)/);
+    expect(results[1]).toMatchObject({ evalId: 'b-calm', passed: true });
+    expect(await containersOf('oom-run')).toEqual([]);
+  });
+
+  it('stops before the first case when the image is not on the engine, naming docker pull', async () => {
+    const failure = await run(
+      `workspace:
+  docker: { image: agentv-test:missing }
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hi }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+`,
+      { command_template: 'echo hi' },
+      'missing-run',
+      1,
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/agentv-test:missing/);
+    expect((failure as { hint?: string }).hint).toMatch(/docker pull agentv-test:missing/);
+  });
+
+  it('a run with a docker workspace and no runtime stops before its first case', async () => {
+    await writeFile(
+      path.join(dir, 'evals', 'no-runtime.yaml'),
+      `workspace:
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hi }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+`,
+    );
+    const ran: string[] = [];
+    const failure = await evaluate({
+      evalFiles: ['evals/no-runtime.yaml'],
+      providers,
+      cwd: dir,
+      targetDefinitions: [{ name: 'agent', provider: 'cli', command_template: 'echo hi' }],
+      target: 'agent',
+      onResult: (result) => {
+        ran.push(result.evalId);
+      },
+    }).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch(/no sandbox runtime/);
+    expect(ran).toEqual([]);
+    expect(await readFile(path.join(dir, 'evals', 'no-runtime.yaml'), 'utf8')).toContain('docker');
+  });
+});
