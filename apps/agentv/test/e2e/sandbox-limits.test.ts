@@ -38,8 +38,8 @@ function byId(): Record<string, Record<string, any>> {
 describe.skipIf(noEngine)('limits of a container (workspace.docker)', () => {
   it('a memory hog over `memory:` ends as its case’s error "out of memory (limit 32m)"; the others pass', async () => {
     project = await sandboxProject({
-      // dd allocates its 256 MB block in memory.
-      command: `case {EVAL_ID} in bad) ${IN_TEST_IMAGE} && dd if=/dev/zero of=/dev/null bs=256M count=1; echo survived ;; *) echo fine ;; esac`,
+      // The agent itself (dd, exec-ed) allocates a 256 MB block in memory.
+      command: `case {EVAL_ID} in bad) ${IN_TEST_IMAGE} && exec dd if=/dev/zero of=/dev/null bs=256M count=1; echo survived ;; *) echo fine ;; esac`,
       workspace: `docker: { image: ${BUSYBOX_IMAGE}, memory: 32m, cpus: 0.5 }`,
       cases: cases(),
     });
