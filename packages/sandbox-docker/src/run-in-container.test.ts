@@ -126,6 +126,46 @@ evalcases:
     expect(await containersOf('files-run')).toEqual([]);
   });
 
+  it('graders: command runs in the container by default, code_judge on this machine unless in_sandbox', async () => {
+    await mkdir(path.join(dir, 'evals', 'judges'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'evals', 'judges', 'where.sh'),
+      '#!/bin/sh\nread -r payload\ncase "$payload" in *\'"workspace_path":"/workspace"\'*) w=yes;; *) w=no;; esac\necho "{\\"score\\": 1, \\"hits\\": [\\"$(pwd) $w $AGENTV_WORKSPACE\\"]}"\n',
+      { mode: 0o755 },
+    );
+    const results = await run(
+      `workspace:
+  docker: { image: ${TEST_IMAGE} }
+  hooks:
+    before_all: { command: 'touch PREPARED' }
+evalcases:
+  - id: graders
+    input_messages: [{ role: user, content: hi }]
+    evaluators:
+      - { name: inside, type: command, command: 'test -f /.dockerenv && test "$AGENTV_WORKSPACE" = /workspace && test -f PREPARED && test "$(pwd)" = /workspace' }
+      - { name: host, type: command, in_sandbox: false, command: 'test "$(pwd)" != /workspace && test "$AGENTV_WORKSPACE" = "$(pwd)"' }
+      - { name: judge-in, type: code_judge, in_sandbox: true, script: ./judges/where.sh }
+      - { name: judge-host, type: code_judge, script: ./judges/where.sh }
+`,
+      { command_template: 'echo hi' },
+      'graders-run',
+      1,
+    );
+    const [result] = results;
+    expect(result?.error).toBeUndefined();
+    const scores = Object.fromEntries(
+      (result?.evaluatorResults ?? []).map((score) => [
+        score.name,
+        [score.score, score.hits.join(' ')],
+      ]),
+    );
+    expect(scores.inside?.[0]).toBe(1);
+    expect(scores.host?.[0]).toBe(1);
+    expect(scores['judge-in']).toEqual([1, '/workspace yes /workspace']);
+    expect(String(scores['judge-host']?.[1])).toMatch(/^\/.*workspace-\d+ no \//);
+    expect(await containersOf('graders-run')).toEqual([]);
+  });
+
   it('a case killed for memory errors with the limit; the next case of the slot runs', async () => {
     const results = await run(
       `workspace:

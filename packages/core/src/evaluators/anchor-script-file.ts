@@ -11,11 +11,13 @@ import { scriptFileOf, scriptWords } from '../eval-file/check-judge-files.js';
 export function anchorScriptFile(
   script: string | readonly string[],
   evalDir: string,
+  /** Where the file is for the script (a copy of it elsewhere); default its absolute path. */
+  place: (absolute: string) => string = (absolute) => absolute,
 ): string | readonly string[] {
   const words = scriptWords(script);
   const found = words === undefined ? undefined : scriptFileOf(words);
   if (found === undefined) return script;
-  const absolute = path.resolve(evalDir, found.word);
+  const absolute = place(path.resolve(evalDir, found.word));
   if (typeof script !== 'string')
     return script.map((word, index) => (index === found.index ? absolute : word));
   // The same words `scriptWords` splits a command line into, with where each is written.

@@ -7,6 +7,8 @@ import type { EvaluationContext, Evaluator } from './evaluator.js';
 import { describe, optionIssue, throwIfInvalid, timeoutSecondsIssue } from './evaluator-options.js';
 import { parseJudgeOutput } from './parse-judge-output.js';
 import { describeScript, runJudgeScript } from './run-judge-script.js';
+import { graderSandbox, inSandboxIssue } from './sandbox-grader.js';
+import { judgeInSandbox } from './sandbox-judge.js';
 
 /** Seconds a code judge may run when `timeout_seconds` is not set. */
 export const DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS = 60;
@@ -35,11 +37,13 @@ interface CodeJudgeOptions {
  */
 export const codeJudgeEvaluator: Evaluator = {
   type: 'code_judge',
-  options: ['script', 'cwd', 'timeout_seconds'],
+  options: ['script', 'cwd', 'timeout_seconds', 'in_sandbox'],
   validate: (config) => validateOptions(config),
   async evaluate(config, context) {
     const options = readOptions(config);
     const evalDirectory = path.dirname(context.evalCase.filePath);
+    const sandbox = graderSandbox(config, context, false);
+    if (sandbox !== undefined) return judgeInSandbox(options, context, sandbox, evalDirectory);
     const { workspace } = context;
     const inWorkspace = workspace !== undefined && options.cwd === undefined;
     const { stdout } = await runJudgeScript({
@@ -89,6 +93,8 @@ function validateOptions(config: EvaluatorConfig): Issue[] {
   if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) {
     problems.push(optionIssue('cwd', `"cwd" must be a directory path, got ${describe(cwd)}`));
   }
+  const sandboxProblem = inSandboxIssue(config);
+  if (sandboxProblem !== undefined) problems.push(sandboxProblem);
   const timeoutProblem = timeoutSecondsIssue(timeoutSeconds);
   if (timeoutProblem !== undefined) problems.push(timeoutProblem);
   return problems;

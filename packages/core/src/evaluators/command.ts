@@ -4,6 +4,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { type ProcessOutcome, runProcess } from '../process/run-process.js';
 import { stderrSummary } from '../process/stderr-excerpt.js';
+import { SANDBOX_WORKSPACE } from '../sandbox/sandbox-runtime.js';
 import { credentialValues } from '../util/credential-variables.js';
 import { createSecretMask } from '../util/mask-secrets.js';
 import { outputTail, scoreLine } from './command-output.js';
@@ -11,6 +12,7 @@ import type { EvaluationScore, Evaluator } from './evaluator.js';
 import { EvaluatorError } from './evaluator-error.js';
 import { describe, optionIssue, throwIfInvalid, timeoutSecondsIssue } from './evaluator-options.js';
 import { requireWorkspace } from './require-workspace.js';
+import { execForGrader, graderSandbox, inSandboxIssue, sandboxCwd } from './sandbox-grader.js';
 import { workspacePathProblem } from './workspace-path.js';
 
 /** Seconds a `command` grader may run when `timeout_seconds` is not set: a test suite's time. */
@@ -45,7 +47,7 @@ const CANNOT_RUN_CODES = new Set([126, 127]);
  */
 export const commandEvaluator: Evaluator = {
   type: 'command',
-  options: ['command', 'cwd', 'timeout_seconds'],
+  options: ['command', 'cwd', 'timeout_seconds', 'in_sandbox'],
   needsWorkspace: true,
   validate: (config) => validateOptions(config),
   async evaluate(config, context) {
@@ -54,8 +56,29 @@ export const commandEvaluator: Evaluator = {
     const command = config.command as string | string[];
     const timeoutSeconds =
       (config.timeout_seconds as number | undefined) ?? DEFAULT_COMMAND_TIMEOUT_SECONDS;
-    const cwd = path.resolve(workspace.path, (config.cwd as string | undefined) ?? '.');
     const label = describeCommand(command);
+    const sandbox = graderSandbox(config, context, true);
+    if (sandbox !== undefined) {
+      if (context.signal?.aborted) {
+        throw new EvaluatorError(`${label} was not started: the run was interrupted`);
+      }
+      // Inside, only the container's environment (docker.env) and these two.
+      const outcome = await execForGrader(
+        sandbox,
+        {
+          command,
+          cwd: sandboxCwd(config.cwd as string | undefined),
+          env: { AGENTV_WORKSPACE: SANDBOX_WORKSPACE, AGENTV_EVAL_ID: context.evalCase.id },
+          timeoutMs: timeoutSeconds * 1000,
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+          maxStdoutBytes: KEPT_OUTPUT_BYTES,
+          maxStderrBytes: KEPT_OUTPUT_BYTES,
+        },
+        label,
+      );
+      return gradeOutcome(outcome, label, timeoutSeconds);
+    }
+    const cwd = path.resolve(workspace.path, (config.cwd as string | undefined) ?? '.');
     const env = {
       ...(context.env ?? process.env),
       AGENTV_WORKSPACE: workspace.path,
@@ -202,6 +225,8 @@ function validateOptions(config: EvaluatorConfig): Issue[] {
       }
     }
   }
+  const sandboxProblem = inSandboxIssue(config);
+  if (sandboxProblem !== undefined) problems.push(sandboxProblem);
   const timeoutProblem = timeoutSecondsIssue(timeoutSeconds);
   if (timeoutProblem !== undefined) problems.push(timeoutProblem);
   return problems;

@@ -5,6 +5,7 @@ import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import { evaluatorKeyIssues, negatedTypeHint } from '../evaluators/evaluator-keys.js';
 import { needsJudge } from '../evaluators/needs-judge.js';
+import { sandboxGraderIssues } from '../evaluators/sandbox-grader.js';
 import { workspaceGraderIssues } from '../evaluators/workspace-grader-issues.js';
 import { batchWorkspaceIssue } from '../project/batch-workspace-issue.js';
 import { checkTarget, RUN_TARGET_POLICY } from '../project/check-target.js';
@@ -417,6 +418,7 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
   if (evalCase.workspace === undefined) {
     for (const issue of workspaceGraderIssues(evalCase, registry)) issues.add(issue);
   }
+  for (const issue of sandboxGraderIssues(evalCase)) issues.add(issue);
 }
 
 /** A rubric grader needs rubric items: the case's own or the grader's. */
