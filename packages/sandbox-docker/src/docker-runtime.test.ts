@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Sandbox } from '@agentv/core/provider-utils';
+import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DockerRuntime } from './docker-runtime.js';
 import { TEST_IMAGE } from './test-support/docker-engine.js';
@@ -51,6 +52,12 @@ describe.skipIf(dockerHost === undefined)('DockerRuntime on a real engine', () =
     const written = await sandbox.exec({ command: 'echo written > /workspace/out.txt' });
     expect(written.exitCode).toBe(0);
     expect(await readFile(path.join(workspace, 'out.txt'), 'utf8')).toBe('written\n');
+  });
+
+  it('holds at most 512 processes by default, so a fork bomb cannot take the machine', async () => {
+    const engine = new Docker({ socketPath: dockerHost!.replace(/^unix:\/\//, '') });
+    const info = await engine.getContainer(sandbox.id).inspect();
+    expect(info.HostConfig.PidsLimit).toBe(512);
   });
 
   it('has a read-only root with writable /workspace and /tmp', async () => {

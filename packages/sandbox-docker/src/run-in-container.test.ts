@@ -166,6 +166,119 @@ evalcases:
     expect(await containersOf('graders-run')).toEqual([]);
   });
 
+  it('shared isolation: one container for every case; a batch is one exec in it', async () => {
+    const cases = ['a', 'b', 'c']
+      .map(
+        (id) => `  - id: ${id}
+    input_messages: [{ role: user, content: ${id} }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+`,
+      )
+      .join('');
+    const yaml = `workspace:
+  isolation: shared
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+${cases}`;
+    const single = await run(
+      yaml,
+      { command_template: 'echo "$(cat /etc/hostname) $(pwd)"' },
+      'shared-run',
+      2,
+    );
+    const hosts = new Set(single.map((result) => result.candidateAnswer));
+    expect(hosts.size).toBe(1);
+    expect([...hosts][0]).toMatch(/ \/workspace$/);
+    // Batch mode: the bundle in {INPUT_FILE}, the answers in {OUTPUT_FILE}, both through /agentv.
+    const batched = await run(
+      yaml,
+      {
+        provider_batching: true,
+        command_template:
+          'test "$(pwd)" = /workspace && while read -r line; do id=$(echo "$line" | grep -o \'"id": *"[a-z]"\' | grep -o \'"[a-z]"$\'); echo "{\\"id\\": $id, \\"text\\": \\"$(cat /etc/hostname)\\"}"; done < {INPUT_FILE} > {OUTPUT_FILE}',
+      },
+      'batch-run',
+      2,
+    );
+    expect(batched.map((result) => [result.evalId, result.error])).toEqual([
+      ['a', undefined],
+      ['b', undefined],
+      ['c', undefined],
+    ]);
+    expect(new Set(batched.map((result) => result.candidateAnswer)).size).toBe(1);
+    expect(await containersOf('batch-run')).toEqual([]);
+  });
+
+  it('temp mode: a failed case keeps its folder, not its container', async () => {
+    const kept: string[] = [];
+    await writeFile(
+      path.join(dir, 'evals', 'kept-run.yaml'),
+      `workspace:
+  mode: temp
+  template: ./app
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: fails
+    input_messages: [{ role: user, content: hi }]
+    evaluators: [{ name: never, type: contains, value: "not said" }]
+`,
+    );
+    await evaluate({
+      evalFiles: ['evals/kept-run.yaml'],
+      providers,
+      cwd: dir,
+      targetDefinitions: [
+        { name: 'agent', provider: 'cli', command_template: 'echo done > out.txt; echo hi' },
+      ],
+      target: 'agent',
+      workspaceRoot: root,
+      sandboxRuntime: await testRuntime(),
+      onWorkspaceKept: (folder) => {
+        kept.push(folder);
+      },
+    });
+    expect(kept).toHaveLength(1);
+    expect(await readFile(path.join(kept[0]!, 'out.txt'), 'utf8')).toBe('done\n');
+    expect(await containersOf('kept-run')).toEqual([]);
+  });
+
+  it('after_each and after_all run in the container; docker.timeout and max_output_bytes hold', async () => {
+    await mkdir(path.join(dir, 'evals', 'out'), { recursive: true });
+    const results = await run(
+      `workspace:
+  docker:
+    image: ${TEST_IMAGE}
+    timeout: 2
+    mounts: [{ source: ./out, target: /out }]
+  hooks:
+    after_each: { command: 'echo "$AGENTV_EVAL_ID $(pwd)" >> /out/after-each.txt' }
+    after_all: { command: 'echo "$(pwd)" > /out/after-all.txt' }
+evalcases:
+  - id: a-slow
+    input_messages: [{ role: user, content: slow }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+  - id: b-long
+    input_messages: [{ role: user, content: long }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+`,
+      {
+        max_output_bytes: 1000,
+        command_template:
+          'if [ {PROMPT} = slow ]; then sleep 60; fi; head -c 5000 /dev/zero | tr "\\\\0" x',
+      },
+      'after-run',
+      1,
+    );
+    expect(results[0]?.error).toMatch(/timed out/);
+    expect(results[1]?.error).toMatch(/max_output_bytes/);
+    const afterEach = await readFile(path.join(dir, 'evals', 'out', 'after-each.txt'), 'utf8');
+    expect(afterEach.split('\n').sort()).toEqual(['', 'a-slow /workspace', 'b-long /workspace']);
+    expect(await readFile(path.join(dir, 'evals', 'out', 'after-all.txt'), 'utf8')).toBe(
+      '/workspace\n',
+    );
+    expect(await containersOf('after-run')).toEqual([]);
+  });
+
   it('a case killed for memory errors with the limit; the next case of the slot runs', async () => {
     const results = await run(
       `workspace:
@@ -189,6 +302,32 @@ evalcases:
     expect(results[0]?.error).toMatch(/out of memory \(limit 16m\)/);
     expect(results[1]).toMatchObject({ evalId: 'b-calm', passed: true });
     expect(await containersOf('oom-run')).toEqual([]);
+  });
+
+  it('a container that died is replaced for the next case of its slot', async () => {
+    const results = await run(
+      `workspace:
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: a-stop
+    input_messages: [{ role: user, content: stop }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+  - id: b-after
+    input_messages: [{ role: user, content: after }]
+    evaluators: [{ name: said, type: contains, value: after }]
+`,
+      // PID 1 (the container's init) ends on SIGTERM, and the container with it.
+      {
+        command_template: 'if [ {PROMPT} = stop ]; then kill -TERM 1; sleep 30; fi; echo {PROMPT}',
+      },
+      'died-run',
+      1,
+    );
+    // The agent's own container went away under it: the case errors, naming the container.
+    expect(results[0]?.error).toMatch(/container \w+ is not running/i);
+    expect(results[1]).toMatchObject({ evalId: 'b-after', passed: true });
+    expect(results[1]?.error).toBeUndefined();
+    expect(await containersOf('died-run')).toEqual([]);
   });
 
   it('stops before the first case when the image is not on the engine, naming docker pull', async () => {

@@ -182,20 +182,24 @@ ${CASES}`);
     expect(validate.code).toBe(1);
   });
 
-  it('accepts a docker block in validate; eval refuses to run it until container runs are wired', async () => {
+  it('validate accepts a docker block without an engine; eval checks the engine before any case', async () => {
     const { project } = await workspaceProject(`execution:
   evaluators: [{ type: contains, value: hi }]
 workspace:
   docker: { image: "python:3.12", memory: 512m, cpus: 1 }
 ${CASES}`);
-    const validate = await runAgentv(['validate', 'evals/suite.yaml'], project.dir);
+    // An engine that is not there: validate never asks it, eval stops before the first case.
+    const env = { DOCKER_HOST: `unix://${project.file('no-engine.sock')}` };
+    const validate = await runAgentv(['validate', 'evals/suite.yaml'], project.dir, env);
     expect(validate.stdout).toContain('no errors');
     expect(validate.code).toBe(0);
-    const evaluation = await runAgentv(['eval', 'evals/suite.yaml'], project.dir);
+    const evaluation = await runAgentv(['eval', 'evals/suite.yaml'], project.dir, env);
     expect(evaluation.stderr).toMatch(
-      /^agentv: evals\/suite\.yaml:\d+: case "[^"]+": workspace\.docker runs are not wired yet, and AgentV will not run a container workspace on this machine instead\n/,
+      /^agentv: the Docker engine is not running: connect ENOENT .*no-engine\.sock, while removing containers of ended runs\n/,
     );
-    expect(evaluation.code).toBe(2);
+    expect(evaluation.stderr).toMatch(/hint: start it .*or set DOCKER_HOST/);
+    expect(existsSync(project.file('agent-ran'))).toBe(false);
+    expect(evaluation.code).not.toBe(0);
   });
 
   it('places problems of a workspace file in that file', async () => {

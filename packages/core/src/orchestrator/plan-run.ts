@@ -18,6 +18,7 @@ import { targetIssuePosition } from '../targets/target-positions.js';
 import { closestMatch } from '../util/closest-match.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { sortIssues } from '../util/load-result.js';
+import { sandboxHookIssues } from '../workspace/sandbox-hook-issues.js';
 
 export interface PlanRunOptions {
   cases: readonly EvalCase[];
@@ -419,6 +420,7 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     for (const issue of workspaceGraderIssues(evalCase, registry)) issues.add(issue);
   }
   for (const issue of sandboxGraderIssues(evalCase)) issues.add(issue);
+  for (const issue of sandboxHookIssues(evalCase)) issues.add(issue);
 }
 
 /** A rubric grader needs rubric items: the case's own or the grader's. */

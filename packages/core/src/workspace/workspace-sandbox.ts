@@ -16,8 +16,9 @@ export const DEFAULT_PIDS_LIMIT = 512;
 /** A sandbox the workspace manager started, and whether it still works. */
 export interface WorkspaceSandbox extends Sandbox {
   /**
-   * False once an exec could not reach it or a process in it was killed for
-   * memory and a probe then failed: the manager starts another for the next case.
+   * False once an exec could not reach it, or a process in it was killed (for
+   * memory, by a signal) and a probe then failed: the manager starts another
+   * for the next case.
    */
   usable(): Promise<boolean>;
 }
@@ -58,7 +59,8 @@ export async function startSandbox(options: StartSandbox): Promise<WorkspaceSand
       },
     );
   }
-  return watched(sandbox, { hostPath: options.exchange, path: SANDBOX_EXCHANGE });
+  const longest = docker.timeoutSeconds === undefined ? undefined : docker.timeoutSeconds * 1000;
+  return watched(sandbox, { hostPath: options.exchange, path: SANDBOX_EXCHANGE }, longest);
 }
 
 /** The runtime's spec for a workspace's sandbox. */
@@ -86,8 +88,15 @@ export function sandboxSpec(
   return spec;
 }
 
-/** `sandbox` with its exchange folder, remembering whether it may have stopped working. */
-function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string }): WorkspaceSandbox {
+/**
+ * `sandbox` with its exchange folder and `docker.timeout` as every exec's
+ * longest time, remembering whether it may have stopped working.
+ */
+function watched(
+  sandbox: Sandbox,
+  exchange: { hostPath: string; path: string },
+  longestMs: number | undefined,
+): WorkspaceSandbox {
   let broken = false;
   let suspect = false;
   return {
@@ -95,8 +104,19 @@ function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string })
     exchange,
     async exec(request: SandboxExec): Promise<SandboxOutcome> {
       try {
-        const outcome = await sandbox.exec(request);
-        if (outcome.oomKilled) suspect = true;
+        // `docker.timeout` caps every process, whatever its own limit.
+        const capped =
+          longestMs === undefined ||
+          (request.timeoutMs !== undefined && request.timeoutMs <= longestMs)
+            ? request
+            : { ...request, timeoutMs: longestMs };
+        const outcome = await sandbox.exec(capped);
+        // Killed (for memory, by a signal): the container itself may have gone with it.
+        const killed =
+          outcome.exitCode === undefined
+            ? !outcome.timedOut && !outcome.aborted
+            : outcome.exitCode > 128;
+        if (outcome.oomKilled || killed) suspect = true;
         return outcome;
       } catch (error) {
         broken = true;
@@ -110,7 +130,6 @@ function watched(sandbox: Sandbox, exchange: { hostPath: string; path: string })
       if (broken) return false;
       if (!suspect) return true;
       suspect = false;
-      // A kill for memory may have taken the whole container with it.
       try {
         const probe = await sandbox.exec({ command: ['true'], cwd: '/', timeoutMs: 30_000 });
         broken = probe.exitCode !== 0;
