@@ -1,9 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+// End-to-end tests that run cases in containers: they share one Docker engine started for them.
+const DOCKER_TESTS = ['test/e2e/sandbox*.test.ts', 'test/e2e/example-workspace-docker.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // End-to-end tests spawn the built CLI and real agents.
     testTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'agentv',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: DOCKER_TESTS,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'docker',
+          include: DOCKER_TESTS,
+          // One dockerd for the whole run, with a busybox image and a Node image tagged
+          // node:20-slim (test/support/docker-setup.ts); started only when a docker test runs.
+          globalSetup: ['./test/support/docker-setup.ts'],
+          // Containers start in a few hundred ms alone, much slower on a busy 2-core machine.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -129,10 +129,41 @@ export async function startTestEngine(): Promise<TestEngine> {
 
 /** Imports `TEST_IMAGE` from a root file system of busybox applets (`docker import`). */
 export async function importTestImage(engine: TestEngine): Promise<void> {
-  const root = path.join(engine.dir, 'rootfs');
+  await importRootfs(engine, TEST_IMAGE, {});
+}
+
+/**
+ * Imports an image tagged `tag` holding busybox, this machine's `node` (the
+ * binary running this process, at `/usr/local/bin/node`) and every library
+ * `ldd` lists for it at the same paths, the dynamic loader included. Its
+ * `/etc/os-release` says `ID=agentv-test`, a file no host has.
+ */
+export async function importNodeImage(engine: TestEngine, tag: string): Promise<void> {
+  await importRootfs(engine, tag, { node: process.execPath });
+}
+
+/** The files `ldd <binary>` lists (libraries and the loader), as absolute paths. */
+export function sharedLibraries(binary: string): string[] {
+  const listing = execFileSync('ldd', [binary], { encoding: 'utf8' });
+  const files = new Set<string>();
+  for (const line of listing.split('\n')) {
+    // "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x…)" or "/lib64/ld-linux-x86-64.so.2 (0x…)"
+    const match = /(?:=>\s*)?(\/\S+)\s+\(0x[0-9a-f]+\)/.exec(line);
+    if (match?.[1]) files.add(match[1]);
+  }
+  return [...files];
+}
+
+async function importRootfs(
+  engine: TestEngine,
+  tag: string,
+  options: { node?: string },
+): Promise<void> {
+  const root = await mkdtemp(path.join(engine.dir, 'rootfs-'));
   for (const folder of ['bin', 'tmp', 'workspace', 'etc', 'proc', 'sys', 'dev']) {
     await mkdir(path.join(root, folder), { recursive: true });
   }
+  await chmod(path.join(root, 'tmp'), 0o1777);
   await copyFile(BUSYBOX, path.join(root, 'bin', 'busybox'));
   await chmod(path.join(root, 'bin', 'busybox'), 0o755);
   for (const applet of APPLETS) await symlink('busybox', path.join(root, 'bin', applet));
@@ -140,14 +171,34 @@ export async function importTestImage(engine: TestEngine): Promise<void> {
     path.join(root, 'etc', 'passwd'),
     'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n',
   );
-  const tarball = path.join(engine.dir, 'rootfs.tar');
+  await writeFile(path.join(root, 'etc', 'group'), 'root:x:0:\nnogroup:x:65534:\n');
+  await writeFile(
+    path.join(root, 'etc', 'os-release'),
+    'ID=agentv-test\nNAME="AgentV test image"\n',
+  );
+  let envPath = '/bin';
+  if (options.node !== undefined) {
+    await mkdir(path.join(root, 'usr', 'local', 'bin'), { recursive: true });
+    await copyFile(options.node, path.join(root, 'usr', 'local', 'bin', 'node'));
+    await chmod(path.join(root, 'usr', 'local', 'bin', 'node'), 0o755);
+    for (const library of sharedLibraries(options.node)) {
+      await mkdir(path.join(root, path.dirname(library)), { recursive: true });
+      // copyFile follows symlinks: the library itself lands at the path the loader asks for.
+      await copyFile(library, path.join(root, library));
+    }
+    envPath = '/usr/local/bin:/bin';
+  }
+  const tarball = `${root}.tar`;
   execFileSync('tar', ['-C', root, '-cf', tarball, '.']);
-  execFileSync('docker', ['import', '--change', 'ENV PATH=/bin', tarball, TEST_IMAGE], {
-    env: { ...process.env, DOCKER_HOST: engine.host },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
   await rm(root, { recursive: true, force: true });
-  await rm(tarball, { force: true });
+  try {
+    execFileSync('docker', ['import', '--change', `ENV PATH=${envPath}`, tarball, tag], {
+      env: { ...process.env, DOCKER_HOST: engine.host },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } finally {
+    await rm(tarball, { force: true });
+  }
 }
 
 function dockerAnswers(host: string): boolean {

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { importTestImage, missingForEngine, startTestEngine } from './docker-engine.js';
+import { startEngineForTests } from './engine-for-tests.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,24 +16,8 @@ declare module 'vitest' {
  * neither `CI` nor `AGENTV_REQUIRE_DOCKER=1` is set; then a missing piece fails.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const missing = missingForEngine();
-  const required = process.env.AGENTV_REQUIRE_DOCKER === '1' || Boolean(process.env.CI);
-  if (missing !== undefined) {
-    if (required) {
-      throw new Error(`the Docker tests must run (CI or AGENTV_REQUIRE_DOCKER=1), but ${missing}`);
-    }
-    project.provide('dockerHost', undefined);
-    project.provide('dockerSkipReason', missing);
-    return async () => undefined;
-  }
-  const engine = await startTestEngine();
-  try {
-    await importTestImage(engine);
-  } catch (error) {
-    await engine.stop();
-    throw error;
-  }
+  const engine = await startEngineForTests();
   project.provide('dockerHost', engine.host);
-  project.provide('dockerSkipReason', undefined);
+  project.provide('dockerSkipReason', engine.skipReason);
   return () => engine.stop();
 }
