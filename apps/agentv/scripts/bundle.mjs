@@ -16,11 +16,12 @@ import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'rolldown';
 
 /**
- * Packages required lazily by core (`json_schema` loads ajv on first use), and the Docker sandbox
- * runtime, imported only by a run with `workspace.docker` (its client, dockerode, brings ssh2 and
- * optional native modules a bundle cannot hold).
+ * Packages required lazily by core (`json_schema` loads ajv on first use), and the Docker engine
+ * client of `@agentv/sandbox-docker` (dockerode brings ssh2 and optional native modules a bundle
+ * cannot hold). The sandbox package itself is bundled, in a chunk loaded only by a run with
+ * `workspace.docker`: left outside, it would load a second, unbundled copy of core (~1 s).
  */
-const EXTERNAL = ['ajv', '@agentv/sandbox-docker'];
+const EXTERNAL = ['ajv', 'dockerode', 'tar-fs'];
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 for (const name of EXTERNAL) {
   if (dependencies[name] === undefined) {
