@@ -250,6 +250,7 @@ export function createCliProvider(
         OUTPUT_FILE: outputFile,
         // Batches run only with `isolation: shared`: every case of the batch has this workspace.
         ...(first.workspace === undefined ? {} : { WORKSPACE: first.workspace }),
+        ...batchEvalDir(requests),
       });
       const { raw } = await execute(
         rendered,
@@ -549,4 +550,11 @@ function assertUniqueIds(ids: readonly string[]): void {
     }
     seen.add(id);
   }
+}
+
+/** `{EVAL_DIR}` of a batch: the folder of its cases' eval file, when they share one. */
+function batchEvalDir(requests: readonly ProviderRequest[]): { EVAL_DIR?: string } {
+  const dir = requests[0]?.evalDir;
+  if (dir === undefined || requests.some((request) => request.evalDir !== dir)) return {};
+  return { EVAL_DIR: dir };
 }
