@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FileChanges } from './file-changes.js';
 import { removeTree } from './remove-tree.js';
 import { createRepoCache, type RepoCache } from './repo-cache.js';
-import { keptFolder, makeRunFolder, moveFolder, safeName } from './run-folder.js';
+import { keptFolder, makeRunFolder, moveToKept, removeIfEmpty, safeName } from './run-folder.js';
 import { hookFailureMessage, runHook } from './run-hook.js';
 import { setUpPristine } from './set-up-pristine.js';
 import { measureChanges, takeBaseline } from './workspace-changes.js';
@@ -239,8 +239,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           }
           const to = join(keptFolder(options.root, options.runId), keptName(info));
           kept.push(to);
-          await mkdir(join(to, '..'), { recursive: true });
-          await moveFolder(copy.path, to, options.env);
+          await moveToKept(copy.path, to, options.env);
           return { keptAt: to };
         })();
         return released;
@@ -312,10 +311,9 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         if (failure !== undefined)
           log(`warning: ${hookFailureMessage('after_all', afterAll, failure)}`);
       }
-      for (const { from, to } of keepAtClose) {
-        await mkdir(join(to, '..'), { recursive: true });
-        await moveFolder(from, to, options.env);
-      }
+      for (const { from, to } of keepAtClose) await moveToKept(from, to, options.env);
+      // Made for a workspace that could not be moved there in the end: not left empty.
+      removeIfEmpty(keptFolder(options.root, options.runId));
       if (runFolder !== undefined) {
         const dir = await runFolder.catch(() => undefined);
         if (dir !== undefined) removeTree(dir);
