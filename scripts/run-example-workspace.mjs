@@ -22,12 +22,6 @@ const { status } = spawnSync(
   {
     cwd: root,
     stdio: 'inherit',
-    env: {
-      ...process.env,
-      CODING_AGENT: fileURLToPath(
-        new URL('../examples/workspace/agent/coding-agent.mjs', import.meta.url),
-      ),
-    },
   },
 );
 if (status === 1) {

@@ -58,6 +58,22 @@ const evalDir = join(scratch, 'evals');
 mkdirSync(evalDir, { recursive: true });
 
 describe('cli provider in a workspace', () => {
+  it('names a script beside the eval file with {EVAL_DIR}, while the agent works in the workspace', async () => {
+    const dir = workspace();
+    const agentDir = join(scratch, `agent $(touch PWNED) 'q`);
+    mkdirSync(agentDir, { recursive: true });
+    writeFileSync(join(agentDir, 'agent.mjs'), readFileSync(SCRIPT));
+    const quotedEvalDir = join(scratch, `evals $(touch PWNED)`);
+    mkdirSync(quotedEvalDir, { recursive: true });
+    const command = `${shellQuote(process.execPath)} {EVAL_DIR}/../${shellQuote(`agent $(touch PWNED) 'q`)}/agent.mjs`;
+    const response = await provider(command).invoke(
+      makeRequest({ workspace: dir, evalDir: quotedEvalDir }),
+    );
+    expect(JSON.parse(response.text)).toMatchObject({ cwd: dir, workspace: dir });
+    expect(existsSync(join(dir, 'touched.txt'))).toBe(true);
+    expect(existsSync(join(scratch, 'PWNED'))).toBe(false);
+  });
+
   it('runs the agent in the workspace, with {WORKSPACE} and AGENTV_WORKSPACE naming it', async () => {
     const dir = workspace();
     const response = await provider(`${where} {WORKSPACE}`).invoke(

@@ -318,6 +318,7 @@ export function createCliProvider(
         INPUT_FILE: at(inputFile),
         OUTPUT_FILE: at(outputFile),
         ...(workspace === undefined ? {} : { WORKSPACE: workspace }),
+        ...batchEvalDir(requests),
       });
       const { raw } = await execute(
         rendered,
@@ -625,4 +626,11 @@ function assertUniqueIds(ids: readonly string[]): void {
     }
     seen.add(id);
   }
+}
+
+/** `{EVAL_DIR}` of a batch: the folder of its cases' eval file, when they share one. */
+function batchEvalDir(requests: readonly ProviderRequest[]): { EVAL_DIR?: string } {
+  const dir = requests[0]?.evalDir;
+  if (dir === undefined || requests.some((request) => request.evalDir !== dir)) return {};
+  return { EVAL_DIR: dir };
 }

@@ -40,6 +40,7 @@ export async function preparePlaceholderValues(
   };
   // Only a case with a workspace has one: `{WORKSPACE}` without it is render's "has no value".
   if (request.workspace !== undefined) values.WORKSPACE = request.workspace;
+  if (request.evalDir !== undefined) values.EVAL_DIR = request.evalDir;
   const prepared: PreparedValues = { values };
   const needsFile = FILE_PLACEHOLDERS.some((name) => used.has(name));
   if (!needsFile) return prepared;

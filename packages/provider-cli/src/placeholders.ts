@@ -11,6 +11,7 @@ export const SUPPORTED_PLACEHOLDERS = [
   'OUTPUT_FILE',
   'INPUT_FILE',
   'WORKSPACE',
+  'EVAL_DIR',
 ] as const;
 
 export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];

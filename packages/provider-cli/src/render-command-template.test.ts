@@ -23,6 +23,7 @@ const allValues = {
   OUTPUT_FILE: '/tmp/x/output.txt',
   INPUT_FILE: '/tmp/x/input.json',
   WORKSPACE: '/tmp/ws 1/$(x)',
+  EVAL_DIR: '/project/evals dir',
 };
 
 // Runs a rendered `set -- …` with its variables in a shell that prints each argument on its own line.
@@ -49,6 +50,7 @@ describe('renderCommandTemplate', () => {
         '[/tmp/x/output.txt]',
         '[/tmp/x/input.json]',
         '[/tmp/ws 1/$(x)]',
+        '[/project/evals dir]',
         '',
       ].join('\n'),
     );

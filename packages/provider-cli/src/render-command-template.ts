@@ -314,6 +314,15 @@ function noValue(name: string): ProviderError {
       hint: 'give the eval file (or the case) a workspace: block (README, "Workspaces"), or remove {WORKSPACE} from command_template',
     });
   }
+  if (name === 'EVAL_DIR') {
+    return new ProviderError(
+      '{EVAL_DIR} has no value: the call names no eval file (a batch of cases from several eval files, or a library call without one)',
+      {
+        retryable: false,
+        hint: 'name the file by an absolute path, or run the cases of each eval file in their own batch',
+      },
+    );
+  }
   return new ProviderError(`placeholder {${name}} has no value`, { retryable: false });
 }
 

@@ -16,8 +16,9 @@ import {
 } from '@agentv/core/internal';
 import { createMockProvider } from '@agentv/core/test';
 import { defineCommand } from 'citty';
+import { splitDryRun, writeDryRunWorkspaces } from '../eval/dry-run-workspaces.js';
 import { finishRun } from '../eval/finish-run.js';
-import type { KeptWorkspace } from '../eval/kept-workspaces.js';
+import { type KeptWorkspace, writeKeptWorkspaces } from '../eval/kept-workspaces.js';
 import { listCases } from '../eval/list-cases.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { openRun } from '../eval/open-run.js';
@@ -133,7 +134,8 @@ const evalArgs = {
   ...judgeTargetArg,
   'dry-run': {
     type: 'boolean',
-    description: 'Answer every case with the mock provider instead of the real targets',
+    description:
+      'Answer every case with the mock provider instead of the real targets; cases with a workspace are listed, not run',
   },
   ...cacheArg,
   watch: {
@@ -246,11 +248,17 @@ const evalCommand = defineCommand({
     reportIssues([...project.issues, ...issues], cwd, output.warn);
     checkSelection(selected, fullPlan, selection);
     // Selection comes first, then sharding: every shard sees the same selection and run id.
-    const { run, plan } = shardPlan(fullPlan, shard, keyOf, evalFileName);
+    const sharded = shardPlan(fullPlan, shard, keyOf, evalFileName);
+    const { run } = sharded;
     if (args.list === true) {
-      listCases(plan, run, shard, cwd);
+      listCases(sharded.plan, run, shard, cwd);
       return ExitCode.Passed;
     }
+    const { plan, listed: dryRunListed } = dryRun
+      ? splitDryRun(sharded.plan)
+      : { plan: sharded.plan, listed: [] };
+    writeDryRunWorkspaces(dryRunListed, cwd, process.stdout);
+    if (dryRunListed.length > 0 && plan.cases.length === 0) return ExitCode.Passed;
     if (fullPlan.cases.length === 0) throw new UsageError('the eval files contain no cases to run');
     if (plan.cases.length === 0) {
       // An empty shard is normal for small runs: write an empty result file and pass.
@@ -348,6 +356,11 @@ const evalCommand = defineCommand({
         },
         repeat,
       );
+    } catch (error) {
+      // A workspace that could not be set up (a failing before_all) stops the run: the
+      // workspaces kept before it are listed all the same.
+      writeKeptWorkspaces(keptWorkspaces, process.stderr);
+      throw error;
     } finally {
       await opened.close();
     }

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -362,6 +363,29 @@ describe('createWorkspaceManager: isolation', () => {
     await lease.release({ keep: false });
     await manager.close();
     expect(readdirSync(root).sort()).toEqual([`agentv-run-${dead}-ghijkl`, 'my-notes']);
+  });
+
+  it('removes the empty kept folders of earlier runs (their workspaces removed by the user), and nothing else', async () => {
+    const base = tempFolder();
+    cleanup.push(base);
+    const root = join(base, 'root');
+    writeFiles(root, {
+      '0123456789abcdef/fix-a/file': 'a kept workspace, still there',
+      'my-notes/file': 'x',
+    });
+    for (const empty of ['fedcba9876543210', 'run-mf3k2x-a1b2c3', 'empty-but-not-ours'])
+      mkdirSync(join(root, empty));
+    const manager = createWorkspaceManager({ root, env: process.env, runId: 'fedcba9876543210' });
+    const lease = await manager.acquire(workspaceConfig(base, {}), caseInfo('a'));
+    await lease.release({ keep: false });
+    await manager.close();
+    expect(readdirSync(root).sort()).toEqual([
+      '0123456789abcdef',
+      'empty-but-not-ours',
+      'my-notes',
+    ]);
+    // A run that keeps nothing leaves no kept folder of its own either.
+    expect(existsSync(join(root, 'fedcba9876543210'))).toBe(false);
   });
 
   it('makes its run folder in the temp directory without a root, where the watchdog sweeps after kill -9', async () => {

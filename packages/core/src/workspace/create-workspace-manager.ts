@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FileChanges } from './file-changes.js';
 import { removeTree } from './remove-tree.js';
 import { createRepoCache, type RepoCache } from './repo-cache.js';
-import { keptFolder, makeRunFolder, moveFolder, safeName } from './run-folder.js';
+import { keptFolder, makeRunFolder, moveToKept, removeIfEmpty, safeName } from './run-folder.js';
 import { type HookContext, hookFailureMessage, runHook } from './run-hook.js';
 import type { SandboxImages } from './sandbox-images.js';
 import { setUpPristine } from './set-up-pristine.js';
@@ -345,8 +345,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           kept.push(to);
           // The folder is kept, its container is not.
           await dropSandbox(state, copy);
-          await mkdir(join(to, '..'), { recursive: true });
-          await moveFolder(copy.path, to, options.env);
+          await moveToKept(copy.path, to, options.env);
           return { keptAt: to };
         })();
         return released;
@@ -466,10 +465,9 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       }
       // Containers go before folders: a container holds its workspace mounted.
       await Promise.all([...live].map(destroySandbox));
-      for (const { from, to } of keepAtClose) {
-        await mkdir(join(to, '..'), { recursive: true });
-        await moveFolder(from, to, options.env);
-      }
+      for (const { from, to } of keepAtClose) await moveToKept(from, to, options.env);
+      // Made for a workspace that could not be moved there in the end: not left empty.
+      removeIfEmpty(keptFolder(options.root, options.runId));
       if (runFolder !== undefined) {
         const dir = await runFolder.catch(() => undefined);
         if (dir !== undefined) removeTree(dir);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   renameSync,
   rmSync,
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { restoreTree } from './restore-tree.js';
 import { tempFolder, treeHash, writeFiles } from './test-support/workspace-fixtures.js';
-import { snapshotTree } from './tree-snapshot.js';
+import { snapshotTree, treeEntry } from './tree-snapshot.js';
 
 const cleanup: string[] = [];
 afterEach(() => {
@@ -87,6 +88,39 @@ describe('restoreTree', () => {
     expect(treeHash(target)).toBe(hash);
     rmSync(join(target, 'dir/nested/c.txt'));
     restore(snapshot);
+    expect(treeHash(target)).toBe(hash);
+  });
+
+  it('lists a folder whose change time is as recorded but recent (a coarse clock may not have ticked)', () => {
+    const { target, restore, hash } = pair();
+    const snapshot = restore();
+    writeFileSync(join(target, 'dir/nested/same-tick.txt'), 'x');
+    // As if the file system's clock had not moved since the restore recorded the folder.
+    snapshot.set('dir/nested', treeEntry(lstatSync(join(target, 'dir/nested'))));
+    restore(snapshot);
+    expect(treeHash(target)).toBe(hash);
+  });
+
+  it('finds what is added in a folder it has not listed for a while', async () => {
+    const { target, restore, hash } = pair();
+    let snapshot = restore();
+    // Past the racy window: from here on unchanged folders are not listed.
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    snapshot = restore(snapshot);
+    snapshot = restore(snapshot);
+    writeFileSync(join(target, 'dir/nested/late.txt'), 'x');
+    mkdirSync(join(target, 'other/sub'));
+    writeFileSync(join(target, 'dir/nested/c.txt'), 'cccC\n');
+    restore(snapshot);
+    expect(treeHash(target)).toBe(hash);
+  });
+
+  it('puts back a folder made unreadable, and what is in it', () => {
+    const { target, restore, hash } = pair();
+    writeFileSync(join(target, 'dir/nested/c.txt'), 'changed\n');
+    chmodSync(join(target, 'dir/nested'), 0o000);
+    chmodSync(join(target, 'dir'), 0o000);
+    restore();
     expect(treeHash(target)).toBe(hash);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +16,11 @@ const RUN_FOLDER_PATTERN = /^agentv-run-(\d+)-[A-Za-z0-9]{6}$/;
  * Without `root`: a `makeTempDir` folder, which the watchdog removes if AgentV
  * is killed, and the next run sweeps otherwise. Under `root`: a marked
  * `agentv-run-<pid>-XXXXXX` folder; run folders there whose process is gone
- * are removed first (only marked ones: nothing AgentV did not make).
+ * are removed first (only marked ones: nothing AgentV did not make). Either
+ * way, the empty kept folders of earlier runs go too (`sweepEmptyKeptFolders`).
  */
 export async function makeRunFolder(root: string | undefined): Promise<string> {
+  sweepEmptyKeptFolders(root);
   if (root === undefined) return makeTempDir('workspaces');
   await mkdir(root, { recursive: true });
   sweepRoot(root);
@@ -59,6 +61,57 @@ function isAlive(pid: number): boolean {
  */
 export function keptFolder(root: string | undefined, runId: string): string {
   return join(root ?? join(tmpdir(), 'agentv-workspaces-kept'), safeName(runId));
+}
+
+/** The names `keptFolder` gives runs: the CLI's run ids, and the library's default ones. */
+const KEPT_FOLDER_PATTERN = /^(?:[0-9a-f]{16}|run-[0-9a-z]+-[0-9a-f]{6})$/;
+
+/**
+ * Removes the kept folders (`keptFolder`) of earlier runs that are empty: the
+ * user removed the workspaces kept in them, as the end-of-run list asks. Only
+ * empty folders named as runs are: `rmdir` removes nothing else.
+ */
+export function sweepEmptyKeptFolders(root: string | undefined): void {
+  const base = root ?? join(tmpdir(), 'agentv-workspaces-kept');
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (KEPT_FOLDER_PATTERN.test(name)) removeIfEmpty(join(base, name));
+  }
+}
+
+/** Removes folder `path` when it is empty; nothing otherwise. */
+export function removeIfEmpty(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch {
+    // Not empty, not a folder, or gone: all fine.
+  }
+}
+
+/**
+ * Moves workspace `from` to `to` in a kept folder, making the folder; made
+ * again when a sweep of another run removed it, empty, in between.
+ */
+export async function moveToKept(
+  from: string,
+  to: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await mkdir(join(to, '..'), { recursive: true });
+    try {
+      await moveFolder(from, to, env);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3 || !existsSync(from))
+        throw error;
+    }
+  }
 }
 
 /** `text` as one file name: letters, digits, `.`, `_` and `-`; others become `-`. */
