@@ -159,7 +159,7 @@ export function createCliProvider(
     const sandbox = request.sandbox;
     const cwd = sandbox === undefined ? cwdFor(request) : sandboxCwd(settings.cwd);
     // With several workers lines interleave: every line names its case and attempt.
-    const tag = `${prefix} ${label}`;
+    const tag = verbose ? `${prefix} ${label}` : '';
     if (verbose) {
       log(`${tag}: ${redact(command)}`);
       const shown = referencedVariables(command, variables);
@@ -208,10 +208,10 @@ export function createCliProvider(
   };
 
   // The answer on stdout: stopped past the limit.
-  const stdoutLimits = (): OutputLimits => ({
+  const stdoutLimits: OutputLimits = {
     run: { outputLimit: { stdoutBytes: maxOutputBytes } },
     throwIfTooLong: (outcome) => throwIfTooLong(outcome, "the agent's answer on stdout"),
-  });
+  };
   // The answer in {OUTPUT_FILE}: stdout is not read, so none of it is kept.
   const outputFileLimits = (path: string): OutputLimits => ({
     run: { maxStdoutBytes: 0, outputLimit: { files: [{ path, maxBytes: maxOutputBytes }] } },
@@ -235,7 +235,7 @@ export function createCliProvider(
     const tempDir = await callDirs?.create();
     try {
       const { values, outputFile } = await preparePlaceholderValues(request, used, tempDir);
-      const limits = outputFile === undefined ? stdoutLimits() : outputFileLimits(outputFile);
+      const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
       const { outcome, stderr, raw } = await execute(
         template.render(values),
         callLabel(request),

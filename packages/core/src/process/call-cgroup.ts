@@ -88,29 +88,40 @@ export function acquireCallCgroup(): CallCgroup | undefined {
     slot = { dir, enter: `{ echo $$ >${shellQuote(join(dir, 'cgroup.procs'))}; } 2>/dev/null; ` };
     slots.push(slot);
   }
-  return callCgroup(slot);
+  return new CallCgroupLease(slot);
 }
 
-function callCgroup(slot: Slot): CallCgroup {
-  let released = false;
+// A class, not closures: it lives as long as its process runs, once per call.
+class CallCgroupLease implements CallCgroup {
+  private released = false;
   // Seen empty after the process exited: nothing can be left in it, no need to look again.
-  let empty = false;
-  const populated = () => {
-    empty = !slotPopulated(slot);
-    return !empty;
-  };
-  return {
-    dir: slot.dir,
-    enter: slot.enter,
-    populated,
-    signal: (signal, only) => signalCgroup(slot.dir, signal, only),
-    release() {
-      if (released) return;
-      released = true;
-      // One that cannot be emptied is not handed out again; it is removed on the way out.
-      if (empty || !populated()) free.push(slot);
-    },
-  };
+  private empty = false;
+
+  constructor(private readonly slot: Slot) {}
+
+  get dir(): string {
+    return this.slot.dir;
+  }
+
+  get enter(): string {
+    return this.slot.enter;
+  }
+
+  populated(): boolean {
+    this.empty = !slotPopulated(this.slot);
+    return !this.empty;
+  }
+
+  signal(signal: 'SIGTERM' | 'SIGKILL', only?: (pid: number) => boolean): void {
+    signalCgroup(this.slot.dir, signal, only);
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    // One that cannot be emptied is not handed out again; it is removed on the way out.
+    if (this.empty || !this.populated()) free.push(this.slot);
+  }
 }
 
 const eventsBuffer = Buffer.alloc(256);

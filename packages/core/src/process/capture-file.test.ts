@@ -16,6 +16,20 @@ describe('openCaptureFile', () => {
     }
   });
 
+  it('seals a capture of any size: small ones by their first read, larger ones by their size', () => {
+    for (const bytes of [0, 16 * 1024 - 1, 16 * 1024, 200 * 1024 + 3]) {
+      const capture = openCaptureFile();
+      try {
+        if (bytes > 0) writeSync(capture.fd, 'x'.repeat(bytes));
+        capture.seal();
+        expect(capture.size()).toBe(bytes);
+        expect(capture.read()).toHaveLength(bytes);
+      } finally {
+        capture.close();
+      }
+    }
+  });
+
   it('measures again after a trim', () => {
     const capture = openCaptureFile();
     try {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  close,
   closeSync,
   constants,
   fstatSync,
@@ -55,8 +54,8 @@ export interface CaptureFile {
    */
   trim(limit: CaptureLimit): void;
   /**
-   * Closes the descriptor, on the thread pool: on a journaling file system, freeing the
-   * unlinked file waits for the journal. Its space is freed once the child closed it too.
+   * Closes the descriptor (an error closing it is ignored: nothing reads it afterwards). Its
+   * space is freed once the child closed it too.
    */
   close(): void;
 }
@@ -75,48 +74,68 @@ const UNSUPPORTED = new Set(['EOPNOTSUPP', 'ENOTSUP', 'EISDIR', 'EINVAL']);
 
 /** Opens a new, already unlinked capture file in `dir` (default: the system temp directory). */
 export function openCaptureFile(dir: string = tmpdir()): CaptureFile {
-  const fd = openAnonymous(dir) ?? openNamedThenUnlink(dir);
-  // After a tail trim: the bytes kept from before it, and where the file's own bytes start.
-  let kept: Buffer | undefined;
-  let keptUpTo = 0;
-  // Set by seal(): the final size, so the last checks and the read cost no more system calls.
-  let sealedSize: number | undefined;
-  const size = () => sealedSize ?? fstatSync(fd).size;
-  return {
-    fd,
-    read(limit) {
-      if (kept === undefined) return readCapture(fd, size(), limit);
-      return readTailAfterTrim(
-        fd,
-        size(),
-        kept,
-        keptUpTo,
-        limit?.maxBytes ?? Number.POSITIVE_INFINITY,
-      );
-    },
-    size,
-    seal() {
-      sealedSize = fstatSync(fd).size;
-    },
-    trim(limit) {
-      const size = fstatSync(fd).size;
-      sealedSize = undefined;
-      if (limit.keep === 'head') {
-        if (size > limit.maxBytes) ftruncateSync(fd, limit.maxBytes);
-        return;
-      }
-      if (size - keptUpTo <= limit.maxBytes) return;
-      const tail = readRange(fd, Math.max(keptUpTo, size - limit.maxBytes), size);
-      ftruncateSync(fd, 0);
-      kept = tail;
-      keptUpTo = size;
-    },
-    close: () => close(fd, ignoreCloseError),
-  };
+  return new Capture(openAnonymous(dir) ?? openNamedThenUnlink(dir));
 }
 
-// Nothing uses the descriptor after close(); EBADF or EIO there changes nothing for the call.
-function ignoreCloseError(): void {}
+const probe = Buffer.allocUnsafe(16 * 1024);
+
+// A class, not closures over the descriptor: one object per capture, where a runner holds
+// two for as long as its process runs (what is alive then outlives the young generation).
+class Capture implements CaptureFile {
+  // After a tail trim: the bytes kept from before it, and where the file's own bytes start.
+  private kept: Buffer | undefined;
+  private keptUpTo = 0;
+  // Set by seal(): the final size, so the last checks and the read cost no more system calls.
+  private sealedSize: number | undefined;
+
+  constructor(readonly fd: number) {}
+
+  size(): number {
+    return this.sealedSize ?? fstatSync(this.fd).size;
+  }
+
+  read(limit?: CaptureLimit): string {
+    if (this.kept === undefined) return readCapture(this.fd, this.size(), limit);
+    return readTailAfterTrim(
+      this.fd,
+      this.size(),
+      this.kept,
+      this.keptUpTo,
+      limit?.maxBytes ?? Number.POSITIVE_INFINITY,
+    );
+  }
+
+  seal(): void {
+    // Most captures are small: one read of their start tells their size (nothing writes any
+    // more), where fstat allocates a Stats object and four Dates per capture.
+    const count = readSync(this.fd, probe, 0, probe.length, 0);
+    this.sealedSize = count < probe.length ? count : fstatSync(this.fd).size;
+  }
+
+  trim(limit: CaptureLimit): void {
+    const size = fstatSync(this.fd).size;
+    this.sealedSize = undefined;
+    if (limit.keep === 'head') {
+      if (size > limit.maxBytes) ftruncateSync(this.fd, limit.maxBytes);
+      return;
+    }
+    if (size - this.keptUpTo <= limit.maxBytes) return;
+    const tail = readRange(this.fd, Math.max(this.keptUpTo, size - limit.maxBytes), size);
+    ftruncateSync(this.fd, 0);
+    this.kept = tail;
+    this.keptUpTo = size;
+  }
+
+  close(): void {
+    // Synchronous: a close on the thread pool saves the main thread the journal's wait for an
+    // unlinked file, but costs two thread wake-ups per process (CONTRIBUTING, "What a case costs").
+    try {
+      closeSync(this.fd);
+    } catch {
+      // EBADF or EIO: nothing uses the descriptor any more.
+    }
+  }
+}
 
 function openAnonymous(dir: string): number | undefined {
   if (!tmpfileWorks) return undefined;

@@ -51,8 +51,8 @@ const MIN_TAIL_DISK_BYTES = 1024 * 1024;
 
 /**
  * The guard of a process's output captured in `stdout` and `stderr`, or
- * undefined when nothing limits it. `stop` stops the process; it is called
- * once, when a ceiling is first passed while the process runs. Stdout
+ * undefined when nothing limits it. `stop.terminate()` stops the process; it is
+ * called once, when a ceiling is first passed while the process runs. Stdout
  * beyond what will be read (`maxStdoutBytes`, or one byte past
  * `outputLimit.stdoutBytes`) is cut from its capture; stderr (and stdout with
  * `keepStdout: 'tail'`) is cut to its last `maxStderrBytes`
@@ -64,7 +64,7 @@ export function createOutputGuard(
   stdout: CaptureFile,
   stderr: CaptureFile,
   limits: OutputLimits,
-  stop: () => void,
+  stop: Stoppable | undefined,
 ): OutputGuard | undefined {
   const { maxStderrBytes, outputLimit } = limits;
   const stdoutLimit = outputLimit?.stdoutBytes;
@@ -76,64 +76,93 @@ export function createOutputGuard(
     stdoutLimit === undefined ? Number.POSITIVE_INFINITY : stdoutLimit + 1,
   );
   const files = outputLimit?.files ?? [];
-  const stderrTrim = tailTrimmer(stderr, maxStderrBytes);
-  const stdoutTrim = tailTrimmer(stdout, stdoutTail);
   if (
     keepHead === Number.POSITIVE_INFINITY &&
-    stderrTrim === undefined &&
-    stdoutTrim === undefined &&
+    maxStderrBytes === undefined &&
+    stdoutTail === undefined &&
     files.length === 0
   )
     return undefined;
-  let exceeded: OutputLimitExceeded | undefined;
+  return new Guard(
+    stdout,
+    stderr,
+    stop,
+    keepHead,
+    stdoutLimit,
+    files,
+    tailTrim(stdoutTail),
+    tailTrim(maxStderrBytes),
+  );
+}
 
-  const pass = (source: string, maxBytes: number, bytes: number, running: boolean) => {
-    if (exceeded !== undefined) return;
-    exceeded = { source, maxBytes, bytes, stopped: running };
-    if (running) stop();
-  };
-
-  const check = (running: boolean) => {
-    if (keepHead !== Number.POSITIVE_INFINITY) {
-      const size = stdout.size();
-      if (stdoutLimit !== undefined && size > stdoutLimit) {
-        pass('stdout', stdoutLimit, size, running);
-      }
-      if (size > keepHead) stdout.trim({ maxBytes: keepHead, keep: 'head' });
-    }
-    stdoutTrim?.();
-    stderrTrim?.();
-    for (const file of files) {
-      const size = statSync(file.path, { throwIfNoEntry: false })?.size ?? 0;
-      if (size <= file.maxBytes) continue;
-      pass(file.path, file.maxBytes, size, running);
-      if (running) emptyRegularFile(file.path);
-    }
-  };
-
-  return {
-    check,
-    get exceeded() {
-      return exceeded;
-    },
-  };
+/** What the guard stops when a ceiling is passed while the process runs. */
+export interface Stoppable {
+  terminate(): void;
 }
 
 /**
- * Cuts `capture` to its last `maxBytes` once it holds more than twice that (1
- * MiB at least) since the last cut; undefined when nothing limits it.
+ * A capture cut to its last `maxBytes` once it holds more than `diskBytes` (twice that, 1 MiB
+ * at least) since the last cut, at `trimmedAt`.
  */
-function tailTrimmer(capture: CaptureFile, maxBytes: number | undefined): (() => void) | undefined {
+interface TailTrim {
+  maxBytes: number;
+  diskBytes: number;
+  trimmedAt: number;
+}
+
+function tailTrim(maxBytes: number | undefined): TailTrim | undefined {
   if (maxBytes === undefined) return undefined;
-  const diskBytes = Math.max(2 * maxBytes, MIN_TAIL_DISK_BYTES);
-  let trimmedAt = 0;
-  return () => {
-    const size = capture.size();
-    if (size - trimmedAt > diskBytes) {
-      capture.trim({ maxBytes, keep: 'tail' });
-      trimmedAt = size;
+  return { maxBytes, diskBytes: Math.max(2 * maxBytes, MIN_TAIL_DISK_BYTES), trimmedAt: 0 };
+}
+
+// A class, not closures: it lives as long as its process runs, once per call.
+class Guard implements OutputGuard {
+  exceeded: OutputLimitExceeded | undefined;
+
+  constructor(
+    private readonly stdout: CaptureFile,
+    private readonly stderr: CaptureFile,
+    private readonly stop: Stoppable | undefined,
+    private readonly keepHead: number,
+    private readonly stdoutLimit: number | undefined,
+    private readonly files: readonly WatchedFile[],
+    private readonly stdoutTail: TailTrim | undefined,
+    private readonly stderrTail: TailTrim | undefined,
+  ) {}
+
+  check(running: boolean): void {
+    const { stdout, stdoutLimit, keepHead } = this;
+    if (keepHead !== Number.POSITIVE_INFINITY) {
+      const size = stdout.size();
+      if (stdoutLimit !== undefined && size > stdoutLimit) {
+        this.pass('stdout', stdoutLimit, size, running);
+      }
+      if (size > keepHead) stdout.trim({ maxBytes: keepHead, keep: 'head' });
     }
-  };
+    trimTail(stdout, this.stdoutTail);
+    trimTail(this.stderr, this.stderrTail);
+    for (const file of this.files) {
+      const size = statSync(file.path, { throwIfNoEntry: false })?.size ?? 0;
+      if (size <= file.maxBytes) continue;
+      this.pass(file.path, file.maxBytes, size, running);
+      if (running) emptyRegularFile(file.path);
+    }
+  }
+
+  private pass(source: string, maxBytes: number, bytes: number, running: boolean): void {
+    if (this.exceeded !== undefined) return;
+    this.exceeded = { source, maxBytes, bytes, stopped: running };
+    if (running) this.stop?.terminate();
+  }
+}
+
+function trimTail(capture: CaptureFile, tail: TailTrim | undefined): void {
+  if (tail === undefined) return;
+  const size = capture.size();
+  if (size - tail.trimmedAt > tail.diskBytes) {
+    capture.trim({ maxBytes: tail.maxBytes, keep: 'tail' });
+    tail.trimmedAt = size;
+  }
 }
 
 /** Truncates `path` to nothing when it is a regular file reached without a symbolic link. */

@@ -25,40 +25,50 @@ export function createProcessGroupTerminator(
   graceMs: number,
   cgroup?: CallCgroup,
 ): ProcessGroupTerminator {
-  let terminated = false;
-  let forceKilled = false;
-  let killTimer: NodeJS.Timeout | undefined;
+  return new GroupTerminator(pgid, graceMs, cgroup);
+}
 
-  const forceKill = () => {
-    forceKilled = true;
-    signalGroup(pgid, 'SIGKILL');
-    cgroup?.signal('SIGKILL');
-  };
+// A class, not closures: it lives as long as its process runs, once per call.
+class GroupTerminator implements ProcessGroupTerminator {
+  private terminated = false;
+  private forceKilled = false;
+  private killTimer: NodeJS.Timeout | undefined;
 
-  const terminate = () => {
-    if (terminated) return;
-    terminated = true;
+  constructor(
+    private readonly pgid: number,
+    private readonly graceMs: number,
+    private readonly cgroup: CallCgroup | undefined,
+  ) {}
+
+  terminate(): void {
+    if (this.terminated) return;
+    this.terminated = true;
+    const { pgid, cgroup } = this;
     signalGroup(pgid, 'SIGTERM');
     // Those that left the group: the group's own members must not get SIGTERM twice (to many
     // programs a second one means "quit now").
     cgroup?.signal('SIGTERM', (pid) => processGroupOf(pid) !== pgid);
-    killTimer = setTimeout(forceKill, graceMs);
-  };
+    this.killTimer = setTimeout(() => {
+      this.forceKilled = true;
+      signalGroup(pgid, 'SIGKILL');
+      cgroup?.signal('SIGKILL');
+    }, this.graceMs);
+  }
+
+  async settle(): Promise<void> {
+    if (this.live()) {
+      this.terminate();
+      while (!this.forceKilled && this.live()) await delay(POLL_MS);
+      const deadline = Date.now() + AFTER_KILL_WAIT_MS;
+      while (this.live() && Date.now() < deadline) await delay(POLL_MS);
+    }
+    clearTimeout(this.killTimer);
+  }
 
   // The cgroup holds the whole group, unless the shell could not enter it.
-  const live = () => cgroup?.populated() === true || groupHasLiveMembers(pgid);
-
-  const settle = async () => {
-    if (live()) {
-      terminate();
-      while (!forceKilled && live()) await delay(POLL_MS);
-      const deadline = Date.now() + AFTER_KILL_WAIT_MS;
-      while (live() && Date.now() < deadline) await delay(POLL_MS);
-    }
-    clearTimeout(killTimer);
-  };
-
-  return { terminate, settle };
+  private live(): boolean {
+    return this.cgroup?.populated() === true || groupHasLiveMembers(this.pgid);
+  }
 }
 
 /** Sends `signal` to every process of group `pgid`; a group that is gone is no error. */

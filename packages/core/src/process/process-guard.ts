@@ -20,7 +20,7 @@ export interface ProcessGuard {
   /** Shell text to put before the command line ('' without a cgroup; see `CallCgroup.enter`). */
   readonly enter: string;
   /** The process's cgroup, when it has one. */
-  readonly cgroup?: CallCgroup;
+  readonly cgroup: CallCgroup | undefined;
   /** Call once the process started, with its pid (the leader of its new process group). */
   started(pgid: number): void;
   /** Call when the process and what it left are gone, or when it never started. */
@@ -40,27 +40,35 @@ let exitHookInstalled = false;
 export function guardProcess(graceMs: number): ProcessGuard {
   startWatchdog(graceMs, cgroupRoot());
   installExitHook();
-  const cgroup = acquireCallCgroup();
-  let group: number | undefined;
-  let ended = false;
-  return {
-    enter: cgroup?.enter ?? '',
-    ...(cgroup === undefined ? {} : { cgroup }),
-    started(pgid) {
-      group = pgid;
-      liveGroups.add(pgid);
-      if (cgroup === undefined) watchdogGroupStarted(pgid);
-    },
-    ended() {
-      if (ended) return;
-      ended = true;
-      if (group !== undefined) {
-        liveGroups.delete(group);
-        if (cgroup === undefined) watchdogGroupEnded(group);
-      }
-      cgroup?.release();
-    },
-  };
+  return new Guard(acquireCallCgroup());
+}
+
+// A class, not closures: it lives as long as its process runs, once per call.
+class Guard implements ProcessGuard {
+  readonly enter: string;
+  private group: number | undefined;
+  private done = false;
+
+  constructor(readonly cgroup: CallCgroup | undefined) {
+    this.enter = cgroup?.enter ?? '';
+  }
+
+  started(pgid: number): void {
+    this.group = pgid;
+    liveGroups.add(pgid);
+    if (this.cgroup === undefined) watchdogGroupStarted(pgid);
+  }
+
+  ended(): void {
+    if (this.done) return;
+    this.done = true;
+    const group = this.group;
+    if (group !== undefined) {
+      liveGroups.delete(group);
+      if (this.cgroup === undefined) watchdogGroupEnded(group);
+    }
+    this.cgroup?.release();
+  }
 }
 
 function installExitHook(): void {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
 import { type ExecChildOptions, execChild } from './exec-child.js';
 import { createOutputGuard, type OutputLimit, type OutputLimitExceeded } from './output-guard.js';
-import { pollWhileRunning } from './poll-while-running.js';
+import { pollWhileRunning, stopPolling } from './poll-while-running.js';
 import { createProcessGroupTerminator } from './process-group.js';
 import { guardProcess, type ProcessGuard } from './process-guard.js';
 import { spawnArgv } from './spawn-argv.js';
@@ -128,14 +128,14 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       group?.terminate();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const outputGuard = createOutputGuard(stdout, stderr, options, () => group?.terminate());
-    const unwatch = outputGuard && pollWhileRunning(() => outputGuard.check(true));
+    const outputGuard = createOutputGuard(stdout, stderr, options, group);
+    if (outputGuard !== undefined) pollWhileRunning(outputGuard);
 
     try {
       const end = await waitForExit(child);
       clearTimeout(timer);
       await group?.settle();
-      unwatch?.();
+      if (outputGuard !== undefined) stopPolling(outputGuard);
       // Nothing writes to the captures any more: one size each for the last check and the read.
       stdout.seal();
       stderr.seal();
@@ -159,7 +159,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
         durationMs: Math.round(performance.now() - started),
       };
     } finally {
-      unwatch?.();
+      if (outputGuard !== undefined) stopPolling(outputGuard);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     }
@@ -169,7 +169,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   }
 }
 
-let tmpdirKey: string | undefined;
+let tmpdirVars: [string | undefined, string | undefined, string | undefined] | undefined;
 let tmpdirValue = '';
 
 /**
@@ -178,9 +178,9 @@ let tmpdirValue = '';
  */
 function captureDir(): string {
   const { TMPDIR, TMP, TEMP } = process.env;
-  const key = `${TMPDIR}\0${TMP}\0${TEMP}`;
-  if (key !== tmpdirKey) {
-    tmpdirKey = key;
+  const vars = tmpdirVars;
+  if (vars === undefined || vars[0] !== TMPDIR || vars[1] !== TMP || vars[2] !== TEMP) {
+    tmpdirVars = [TMPDIR, TMP, TEMP];
     tmpdirValue = tmpdir();
   }
   return tmpdirValue;
