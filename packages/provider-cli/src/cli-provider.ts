@@ -269,7 +269,7 @@ export function createCliProvider(
         insideCallPaths(values, call);
         await shareCallFiles(call);
       }
-      const limits = outputFile === undefined ? stdoutLimits() : outputFileLimits(outputFile);
+      const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
       const { outcome, stderr, raw } = await execute(
         template.render(values),
         callLabel(request),
