@@ -1,6 +1,6 @@
 import type { AttemptRecord } from '@agentv/core';
 import type { TraceSummary } from '@agentv/core/internal';
-import type { TraceEvent } from '@agentv/core/provider-utils';
+import { type TraceEventRecord, traceRecords } from '@agentv/core/provider-utils';
 import { type CaseIdentity, createCaseFileFolder, safeFileStem } from './case-file-names.js';
 
 /** One provider call to dump, with where its case came from when known. */
@@ -21,7 +21,7 @@ export interface TraceDumpFile {
   /** Null when the provider gave no trace. */
   trace_summary: TraceSummary | null;
   /** The normalised trace; null when the provider gave none. */
-  trace: TraceEvent[] | null;
+  trace: TraceEventRecord[] | null;
 }
 
 export interface TraceDumpWriter {
@@ -76,6 +76,6 @@ function toTraceDumpFile(record: TraceDumpRecord): TraceDumpFile {
     duration_ms: record.durationMs,
     ...(record.error === undefined ? {} : { error: record.error }),
     trace_summary: record.traceSummary,
-    trace: record.trace,
+    trace: record.trace ? traceRecords(record.trace) : null,
   };
 }
