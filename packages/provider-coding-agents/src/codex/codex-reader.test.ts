@@ -15,7 +15,7 @@ function read(
 ) {
   const reader = createCodexReader();
   const start = Date.parse('2026-01-01T00:00:00.000Z');
-  events.forEach((event, index) => reader.push(event, new Date(start + index * 100)));
+  for (const [index, event] of events.entries()) reader.push(event, new Date(start + index * 100));
   return reader.finish(exit);
 }
 
