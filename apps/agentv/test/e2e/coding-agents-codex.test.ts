@@ -36,7 +36,9 @@ const SOLUTIONS: [string, ScriptTurn[]][] = [
           '*** Begin Patch',
           '*** Update File: src/word-count.js',
           '@@',
+          '-export function wordCount(_text) {',
           "-  throw new Error('not implemented');",
+          '+export function wordCount(text) {',
           '+  return text.split(/\\s+/).filter((word) => word !== "").length;',
           '*** End Patch',
         ].join('\n'),
@@ -95,6 +97,7 @@ async function exampleAgainst(
   const settings = {
     executable: codex,
     base_url: server.baseUrl,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${{ VAR }} is targets-file syntax
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'gpt-5',
     timeout_seconds: 120,
