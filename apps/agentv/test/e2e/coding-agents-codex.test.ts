@@ -254,6 +254,20 @@ describe('provider: codex, the real CLI against a scripted model', () => {
       'Codex is not installed: "./no-such-codex" was not found',
     );
     expect(notInstalled.stderr).toContain('npm i -g @openai/codex');
+
+    // An old CLI is refused by the health check, before any case runs.
+    const old = await exampleAgainst(server, { executable: './old-codex' });
+    await writeFile(path.join(old, 'old-codex'), '#!/bin/sh\necho "codex-cli 0.1.0"\n', {
+      mode: 0o755,
+    });
+    const tooOld = await runAgentv(['eval', 'evals', '--out', 'out.jsonl'], old, {
+      SCRIPTED_KEY: 'k',
+    });
+    expect(tooOld.code).toBe(2);
+    expect(tooOld.stderr).toContain(
+      'Codex 0.1.0 is older than 0.169.0, the oldest version AgentV runs',
+    );
+    expect(tooOld.stderr).toContain('npm i -g @openai/codex@latest');
   });
 
   it('validate checks the settings without starting the agent', async (context) => {
