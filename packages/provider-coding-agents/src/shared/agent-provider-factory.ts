@@ -31,7 +31,8 @@ const SNAKE_CASE: Record<keyof CodingAgentSettings, string> = {
 /**
  * The `ProviderFactory` of an agent (`kind` is the adapter's, or one of its aliases): its
  * settings checked without starting the agent, settings it cannot honour reported as warnings,
- * and `checkUse` reporting a CLI that is not installed, in `validate` as in a run.
+ * and `checkUse` reporting a CLI that is not installed, and a `workspace.docker` sandbox (not
+ * supported yet), in `validate` as in a run.
  */
 export function agentProviderFactory(adapter: AgentAdapter, kind = adapter.kind): ProviderFactory {
   return {
@@ -51,8 +52,17 @@ export function agentProviderFactory(adapter: AgentAdapter, kind = adapter.kind)
       }
       return issues;
     },
-    checkUse(target) {
-      return installIssues(adapter, target);
+    checkUse(target, _evalFile, _mode, workspace) {
+      const issues = installIssues(adapter, target);
+      if (workspace?.docker !== undefined) {
+        issues.push({
+          severity: 'error',
+          path: ['provider'],
+          message: `${adapter.displayName} cannot run in a workspace.docker sandbox yet: the ${adapter.kind} provider runs the agent on this machine`,
+          hint: `remove docker from the workspace of the cases run against this target, or use a cli target that runs ${adapter.executable} inside the container`,
+        });
+      }
+      return issues;
     },
     create(target, context) {
       return createCodingAgentProvider(adapter, parseCodingAgentSettings(target), {
