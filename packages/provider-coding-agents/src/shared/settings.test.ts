@@ -59,7 +59,7 @@ describe('coding-agent settings', () => {
         allowed_tools: [1],
       }),
     );
-    expect(issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+    expect(issues.map((issue) => [issue.path?.join('.'), issue.message])).toEqual([
       ['executable', 'must not be empty'],
       ['base_url', 'must be an http:// or https:// URL'],
       ['permission_mode', 'must be one of full, workspace_write, read_only'],
