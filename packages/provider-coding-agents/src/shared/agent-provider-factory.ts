@@ -31,7 +31,7 @@ const SNAKE_CASE: Record<keyof CodingAgentSettings, string> = {
 /**
  * The `ProviderFactory` of an agent (`kind` is the adapter's, or one of its aliases): its
  * settings checked without starting the agent, settings it cannot honour reported as warnings,
- * and `checkUse` reporting a CLI that is not installed, and a `workspace.docker` sandbox (not
+ * and `checkUse` reporting a CLI that is not installed and a `workspace.docker` sandbox (not
  * supported yet), in `validate` as in a run.
  */
 export function agentProviderFactory(adapter: AgentAdapter, kind = adapter.kind): ProviderFactory {
@@ -73,7 +73,11 @@ export function agentProviderFactory(adapter: AgentAdapter, kind = adapter.kind)
   };
 }
 
-/** An error when the agent's CLI is not where the target says (or not on PATH). */
+/**
+ * An error when the agent's CLI is not where the target says (or not on PATH), in `validate` as
+ * before a run (CONTRIBUTING: validate fails where eval would refuse, as for a `cli` target's
+ * missing program).
+ */
 function installIssues(adapter: AgentAdapter, target: ResolvedTarget): Issue[] {
   const executable = target.settings.executable;
   const command =
