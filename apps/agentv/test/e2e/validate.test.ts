@@ -86,7 +86,8 @@ describe('agentv validate', () => {
     };
     const validate = await runAgentv(['validate'], project.dir, env);
     expect(validate.code).toBe(1);
-    // Targets AgentV cannot run here are warnings; the run below does not use them.
+    // Unknown providers and unset variables are warnings, a CLI not installed an error; the run
+    // below uses none of these targets.
     expect(validate.stdout.split('\n')).toEqual([
       'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, codex, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai, or leave it for runs that do not use it)',
       // The codex provider exists; its CLI is not on this PATH (only Node's folder): an error, as
