@@ -30,6 +30,8 @@ export {
   maxOutputBytes,
   outputLimitError,
 } from './provider/output-limit.js';
+export type { ModelPricing } from './provider/price-table.js';
+export { estimateCostUsd, lookupPrice, PRICE_TABLE } from './provider/price-table.js';
 export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
 export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
 export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
@@ -53,8 +55,11 @@ export type {
   SandboxSpec,
 } from './sandbox/sandbox-runtime.js';
 export { SANDBOX_EXCHANGE, SANDBOX_WORKSPACE } from './sandbox/sandbox-runtime.js';
+export type { CanonicalToolName } from './trace/canonical-tool-names.js';
+export { CANONICAL_TOOL_NAMES, mcpToolName } from './trace/canonical-tool-names.js';
 export type { OutputMessage } from './trace/output-message.js';
-export type { TraceEvent } from './trace/trace-event.js';
+export type { TraceEvent, TraceEventRecord } from './trace/trace-event.js';
+export { fromTraceEventRecord, traceEventRecord, traceRecords } from './trace/trace-event.js';
 export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';
 export { formatBytes } from './util/byte-size.js';
 export { snakeCaseSettings } from './util/case-keys.js';

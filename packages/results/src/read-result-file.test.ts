@@ -114,6 +114,26 @@ describe('readResultFile and fromResultRecord', () => {
     await expect(readResultFile(file)).rejects.toMatchObject({ line: 2, column: 1 });
   });
 
+  it("writes a trace event's rawName as raw_name and reads it back", async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
+    const file = path.join(dir, 'out.jsonl');
+    const trace = [
+      {
+        type: 'tool_call' as const,
+        timestamp: '2025-01-01T12:00:00.000Z',
+        name: 'shell',
+        rawName: 'Bash',
+      },
+    ];
+    const record = toResultRecord(makeResult({ trace }), { includeTrace: true });
+    await writeFile(file, `${JSON.stringify(record)}\n`);
+    const [read] = await readResultFile(file);
+    expect(read!.record.trace).toEqual([
+      { type: 'tool_call', timestamp: '2025-01-01T12:00:00.000Z', name: 'shell', raw_name: 'Bash' },
+    ]);
+    expect(fromResultRecord(read!.record, '/repo/a.yaml').trace).toEqual(trace);
+  });
+
   it("reads back a case's workspace summary", async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-read-'));
     const file = path.join(dir, 'out.jsonl');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type EvaluationResult, type EvaluatorResult, formatIssue } from '@agentv/core';
 import { jsonParseProblem } from '@agentv/core/internal';
-import type { TokenUsage } from '@agentv/core/provider-utils';
+import { fromTraceEventRecord, type TokenUsage } from '@agentv/core/provider-utils';
 import { describeLineProblems } from './describe-line-problems.js';
 import { compileQuickCheck } from './quick-check.js';
 import {
@@ -145,7 +145,7 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
   if (record.judge_usage !== undefined) result.judgeUsage = fromUsageRecord(record.judge_usage);
   if (record.judge_cost_usd !== undefined) result.judgeCostUsd = record.judge_cost_usd;
   if (record.error !== undefined) result.error = record.error;
-  if (record.trace) result.trace = record.trace;
+  if (record.trace) result.trace = record.trace.map(fromTraceEventRecord);
   if (record.workspace !== undefined) {
     result.workspace = {
       filesChanged: record.workspace.files_changed,

@@ -6,6 +6,7 @@ import { errored, makeResult, makeRubricMember } from './test-support/make-resul
 
 const trace: TraceEvent[] = [
   { type: 'tool_call', timestamp: '2025-01-01T12:00:00.000Z', name: 'lookup', input: { id: 42 } },
+  { type: 'tool_call', timestamp: '2025-01-01T12:00:00.500Z', name: 'shell', rawName: 'Bash' },
   {
     type: 'error',
     timestamp: '2025-01-01T12:00:01Z',

@@ -100,6 +100,12 @@ const traceEventSchema = z.object({
   timestamp: z.string(),
   id: z.string().optional(),
   name: z.string().optional(),
+  raw_name: z
+    .string()
+    .optional()
+    .describe(
+      'The agent\'s own tool name when `name` is the canonical one (README, "Coding agents").',
+    ),
   input: z.unknown().optional(),
   output: z.unknown().optional(),
   text: z.string().optional(),

@@ -5,6 +5,7 @@ import {
   tokenUsageRecord,
   type WorkspaceSummary,
 } from '@agentv/core/internal';
+import { traceRecords } from '@agentv/core/provider-utils';
 import type {
   EvaluatorResultRecord,
   RepeatSummaryRecord,
@@ -63,7 +64,7 @@ export function toResultRecord(
   if (result.workspace !== undefined) record.workspace = workspaceRecord(result.workspace);
   record.trace_summary = result.traceSummary;
   if (options.includeTrace) {
-    record.trace = result.trace ?? null;
+    record.trace = result.trace ? traceRecords(result.trace) : null;
     record.output_messages = result.outputMessages?.map(outputMessageRecord) ?? null;
   }
   if (options.evalFileName) record.eval_file = options.evalFileName(result.evalFile);

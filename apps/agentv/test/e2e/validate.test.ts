@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} are placeholders of targets files, not JS templates
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, type Project, runAgentv } from '../support/project.js';
 import { runInTerminal } from '../support/run-in-terminal.js';
@@ -79,15 +80,21 @@ evalcases:
 describe('agentv validate', () => {
   it('accepts agentv-eval-v2 files, which agentv eval then runs unchanged', async () => {
     project = await createProject(ORIGINAL_FORMAT);
-    const env = { AGENTV_TEST_UNSET_AZURE_KEY: undefined };
+    const env = {
+      AGENTV_TEST_UNSET_AZURE_KEY: undefined,
+      PATH: path.dirname(process.execPath),
+    };
     const validate = await runAgentv(['validate'], project.dir, env);
-    expect(validate.code).toBe(0);
-    // Targets AgentV cannot run here are warnings; the run below does not use them.
+    expect(validate.code).toBe(1);
+    // Unknown providers and unset variables are warnings, a CLI not installed an error; the run
+    // below uses none of these targets.
     expect(validate.stdout.split('\n')).toEqual([
-      'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai, or leave it for runs that do not use it)',
-      'warning: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai, or leave it for runs that do not use it)',
+      'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, codex, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai, or leave it for runs that do not use it)',
+      // The codex provider exists; its CLI is not on this PATH (only Node's folder): an error, as
+      // a cli target's missing program is, though no eval file uses the target.
+      'error: .agentv/targets.yaml:12:5: target "codex": provider: Codex is not installed: "codex" was not found on PATH (hint: install it with npm i -g @openai/codex (0.169.0 or newer), or set executable on the target to its path)',
       'warning: .agentv/targets.yaml:16:12: target "azure": needs environment variable(s) AGENTV_TEST_UNSET_AZURE_KEY, which are not set (hint: set AGENTV_TEST_UNSET_AZURE_KEY in your shell or in a .env file; a run that uses this target fails until then)',
-      '3 files checked: no errors (3 warnings)',
+      '3 files checked: 1 with errors (1 error, 2 warnings)',
       '',
     ]);
 
@@ -97,9 +104,13 @@ describe('agentv validate', () => {
     expect(run.stdout).toContain('1 case: 1 passed');
 
     // Using a target that cannot run is an error for the run (and for validate with --target).
-    const codex = await runAgentv(['eval', 'evals/legacy.yaml', '--target', 'codex'], project.dir);
+    const codex = await runAgentv(
+      ['eval', 'evals/legacy.yaml', '--target', 'codex'],
+      project.dir,
+      env,
+    );
     expect(codex.code).toBe(2);
-    expect(codex.stderr).toContain('target "codex": unknown provider "codex"');
+    expect(codex.stderr).toContain('target "codex": provider: Codex is not installed');
     const azure = await runAgentv(
       ['eval', 'evals/legacy.yaml', '--target', 'azure'],
       project.dir,
@@ -112,7 +123,7 @@ describe('agentv validate', () => {
     const validateCodex = await runAgentv(['validate', '--target', 'codex'], project.dir, env);
     expect(validateCodex.code).toBe(1);
     expect(validateCodex.stdout).toContain(
-      'error: .agentv/targets.yaml:12:5: target "codex": unknown provider "codex" (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, cli, deepseek, gemini, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, openrouter, vertex, xai (used by evals/legacy.yaml))',
+      'error: .agentv/targets.yaml:12:5: target "codex": provider: Codex is not installed: "codex" was not found on PATH',
     );
   });
 

@@ -1,6 +1,6 @@
 import type { EvalMessage } from '../eval-file/eval-case.js';
 import { type OutputMessage, outputMessageRecord } from '../trace/output-message.js';
-import type { TraceEvent } from '../trace/trace-event.js';
+import { type TraceEventRecord, traceRecords } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { FileChanges } from '../workspace/file-changes.js';
 import type { EvaluationContext } from './evaluator.js';
@@ -25,7 +25,7 @@ export interface CodeJudgePayload {
   input_files: string[];
   input_messages: CodeJudgeMessage[];
   output_messages: CodeJudgeMessage[] | null;
-  candidate_trace: TraceEvent[] | null;
+  candidate_trace: TraceEventRecord[] | null;
   candidate_trace_summary: TraceSummary | null;
   /** The case's `vars` (a CSV dataset's other columns). */
   vars: Record<string, unknown> | null;
@@ -62,7 +62,7 @@ export function buildCodeJudgePayload(context: EvaluationContext): CodeJudgePayl
     input_files: context.inputFiles,
     input_messages: evalCase.inputMessages.map(fromEvalMessage),
     output_messages: context.outputMessages?.map(fromOutputMessage) ?? null,
-    candidate_trace: context.trace ?? null,
+    candidate_trace: context.trace ? traceRecords(context.trace) : null,
     candidate_trace_summary: context.traceSummary ?? null,
     vars: evalCase.vars ?? null,
     workspace_path: context.workspace?.path ?? null,

@@ -173,4 +173,42 @@ describe('tool_trajectory', () => {
       ]);
     });
   });
+
+  describe('canonical and raw names', () => {
+    // Two agents' traces of the same work: the canonical name `shell`, each agent's own name kept.
+    const codex: TraceEvent[] = [
+      { ...toolCall('shell', { command: 'npm test' }), rawName: 'command_execution' },
+      { ...toolCall('edit_file', { path: 'a.js' }), rawName: 'file_change' },
+    ];
+    const claude: TraceEvent[] = [
+      { ...toolCall('shell', { command: 'npm test' }), rawName: 'Bash' },
+      { ...toolCall('edit_file', { path: 'a.js' }), rawName: 'Edit' },
+    ];
+
+    it('matches one canonical check against every agent', async () => {
+      const options = { mode: 'in_order', expected: [{ tool: 'shell' }, { tool: 'edit_file' }] };
+      for (const trace of [codex, claude]) {
+        expect((await grade(options, makeContext({ trace }))).score).toBe(1);
+      }
+    });
+
+    it("matches an agent's own name too", async () => {
+      const minimums = { mode: 'any_order', minimums: { Bash: 1, Edit: 1 } };
+      expect((await grade(minimums, makeContext({ trace: claude }))).score).toBe(1);
+      expect((await grade(minimums, makeContext({ trace: codex }))).score).toBe(0);
+      const exact = {
+        mode: 'exact',
+        expected: [{ tool: 'command_execution' }, { tool: 'edit_file' }],
+      };
+      expect((await grade(exact, makeContext({ trace: codex }))).score).toBe(1);
+    });
+
+    it('shows both names in the actual sequence', async () => {
+      const result = await grade(
+        { mode: 'in_order', expected: [{ tool: 'search' }] },
+        makeContext({ trace: claude }),
+      );
+      expect(result.misses).toContain('Actual tool calls: shell (Bash) -> edit_file (Edit)');
+    });
+  });
 });

@@ -19,6 +19,8 @@ type TrajectoryOptions =
 
 interface ActualCall {
   tool: string;
+  /** The agent's own name when `tool` is a canonical one (`shell` for Codex's `command_execution`). */
+  rawTool?: string;
   input: unknown;
 }
 
@@ -34,7 +36,8 @@ const NO_TRACE = 'No trace available for evaluation';
  *   (`gradeInOrder`): score = expected calls matched / expected calls.
  * - `exact`: the calls must be exactly the expected ones; score = positions
  *   matched / expected calls, and 0 when the number of calls differs.
- * A given `input` must be contained in the call's input (see `matchesSubset`).
+ * A given `input` must be contained in the call's input (see `matchesSubset`). A tool name
+ * matches a call's `name` (canonical, e.g. `shell`) or its `rawName` (the agent's own, e.g. `Bash`).
  * No trace scores 0 with the miss "No trace available for evaluation".
  */
 export const toolTrajectoryEvaluator: Evaluator = {
@@ -55,12 +58,21 @@ export const toolTrajectoryEvaluator: Evaluator = {
 function toolCalls(trace: readonly TraceEvent[]): ActualCall[] {
   return trace
     .filter((event) => event.type === 'tool_call')
-    .map((event) => ({ tool: event.name ?? '(unnamed)', input: event.input }));
+    .map((event) => {
+      const call: ActualCall = { tool: event.name ?? '(unnamed)', input: event.input };
+      if (event.rawName !== undefined && event.rawName !== call.tool) call.rawTool = event.rawName;
+      return call;
+    });
+}
+
+/** A configured name matches the canonical name or the agent's own, so one check serves every agent. */
+function isTool(call: ActualCall, tool: string): boolean {
+  return call.tool === tool || call.rawTool === tool;
 }
 
 function matches(expected: ExpectedCall, call: ActualCall): boolean {
   return (
-    expected.tool === call.tool &&
+    isTool(call, expected.tool) &&
     (expected.input === undefined || matchesSubset(expected.input, call.input))
   );
 }
@@ -70,7 +82,7 @@ function gradeMinimums(minimums: Record<string, number>, calls: ActualCall[]): E
   const misses: string[] = [];
   const entries = Object.entries(minimums);
   for (const [tool, minimum] of entries) {
-    const count = calls.filter((call) => call.tool === tool).length;
+    const count = calls.filter((call) => isTool(call, tool)).length;
     if (count >= minimum) hits.push(`"${tool}" called ${times(count)} (minimum ${minimum})`);
     else misses.push(`"${tool}" called ${times(count)}, expected at least ${minimum}`);
   }
@@ -87,7 +99,7 @@ function gradeInOrder(expected: ExpectedCall[], calls: ActualCall[]): Evaluation
   let next = 0;
   expected.forEach((item, index) => {
     const step = `Expected call ${index + 1} ${label(item)}`;
-    while (next < calls.length && calls[next]!.tool !== item.tool) next++;
+    while (next < calls.length && !isTool(calls[next]!, item.tool)) next++;
     const call = calls[next];
     if (call === undefined) {
       misses.push(`${step} not found after the previous match`);
@@ -125,7 +137,11 @@ function label(call: ExpectedCall | ActualCall): string {
 }
 
 function sequence(calls: ActualCall[]): string {
-  return calls.length === 0 ? '(none)' : calls.map((call) => call.tool).join(' -> ');
+  return calls.length === 0
+    ? '(none)'
+    : calls
+        .map((call) => (call.rawTool ? `${call.tool} (${call.rawTool})` : call.tool))
+        .join(' -> ');
 }
 
 function times(count: number): string {

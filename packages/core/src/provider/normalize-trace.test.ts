@@ -25,6 +25,21 @@ describe('normalizeTrace', () => {
     ]);
   });
 
+  it("keeps the agent's own tool name, written rawName by providers or raw_name on the wire", () => {
+    const at = '2025-01-01T00:00:00.000Z';
+    const trace = normalizeTrace({
+      text: '',
+      trace: [
+        { type: 'tool_call', timestamp: at, name: 'shell', rawName: 'Bash' },
+        { type: 'tool_call', timestamp: at, name: 'shell', raw_name: 'bash' } as never,
+      ],
+    });
+    expect(trace).toEqual([
+      { type: 'tool_call', timestamp: at, name: 'shell', rawName: 'Bash' },
+      { type: 'tool_call', timestamp: at, name: 'shell', rawName: 'bash' },
+    ]);
+  });
+
   it('derives tool_call and tool_result events from output messages when there is no trace', () => {
     const response: ProviderResponse = {
       text: 'Refunded.',

@@ -9,6 +9,9 @@ export const traceEventSchema = z.object({
   timestamp: z.iso.datetime({ offset: true, local: true }),
   id: z.string().optional(),
   name: z.string().optional(),
+  // The agent's own tool name when `name` is canonical; `rawName` is the in-memory spelling.
+  raw_name: z.string().optional(),
+  rawName: z.string().optional(),
   input: z.unknown().optional(),
   output: z.unknown().optional(),
   text: z.string().optional(),
@@ -42,7 +45,7 @@ export function parseTraceEvents(value: unknown, dropped?: string[]): TraceEvent
   for (let index = 0; index < value.length; index++) {
     const element = value[index];
     const parsed = traceEventSchema.safeParse(element);
-    if (parsed.success) events.push(stripUndefined(parsed.data) as TraceEvent);
+    if (parsed.success) events.push(toTraceEvent(parsed.data));
     else dropped?.push(describeDroppedEvent(element, index, parsed.error.issues));
   }
   return events;
@@ -106,6 +109,14 @@ export function parseOutputMessages(value: unknown): OutputMessage[] | undefined
     messages.push(message);
   }
   return messages;
+}
+
+function toTraceEvent(parsed: z.infer<typeof traceEventSchema>): TraceEvent {
+  const { raw_name, rawName, ...rest } = parsed;
+  const event = stripUndefined(rest) as TraceEvent;
+  const own = rawName ?? raw_name;
+  if (own !== undefined) event.rawName = own;
+  return event;
 }
 
 function stripUndefined<T extends Record<string, unknown>>(value: T): T {
