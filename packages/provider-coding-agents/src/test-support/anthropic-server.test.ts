@@ -80,6 +80,24 @@ describe('the scripted Anthropic Messages server', () => {
     expect(server.requests[1]?.url).toBe('/v1/messages?beta=true');
   });
 
+  it('chooses the script of a conversation by its first user message', async () => {
+    server = await startAnthropicServer((prompt) => [
+      { text: prompt.includes('slugify') ? 'slug' : 'other' },
+    ]);
+    const content = [
+      { type: 'text', text: '<system-reminder>context</system-reminder>' },
+      { type: 'text', text: 'Fix slugify.' },
+    ];
+    const frames = events(
+      await (await post({ tools, messages: [{ role: 'user', content }] })).text(),
+    );
+    const text = frames
+      .filter((frame) => frame.event === 'content_block_delta')
+      .map((frame) => (frame.data.delta as { text: string }).text)
+      .join('');
+    expect(text).toBe('slug');
+  });
+
   it('answers a side request without tools apart from the script', async () => {
     server = await startAnthropicServer([
       { status: 500, error: { type: 'api_error', message: 'x' } },

@@ -19,6 +19,12 @@ export type ScriptedTurn =
   | { status: number; error: { type: string; message: string } }
   | { hang: true };
 
+/**
+ * The script of a run: one list of turns for every conversation, or a function choosing the list
+ * from the conversation's first user message (several cases share one server).
+ */
+export type Script = ScriptedTurn[] | ((prompt: string) => ScriptedTurn[]);
+
 /** A request the server received. */
 export interface RecordedRequest {
   method: string;
@@ -46,7 +52,7 @@ const DEFAULT_USAGE = { input: 120, output: 30 };
  * past the end of the script, and a side request that offers no tools (Claude Code asks for
  * titles and the like), gets a short text answer. Every request is recorded.
  */
-export async function startAnthropicServer(script: ScriptedTurn[]): Promise<AnthropicServer> {
+export async function startAnthropicServer(script: Script): Promise<AnthropicServer> {
   const requests: RecordedRequest[] = [];
   let messageCount = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -70,8 +76,9 @@ export async function startAnthropicServer(script: ScriptedTurn[]): Promise<Anth
       }
       const body = request.body ?? {};
       const isConversation = Array.isArray(body.tools) && body.tools.length > 0;
+      const turns = typeof script === 'function' ? script(firstUserText(body.messages)) : script;
       const turn: ScriptedTurn = isConversation
-        ? (script[assistantTurns(body.messages)] ?? { text: 'Done.' })
+        ? (turns[assistantTurns(body.messages)] ?? { text: 'Done.' })
         : { text: 'Side answer.' };
       if ('hang' in turn) return;
       if ('status' in turn) {
@@ -107,6 +114,16 @@ function parseBody(raw: string): unknown {
 function assistantTurns(messages: unknown): number {
   if (!Array.isArray(messages)) return 0;
   return messages.filter((m) => m && typeof m === 'object' && m.role === 'assistant').length;
+}
+
+function firstUserText(messages: unknown): string {
+  const first = Array.isArray(messages) ? messages.find((m) => m?.role === 'user') : undefined;
+  if (typeof first?.content === 'string') return first.content;
+  if (!Array.isArray(first?.content)) return '';
+  return first.content
+    .filter((block: { type?: unknown; text?: unknown }) => block?.type === 'text')
+    .map((block: { text?: unknown }) => String(block.text))
+    .join('\n');
 }
 
 function sendError(res: ServerResponse, status: number, error: { type: string; message: string }) {
