@@ -43,7 +43,7 @@ describe('the Claude Code event reader', () => {
     const shell = results[3];
     expect(shell?.id).toBe(calls[3]?.id);
     expect(shell?.output).toBe('hello world\nhi');
-    expect(shell?.metadata).toEqual({ stdout: 'hello world\nhi' });
+    expect(shell?.metadata).toEqual({ duration_ms: 87, stdout: 'hello world\nhi' });
   });
 
   it('takes the answer and the totals from the result event, not from per-message usage', () => {

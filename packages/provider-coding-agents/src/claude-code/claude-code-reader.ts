@@ -7,6 +7,7 @@ type Json = Record<string, unknown>;
 interface PendingTool {
   name: string;
   rawName: string;
+  calledAt: Date;
 }
 
 /**
@@ -30,7 +31,8 @@ export function createClaudeCodeReader(): AgentEventReader {
   function readAssistant(event: Json, receivedAt: Date) {
     const message = asObject(event.message);
     if (message === undefined) return;
-    const timestamp = at(event, receivedAt).toISOString();
+    const time = at(event, receivedAt);
+    const timestamp = time.toISOString();
     const failure = apiFailure(event, message);
     if (failure !== undefined) {
       streamError = failure;
@@ -51,7 +53,7 @@ export function createClaudeCodeReader(): AgentEventReader {
       } else if (part?.type === 'tool_use' && typeof part.name === 'string') {
         const name = canonicalClaudeToolName(part.name);
         const callId = typeof part.id === 'string' ? part.id : undefined;
-        if (callId !== undefined) tools.set(callId, { name, rawName: part.name });
+        if (callId !== undefined) tools.set(callId, { name, rawName: part.name, calledAt: time });
         const call: TraceEvent = { type: 'tool_call', timestamp, name, rawName: part.name };
         if (callId !== undefined) call.id = callId;
         if (part.input !== undefined) call.input = part.input;
@@ -62,7 +64,8 @@ export function createClaudeCodeReader(): AgentEventReader {
 
   function readUser(event: Json, receivedAt: Date) {
     const message = asObject(event.message);
-    const timestamp = at(event, receivedAt).toISOString();
+    const time = at(event, receivedAt);
+    const timestamp = time.toISOString();
     const detail = asObject(event.tool_use_result);
     for (const block of asArray(message?.content)) {
       const part = asObject(block);
@@ -78,6 +81,9 @@ export function createClaudeCodeReader(): AgentEventReader {
         resultEvent.rawName = tool.rawName;
       }
       const metadata: Json = {};
+      if (tool !== undefined) {
+        metadata.duration_ms = Math.max(0, time.getTime() - tool.calledAt.getTime());
+      }
       if (part.is_error === true) metadata.is_error = true;
       if (typeof detail?.stdout === 'string') metadata.stdout = detail.stdout;
       if (typeof detail?.stderr === 'string' && detail.stderr !== '')
