@@ -30,6 +30,8 @@ export {
   maxOutputBytes,
   outputLimitError,
 } from './provider/output-limit.js';
+export type { ModelPricing } from './provider/price-table.js';
+export { estimateCostUsd, lookupPrice, PRICE_TABLE } from './provider/price-table.js';
 export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
 export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
 export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';

@@ -2,6 +2,7 @@ import type { Issue } from '@agentv/core';
 import {
   assertValidSettings,
   hasPlaceholder,
+  type ModelPricing,
   type ResolvedTarget,
   settingsIssues,
 } from '@agentv/core/provider-utils';
@@ -10,10 +11,7 @@ import { credentialIssues, isGiven } from './llm-credentials.js';
 import { LLM_KINDS, type LlmKind } from './llm-kinds.js';
 
 /** Per-target prices in USD per million tokens; overrides the built-in price table. */
-export interface LlmPricing {
-  inputPerMtok: number;
-  outputPerMtok: number;
-}
+export type LlmPricing = ModelPricing;
 
 /** The typed settings of an LLM target. */
 export interface LlmProviderSettings {

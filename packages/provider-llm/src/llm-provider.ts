@@ -3,6 +3,7 @@ import {
   callLabel,
   callTimeout,
   DEFAULT_MAX_OUTPUT_BYTES,
+  estimateCostUsd,
   fetchWithBodyLimit,
   formatBytes,
   isProviderError,
@@ -25,7 +26,6 @@ import {
 import { LLM_KINDS } from './llm-kinds.js';
 import type { LlmProviderSettings } from './llm-provider-settings.js';
 import { loadLanguageModel } from './load-language-model.js';
-import { estimateCostUsd } from './price-table.js';
 import { reportedCostUsd } from './reported-cost-usd.js';
 import { type FailedCall, toProviderError } from './to-provider-error.js';
 

@@ -42,6 +42,8 @@ export type { ResultRecordOptions } from './to-result-record.js';
 export { toResultRecord } from './to-result-record.js';
 export type { TraceDumpFile, TraceDumpRecord, TraceDumpWriter } from './trace-dump-writer.js';
 export { createTraceDumpWriter } from './trace-dump-writer.js';
+export type { TranscriptRecord, TranscriptWriter } from './transcript-writer.js';
+export { createTranscriptWriter, transcriptsFolder } from './transcript-writer.js';
 export type {
   WorkspaceChanges,
   WorkspaceChangesFile,

@@ -1,7 +1,9 @@
 import type { AttemptRecord } from '@agentv/core';
 import type { TraceSummary } from '@agentv/core/internal';
 import { type TraceEventRecord, traceRecords } from '@agentv/core/provider-utils';
-import { type CaseIdentity, createCaseFileFolder, safeFileStem } from './case-file-names.js';
+import { attemptFileName } from './attempt-file-name.js';
+import { type CaseIdentity, createCaseFileFolder } from './case-file-names.js';
+import { transcriptEvents } from './transcript-writer.js';
 
 /** One provider call to dump, with where its case came from when known. */
 export type TraceDumpRecord = AttemptRecord & Pick<CaseIdentity, 'dataset' | 'evalFile'>;
@@ -22,6 +24,11 @@ export interface TraceDumpFile {
   trace_summary: TraceSummary | null;
   /** The normalised trace; null when the provider gave none. */
   trace: TraceEventRecord[] | null;
+  /**
+   * The agent's raw events, one per line it wrote (a line that is not JSON as a string), masked;
+   * present for providers that keep a transcript (coding agents).
+   */
+  transcript?: unknown[];
 }
 
 export interface TraceDumpWriter {
@@ -50,17 +57,7 @@ export function createTraceDumpWriter(
   return {
     directory: folder.directory,
     async write(record) {
-      const caseStem = folder.stemFor(record);
-      // A run of several targets dumps each case once per target: `<case>_<target>_attempt-<n>.json`.
-      const named = options.namesTarget ? `${caseStem}_${safeFileStem(record.target)}` : caseStem;
-      // Attempts count from 1 again in each repeat: the repeat tells them apart.
-      const stem = record.repeat === undefined ? named : `${named}_repeat-${record.repeat}`;
-      let name = `${stem}_attempt-${record.attempt}.json`;
-      // Only reached when a record lacks the dataset and file that tell two same-id cases apart.
-      for (let counter = 2; used.has(name.toLowerCase()); counter++) {
-        name = `${stem}_attempt-${record.attempt}-${counter}.json`;
-      }
-      used.add(name.toLowerCase());
+      const name = attemptFileName(folder, used, record, options.namesTarget === true, 'json');
       return folder.writeJson(name, toTraceDumpFile(record));
     },
   };
@@ -77,5 +74,6 @@ function toTraceDumpFile(record: TraceDumpRecord): TraceDumpFile {
     ...(record.error === undefined ? {} : { error: record.error }),
     trace_summary: record.traceSummary,
     trace: record.trace ? traceRecords(record.trace) : null,
+    ...(record.transcript === undefined ? {} : { transcript: transcriptEvents(record.transcript) }),
   };
 }

@@ -18,11 +18,13 @@ import {
   createJsonlWriter,
   createPromptDumpWriter,
   createTraceDumpWriter,
+  createTranscriptWriter,
   createWorkspaceChangesWriter,
   createYamlWriter,
   type NotRunCase,
   type ResultRecordOptions,
   readWorkspaceChanges,
+  transcriptsFolder,
   type WorkspaceChanges,
   workspaceChangesFolder,
   writeHtmlReport,
@@ -40,7 +42,10 @@ export interface RunArtifacts {
   save(result: EvaluationResult): Promise<boolean>;
   /** Dumps a case's prompt when `--dump-prompts` is on. Never throws. */
   onPrompt(evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget): Promise<void>;
-  /** Dumps an attempt's trace when `--dump-traces` is on. Never throws. */
+  /**
+   * Dumps an attempt's trace when `--dump-traces` is on, and saves its agent transcript (coding
+   * agents) beside the result file (`transcriptsFolder`). Never throws.
+   */
   onAttempt(record: AttemptRecord): Promise<void>;
   /**
    * Saves what a case changed in its workspace beside the result file
@@ -130,12 +135,15 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
       : createTraceDumpWriter(flags.traceDir, { namesTarget: options.severalTargets === true });
   const prompts =
     flags.promptDir === undefined ? undefined : createPromptDumpWriter(flags.promptDir);
+  const transcripts = createTranscriptWriter(transcriptsFolder(options.outPath), {
+    namesTarget: options.severalTargets === true,
+  });
   const workspaceChanges = createWorkspaceChangesWriter(workspaceChangesFolder(options.outPath), {
     namesTarget: options.severalTargets === true,
   });
   // Each case's saved changes, for the HTML report (the last repeat's under --repeat).
   const savedChanges = new Map<string, string>();
-  const written = { traces: 0, prompts: 0, workspaces: 0 };
+  const written = { traces: 0, prompts: 0, workspaces: 0, transcripts: 0 };
   let failure: WriteFailure | undefined;
   const fail = (kind: WriteFailure['kind'], failedPath: string, error: unknown) => {
     if (failure) return;
@@ -175,7 +183,17 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
       }
     },
     async onAttempt(record) {
-      if (!traces || failure) return;
+      if (failure) return;
+      if (record.transcript !== undefined) {
+        try {
+          await transcripts.write({ ...record, transcript: record.transcript });
+          written.transcripts++;
+        } catch (error) {
+          fail('transcripts', transcripts.directory, error);
+          return;
+        }
+      }
+      if (!traces) return;
       try {
         await traces.write(record);
         written.traces++;
@@ -215,6 +233,9 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
       const lines = [`Results: ${resultFile}`];
       if (traces) lines.push(`Traces: ${folderLine(cwd, traces.directory, written.traces)}`);
       if (prompts) lines.push(`Prompts: ${folderLine(cwd, prompts.directory, written.prompts)}`);
+      if (written.transcripts > 0) {
+        lines.push(`Transcripts: ${folderLine(cwd, transcripts.directory, written.transcripts)}`);
+      }
       if (written.workspaces > 0) {
         lines.push(
           `Workspace changes: ${folderLine(cwd, workspaceChanges.directory, written.workspaces)}`,

@@ -5,7 +5,7 @@ import { displayPath } from '@agentv/core/internal';
 /** A file a run could not write, which stopped it. */
 export interface WriteFailure {
   /** What was being written: `results`, `trace dumps`, `prompt dumps` or `workspace changes`. */
-  kind: 'results' | 'trace dumps' | 'prompt dumps' | 'workspace changes';
+  kind: 'results' | 'trace dumps' | 'prompt dumps' | 'workspace changes' | 'transcripts';
   /** Absolute path of the result file, or of the dump folder. */
   path: string;
   error: unknown;

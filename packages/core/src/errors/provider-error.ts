@@ -14,6 +14,8 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
    * (capped at a minute) instead of its backoff.
    */
   retryAfterMs?: number;
+  /** The agent's raw event stream up to the failure, secrets masked (see `ProviderResponse.transcript`). */
+  transcript?: string;
 }
 
 /** A provider could not answer a case. Becomes that case's `error` after retries. */
@@ -24,6 +26,7 @@ export class ProviderError extends AgentvError {
   readonly stderr?: string;
   readonly details?: Record<string, unknown>;
   readonly retryAfterMs?: number;
+  readonly transcript?: string;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
     super(message, options);
@@ -32,6 +35,7 @@ export class ProviderError extends AgentvError {
     this.stderr = options.stderr;
     this.details = options.details;
     this.retryAfterMs = options.retryAfterMs;
+    if (options.transcript !== undefined) this.transcript = options.transcript;
   }
 }
 

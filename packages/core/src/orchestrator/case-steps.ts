@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isProviderError } from '../errors/provider-error.js';
 import type { CaseWorkspace } from '../evaluators/evaluator.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
@@ -11,6 +12,7 @@ import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { CaseContext } from './case-context.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
+import { messageOf } from './failure-message.js';
 import { judgeFor, meteredJudge } from './judge-for.js';
 import type { PlannedCase } from './plan-run.js';
 import type { RunState } from './run-state.js';
@@ -195,7 +197,7 @@ export function attemptRecord(
   { evalCase, target }: PlannedCase,
   attempt: number,
   durationMs: number,
-  outcome: Pick<Answer, 'trace' | 'traceSummary'> | { error: string },
+  outcome: Pick<Answer, 'trace' | 'traceSummary' | 'response'> | { error: unknown },
   repeat: number | undefined,
 ): AttemptRecord {
   const base = {
@@ -207,9 +209,24 @@ export function attemptRecord(
     target: target.name,
     durationMs,
   };
-  return 'error' in outcome
-    ? { ...base, trace: null, traceSummary: null, error: outcome.error }
-    : { ...base, trace: outcome.trace ?? null, traceSummary: outcome.traceSummary };
+  if ('error' in outcome) {
+    const { error } = outcome;
+    const transcript = isProviderError(error) ? error.transcript : undefined;
+    return {
+      ...base,
+      trace: null,
+      traceSummary: null,
+      error: messageOf(error),
+      ...(transcript === undefined ? {} : { transcript }),
+    };
+  }
+  const { transcript } = outcome.response;
+  return {
+    ...base,
+    trace: outcome.trace ?? null,
+    traceSummary: outcome.traceSummary,
+    ...(transcript === undefined ? {} : { transcript }),
+  };
 }
 
 export function errorResult(

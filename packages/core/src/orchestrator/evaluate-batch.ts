@@ -107,13 +107,7 @@ export async function evaluateBatch(
         const durationMs = Date.now() - callStarted;
         for (const planned of cases) {
           await options.onAttempt(
-            attemptRecord(
-              planned,
-              attempt,
-              durationMs,
-              { error: messageOf(error) },
-              options.repeat,
-            ),
+            attemptRecord(planned, attempt, durationMs, { error }, options.repeat),
           );
         }
       },

@@ -81,13 +81,7 @@ export async function evaluateCase(
       ),
       onFailure: (error, attempt) =>
         options.onAttempt?.(
-          attemptRecord(
-            planned,
-            attempt,
-            Date.now() - callStarted,
-            { error: messageOf(error) },
-            options.repeat,
-          ),
+          attemptRecord(planned, attempt, Date.now() - callStarted, { error }, options.repeat),
         ),
     },
   );

@@ -71,6 +71,8 @@ export interface AttemptRecord {
   trace: TraceEvent[] | null;
   traceSummary: TraceSummary | null;
   error?: string;
+  /** The agent's raw event stream of this call, masked, when its provider keeps one (coding agents). */
+  transcript?: string;
 }
 
 /** One repeat of a case under `--repeat N`. */

@@ -30,4 +30,9 @@ export interface ProviderResponse {
    * warnings of each target (`onWarning`), so a user learns why a trace is short.
    */
   warnings?: string[];
+  /**
+   * The agent's raw event stream (one JSON value per line), secrets masked: coding-agent
+   * providers set it; the app saves it beside the result file, per case and attempt.
+   */
+  transcript?: string;
 }

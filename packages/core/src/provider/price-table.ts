@@ -1,10 +1,15 @@
-import type { LlmPricing } from './llm-provider-settings.js';
+/** A model's price in USD per million tokens. */
+export interface ModelPricing {
+  inputPerMtok: number;
+  outputPerMtok: number;
+}
 
 /**
  * Approximate list prices in USD per million tokens (input, output) of common
  * models, as published by their vendors in 2025. Cached-input discounts and
- * batch prices are ignored, so costs are estimates; set `pricing` on a target
- * for exact numbers or for models not listed here.
+ * batch prices are ignored, so costs are estimates; set `pricing` on an LLM target
+ * for exact numbers or for models not listed here. Shared by every provider that reports tokens
+ * without a cost (LLM providers, coding agents).
  */
 export const PRICE_TABLE: Readonly<Record<string, readonly [number, number]>> = {
   'gpt-5': [1.25, 10],
@@ -45,7 +50,7 @@ export const PRICE_TABLE: Readonly<Record<string, readonly [number, number]>> = 
 const VERSION_SUFFIX = /^(-latest|-\d{4}-\d{2}-\d{2}|-\d{8}|-\d{3}|-v\d+(:\d+)?)?$/;
 
 /** The table's price of `model` (a vendor prefix such as `openai/` is ignored); undefined when unlisted. */
-export function lookupPrice(model: string): LlmPricing | undefined {
+export function lookupPrice(model: string): ModelPricing | undefined {
   const id = model.trim().toLowerCase().replace(/^.*\//, '');
   let best: string | undefined;
   for (const name of Object.keys(PRICE_TABLE)) {
@@ -64,7 +69,7 @@ export function lookupPrice(model: string): LlmPricing | undefined {
 export function estimateCostUsd(
   model: string,
   tokens: { inputTokens?: number; outputTokens?: number },
-  pricing?: LlmPricing,
+  pricing?: ModelPricing,
 ): number | undefined {
   const price = pricing ?? lookupPrice(model);
   if (price === undefined) return undefined;
