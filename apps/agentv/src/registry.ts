@@ -1,6 +1,7 @@
 import { createProviderRegistry, type ProviderRegistry } from '@agentv/core';
 import { mockProviderFactory } from '@agentv/core/test';
 import { cliProviderFactory } from '@agentv/provider-cli';
+import { codingAgentProviderFactories } from '@agentv/provider-coding-agents';
 import { httpProviderFactory } from '@agentv/provider-http';
 import { llmProviderFactories } from '@agentv/provider-llm';
 
@@ -14,5 +15,6 @@ export function createAppProviderRegistry(): ProviderRegistry {
     httpProviderFactory,
     mockProviderFactory,
     ...llmProviderFactories,
+    ...codingAgentProviderFactories,
   ]);
 }

@@ -1,4 +1,6 @@
 // The public API of @agentv/provider-coding-agents: named exports only.
+export { codexProviderFactory } from './codex/codex-provider.js';
+export { codingAgentProviderFactories } from './coding-agent-factories.js';
 export type {
   AgentAdapter,
   AgentCall,
@@ -9,5 +11,6 @@ export type {
   AgentInvocation,
   AgentOutcome,
 } from './shared/agent-adapter.js';
+export { agentProviderFactory } from './shared/agent-provider-factory.js';
 export type { CodingAgentSettings, PermissionMode } from './shared/settings.js';
 export { CODING_AGENT_SETTINGS_KEYS, PERMISSION_MODES } from './shared/settings.js';

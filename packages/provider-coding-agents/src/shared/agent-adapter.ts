@@ -39,6 +39,12 @@ export interface AgentCall {
   /** Absolute path the agent works in: the case's workspace, else an empty folder of the run's own. */
   workdir: string;
   home: AgentHome;
+  /**
+   * The run's environment (the shell's merged over the project's `.env`), for an adapter that
+   * falls back to its agent's usual variable when `api_key` is not set (`OPENAI_API_KEY`). The
+   * agent does not get it: its environment is the invocation's.
+   */
+  runEnv: Readonly<Record<string, string | undefined>>;
 }
 
 /**

@@ -58,34 +58,43 @@ export const CODING_AGENT_SETTINGS_KEYS = [
 
 const text = (what: string) =>
   z.string({ error: `must be ${what}` }).min(1, { error: 'must not be empty' });
-const stringList = z.array(z.string({ error: 'must be a string' }), {
-  error: 'must be a list of strings',
-});
 
-const settingsSchema = z.object({
-  executable: text('a path or a command name').optional(),
-  model: text('a model name').optional(),
-  base_url: z
-    .string({ error: 'must be a URL' })
-    .refine(isHttpUrl, { error: 'must be an http:// or https:// URL' })
-    .optional(),
-  api_key: text('a string').optional(),
-  permission_mode: z
-    .enum(PERMISSION_MODES, { error: `must be one of ${PERMISSION_MODES.join(', ')}` })
-    .optional(),
-  allowed_tools: stringList.optional(),
-  denied_tools: stringList.optional(),
-  args: stringList.optional(),
-  env: z
-    .record(
-      z.string(),
-      z.union([z.string(), z.number(), z.boolean()], {
-        error: 'must be a string (numbers and booleans are converted)',
-      }),
-      { error: 'must be a mapping of variable names to values' },
-    )
-    .optional(),
-});
+// Built on first use: a run without coding-agent targets never pays for it.
+let schema: ReturnType<typeof buildSchema> | undefined;
+const settingsSchema = () => {
+  schema ??= buildSchema();
+  return schema;
+};
+
+function buildSchema() {
+  const stringList = z.array(z.string({ error: 'must be a string' }), {
+    error: 'must be a list of strings',
+  });
+  return z.object({
+    executable: text('a path or a command name').optional(),
+    model: text('a model name').optional(),
+    base_url: z
+      .string({ error: 'must be a URL' })
+      .refine(isHttpUrl, { error: 'must be an http:// or https:// URL' })
+      .optional(),
+    api_key: text('a string').optional(),
+    permission_mode: z
+      .enum(PERMISSION_MODES, { error: `must be one of ${PERMISSION_MODES.join(', ')}` })
+      .optional(),
+    allowed_tools: stringList.optional(),
+    denied_tools: stringList.optional(),
+    args: stringList.optional(),
+    env: z
+      .record(
+        z.string(),
+        z.union([z.string(), z.number(), z.boolean()], {
+          error: 'must be a string (numbers and booleans are converted)',
+        }),
+        { error: 'must be a mapping of variable names to values' },
+      )
+      .optional(),
+  });
+}
 
 const HINTS: Record<string, string> = {
   executable: 'e.g. executable: codex, or a path such as ./node_modules/.bin/codex',
@@ -101,7 +110,7 @@ const HINTS: Record<string, string> = {
 
 /** Every problem of a coding-agent target's settings, found without starting the agent. */
 export function validateCodingAgentSettings(target: ResolvedTarget): Issue[] {
-  const issues = settingsIssues(settingsSchema, target.settings, { hints: HINTS });
+  const issues = settingsIssues(settingsSchema(), target.settings, { hints: HINTS });
   const apiKey = target.settings.api_key;
   if (
     typeof apiKey === 'string' &&
@@ -121,7 +130,7 @@ export function validateCodingAgentSettings(target: ResolvedTarget): Issue[] {
 /** The typed settings of a target whose settings passed `validateCodingAgentSettings`. */
 export function parseCodingAgentSettings(target: ResolvedTarget): CodingAgentSettings {
   assertValidSettings(target, validateCodingAgentSettings(target));
-  const parsed = settingsSchema.parse(target.settings);
+  const parsed = settingsSchema().parse(target.settings);
   const settings: CodingAgentSettings = {
     permissionMode: parsed.permission_mode ?? 'full',
     args: parsed.args ?? [],

@@ -1,2 +1,6 @@
-/** Installs the pinned agent CLIs once (see agent-cli.ts); filled in with the first adapter's tests. */
-export default async function setup(): Promise<void> {}
+import { ensureAgentCli } from './agent-cli.js';
+
+/** Installs the pinned agent CLIs once, before any test file starts (see agent-cli.ts). */
+export default async function setup(): Promise<void> {
+  await ensureAgentCli('codex');
+}

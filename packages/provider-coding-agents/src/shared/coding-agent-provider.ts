@@ -1,0 +1,225 @@
+import { rm } from 'node:fs/promises';
+import {
+  callLabel,
+  callTimeout,
+  createSecretMask,
+  estimateCostUsd,
+  formatBytes,
+  makeTempDir,
+  outputLimitError,
+  PROVIDER_SPECIFICATION_VERSION,
+  type Provider,
+  ProviderError,
+  type ProviderOptions,
+  type ProviderRequest,
+  type ProviderResponse,
+  stderrSummary,
+} from '@agentv/core/provider-utils';
+import type { AgentAdapter, AgentFailure } from './agent-adapter.js';
+import { agentFailureError, type FailureContext } from './agent-errors.js';
+import { createAgentHome, removeAgentHome } from './agent-home.js';
+import { compareVersions, readAgentVersion } from './agent-version.js';
+import { findExecutable } from './find-executable.js';
+import { runAgent } from './run-agent.js';
+import type { CodingAgentSettings } from './settings.js';
+
+/** Variables of the run's environment an agent gets besides its own: locale, certificates, proxies. */
+const PASSED_VARIABLES = [
+  'PATH',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TERM',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+];
+
+/** What a coding-agent provider needs besides its adapter and settings. */
+export interface CodingAgentProviderOptions extends ProviderOptions {
+  /** The targets file's folder: a relative `executable` resolves against it. */
+  baseDir: string;
+}
+
+/**
+ * A provider that runs `adapter`'s CLI once per case: in the case's workspace (else an empty
+ * folder of its own), with a config home of its own (`createAgentHome`), its events read as they
+ * arrive into the trace, its raw stream kept as the transcript, and every failure turned into a
+ * case error naming the agent. The health check finds the CLI and checks its version.
+ */
+export function createCodingAgentProvider(
+  adapter: AgentAdapter,
+  settings: CodingAgentSettings,
+  options: CodingAgentProviderOptions,
+): Provider {
+  const runEnv = options.env ?? process.env;
+  const command = settings.executable ?? adapter.executable;
+  const secrets = [...(options.secretValues ?? [])];
+  if (settings.apiKey !== undefined) secrets.push(settings.apiKey);
+  const secretMask = createSecretMask(secrets);
+  const mask = (text: string) => secretMask?.text(text) ?? text;
+  const timeout = callTimeout(settings.timeoutSeconds, options);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const baseEnv: Record<string, string> = {};
+  for (const name of PASSED_VARIABLES) {
+    const value = runEnv[name];
+    if (value !== undefined) baseEnv[name] = value;
+  }
+  let checked: Promise<string> | undefined;
+
+  const failureContext = (extra: Partial<FailureContext> = {}): FailureContext => ({
+    settings,
+    command,
+    ...extra,
+  });
+  /** The CLI's path, found and version-checked once; rejects with the case error. */
+  const locate = () => {
+    checked ??= (async () => {
+      const executable = findExecutable(command, baseEnv.PATH, options.baseDir);
+      if (executable === undefined) {
+        throw agentFailureError(adapter, { kind: 'not_installed' }, failureContext());
+      }
+      const version = await readAgentVersion(adapter, executable, baseEnv, options.baseDir);
+      if (version !== undefined && compareVersions(version, adapter.minVersion) < 0) {
+        throw agentFailureError(adapter, { kind: 'version' }, failureContext({ version }));
+      }
+      return executable;
+    })();
+    return checked;
+  };
+
+  async function invoke(request: ProviderRequest): Promise<ProviderResponse> {
+    if (request.sandbox !== undefined) {
+      throw new ProviderError(
+        `${adapter.displayName} cannot run in a workspace.docker sandbox yet: the ${adapter.kind} provider runs the agent on this machine`,
+        {
+          retryable: false,
+          hint: `remove workspace.docker from the cases run against this target, or use a cli target that runs ${adapter.executable} inside the container`,
+        },
+      );
+    }
+    const executable = await locate();
+    const label = callLabel(request);
+    const started = Date.now();
+    const ownWorkdir =
+      request.workspace === undefined ? await makeTempDir(`${adapter.kind}-work`) : undefined;
+    const workdir = request.workspace ?? ownWorkdir!;
+    const home = await createAgentHome(adapter.kind);
+    try {
+      const invocation = await adapter.prepare({
+        settings,
+        prompt: request.question,
+        workdir,
+        home,
+        runEnv,
+      });
+      const env = {
+        ...baseEnv,
+        ...home.env,
+        ...(request.workspace === undefined ? {} : { AGENTV_WORKSPACE: request.workspace }),
+        ...invocation.env,
+        ...settings.env,
+      };
+      if (options.verbose) {
+        log(
+          `[${options.targetName}] ${label}: ${mask([executable, ...invocation.args].join(' '))} (in ${workdir})`,
+        );
+      }
+      const run = await runAgent({
+        executable,
+        invocation,
+        env,
+        cwd: workdir,
+        reader: adapter.createReader(),
+        displayName: adapter.displayName,
+        ...(timeout.seconds === undefined ? {} : { timeoutMs: timeout.seconds * 1000 }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        maxOutputBytes: settings.maxOutputBytes,
+        mask,
+      });
+      const durationMs = Date.now() - started;
+      const stderr = mask(stderrSummary(run.stderr));
+      if (options.verbose) {
+        log(
+          `[${options.targetName}] ${label}: exit ${run.exitCode ?? run.signalName} after ${durationMs} ms${stderr ? `; stderr: ${stderr}` : ''}`,
+        );
+      }
+      const context = failureContext({
+        ...(run.exitCode === undefined ? {} : { exitCode: run.exitCode }),
+        ...(stderr === '' ? {} : { stderr }),
+        transcript: run.transcript,
+        ...(timeout.seconds === undefined
+          ? {}
+          : { timeout: { seconds: timeout.seconds, hint: timeout.hint } }),
+      });
+      if (run.aborted)
+        throw new ProviderError(`${adapter.displayName} was stopped: the run was interrupted`, {
+          retryable: false,
+          transcript: run.transcript,
+        });
+      if (run.outputExceeded !== undefined) {
+        const error = outputLimitError(
+          `${adapter.displayName}'s event stream passed max_output_bytes (${formatBytes(settings.maxOutputBytes)}): it had written ${formatBytes(run.outputExceeded)} when it was stopped`,
+        );
+        throw Object.assign(error, { transcript: run.transcript });
+      }
+      if (run.timedOut) throw agentFailureError(adapter, { kind: 'timeout' }, context);
+      const { outcome } = run;
+      const failure: AgentFailure | undefined =
+        outcome.failure ?? (outcome.answer === undefined ? { kind: 'no_answer' } : undefined);
+      if (failure !== undefined) {
+        throw agentFailureError(
+          adapter,
+          failure.detail === undefined ? failure : { ...failure, detail: mask(failure.detail) },
+          context,
+        );
+      }
+      const model = outcome.model ?? settings.model;
+      const costUsd =
+        outcome.costUsd ??
+        (model === undefined || outcome.usage === undefined
+          ? undefined
+          : estimateCostUsd(model, outcome.usage));
+      const response: ProviderResponse = {
+        text: outcome.answer ?? '',
+        trace: secretMask ? secretMask.deep(outcome.trace) : outcome.trace,
+        durationMs,
+        transcript: run.transcript,
+        raw: {
+          command: mask([executable, ...invocation.args].join(' ')),
+          exit_code: run.exitCode ?? null,
+          ...(stderr ? { stderr } : {}),
+        },
+      };
+      if (outcome.usage !== undefined) response.usage = outcome.usage;
+      if (costUsd !== undefined) response.costUsd = costUsd;
+      if (outcome.warnings !== undefined && outcome.warnings.length > 0) {
+        response.warnings = outcome.warnings.map(mask);
+      }
+      if (secretMask) response.text = secretMask.text(response.text);
+      return response;
+    } finally {
+      await removeAgentHome(home);
+      if (ownWorkdir !== undefined)
+        await rm(ownWorkdir, { recursive: true, force: true }).catch(() => {});
+    }
+  }
+
+  return {
+    specificationVersion: PROVIDER_SPECIFICATION_VERSION,
+    id: `${adapter.kind}:${options.targetName}`,
+    kind: adapter.kind,
+    targetName: options.targetName,
+    invoke,
+    healthcheck: async () => {
+      await locate();
+    },
+  };
+}

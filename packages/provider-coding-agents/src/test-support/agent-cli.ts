@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** The agent CLIs the tests run, at the versions they were written against. */
+export const PINNED_AGENTS = {
+  codex: { npmPackage: '@openai/codex', version: '0.169.0', bin: 'codex' },
+} as const;
+
+export type PinnedAgent = keyof typeof PINNED_AGENTS;
+
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/**
+ * Where installed CLIs are kept between runs: `$AGENTV_AGENT_CACHE`, else
+ * `node_modules/.cache/agentv-agents/` at the repository root.
+ */
+export function agentCacheDir(): string {
+  return (
+    process.env.AGENTV_AGENT_CACHE ?? path.join(REPO_ROOT, 'node_modules/.cache/agentv-agents')
+  );
+}
+
+/** Whether a missing CLI must fail the tests rather than skip them (CI, `AGENTV_REQUIRE_AGENTS=1`). */
+export function agentsRequired(): boolean {
+  return process.env.AGENTV_REQUIRE_AGENTS === '1' || process.env.CI !== undefined;
+}
+
+/**
+ * The path of the pinned CLI of `agent`, installed with npm into the cache folder the first
+ * time (once across concurrent test files: a lock folder; a marker file says the install
+ * finished). Undefined when the install failed and the tests may skip (neither
+ * `AGENTV_REQUIRE_AGENTS=1` nor `CI`); throws then otherwise.
+ */
+export async function ensureAgentCli(agent: PinnedAgent): Promise<string | undefined> {
+  const { npmPackage, version, bin } = PINNED_AGENTS[agent];
+  const dir = path.join(agentCacheDir(), `${npmPackage.replace('/', '+')}@${version}`);
+  const executable = path.join(dir, 'node_modules/.bin', bin);
+  const marker = path.join(dir, '.installed');
+  if (existsSync(marker) && existsSync(executable)) return executable;
+  const lock = `${dir}.lock`;
+  await mkdir(path.dirname(dir), { recursive: true });
+  try {
+    await acquire(lock);
+    try {
+      if (!(existsSync(marker) && existsSync(executable))) {
+        await rm(dir, { recursive: true, force: true });
+        await mkdir(dir, { recursive: true });
+        await promisify(execFile)(
+          'npm',
+          [
+            'install',
+            '--prefix',
+            dir,
+            '--no-audit',
+            '--no-fund',
+            '--no-save',
+            '--loglevel=error',
+            `${npmPackage}@${version}`,
+          ],
+          { timeout: 10 * 60_000, maxBuffer: 16 * 1024 * 1024 },
+        );
+        if (!existsSync(executable)) throw new Error(`npm installed no ${bin} command`);
+        await writeFile(marker, `${npmPackage}@${version}\n`);
+      }
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+    return executable;
+  } catch (error) {
+    const message = `could not install ${npmPackage}@${version} into ${dir}: ${(error as Error).message}`;
+    if (agentsRequired()) throw new Error(message);
+    console.warn(`${message}; its tests are skipped (set AGENTV_REQUIRE_AGENTS=1 to fail instead)`);
+    return undefined;
+  }
+}
+
+/** Takes the lock folder, waiting for another installer; a lock older than 15 minutes is stale. */
+async function acquire(lock: string): Promise<void> {
+  for (;;) {
+    try {
+      await mkdir(lock);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(lock).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
+      if (age > 15 * 60_000) await rm(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}

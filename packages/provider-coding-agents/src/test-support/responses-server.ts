@@ -1,0 +1,182 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * One model turn of a script: call the agent's shell tool with a command, apply a patch through
+ * its shell (Codex turns `apply_patch <<'PATCH' … PATCH` into a `file_change`), answer with text
+ * (which ends the agent's turn), fail with an HTTP status, or never answer.
+ */
+export type ScriptTurn =
+  | { shell: string }
+  | { patch: string }
+  | { answer: string }
+  | { status: number; error: string; code?: string }
+  | { hang: true };
+
+/** A request the server received. */
+export interface ReceivedResponsesRequest {
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+  /** The text of the user's messages in the request, joined. */
+  prompt: string;
+}
+
+export interface ResponsesServer {
+  /** `http://127.0.0.1:<port>/v1`: a `base_url` for Codex. */
+  baseUrl: string;
+  requests: ReceivedResponsesRequest[];
+  /** Requests still waiting for an answer (`hang` turns). */
+  readonly open: number;
+  close(): Promise<void>;
+}
+
+/** Tokens every scripted response reports (the agent adds them up per turn). */
+export const SCRIPTED_USAGE = { input_tokens: 120, output_tokens: 30 };
+
+/**
+ * A scripted model speaking the OpenAI Responses API (`POST /v1/responses`, streamed as
+ * server-sent events, as Codex asks for them), on 127.0.0.1 only. `script(prompt)` gives the
+ * turns of one conversation, chosen from the user's prompt; the turn answered is the number of
+ * tool calls already in the request's input, so the server keeps no state between requests.
+ */
+export async function startResponsesServer(
+  script: (prompt: string) => ScriptTurn[],
+): Promise<ResponsesServer> {
+  const requests: ReceivedResponsesRequest[] = [];
+  const hanging = new Set<ServerResponse>();
+  let sequence = 0;
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      } catch {}
+      const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
+      const prompt = userText(input);
+      requests.push({ url: req.url ?? '', headers: req.headers, body, prompt });
+      if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        return;
+      }
+      const turns = script(prompt);
+      const done = input.filter((item) => item.type === 'function_call').length;
+      const turn = turns[done] ?? { answer: 'I have nothing more to do.' };
+      const id = `${++sequence}`;
+      const model = typeof body.model === 'string' ? body.model : 'scripted';
+      if ('hang' in turn) {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': waiting\n\n');
+        return;
+      }
+      if ('status' in turn) {
+        res.writeHead(turn.status, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: {
+              message: turn.error,
+              type: 'invalid_request_error',
+              code: turn.code ?? null,
+            },
+          }),
+        );
+        return;
+      }
+      sendEvents(res, responseEvents(turn, id, model));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get open() {
+      return hanging.size;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Answerable = Extract<ScriptTurn, { shell: string } | { patch: string } | { answer: string }>;
+
+/** The streamed events of one response: created, the output item added and done, completed. */
+function responseEvents(turn: Answerable, id: string, model: string): Record<string, unknown>[] {
+  const item =
+    'answer' in turn
+      ? {
+          type: 'message',
+          id: `msg_${id}`,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: turn.answer, annotations: [] }],
+        }
+      : {
+          type: 'function_call',
+          id: `fc_${id}`,
+          call_id: `call_${id}`,
+          name: 'exec_command',
+          arguments: JSON.stringify({
+            cmd: 'shell' in turn ? turn.shell : `apply_patch <<'PATCH'\n${turn.patch}\nPATCH`,
+          }),
+        };
+  const response = { id: `resp_${id}`, object: 'response', model, output: [] as unknown[] };
+  const usage = {
+    ...SCRIPTED_USAGE,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: SCRIPTED_USAGE.input_tokens + SCRIPTED_USAGE.output_tokens,
+  };
+  const events: Record<string, unknown>[] = [
+    { type: 'response.created', response: { ...response, status: 'in_progress' } },
+    {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: 'answer' in turn ? { ...item, content: [] } : item,
+    },
+  ];
+  if ('answer' in turn) {
+    events.push({
+      type: 'response.output_text.delta',
+      output_index: 0,
+      item_id: item.id,
+      content_index: 0,
+      delta: turn.answer,
+    });
+  }
+  events.push(
+    { type: 'response.output_item.done', output_index: 0, item },
+    {
+      type: 'response.completed',
+      response: { ...response, status: 'completed', output: [item], usage },
+    },
+  );
+  return events;
+}
+
+function sendEvents(res: ServerResponse, events: Record<string, unknown>[]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const event of events) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  res.end();
+}
+
+function userText(input: Record<string, unknown>[]): string {
+  const texts: string[] = [];
+  for (const item of input) {
+    if (item.type !== 'message' || item.role !== 'user' || !Array.isArray(item.content)) continue;
+    for (const part of item.content as Record<string, unknown>[]) {
+      if (typeof part.text === 'string') texts.push(part.text);
+    }
+  }
+  return texts.join('\n');
+}
