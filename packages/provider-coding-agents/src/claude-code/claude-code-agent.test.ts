@@ -5,8 +5,8 @@ import { runProcess } from '@agentv/core/provider-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentHome, AgentOutcome } from '../shared/agent-adapter.js';
 import type { CodingAgentSettings } from '../shared/settings.js';
+import { ensureAgentCli } from '../test-support/agent-cli.js';
 import { type ScriptedTurn, startAnthropicServer } from '../test-support/anthropic-server.js';
-import { claudeCodeExecutable } from '../test-support/claude-code-cli.js';
 import { claudeCodeAdapter } from './claude-code-adapter.js';
 
 // The adapter's argv, environment and reader against the real `claude`, run through core's
@@ -15,7 +15,7 @@ let executable: string | undefined;
 const roots: string[] = [];
 
 beforeAll(async () => {
-  executable = await claudeCodeExecutable();
+  executable = await ensureAgentCli('claude-code');
 });
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -63,6 +63,7 @@ async function runClaude(
       prompt: 'Update the notes.',
       workdir,
       home,
+      runEnv: {},
     });
     const result = await runProcess({
       command: [executable as string, ...invocation.args],

@@ -11,8 +11,12 @@ const home: AgentHome = {
   env: { HOME: '/tmp/h/home', TMPDIR: '/tmp/h/tmp' },
 };
 
-function call(settings: Partial<CodingAgentSettings> = {}): AgentCall {
+function call(
+  settings: Partial<CodingAgentSettings> = {},
+  runEnv: Record<string, string> = {},
+): AgentCall {
   return {
+    runEnv,
     settings: { permissionMode: 'full', args: [], env: {}, maxOutputBytes: 1e6, ...settings },
     prompt: 'Fix the failing test; the prompt --is not a flag',
     workdir: '/tmp/work',
@@ -63,6 +67,17 @@ describe('a claude -p call', () => {
     expect(invocation.args[invocation.args.indexOf('--model') + 1]).toBe('claude-sonnet-4-5');
     expect(invocation.env.ANTHROPIC_BASE_URL).toBe('http://127.0.0.1:9');
     expect(invocation.env.ANTHROPIC_API_KEY).toBe('sk-x');
+  });
+
+  it('falls back to the run’s ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, which the settings override', () => {
+    const runEnv = { ANTHROPIC_API_KEY: 'sk-env', ANTHROPIC_BASE_URL: 'https://gw.example' };
+    expect(claudeCodeInvocation(call({}, runEnv)).env).toMatchObject({
+      ANTHROPIC_API_KEY: 'sk-env',
+      ANTHROPIC_BASE_URL: 'https://gw.example',
+    });
+    expect(
+      claudeCodeInvocation(call({ apiKey: 'sk-set', baseUrl: 'http://127.0.0.1:9' }, runEnv)).env,
+    ).toMatchObject({ ANTHROPIC_API_KEY: 'sk-set', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
   });
 
   it('names tools the way Claude Code does, canonical names included', () => {

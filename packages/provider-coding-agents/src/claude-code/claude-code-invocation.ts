@@ -25,9 +25,10 @@ const MAX_API_RETRIES = '2';
 /**
  * The argv, environment and stdin of one `claude -p` call: stream-json events on stdout, the
  * prompt on stdin (never on the command line, where its size is limited and `ps` shows it).
+ * `base_url` and `api_key` fall back to the run's `ANTHROPIC_BASE_URL` and `ANTHROPIC_API_KEY`.
  */
 export function claudeCodeInvocation(call: AgentCall): AgentInvocation {
-  const { settings } = call;
+  const { settings, runEnv } = call;
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   args.push('--permission-mode', CLAUDE_PERMISSION_MODES[settings.permissionMode]);
   if (settings.model !== undefined) args.push('--model', settings.model);
@@ -48,8 +49,11 @@ export function claudeCodeInvocation(call: AgentCall): AgentInvocation {
     CLAUDE_CODE_MAX_RETRIES: MAX_API_RETRIES,
   };
   if (settings.permissionMode === 'full') env.IS_SANDBOX = '1';
-  if (settings.baseUrl !== undefined) env.ANTHROPIC_BASE_URL = anthropicBaseUrl(settings.baseUrl);
-  if (settings.apiKey !== undefined) env.ANTHROPIC_API_KEY = settings.apiKey;
+  // Without the settings, the variables Claude Code itself reads, from the run's environment.
+  const baseUrl = settings.baseUrl ?? runEnv.ANTHROPIC_BASE_URL;
+  const apiKey = settings.apiKey ?? runEnv.ANTHROPIC_API_KEY;
+  if (baseUrl) env.ANTHROPIC_BASE_URL = anthropicBaseUrl(baseUrl);
+  if (apiKey) env.ANTHROPIC_API_KEY = apiKey;
   return { args, env, stdin: call.prompt };
 }
 
