@@ -10,6 +10,8 @@ export type ScriptTurn =
   | { shell: string }
   | { patch: string }
   | { answer: string }
+  /** A response that completes with no output at all: the agent's turn ends without an answer. */
+  | { silent: true }
   | { status: number; error: string; code?: string }
   | { hang: true };
 
@@ -108,10 +110,26 @@ export async function startResponsesServer(
   };
 }
 
-type Answerable = Extract<ScriptTurn, { shell: string } | { patch: string } | { answer: string }>;
+type Answerable = Extract<
+  ScriptTurn,
+  { shell: string } | { patch: string } | { answer: string } | { silent: true }
+>;
 
 /** The streamed events of one response: created, the output item added and done, completed. */
 function responseEvents(turn: Answerable, id: string, model: string): Record<string, unknown>[] {
+  const response = { id: `resp_${id}`, object: 'response', model, output: [] as unknown[] };
+  const usage = {
+    ...SCRIPTED_USAGE,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: SCRIPTED_USAGE.input_tokens + SCRIPTED_USAGE.output_tokens,
+  };
+  if ('silent' in turn) {
+    return [
+      { type: 'response.created', response: { ...response, status: 'in_progress' } },
+      { type: 'response.completed', response: { ...response, status: 'completed', usage } },
+    ];
+  }
   const item =
     'answer' in turn
       ? {
@@ -130,13 +148,6 @@ function responseEvents(turn: Answerable, id: string, model: string): Record<str
             cmd: 'shell' in turn ? turn.shell : `apply_patch <<'PATCH'\n${turn.patch}\nPATCH`,
           }),
         };
-  const response = { id: `resp_${id}`, object: 'response', model, output: [] as unknown[] };
-  const usage = {
-    ...SCRIPTED_USAGE,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: SCRIPTED_USAGE.input_tokens + SCRIPTED_USAGE.output_tokens,
-  };
   const events: Record<string, unknown>[] = [
     { type: 'response.created', response: { ...response, status: 'in_progress' } },
     {

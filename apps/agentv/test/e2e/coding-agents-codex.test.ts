@@ -1,0 +1,282 @@
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAgentCli } from '../../../../packages/provider-coding-agents/src/test-support/agent-cli.js';
+import {
+  type ResponsesServer,
+  type ScriptTurn,
+  startResponsesServer,
+} from '../../../../packages/provider-coding-agents/src/test-support/responses-server.js';
+import { parseJsonl, runAgentv } from '../support/project.js';
+
+// The codex provider through the built CLI, running the real Codex CLI (pinned, installed into
+// the cache folder by `ensureAgentCli`) against a scripted OpenAI Responses server on 127.0.0.1,
+// on examples/coding-agents: three coding tasks graded by the repository's tests.
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const EXAMPLE = path.join(ROOT, 'examples/coding-agents');
+
+/** What a competent model does for each task of the example, found by words of its prompt. */
+const SOLUTIONS: [string, ScriptTurn[]][] = [
+  [
+    'src/slugify.js',
+    [
+      { shell: 'node --test test/slugify.test.js || true' },
+      { shell: `sed -i "s/'_')/'-')/" src/slugify.js` },
+      { answer: 'Fixed slugify: words are now joined with dashes.' },
+    ],
+  ],
+  [
+    'wordCount',
+    [
+      {
+        patch: [
+          '*** Begin Patch',
+          '*** Update File: src/word-count.js',
+          '@@',
+          '-export function wordCount(_text) {',
+          "-  throw new Error('not implemented');",
+          '+export function wordCount(text) {',
+          '+  return text.split(/\\s+/).filter((word) => word !== "").length;',
+          '*** End Patch',
+        ].join('\n'),
+      },
+      { answer: 'Implemented wordCount.' },
+    ],
+  ],
+  [
+    'capitalize',
+    [
+      {
+        patch: [
+          '*** Begin Patch',
+          '*** Add File: src/capitalize.js',
+          '+export function capitalize(text) {',
+          '+  return text.charAt(0).toUpperCase() + text.slice(1);',
+          '+}',
+          '*** End Patch',
+        ].join('\n'),
+      },
+      { answer: 'Created src/capitalize.js.' },
+    ],
+  ],
+];
+
+const solve = (prompt: string): ScriptTurn[] =>
+  SOLUTIONS.find(([marker]) => prompt.includes(marker))?.[1] ?? [{ answer: 'No task found.' }];
+const lazy = (): ScriptTurn[] => [
+  { answer: 'Done: all three tasks are complete and the tests pass.' },
+];
+
+let codex: string | undefined;
+let scratch: string;
+const servers: ResponsesServer[] = [];
+
+beforeAll(async () => {
+  codex = await ensureAgentCli('codex');
+}, 600_000);
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+/** A copy of the example with a targets file pointing the codex target at `server`. */
+async function exampleAgainst(
+  server: ResponsesServer,
+  target: Record<string, unknown> = {},
+): Promise<string> {
+  scratch ??= await mkdtemp(path.join(tmpdir(), 'agentv-codex-'));
+  const dir = await mkdtemp(path.join(scratch, 'example-'));
+  await cp(EXAMPLE, dir, { recursive: true });
+  const settings = {
+    executable: codex,
+    base_url: server.baseUrl,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${{ VAR }} is targets-file syntax
+    api_key: '${{ SCRIPTED_KEY }}',
+    model: 'gpt-5',
+    timeout_seconds: 120,
+    ...target,
+  };
+  const lines = Object.entries(settings)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `    ${key}: ${JSON.stringify(value)}`);
+  await writeFile(
+    path.join(dir, '.agentv/targets.yaml'),
+    `targets:\n  - name: codex\n    provider: codex\n${lines.join('\n')}\n`,
+  );
+  return dir;
+}
+
+async function evalExample(dir: string, extra: string[] = []) {
+  const out = path.join(dir, 'out.jsonl');
+  const run = await runAgentv(
+    ['eval', 'evals', '--out', out, '--include-trace', '--workers', '3', ...extra],
+    dir,
+    { SCRIPTED_KEY: 'sk-scripted-secret-1234' },
+  );
+  const lines = parseJsonl(await readFile(out, 'utf8').catch(() => ''));
+  return { ...run, out, byId: Object.fromEntries(lines.map((line) => [line.eval_id, line])) };
+}
+
+/** Processes whose command line names `text` (a case's unique temp path), other than this one. */
+async function processesNaming(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`);
+  }
+  return found;
+}
+
+describe('provider: codex, the real CLI against a scripted model', () => {
+  it('does the three coding tasks: tests pass, canonical tool names, tokens and cost, transcripts', async (context) => {
+    if (!codex) return context.skip();
+    const server = await startResponsesServer(solve);
+    servers.push(server);
+    const dir = await exampleAgainst(server);
+    const { code, stderr, byId, out } = await evalExample(dir, ['--dump-traces']);
+    expect(stderr).not.toContain('sk-scripted-secret-1234');
+    expect(code, stderr).toBe(0);
+    for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
+      expect(byId[id], id).toMatchObject({ passed: true, score: 1 });
+      // The scripted server reports 120 input and 30 output tokens per response; gpt-5's price
+      // from the table gives the cost, since Codex reports none.
+      expect(byId[id].usage.input_tokens).toBeGreaterThan(0);
+      expect(byId[id].usage.output_tokens).toBeGreaterThan(0);
+      expect(byId[id].cost_usd).toBeGreaterThan(0);
+    }
+    const names = (id: string) =>
+      byId[id].trace
+        .filter((event: { type: string }) => event.type === 'tool_call')
+        .map((event: { name: string; raw_name: string }) => `${event.name}/${event.raw_name}`);
+    expect(names('fix-slugify')).toEqual(['shell/command_execution', 'shell/command_execution']);
+    expect(names('implement-word-count')).toEqual(['edit_file/file_change']);
+    expect(names('create-capitalize')).toEqual(['write_file/file_change']);
+    expect(byId['fix-slugify'].usage).toMatchObject({ input_tokens: 360, output_tokens: 90 });
+    // Every call of the scripted server came with the key and asked for the target's model.
+    expect(
+      server.requests.every(
+        (request) => request.headers.authorization === 'Bearer sk-scripted-secret-1234',
+      ),
+    ).toBe(true);
+    expect(new Set(server.requests.map((request) => request.body.model))).toEqual(
+      new Set(['gpt-5']),
+    );
+
+    // The raw event stream of each case and attempt, beside the results and in the trace dump.
+    const transcripts = path.join(path.dirname(out), 'out.transcripts');
+    expect((await readdir(transcripts)).sort()).toEqual([
+      'create-capitalize_attempt-1.jsonl',
+      'fix-slugify_attempt-1.jsonl',
+      'implement-word-count_attempt-1.jsonl',
+    ]);
+    const transcript = await readFile(
+      path.join(transcripts, 'fix-slugify_attempt-1.jsonl'),
+      'utf8',
+    );
+    expect(transcript.split('\n')[0]).toContain('"thread.started"');
+    expect(transcript).toContain('"turn.completed"');
+    const dump = JSON.parse(
+      await readFile(path.join(dir, '.agentv/traces/fix-slugify_attempt-1.json'), 'utf8'),
+    );
+    expect(dump.transcript.at(-1)).toMatchObject({ type: 'turn.completed' });
+  });
+
+  it('fails all three tasks when the model claims success without doing anything', async (context) => {
+    if (!codex) return context.skip();
+    const server = await startResponsesServer(lazy);
+    servers.push(server);
+    const { code, byId } = await evalExample(await exampleAgainst(server));
+    expect(code).toBe(1);
+    for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
+      expect(byId[id], id).toMatchObject({ passed: false });
+      expect(byId[id].candidate_answer).toContain('tests pass');
+      expect(byId[id].error).toBeUndefined();
+    }
+  });
+
+  it('stops a hung agent at timeout_seconds with nothing left running', async (context) => {
+    if (!codex) return context.skip();
+    const server = await startResponsesServer(() => [{ hang: true }]);
+    servers.push(server);
+    const dir = await exampleAgainst(server, { timeout_seconds: 3, max_retries: 0 });
+    const started = Date.now();
+    const { code, byId, stderr } = await evalExample(dir, ['--workers', '1']);
+    expect(code, stderr).toBe(2);
+    expect(byId['fix-slugify'].error).toContain(
+      'Codex did not finish within 3 s; it and every process it started were stopped',
+    );
+    // Three cases, each stopped near its limit rather than after Codex's own stream timeout (minutes).
+    expect(Date.now() - started).toBeLessThan(90_000);
+    expect(await processesNaming(dir)).toEqual([]);
+    expect(server.requests.length).toBeGreaterThan(0);
+  });
+
+  it('names each failure: not installed, refused key, unknown model, no final answer', async (context) => {
+    if (!codex) return context.skip();
+    const server = await startResponsesServer((prompt) =>
+      prompt.includes('slugify')
+        ? [{ status: 401, error: 'Incorrect API key provided: sk-sc***' }]
+        : prompt.includes('wordCount')
+          ? [
+              {
+                status: 404,
+                error: 'The model `gpt-5` does not exist or you do not have access to it.',
+              },
+            ]
+          : [{ shell: 'true' }, { silent: true }],
+    );
+    servers.push(server);
+    const { byId, stderr } = await evalExample(await exampleAgainst(server, { max_retries: 0 }));
+    expect(byId['fix-slugify'].error).toMatch(
+      /Codex: the model API at http:\/\/127\.0\.0\.1:\d+\/v1 refused the credentials: .*401 Unauthorized/,
+    );
+    expect(byId['implement-word-count'].error).toMatch(
+      /Codex: the model API at .* does not know the model "gpt-5": .*does not exist/,
+    );
+    expect(byId['create-capitalize'].error).toContain('Codex ended without a final answer');
+    expect(stderr).not.toContain('SyntaxError');
+
+    const missing = await exampleAgainst(server, { executable: './no-such-codex' });
+    const notInstalled = await runAgentv(['eval', 'evals', '--out', 'out.jsonl'], missing, {
+      SCRIPTED_KEY: 'k',
+    });
+    expect(notInstalled.code).toBe(2);
+    expect(notInstalled.stderr).toContain(
+      'Codex is not installed: "./no-such-codex" was not found',
+    );
+    expect(notInstalled.stderr).toContain('npm i -g @openai/codex');
+  });
+
+  it('validate checks the settings without starting the agent', async (context) => {
+    if (!codex) return context.skip();
+    const server = await startResponsesServer(solve);
+    servers.push(server);
+    const good = await runAgentv(['validate', 'evals'], await exampleAgainst(server), {
+      SCRIPTED_KEY: 'k',
+    });
+    expect(good.code, good.stderr + good.stdout).toBe(0);
+    const bad = await exampleAgainst(server, {
+      base_url: 'ftp://example',
+      permission_mode: 'ask',
+      allowed_tools: ['shell'],
+    });
+    const run = await runAgentv(['validate', 'evals'], bad, { SCRIPTED_KEY: 'k' });
+    expect(run.code).toBe(1);
+    const output = run.stdout + run.stderr;
+    expect(output).toContain('base_url');
+    expect(output).toContain('must be an http:// or https:// URL');
+    expect(output).toContain('permission_mode');
+    expect(output).toContain('must be one of full, workspace_write, read_only');
+    expect(output).toContain('allowed_tools');
+    expect(output).toContain('is not used by Codex');
+    expect(server.requests).toEqual([]);
+  });
+});
