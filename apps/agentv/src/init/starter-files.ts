@@ -17,7 +17,7 @@ export const EXAMPLE_EVAL_PATH = 'evals/example.yaml';
 
 /**
  * The starter project: a targets file with a `cli` target named `default`
- * (and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
+ * (a commented-out `codex` target, and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
  * variable of every other LLM kind), a config file, an offline example agent and an eval file
  * whose cases that agent passes.
  */
@@ -47,6 +47,17 @@ targets:
     command_template: node ${EXAMPLE_AGENT_PATH} --prompt {PROMPT} --out {OUTPUT_FILE}
     timeout_seconds: 30
     max_retries: 0
+
+  # A coding agent: the real Codex CLI runs in each case's workspace with a config
+  # home of the run's own; its tool calls reach the trace with canonical names
+  # (shell, edit_file, …). Install it (npm i -g @openai/codex), put
+  # OPENAI_API_KEY=sk-... in .env and uncomment ("Coding agents" in the AgentV
+  # README has every setting):
+  # - name: codex
+  #   provider: codex
+  #   model: gpt-5-codex
+  #   api_key: \${{ OPENAI_API_KEY }}
+  #   timeout_seconds: 600
 
   # An LLM target: any server speaking OpenAI chat completions (OpenAI itself,
   # vLLM, Ollama, LM Studio, llama.cpp server). To use it, put these lines in a

@@ -279,4 +279,31 @@ describe('provider: codex, the real CLI against a scripted model', () => {
     expect(output).toContain('is not used by Codex');
     expect(server.requests).toEqual([]);
   });
+
+  it('agentv init writes a codex target that validates once uncommented', async (context) => {
+    if (!codex) return context.skip();
+    scratch ??= await mkdtemp(path.join(tmpdir(), 'agentv-codex-'));
+    const root = await mkdtemp(path.join(scratch, 'init-'));
+    await runAgentv(['init'], root);
+    const targetsPath = path.join(root, '.agentv/targets.yaml');
+    const targets = await readFile(targetsPath, 'utf8');
+    const block = /^ {2}# - name: codex\n(?: {2}# {3}.*\n)+/m.exec(targets)?.[0];
+    expect(block).toContain('provider: codex');
+    // Uncommented, with the installed CLI on PATH as a user's would be.
+    await writeFile(targetsPath, targets.replace(block!, block!.replace(/^ {2}# /gm, '  ')));
+    const env = {
+      PATH: `${path.dirname(codex)}${path.delimiter}${process.env.PATH}`,
+      OPENAI_API_KEY: 'sk-x',
+    };
+    const validate = await runAgentv(['validate'], root, env);
+    expect(validate.stdout + validate.stderr).toBe('3 files checked: no errors\n');
+    const missing = await runAgentv(['validate'], root, {
+      PATH: path.dirname(process.execPath),
+      OPENAI_API_KEY: 'sk-x',
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout + missing.stderr).toContain(
+      'Codex is not installed: "codex" was not found on PATH',
+    );
+  });
 });
