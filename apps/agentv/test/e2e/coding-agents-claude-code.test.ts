@@ -346,3 +346,32 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
     expect(server.requests).toEqual([]);
   });
 });
+
+describe('agentv init', () => {
+  it('writes a claude-code target that validates once uncommented', async (context) => {
+    if (!claude) return context.skip();
+    scratch ??= await mkdtemp(path.join(tmpdir(), 'agentv-claude-'));
+    const root = await mkdtemp(path.join(scratch, 'init-'));
+    await runAgentv(['init'], root);
+    const targetsPath = path.join(root, '.agentv/targets.yaml');
+    const targets = await readFile(targetsPath, 'utf8');
+    const block = /^ {2}# - name: claude\n(?: {2}# {3}.*\n)+/m.exec(targets)?.[0];
+    expect(block).toContain('provider: claude-code');
+    // Uncommented, with the installed CLI on PATH as a user's would be.
+    await writeFile(targetsPath, targets.replace(block!, block!.replace(/^ {2}# /gm, '  ')));
+    const env = {
+      PATH: `${path.dirname(claude)}${path.delimiter}${process.env.PATH}`,
+      ANTHROPIC_API_KEY: 'sk-ant-x',
+    };
+    const validate = await runAgentv(['validate'], root, env);
+    expect(validate.stdout + validate.stderr).toBe('3 files checked: no errors\n');
+    const missing = await runAgentv(['validate'], root, {
+      PATH: path.dirname(process.execPath),
+      ANTHROPIC_API_KEY: 'sk-ant-x',
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout + missing.stderr).toContain(
+      'Claude Code is not installed: "claude" was not found on PATH',
+    );
+  });
+});
