@@ -300,7 +300,7 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
     expect((await readFile(started, 'utf8')).trim().split('\n')).toHaveLength(3);
   });
 
-  it('names each failure: refused key, unknown model, no final answer, not installed', async (context) => {
+  it('names each failure: refused key, unknown model, no final answer, not installed, too old', async (context) => {
     if (!claude) return context.skip();
     const server = await serve((prompt) =>
       prompt.includes('slugify')
@@ -314,6 +314,8 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
     expect(byId['fix-slugify'].error).toMatch(
       /Claude Code: the model API at http:\/\/127\.0\.0\.1:\d+ refused the credentials: Invalid API key/,
     );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${{ VAR }} is targets-file syntax
+    expect(byId['fix-slugify'].error).toContain('api_key: ${{ ANTHROPIC_API_KEY }}');
     expect(byId['implement-word-count'].error).toMatch(
       /Claude Code: the model API at .* does not know the model "claude-nope": .*claude-nope/,
     );
@@ -331,6 +333,21 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
       'Claude Code is not installed: "./no-such-claude" was not found',
     );
     expect(notInstalled.stderr).toContain('npm i -g @anthropic-ai/claude-code');
+
+    const old = await exampleAgainst(server, { executable: './old-claude' });
+    await writeFile(path.join(old, 'old-claude'), '#!/bin/sh\necho "2.0.5 (Claude Code)"\n', {
+      mode: 0o755,
+    });
+    const tooOld = await runAgentv(
+      ['eval', 'evals', '--target', 'claude', '--out', 'out.jsonl'],
+      old,
+      {
+        SCRIPTED_KEY: 'k',
+      },
+    );
+    expect(tooOld.stdout + tooOld.stderr).toContain(
+      'Claude Code 2.0.5 is older than 2.1.0, the oldest version AgentV runs',
+    );
   });
 
   it('accepts upstream’s provider names claude and claude-cli', async (context) => {

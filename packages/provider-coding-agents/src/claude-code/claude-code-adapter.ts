@@ -12,6 +12,7 @@ export const claudeCodeAdapter: AgentAdapter = {
   aliases: ['claude', 'claude-cli'],
   displayName: 'Claude Code',
   npmPackage: '@anthropic-ai/claude-code',
+  apiKeyVariable: 'ANTHROPIC_API_KEY',
   executable: 'claude',
   // The stream-json events read here (`permission_denied`, `result.permission_denials`) and the
   // `dontAsk` permission mode are those of the 2.1 line.
