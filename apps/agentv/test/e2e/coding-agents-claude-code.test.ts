@@ -324,7 +324,7 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
 
     const missing = await exampleAgainst(server, { executable: './no-such-claude' });
     const notInstalled = await runAgentv(
-      ['eval', 'evals', '--target', 'claude', '--out', 'out.jsonl'],
+      ['eval', 'evals', '--target', 'claude', '--out', 'out.jsonl', '--workspace-root', 'ws'],
       missing,
       { SCRIPTED_KEY: 'k' },
     );
@@ -339,7 +339,7 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
       mode: 0o755,
     });
     const tooOld = await runAgentv(
-      ['eval', 'evals', '--target', 'claude', '--out', 'out.jsonl'],
+      ['eval', 'evals', '--target', 'claude', '--out', 'out.jsonl', '--workspace-root', 'ws'],
       old,
       {
         SCRIPTED_KEY: 'k',
