@@ -148,6 +148,9 @@ async function evalExample(dir: string, extra: string[] = [], key = 'sk-ant-scri
       '--include-trace',
       '--workers',
       '3',
+      // Failed cases keep their workspaces: inside the test's folder, removed after the tests.
+      '--workspace-root',
+      path.join(dir, 'workspaces'),
       ...extra,
     ],
     dir,
