@@ -124,7 +124,7 @@ async function evalExample(dir: string, extra: string[] = []) {
   return { ...run, out, byId: Object.fromEntries(lines.map((line) => [line.eval_id, line])) };
 }
 
-/** Processes whose command line names `text` (a case's unique temp path), other than this one. */
+/** Processes whose command line names `text`, other than this one. */
 async function processesNaming(text: string): Promise<string[]> {
   const found: string[] = [];
   for (const pid of await readdir('/proc')) {
@@ -215,7 +215,8 @@ describe('provider: codex, the real CLI against a scripted model', () => {
     );
     // Three cases, each stopped near its limit rather than after Codex's own stream timeout (minutes).
     expect(Date.now() - started).toBeLessThan(90_000);
-    expect(await processesNaming(dir)).toEqual([]);
+    // Neither Codex's node launcher nor its native binary (both under the install folder) is left.
+    expect(await processesNaming(path.dirname(path.dirname(path.dirname(codex))))).toEqual([]);
     expect(server.requests.length).toBeGreaterThan(0);
   });
 
@@ -253,6 +254,20 @@ describe('provider: codex, the real CLI against a scripted model', () => {
       'Codex is not installed: "./no-such-codex" was not found',
     );
     expect(notInstalled.stderr).toContain('npm i -g @openai/codex');
+
+    // An old CLI is refused by the health check, before any case runs.
+    const old = await exampleAgainst(server, { executable: './old-codex' });
+    await writeFile(path.join(old, 'old-codex'), '#!/bin/sh\necho "codex-cli 0.1.0"\n', {
+      mode: 0o755,
+    });
+    const tooOld = await runAgentv(['eval', 'evals', '--out', 'out.jsonl'], old, {
+      SCRIPTED_KEY: 'k',
+    });
+    expect(tooOld.code).toBe(2);
+    expect(tooOld.stderr).toContain(
+      'Codex 0.1.0 is older than 0.169.0, the oldest version AgentV runs',
+    );
+    expect(tooOld.stderr).toContain('npm i -g @openai/codex@latest');
   });
 
   it('validate checks the settings without starting the agent', async (context) => {

@@ -3,7 +3,7 @@ import type { AgentFailureKind } from './agent-adapter.js';
 const AUTH =
   /\b(401|403)\b|unauthori[sz]ed|forbidden|invalid[ _-]?api[ _-]?key|incorrect api key|authentication|x-api-key|api key not valid/i;
 const MODEL_NOT_FOUND =
-  /model_not_found|\bmodel\b[^\n]{0,80}\b(not found|does not exist|is not supported|unknown|not available)\b|unknown model|\b404\b/i;
+  /model_not_found|\bmodels?\b[^\n]{0,80}\b(not found|does not exist|is not supported|unknown|not available)\b|unknown model|\b404\b/i;
 
 /**
  * What a failure message an agent reported is about, from words every model API uses:

@@ -44,7 +44,7 @@ const PASSED_VARIABLES = [
 
 /** What a coding-agent provider needs besides its adapter and settings. */
 export interface CodingAgentProviderOptions extends ProviderOptions {
-  /** The targets file's folder: a relative `executable` resolves against it. */
+  /** The target's `baseDir`: a relative `executable` resolves against it. */
   baseDir: string;
 }
 

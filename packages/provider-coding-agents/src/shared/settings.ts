@@ -21,7 +21,7 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** The typed settings of a coding-agent target, the same names for every agent. */
 export interface CodingAgentSettings {
-  /** The CLI to run: a path (relative to the targets file) or a command on PATH; else the adapter's. */
+  /** The CLI to run: a path (relative to the target's `baseDir`) or a command on PATH; else the adapter's. */
   executable?: string;
   model?: string;
   /** The model endpoint, e.g. `http://127.0.0.1:8080/v1`; else the agent's own default. */
