@@ -140,6 +140,36 @@ describe('the Claude Code event reader', () => {
     expect(outcome.usage?.inputTokens).toBe(480);
   });
 
+  it('marks the tool calls of a subagent with the Agent call they belong to', () => {
+    const at = '2026-11-26T00:00:01.000Z';
+    const outcome = read([
+      {
+        type: 'assistant',
+        timestamp: at,
+        message: { id: 'm1', content: [{ type: 'tool_use', id: 'a1', name: 'Agent', input: {} }] },
+      },
+      {
+        type: 'assistant',
+        parent_tool_use_id: 'a1',
+        timestamp: at,
+        message: { id: 'm2', content: [{ type: 'tool_use', id: 'g1', name: 'Grep', input: {} }] },
+      },
+      {
+        type: 'user',
+        parent_tool_use_id: 'a1',
+        timestamp: at,
+        message: { content: [{ type: 'tool_result', tool_use_id: 'g1', content: 'x.ts' }] },
+      },
+      { type: 'result', is_error: false, result: 'found' },
+    ]);
+    const tools = outcome.trace.filter((e) => e.type === 'tool_call' || e.type === 'tool_result');
+    expect(tools.map((e) => [e.type, e.name, e.metadata?.parent_tool_use_id])).toEqual([
+      ['tool_call', 'Agent', undefined],
+      ['tool_call', 'search', 'a1'],
+      ['tool_result', 'search', 'a1'],
+    ]);
+  });
+
   it('ignores events it does not know and values of the wrong type', () => {
     const outcome = read([
       'text',

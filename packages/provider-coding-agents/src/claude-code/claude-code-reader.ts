@@ -57,6 +57,8 @@ export function createClaudeCodeReader(): AgentEventReader {
         const call: TraceEvent = { type: 'tool_call', timestamp, name, rawName: part.name };
         if (callId !== undefined) call.id = callId;
         if (part.input !== undefined) call.input = part.input;
+        const parent = subagentOf(event);
+        if (parent !== undefined) call.metadata = { parent_tool_use_id: parent };
         trace.push(call);
       }
     }
@@ -81,6 +83,8 @@ export function createClaudeCodeReader(): AgentEventReader {
         resultEvent.rawName = tool.rawName;
       }
       const metadata: Json = {};
+      const parent = subagentOf(event);
+      if (parent !== undefined) metadata.parent_tool_use_id = parent;
       if (tool !== undefined) {
         metadata.duration_ms = Math.max(0, time.getTime() - tool.calledAt.getTime());
       }
@@ -280,6 +284,11 @@ function firstText(content: unknown): string | undefined {
       return part.text;
   }
   return undefined;
+}
+
+/** The `Agent` call a subagent's event belongs to (its events share the stream). */
+function subagentOf(event: Json): string | undefined {
+  return typeof event.parent_tool_use_id === 'string' ? event.parent_tool_use_id : undefined;
 }
 
 function eventTime(value: unknown): Date | undefined {
