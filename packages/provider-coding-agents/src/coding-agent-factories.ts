@@ -1,5 +1,13 @@
 import type { ProviderFactory } from '@agentv/core/provider-utils';
+import {
+  claudeCodeAliasFactories,
+  claudeCodeProviderFactory,
+} from './claude-code/claude-code-provider.js';
 import { codexProviderFactory } from './codex/codex-provider.js';
 
 /** Every coding-agent provider of this package, aliases included, for the app's registry. */
-export const codingAgentProviderFactories: readonly ProviderFactory[] = [codexProviderFactory];
+export const codingAgentProviderFactories: readonly ProviderFactory[] = [
+  codexProviderFactory,
+  claudeCodeProviderFactory,
+  ...claudeCodeAliasFactories,
+];

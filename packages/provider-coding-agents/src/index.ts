@@ -1,4 +1,5 @@
 // The public API of @agentv/provider-coding-agents: named exports only.
+export { claudeCodeProviderFactory } from './claude-code/claude-code-provider.js';
 export { codexProviderFactory } from './codex/codex-provider.js';
 export { codingAgentProviderFactories } from './coding-agent-factories.js';
 export type {

@@ -17,7 +17,7 @@ export const EXAMPLE_EVAL_PATH = 'evals/example.yaml';
 
 /**
  * The starter project: a targets file with a `cli` target named `default`
- * (a commented-out `codex` target, and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
+ * (commented-out `codex` and `claude-code` targets, and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
  * variable of every other LLM kind), a config file, an offline example agent and an eval file
  * whose cases that agent passes.
  */
@@ -57,6 +57,14 @@ targets:
   #   provider: codex
   #   model: gpt-5-codex
   #   api_key: \${{ OPENAI_API_KEY }}
+  #   timeout_seconds: 600
+
+  # Claude Code, the same way (npm i -g @anthropic-ai/claude-code,
+  # ANTHROPIC_API_KEY=sk-ant-... in .env; your ~/.claude login is not used):
+  # - name: claude
+  #   provider: claude-code
+  #   model: claude-sonnet-4-5
+  #   api_key: \${{ ANTHROPIC_API_KEY }}
   #   timeout_seconds: 600
 
   # An LLM target: any server speaking OpenAI chat completions (OpenAI itself,

@@ -16,6 +16,8 @@ export interface AgentAdapter {
   displayName: string;
   /** The npm package whose CLI this is, e.g. '@openai/codex': named in "not installed" errors. */
   npmPackage: string;
+  /** The variable the agent's own docs keep its key in ('ANTHROPIC_API_KEY'), named in hints. */
+  apiKeyVariable?: string;
   /** The command looked up on PATH when the target sets no `executable`: 'codex', 'claude', … */
   executable: string;
   /** The oldest version known to work (checked by the health check with `<exe> --version`). */

@@ -57,8 +57,7 @@ export function agentFailureError(
     case 'auth':
       return fail(
         `${agent}: the model API${where} refused the credentials${detail}`,
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${{ VAR }} is targets-file syntax
-        'check api_key on the target (e.g. api_key: ${{ OPENAI_API_KEY }}) and that base_url is the API it belongs to',
+        `check api_key on the target (e.g. api_key: \${{ ${adapter.apiKeyVariable ?? 'OPENAI_API_KEY'} }}) and that base_url is the API it belongs to`,
         false,
       );
     case 'model_not_found':

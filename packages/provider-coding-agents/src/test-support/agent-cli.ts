@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 /** The agent CLIs the tests run, at the versions they were written against. */
 export const PINNED_AGENTS = {
   codex: { npmPackage: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  // Its postinstall puts the native binary in place (~400 MB); without it `claude` is a stub.
+  'claude-code': { npmPackage: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
 } as const;
 
 export type PinnedAgent = keyof typeof PINNED_AGENTS;
@@ -64,6 +66,16 @@ export async function ensureAgentCli(agent: PinnedAgent): Promise<string | undef
           { timeout: 10 * 60_000, maxBuffer: 16 * 1024 * 1024 },
         );
         if (!existsSync(executable)) throw new Error(`npm installed no ${bin} command`);
+        if (!(await reportsVersion(executable, version))) {
+          // An npm that held back the package's install script left a stub: run it now.
+          await promisify(execFile)('npm', ['rebuild', '--prefix', dir, npmPackage], {
+            timeout: 10 * 60_000,
+            maxBuffer: 16 * 1024 * 1024,
+          });
+          if (!(await reportsVersion(executable, version))) {
+            throw new Error(`${bin} --version does not report ${version}`);
+          }
+        }
         await writeFile(marker, `${npmPackage}@${version}\n`);
       }
     } finally {
@@ -75,6 +87,15 @@ export async function ensureAgentCli(agent: PinnedAgent): Promise<string | undef
     if (agentsRequired()) throw new Error(message);
     console.warn(`${message}; its tests are skipped (set AGENTV_REQUIRE_AGENTS=1 to fail instead)`);
     return undefined;
+  }
+}
+
+async function reportsVersion(executable: string, version: string): Promise<boolean> {
+  try {
+    const { stdout } = await promisify(execFile)(executable, ['--version'], { timeout: 60_000 });
+    return stdout.includes(version);
+  } catch {
+    return false;
   }
 }
 

@@ -3,4 +3,5 @@ import { ensureAgentCli } from './agent-cli.js';
 /** Installs the pinned agent CLIs once, before any test file starts (see agent-cli.ts). */
 export default async function setup(): Promise<void> {
   await ensureAgentCli('codex');
+  await ensureAgentCli('claude-code');
 }
