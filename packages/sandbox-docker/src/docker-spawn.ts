@@ -13,7 +13,10 @@ const CUT_OFF_MS = 5000;
  * in `/tmp`, so `kill()` stops its whole group with another exec (the engine
  * cannot kill an exec). `done` reports an exit for memory as `oomKilled`.
  */
-export async function spawnExec(target: ExecTarget, request: SandboxSpawn): Promise<SandboxProcess> {
+export async function spawnExec(
+  target: ExecTarget,
+  request: SandboxSpawn,
+): Promise<SandboxProcess> {
   const started = Date.now();
   const pidFile = nextPidFile();
   const exec = await target.container.exec({

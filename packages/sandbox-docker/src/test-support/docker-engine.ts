@@ -171,10 +171,7 @@ async function importRootfs(
     path.join(root, 'etc', 'passwd'),
     'root:x:0:0:root:/:/bin/sh\nagent:x:1000:1000:agent:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n',
   );
-  await writeFile(
-    path.join(root, 'etc', 'group'),
-    'root:x:0:\nagent:x:1000:\nnogroup:x:65534:\n',
-  );
+  await writeFile(path.join(root, 'etc', 'group'), 'root:x:0:\nagent:x:1000:\nnogroup:x:65534:\n');
   await writeFile(
     path.join(root, 'etc', 'os-release'),
     'ID=agentv-test\nNAME="AgentV test image"\n',
