@@ -468,4 +468,46 @@ evalcases:
     expect(answer('z1')[3]).toBe('1');
     expect(await containersOf('persistent-restart')).toEqual([]);
   });
+  it.each([
+    ['1000:1000', 'numeric-user'],
+    ['agent', 'named-user'],
+  ])(
+    'docker.user %s writes the workspace, pooled case after case (reset restores root-owned files)',
+    async (user, runId) => {
+      const cases = ['u1', 'u2', 'u3']
+        .map(
+          (id) => `  - id: ${id}
+    input_messages: [{ role: user, content: "${id}" }]
+    evaluators:
+      - { name: wrote, type: file, path: ${id}.txt, equals: "${id}" }
+`,
+        )
+        .join('');
+      const results = await run(
+        `workspace:
+  template: ./app
+  docker: { image: ${TEST_IMAGE}, user: "${user}" }
+evalcases:
+${cases}`,
+        {
+          command_template:
+            'printf %s "$AGENTV_EVAL_ID" > "$AGENTV_EVAL_ID.txt" && echo more >> task.txt && mkdir -p sub && touch sub/x && echo "$(id -u):$(id -g) $(ls | tr "\\n" " ")"',
+        },
+        runId,
+        1,
+      );
+      for (const result of results) {
+        expect([result.evalId, result.error, result.passed]).toEqual([
+          result.evalId,
+          undefined,
+          true,
+        ]);
+        // Each case sees the pristine workspace: its own file, never the previous case's.
+        const [ids, ...files] = result.candidateAnswer.trim().split(' ');
+        expect(ids).toBe('1000:1000');
+        expect(files.sort()).toEqual(['sub', 'task.txt', `${result.evalId}.txt`].sort());
+      }
+      expect(await containersOf(runId)).toEqual([]);
+    },
+  );
 });
