@@ -383,7 +383,9 @@ evalcases:
     'n=0',
     'while read -r line; do',
     '  n=$((n+1))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
     '  id=${line#*\\"id\\":\\"}; id=${id%%\\"*}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
     '  ws=${line#*\\"workspace\\":\\"}; ws=${ws%%\\"*}',
     '  case "$line" in *\\"id\\":\\"slow*) sleep 300 ;; *) ;; esac',
     '  echo "{\\"id\\":\\"$id\\",\\"text\\":\\"$id $ws $$ $n $(cat /etc/hostname) $(pwd)\\"}"',

@@ -215,7 +215,8 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
   ): Promise<void> {
     const user = state.config.docker?.user;
     if (user === undefined || state.owned.has(copy.path)) return;
-    const owner = (state.owner ??= workspaceOwner(user, sandbox));
+    state.owner ??= workspaceOwner(user, sandbox);
+    const owner = state.owner;
     // A failed lookup is tried again by the next case.
     owner.catch(() => {
       if (state.owner === owner) state.owner = undefined;
