@@ -51,7 +51,9 @@ export type {
   SandboxImage,
   SandboxMount,
   SandboxOutcome,
+  SandboxProcess,
   SandboxRuntime,
+  SandboxSpawn,
   SandboxSpec,
 } from './sandbox/sandbox-runtime.js';
 export { SANDBOX_EXCHANGE, SANDBOX_WORKSPACE } from './sandbox/sandbox-runtime.js';

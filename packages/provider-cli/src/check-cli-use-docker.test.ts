@@ -34,15 +34,8 @@ describe('checkCliUse with a workspace in a container', () => {
     expect(onHost.map((issue) => issue.severity)).toContain('error');
   });
 
-  it('refuses mode: persistent, which cannot run in a container yet', () => {
+  it('accepts mode: persistent, whose agent then starts in each container', () => {
     const persistent = target({ command_template: 'node agent.js', mode: 'persistent' });
-    const issues = checkCliUse(persistent, evalFile, 'validate', workspace(true));
-    expect(issues).toEqual([
-      expect.objectContaining({
-        severity: 'error',
-        message: expect.stringMatching(/mode: persistent cannot run in a container yet/),
-        path: ['mode'],
-      }),
-    ]);
+    expect(checkCliUse(persistent, evalFile, 'validate', workspace(true))).toEqual([]);
   });
 });

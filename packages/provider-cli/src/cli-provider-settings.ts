@@ -221,7 +221,8 @@ export function checkCliUse(
 ): Issue[] {
   const cwd = target.settings.cwd;
   const relative = typeof cwd === 'string' && cwd.trim() !== '' ? cwd : '.';
-  if (workspace?.docker !== undefined) return containerUseIssues(target);
+  // In a container (`workspace.docker`) the command runs inside: its program is not looked for here.
+  if (workspace?.docker !== undefined) return [];
   if (workspace !== undefined && cliMode(target.settings) === 'single' && !isAbsolute(relative)) {
     const inTemplate =
       workspace.template === undefined || (workspace.repos?.length ?? 0) > 0
@@ -241,24 +242,6 @@ export function checkCliUse(
     {
       ...issue,
       message: `${issue.message} for the cases of ${shortPath(target.baseDir, evalFile)}`,
-    },
-  ];
-}
-
-/**
- * A target whose cases run in a container (`workspace.docker`): the command
- * runs inside, so its program is not looked for on this machine. Persistent
- * mode cannot run there yet.
- */
-function containerUseIssues(target: ResolvedTarget): Issue[] {
-  if (cliMode(target.settings) !== 'persistent') return [];
-  return [
-    {
-      severity: 'error',
-      message:
-        'mode: persistent cannot run in a container yet (the workspace has docker:), and AgentV will not run it on this machine instead',
-      hint: 'use mode: single (the default) for cases whose workspace has docker:, or remove docker: from the workspace',
-      path: ['mode'],
     },
   ];
 }

@@ -9,6 +9,7 @@ import {
   type ProviderOptions,
   type ProviderRequest,
   type ProviderResponse,
+  type Sandbox,
 } from '@agentv/core/provider-utils';
 import { type CliProviderSettings, DEFAULT_CLI_TIMEOUT_SECONDS } from './cli-provider-settings.js';
 import { throwIfAborted } from './command-failure.js';
@@ -17,6 +18,13 @@ import { PersistentWorker } from './persistent-worker.js';
 import { withoutAgentvVariables } from './placeholder-variables.js';
 import { createRedactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
+import {
+  openSandboxCallDir,
+  requestInSandbox,
+  type SandboxCallDir,
+  sandboxCwd,
+  shareCallFiles,
+} from './sandbox-call.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What the persistent provider needs besides the settings (`CliProviderOptions`' shape). */
@@ -29,6 +37,15 @@ interface Slot {
   index: number;
   busy: boolean;
   worker?: PersistentWorker;
+  /** Where the worker runs: its cwd on this machine, or its container and cwd inside. */
+  place?: string;
+}
+
+/** Where a case's worker must run: a folder of this machine, or a folder in a sandbox. */
+interface Place {
+  key: string;
+  cwd: string;
+  sandbox?: Sandbox;
 }
 
 /**
@@ -37,7 +54,11 @@ interface Slot {
  * request line on stdin, one response line on stdout, in the batch record
  * shape). Processes start lazily, one per case running at the same time, so
  * their number is the concurrency the run actually uses; a process serves one
- * case at a time. A process that exits, times out or breaks the protocol is
+ * case at a time. A case whose workspace runs in a sandbox (`workspace.docker`)
+ * is answered by a process started in that sandbox (one per container, so a
+ * pooled slot's container keeps its agent across cases), seeing the workspace
+ * at `/workspace`; a process in a container that was replaced is replaced too.
+ * A process that exits, times out or breaks the protocol is
  * killed (its process group) and replaced on the next case; crashes and
  * timeouts are retryable, protocol errors and interrupts are not. `close()`
  * gives every process EOF on stdin, then SIGTERM and SIGKILL after the grace
@@ -68,10 +89,10 @@ export function createPersistentCliProvider(
     void stopping.finally(() => ending.delete(stopping));
   };
 
-  /** An idle slot, preferring one whose process runs in `cwd`; a new one when all are busy. */
-  const acquire = (cwd: string): Slot => {
+  /** An idle slot, preferring one whose process runs at `place`; a new one when all are busy. */
+  const acquire = (place: string): Slot => {
     const idle = slots.filter((slot) => !slot.busy);
-    const slot = idle.find((slot) => slot.worker?.alive && slot.worker.cwd === cwd) ??
+    const slot = idle.find((slot) => slot.worker?.alive && slot.place === place) ??
       idle.find((slot) => !slot.worker?.alive) ??
       idle[0] ?? { index: slots.length + 1, busy: false };
     if (!slots.includes(slot)) slots.push(slot);
@@ -83,19 +104,26 @@ export function createPersistentCliProvider(
    * The slot's process, started (or replaced when it died or runs elsewhere) as needed;
    * `serving` names the case (and attempt) it is started for in verbose lines.
    */
-  const workerFor = async (slot: Slot, cwd: string, serving: string): Promise<PersistentWorker> => {
+  const workerFor = async (
+    slot: Slot,
+    place: Place,
+    serving: string,
+  ): Promise<PersistentWorker> => {
     const current = slot.worker;
-    if (current?.alive && current.cwd === cwd) return current;
+    if (current?.alive && slot.place === place.key) return current;
     if (current) track(current.alive ? current.stop() : current.kill());
     slot.worker = undefined;
+    slot.place = undefined;
     const label = `[cli:${targetName}#${slot.index}]`;
     if (verbose) log(`${label} ${serving} starting: ${redact(command)}`);
     const worker = await PersistentWorker.start({
       label,
       serving,
       command,
-      cwd,
-      env,
+      cwd: place.cwd,
+      // In a container: the target's own `env:`, nothing else of this machine's.
+      env: place.sandbox === undefined ? env : settings.env,
+      ...(place.sandbox === undefined ? {} : { sandbox: place.sandbox }),
       redact,
       maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
@@ -106,37 +134,50 @@ export function createPersistentCliProvider(
       throw stoppedError();
     }
     slot.worker = worker;
+    slot.place = place.key;
     return worker;
+  };
+
+  /** Where `request`'s worker runs. */
+  const placeOf = (request: ProviderRequest): Place => {
+    const sandbox = request.sandbox;
+    if (sandbox !== undefined) {
+      const cwd = sandboxCwd(settings.cwd);
+      return { key: `sandbox ${sandbox.id} ${cwd}`, cwd, sandbox };
+    }
+    // Not the case's workspace: a process serves many cases, each in its own workspace, which
+    // its request line names (`workspace`); starting one per workspace would defeat the mode.
+    const cwd = workingDirectory(settings, { evalDir: request.evalDir });
+    return { key: cwd, cwd };
   };
 
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
-    if (request.sandbox !== undefined) {
-      // `validate` and `eval` refuse this before a run; this is the library's last line.
-      throw new ProviderError(
-        'mode: persistent cannot run in a container yet (the workspace has docker:), and AgentV will not run it on this machine instead',
-        {
-          retryable: false,
-          hint: 'use mode: single (the default) for cases whose workspace has docker:',
-        },
-      );
-    }
     if (closed) throw stoppedError();
-    // Not the case's workspace: a process serves many cases, each in its own workspace, which
-    // its request line names (`workspace`); starting one per workspace would defeat the mode.
-    const cwd = workingDirectory(settings, { evalDir: request.evalDir });
-    const slot = acquire(cwd);
+    const place = placeOf(request);
+    const slot = acquire(place.key);
+    let call: SandboxCallDir | undefined;
     try {
-      const worker = await workerFor(slot, cwd, callLabel(request));
-      const answer = await worker.ask(request, timeout);
+      const worker = await workerFor(slot, place, callLabel(request));
+      let asked = request;
+      if (place.sandbox !== undefined) {
+        // The case's files go through the exchange folder; the request names /workspace.
+        const files = request.guidelineFiles.length + request.inputFiles.length > 0;
+        call =
+          files && place.sandbox.exchange ? await openSandboxCallDir(place.sandbox) : undefined;
+        asked = await requestInSandbox(request, call);
+        if (call !== undefined) await shareCallFiles(call);
+      }
+      const answer = await worker.ask(asked, timeout);
       return {
         ...answer.response,
         durationMs: answer.response.durationMs ?? answer.wallTimeMs,
         raw: {
           command: redact(command),
-          cwd,
+          cwd: place.cwd,
           worker: slot.index,
-          pid: answer.pid,
+          ...(answer.pid === undefined ? {} : { pid: answer.pid }),
+          ...(place.sandbox === undefined ? {} : { container: place.sandbox.id.slice(0, 12) }),
           wallTimeMs: answer.wallTimeMs,
         },
       };
@@ -147,6 +188,7 @@ export function createPersistentCliProvider(
       throw error;
     } finally {
       slot.busy = false;
+      await call?.remove();
     }
   };
 

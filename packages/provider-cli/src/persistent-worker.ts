@@ -7,6 +7,8 @@ import {
   ProviderError,
   type ProviderRequest,
   type ProviderResponse,
+  type Sandbox,
+  type SandboxProcess,
   startProcess,
   stderrSummary,
 } from '@agentv/core/provider-utils';
@@ -22,8 +24,11 @@ export interface PersistentWorkerOptions {
   /** The case (and attempt) the worker is started for (`refund-001 attempt 1`), named in its verbose lines. */
   serving?: string;
   command: string;
+  /** Where the process runs: on this machine, or inside `sandbox`. */
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Runs the process in this sandbox (`workspace.docker`) instead of on this machine. */
+  sandbox?: Sandbox;
   killGraceMs?: number;
   /** Most bytes of one reply line (the target's `max_output_bytes`); a longer one stops the worker. */
   maxOutputBytes: number;
@@ -36,8 +41,31 @@ export interface PersistentWorkerOptions {
 /** A case's answer with the worker's diagnostics. */
 export interface WorkerAnswer {
   response: ProviderResponse;
-  pid: number;
+  /** The process's pid on this machine; undefined in a sandbox. */
+  pid?: number;
   wallTimeMs: number;
+}
+
+/** How a worker's process ended. */
+interface AgentExit {
+  exitCode?: number;
+  signalName?: string;
+  /** "out of memory (limit 512m)" when a sandbox's memory ceiling killed it. */
+  oomMessage?: string;
+}
+
+/** The process a worker drives: a child of this machine or a process in a sandbox. */
+interface AgentProcess {
+  /** `pid 123`, `exec 3f2a…`: names it in messages. */
+  readonly label: string;
+  readonly pid?: number;
+  readonly stdin: NodeJS.WritableStream;
+  readonly stdout: NodeJS.ReadableStream;
+  readonly stderr: NodeJS.ReadableStream;
+  readonly exited: boolean;
+  readonly done: Promise<AgentExit>;
+  kill(): Promise<unknown>;
+  stop(): Promise<unknown>;
 }
 
 /** What the case of a request is waiting for. */
@@ -59,7 +87,7 @@ const STDERR_TAIL_CHARS = 4096;
 export class PersistentWorker {
   readonly cwd: string;
   private readonly options: PersistentWorkerOptions;
-  private process: LongLivedProcess | undefined;
+  private process: AgentProcess | undefined;
   private pending: Pending | undefined;
   private stderrTail = '';
   private broken = false;
@@ -91,15 +119,21 @@ export class PersistentWorker {
   /** Starts the process; throws a `ProviderError` when it cannot start. */
   static async start(options: PersistentWorkerOptions): Promise<PersistentWorker> {
     const worker = new PersistentWorker(options);
-    try {
-      worker.process = await startProcess({
-        command: options.command,
-        cwd: options.cwd,
-        env: options.env,
-        ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      });
-    } catch (error) {
-      throw startError(error, options.cwd);
+    if (options.sandbox !== undefined) {
+      worker.process = await startInSandbox(options, options.sandbox);
+    } else {
+      try {
+        worker.process = onThisMachine(
+          await startProcess({
+            command: options.command,
+            cwd: options.cwd,
+            env: options.env,
+            ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+          }),
+        );
+      } catch (error) {
+        throw startError(error, options.cwd);
+      }
     }
     worker.attach(worker.process);
     return worker;
@@ -123,7 +157,7 @@ export class PersistentWorker {
     const timeoutMs = timeout.seconds === undefined ? undefined : timeout.seconds * 1000;
     if (child.exited) {
       return Promise.reject(
-        new ProviderError(this.withStderr(`${this.options.label} (pid ${child.pid}) has exited`), {
+        new ProviderError(this.withStderr(`${this.options.label} (${child.label}) has exited`), {
           retryable: true,
         }),
       );
@@ -158,7 +192,7 @@ export class PersistentWorker {
             this.fail(
               new ProviderError(
                 this.withStderr(
-                  `timed out after ${timeoutMs / 1000}s: ${this.options.label} (pid ${child.pid}) gave no response line for case "${id}" and was killed`,
+                  `timed out after ${timeoutMs / 1000}s: ${this.options.label} (${child.label}) gave no response line for case "${id}" and was killed`,
                 ),
                 {
                   retryable: true,
@@ -201,14 +235,15 @@ export class PersistentWorker {
     pending?.reject(error);
   }
 
-  private attach(child: LongLivedProcess): void {
+  private attach(child: AgentProcess): void {
     const { label, redact } = this.options;
-    this.log(`started pid ${child.pid} in ${this.cwd}`);
+    const where = this.options.sandbox === undefined ? '' : ' in its container';
+    this.log(`started ${child.label} in ${this.cwd}${where}`);
     // Lines are read with a ceiling: a process writing one endless line cannot exhaust memory.
     const stdout = new LineSplitter((line) => this.onLine(line), {
       maxLineBytes: this.options.maxOutputBytes,
       overLimit: 'stop',
-      onTooLong: (_, bytes) => this.onTooLong(child.pid, bytes),
+      onTooLong: (_, bytes) => this.onTooLong(child.label, bytes),
     });
     child.stdout.on('data', (chunk: string) => stdout.push(chunk));
     child.stdout.on('end', () => stdout.end());
@@ -226,17 +261,32 @@ export class PersistentWorker {
       // A worker that exits while answering is that case's news; otherwise no case's.
       if (this.pending === undefined) this.serving = undefined;
       const how =
-        exit.exitCode === undefined
-          ? `was killed by signal ${exit.signalName ?? 'unknown'}`
-          : `exited with code ${exit.exitCode}`;
-      this.log(`pid ${child.pid} ${how}`);
+        exit.oomMessage !== undefined
+          ? `was killed: ${exit.oomMessage}`
+          : exit.exitCode === undefined
+            ? `was killed by signal ${exit.signalName ?? 'unknown'}`
+            : `exited with code ${exit.exitCode}`;
+      this.log(`${child.label} ${how}`);
       const pending = this.pending;
       if (pending === undefined) return;
+      if (exit.oomMessage !== undefined) {
+        // The same agent on the same case would hit the ceiling again: not retried.
+        this.fail(
+          new ProviderError(
+            this.withStderr(
+              `${label} (${child.label}) ${how} while answering case "${pending.id}"`,
+            ),
+            {
+              retryable: false,
+              hint: 'raise workspace.docker.memory, or make the agent use less memory; the worker is restarted for the next case',
+            },
+          ),
+        );
+        return;
+      }
       this.fail(
         new ProviderError(
-          this.withStderr(
-            `${label} (pid ${child.pid}) ${how} while answering case "${pending.id}"`,
-          ),
+          this.withStderr(`${label} (${child.label}) ${how} while answering case "${pending.id}"`),
           {
             retryable: true,
             ...(exit.exitCode === undefined ? {} : { exitCode: exit.exitCode }),
@@ -248,12 +298,12 @@ export class PersistentWorker {
   }
 
   /** A stdout line passed `maxOutputBytes`: the worker is stopped, failing the case it serves. */
-  private onTooLong(pid: number, bytes: number): void {
+  private onTooLong(process: string, bytes: number): void {
     const { label, maxOutputBytes } = this.options;
     const pending = this.pending;
     const line = pending ? `the response line for case "${pending.id}"` : 'a stdout line';
     const error = outputLimitError(
-      `${label}: ${line} passed max_output_bytes (${formatBytes(maxOutputBytes)}) after ${formatBytes(bytes)}; the worker (pid ${pid}) was stopped`,
+      `${label}: ${line} passed max_output_bytes (${formatBytes(maxOutputBytes)}) after ${formatBytes(bytes)}; the worker (${process}) was stopped`,
     );
     if (pending === undefined) this.log(error.message);
     this.fail(error);
@@ -283,9 +333,10 @@ export class PersistentWorker {
       return;
     }
     this.pending = undefined;
+    const pid = this.process!.pid;
     pending.resolve({
       response: reply.response,
-      pid: this.process!.pid,
+      ...(pid === undefined ? {} : { pid }),
       wallTimeMs: Math.round(performance.now() - pending.started),
     });
   }
@@ -295,6 +346,78 @@ export class PersistentWorker {
     const summary = stderrSummary(this.stderrTail);
     return summary ? `${message}; ${summary}` : message;
   }
+}
+
+/** A child process of this machine as a worker drives it. */
+function onThisMachine(child: LongLivedProcess): AgentProcess {
+  return {
+    label: `pid ${child.pid}`,
+    pid: child.pid,
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    get exited() {
+      return child.exited;
+    },
+    done: child.done,
+    kill: () => child.kill(),
+    stop: () => child.stop(),
+  };
+}
+
+/** Starts the worker's process in `sandbox`; a `ProviderError` when it cannot. */
+async function startInSandbox(
+  options: PersistentWorkerOptions,
+  sandbox: Sandbox,
+): Promise<AgentProcess> {
+  if (sandbox.spawn === undefined) {
+    throw new ProviderError(
+      `${options.label}: this sandbox runtime cannot keep a process running, which mode: persistent needs`,
+      { retryable: false, hint: 'use mode: single for cases whose workspace runs in this sandbox' },
+    );
+  }
+  let started: SandboxProcess;
+  try {
+    started = await sandbox.spawn({
+      command: options.command,
+      cwd: options.cwd,
+      env: Object.fromEntries(
+        Object.entries(options.env).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      ),
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const hint = (error as { hint?: unknown }).hint;
+    throw new ProviderError(
+      `${options.label}: could not start the agent in its container: ${reason}`,
+      {
+        retryable: false,
+        cause: error,
+        hint: typeof hint === 'string' ? hint : 'check the container engine (`docker info`)',
+      },
+    );
+  }
+  const done = started.done.then((outcome): AgentExit => {
+    if (outcome.oomKilled) return { oomMessage: outcome.message ?? 'out of memory' };
+    return outcome.exitCode === undefined
+      ? { signalName: 'SIGKILL' }
+      : { exitCode: outcome.exitCode };
+  });
+  return {
+    label: started.label,
+    stdin: started.stdin,
+    stdout: started.stdout,
+    stderr: started.stderr,
+    get exited() {
+      return started.exited;
+    },
+    done,
+    kill: () => started.kill(),
+    stop: () => started.stop(),
+  };
 }
 
 function protocolError(message: string): ProviderError {

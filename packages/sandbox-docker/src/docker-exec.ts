@@ -19,6 +19,17 @@ export interface ExecTarget {
 
 let counter = 0;
 
+/** A fresh pid file path in the container's `/tmp` for one exec's wrapper. */
+export function nextPidFile(): string {
+  return `/tmp/.agentv-exec-${process.pid}-${++counter}`;
+}
+
+/** The wrapper that records its pid (the group's leader) in `pidFile` and becomes `argv`. */
+export function wrappedCommand(pidFile: string, command: string | readonly string[]): string[] {
+  const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
+  return ['/bin/sh', '-c', `echo $$ > ${pidFile}; exec "$@"`, 'agentv-exec', ...argv];
+}
+
 /**
  * Runs one process in a running container, as `docker exec` does, with
  * `runProcess`'s guarantees: output kept within limits, a timeout or abort
@@ -28,11 +39,9 @@ let counter = 0;
  */
 export async function runExec(target: ExecTarget, request: SandboxExec): Promise<SandboxOutcome> {
   const started = Date.now();
-  const pidFile = `/tmp/.agentv-exec-${process.pid}-${++counter}`;
-  const argv =
-    typeof request.command === 'string' ? ['/bin/sh', '-c', request.command] : request.command;
+  const pidFile = nextPidFile();
   const exec = await target.container.exec({
-    Cmd: ['/bin/sh', '-c', `echo $$ > ${pidFile}; exec "$@"`, 'agentv-exec', ...argv],
+    Cmd: wrappedCommand(pidFile, request.command),
     AttachStdin: request.stdin !== undefined,
     AttachStdout: true,
     AttachStderr: true,
@@ -103,10 +112,17 @@ export async function runExec(target: ExecTarget, request: SandboxExec): Promise
   return outcome;
 }
 
-/** Kills the exec's process group (the wrapper's pid leads it) inside the container. */
-async function killGroup(container: Docker.Container, pidFile: string): Promise<void> {
+/**
+ * Kills the exec's process group (the wrapper's pid leads it) inside the
+ * container, waiting up to 5 s for a wrapper that has not written its pid yet.
+ */
+export async function killGroup(container: Docker.Container, pidFile: string): Promise<void> {
   const kill = await container.exec({
-    Cmd: ['/bin/sh', '-c', `p=$(cat ${pidFile}) && { kill -KILL -"$p" || kill -KILL "$p"; }`],
+    Cmd: [
+      '/bin/sh',
+      '-c',
+      `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 5 ]; do sleep 1; i=$((i+1)); done; p=$(cat ${pidFile}) && { kill -KILL -"$p" || kill -KILL "$p"; }`,
+    ],
     AttachStdout: true,
     AttachStderr: true,
   });

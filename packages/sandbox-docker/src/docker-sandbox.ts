@@ -2,11 +2,18 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { AgentvError } from '@agentv/core';
-import type { Sandbox, SandboxExec, SandboxOutcome } from '@agentv/core/provider-utils';
+import type {
+  Sandbox,
+  SandboxExec,
+  SandboxOutcome,
+  SandboxProcess,
+  SandboxSpawn,
+} from '@agentv/core/provider-utils';
 import type Docker from 'dockerode';
 import tar from 'tar-fs';
 import type { DockerEndpoint } from './docker-endpoint.js';
-import { runExec } from './docker-exec.js';
+import { type ExecTarget, runExec } from './docker-exec.js';
+import { spawnExec } from './docker-spawn.js';
 import { engineError, engineMessage, isNotFound } from './engine-error.js';
 
 /** Reads the memory cgroup's kill count with shell builtins only (v2, then v1). */
@@ -30,13 +37,8 @@ export class DockerSandbox implements Sandbox {
 
   /** Rejects only when the engine fails (gone, container removed): an `AgentvError` naming it. */
   async exec(request: SandboxExec): Promise<SandboxOutcome> {
-    const target = {
-      container: this.container,
-      killedForMemory: () => this.killedForMemory(),
-      ...(this.memoryLabel === undefined ? {} : { memoryLabel: this.memoryLabel }),
-    };
     try {
-      return await runExec(target, request);
+      return await runExec(this.execTarget(), request);
     } catch (error) {
       throw engineError(
         error,
@@ -44,6 +46,27 @@ export class DockerSandbox implements Sandbox {
         `running a process in container ${this.id.slice(0, 12)}`,
       );
     }
+  }
+
+  /** Rejects only when the engine fails (gone, container removed): an `AgentvError` naming it. */
+  async spawn(request: SandboxSpawn): Promise<SandboxProcess> {
+    try {
+      return await spawnExec(this.execTarget(), request);
+    } catch (error) {
+      throw engineError(
+        error,
+        this.endpoint,
+        `starting a process in container ${this.id.slice(0, 12)}`,
+      );
+    }
+  }
+
+  private execTarget(): ExecTarget {
+    return {
+      container: this.container,
+      killedForMemory: () => this.killedForMemory(),
+      ...(this.memoryLabel === undefined ? {} : { memoryLabel: this.memoryLabel }),
+    };
   }
 
   async copyIn(source: string, target: string): Promise<void> {

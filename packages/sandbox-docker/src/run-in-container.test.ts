@@ -375,4 +375,141 @@ evalcases:
     expect(ran).toEqual([]);
     expect(await readFile(path.join(dir, 'evals', 'no-runtime.yaml'), 'utf8')).toContain('docker');
   });
+  /**
+   * A persistent agent in busybox sh: answers each request line with its case id, the
+   * request's workspace, its own pid, how many lines it has answered and its container.
+   */
+  const PERSISTENT_AGENT = [
+    'n=0',
+    'while read -r line; do',
+    '  n=$((n+1))',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+    '  id=${line#*\\"id\\":\\"}; id=${id%%\\"*}',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+    '  ws=${line#*\\"workspace\\":\\"}; ws=${ws%%\\"*}',
+    '  case "$line" in *\\"id\\":\\"slow*) sleep 300 ;; *) ;; esac',
+    '  echo "{\\"id\\":\\"$id\\",\\"text\\":\\"$id $ws $$ $n $(cat /etc/hostname) $(pwd)\\"}"',
+    '  case "$id" in die*) exit 3 ;; esac',
+    'done',
+  ].join('\n');
+
+  it('persistent: one agent per pooled container keeps its state across cases; sees /workspace', async () => {
+    await writeFile(path.join(dir, 'evals', 'agent.sh'), PERSISTENT_AGENT);
+    const cases = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6']
+      .map(
+        (id) => `  - id: ${id}
+    input_messages: [{ role: user, content: "case ${id}" }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+`,
+      )
+      .join('');
+    const results = await run(
+      `workspace:
+  template: ./app
+  docker: { image: ${TEST_IMAGE}, mounts: [{ source: ., target: /evals, read_only: true }] }
+evalcases:
+${cases}`,
+      { mode: 'persistent', command_template: 'sh /evals/agent.sh' },
+      'persistent-run',
+      2,
+    );
+    expect(results.map((result) => [result.evalId, result.error])).toEqual(
+      ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => [id, undefined]),
+    );
+    const answers = results.map((result) => result.candidateAnswer.split(' '));
+    // Per container: one process, whose counter went up across its cases.
+    const byContainer = new Map<string, { pids: Set<string>; counts: number[] }>();
+    for (const [id, workspace, pid, count, host, cwd] of answers) {
+      expect([workspace, cwd], id).toEqual(['/workspace', '/workspace']);
+      const seen = byContainer.get(host!) ?? { pids: new Set(), counts: [] };
+      seen.pids.add(pid!);
+      seen.counts.push(Number(count));
+      byContainer.set(host!, seen);
+    }
+    expect(byContainer.size).toBeLessThanOrEqual(2);
+    for (const { pids, counts } of byContainer.values()) {
+      expect(pids.size).toBe(1);
+      expect(counts.sort()).toEqual(counts.map((_, index) => index + 1));
+    }
+    expect(await containersOf('persistent-run')).toEqual([]);
+  });
+
+  it('persistent: an agent that died is restarted in its container; a timeout is its case’s error', async () => {
+    await writeFile(path.join(dir, 'evals', 'agent.sh'), PERSISTENT_AGENT);
+    const results = await run(
+      `workspace:
+  template: ./app
+  docker: { image: ${TEST_IMAGE}, mounts: [{ source: ., target: /evals, read_only: true }] }
+evalcases:
+  - { id: a1, input_messages: [{ role: user, content: a }], evaluators: [{ name: any, type: regex, pattern: "." }] }
+  - { id: die, input_messages: [{ role: user, content: d }], evaluators: [{ name: any, type: regex, pattern: "." }] }
+  - { id: b1, input_messages: [{ role: user, content: b }], evaluators: [{ name: any, type: regex, pattern: "." }] }
+  - { id: slow, input_messages: [{ role: user, content: s }], evaluators: [{ name: any, type: regex, pattern: "." }] }
+  - { id: z1, input_messages: [{ role: user, content: z }], evaluators: [{ name: any, type: regex, pattern: "." }] }
+`,
+      // A retry covers a case sent just as the agent exits (its end is seen after the line).
+      {
+        mode: 'persistent',
+        command_template: 'sh /evals/agent.sh',
+        timeout_seconds: 3,
+        max_retries: 1,
+      },
+      'persistent-restart',
+      1,
+    );
+    const byId = Object.fromEntries(results.map((result) => [result.evalId, result]));
+    const answer = (id: string) => byId[id]!.candidateAnswer.split(' ');
+    for (const id of ['a1', 'die', 'b1', 'z1']) expect(byId[id]?.error, id).toBeUndefined();
+    // The agent exited after answering `die`: a new one (first line) answers b1 in the same container.
+    expect(answer('die')[3]).toBe('2');
+    expect(answer('b1')[3]).toBe('1');
+    expect(answer('b1')[4]).toBe(answer('a1')[4]);
+    expect(answer('b1')[2]).not.toBe(answer('a1')[2]);
+    expect(byId.slow?.error).toMatch(/timed out after 3s[\s\S]*killed/);
+    // After the timeout a new agent answers the next case.
+    expect(answer('z1')[3]).toBe('1');
+    expect(await containersOf('persistent-restart')).toEqual([]);
+  });
+  it.each([
+    ['1000:1000', 'numeric-user'],
+    ['agent', 'named-user'],
+  ])(
+    'docker.user %s writes the workspace, pooled case after case (reset restores root-owned files)',
+    async (user, runId) => {
+      const cases = ['u1', 'u2', 'u3']
+        .map(
+          (id) => `  - id: ${id}
+    input_messages: [{ role: user, content: "${id}" }]
+    evaluators:
+      - { name: wrote, type: file, path: ${id}.txt, equals: "${id}" }
+`,
+        )
+        .join('');
+      const results = await run(
+        `workspace:
+  template: ./app
+  docker: { image: ${TEST_IMAGE}, user: "${user}" }
+evalcases:
+${cases}`,
+        {
+          command_template:
+            'printf %s "$AGENTV_EVAL_ID" > "$AGENTV_EVAL_ID.txt" && echo more >> task.txt && mkdir -p sub && touch sub/x && echo "$(id -u):$(id -g) $(ls | tr "\\n" " ")"',
+        },
+        runId,
+        1,
+      );
+      for (const result of results) {
+        expect([result.evalId, result.error, result.passed]).toEqual([
+          result.evalId,
+          undefined,
+          true,
+        ]);
+        // Each case sees the pristine workspace: its own file, never the previous case's.
+        const [ids, ...files] = result.candidateAnswer.trim().split(' ');
+        expect(ids).toBe('1000:1000');
+        expect(files.sort()).toEqual(['sub', 'task.txt', `${result.evalId}.txt`].sort());
+      }
+      expect(await containersOf(runId)).toEqual([]);
+    },
+  );
 });

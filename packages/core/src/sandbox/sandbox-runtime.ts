@@ -89,6 +89,13 @@ export interface Sandbox {
   readonly id: string;
   /** Runs a process inside and waits for it; never rejects for a process that ran. */
   exec(request: SandboxExec): Promise<SandboxOutcome>;
+  /**
+   * Starts a process inside that keeps running and talks over its pipes (a
+   * persistent agent). Rejects with an `AgentvError` when the engine fails.
+   * A runtime that cannot stream leaves it out: persistent agents then
+   * cannot run in its sandboxes.
+   */
+  spawn?(request: SandboxSpawn): Promise<SandboxProcess>;
   /** Copies a file or folder of this machine to `target` (an absolute folder) inside. */
   copyIn(source: string, target: string): Promise<void>;
   /** Copies `source` (absolute, inside) into the folder `target` of this machine. */
@@ -120,6 +127,42 @@ export interface SandboxExec {
   maxStdoutBytes?: number;
   /** Most bytes of stderr kept (the last ones); default 1 MiB. */
   maxStderrBytes?: number;
+}
+
+/** A long-lived process to start in a sandbox. */
+export interface SandboxSpawn {
+  /** An argv list (no shell) or a string run by `/bin/sh -c`. */
+  command: string | readonly string[];
+  /** Absolute working directory inside; default `/workspace`. */
+  cwd?: string;
+  /** Added to the sandbox's environment for this process. */
+  env?: Record<string, string>;
+  /** How long `stop()` waits after EOF on stdin before it kills; default 5 s. */
+  killGraceMs?: number;
+}
+
+/**
+ * A process running in a sandbox with open pipes (stdout and stderr as UTF-8),
+ * driven like a child process of this machine.
+ */
+export interface SandboxProcess {
+  /** Names the process in messages (`exec 3f2a…`): its pid inside is not known without another call. */
+  readonly label: string;
+  readonly stdin: NodeJS.WritableStream;
+  readonly stdout: NodeJS.ReadableStream;
+  readonly stderr: NodeJS.ReadableStream;
+  /** True once the process has ended (or was killed). */
+  readonly exited: boolean;
+  /**
+   * Resolves when the process has ended, with its outcome (`stdout` and
+   * `stderr` empty: they were streamed; `oomKilled` when the memory ceiling
+   * killed it). Never rejects.
+   */
+  readonly done: Promise<SandboxOutcome>;
+  /** Kills the process and its group inside the sandbox; resolves like `done`. */
+  kill(): Promise<SandboxOutcome>;
+  /** EOF on stdin, then `kill()` when it has not ended within the grace period. */
+  stop(): Promise<SandboxOutcome>;
 }
 
 /** How a process in a sandbox ended: `runProcess`'s outcome, plus `oomKilled`. */

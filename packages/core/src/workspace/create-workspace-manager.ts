@@ -8,6 +8,7 @@ import { keptFolder, makeRunFolder, moveToKept, removeIfEmpty, safeName } from '
 import { type HookContext, hookFailureMessage, runHook } from './run-hook.js';
 import type { SandboxImages } from './sandbox-images.js';
 import { setUpPristine } from './set-up-pristine.js';
+import { snapshotTree } from './tree-snapshot.js';
 import { measureChanges, takeBaseline } from './workspace-changes.js';
 import type { WorkspaceConfig } from './workspace-config.js';
 import {
@@ -18,6 +19,7 @@ import {
 } from './workspace-copy.js';
 import { WorkspaceCaseError, WorkspaceSetupError } from './workspace-errors.js';
 import type { WorkspaceCaseInfo, WorkspaceLease, WorkspaceManager } from './workspace-manager.js';
+import { ownTree, type WorkspaceOwner, workspaceOwner } from './workspace-owner.js';
 import { startSandbox, type WorkspaceSandbox } from './workspace-sandbox.js';
 
 /** What a run's workspace manager needs. */
@@ -56,6 +58,10 @@ interface ConfigState {
   copies: number;
   /** With `docker:`: the container of each workspace (by path), started with it, kept while it works. */
   sandboxes: Map<string, Promise<WorkspaceSandbox>>;
+  /** With `docker.user`: its ids, found once for the config. */
+  owner?: Promise<WorkspaceOwner>;
+  /** Workspaces (by path) given to `owner` since they were made or last reset. */
+  owned: Set<string>;
 }
 
 /**
@@ -99,6 +105,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         sharedUsed: false,
         copies: 0,
         sandboxes: new Map(),
+        owned: new Set(),
       };
       // Rejections are awaited by acquire; this one only keeps Node from reporting it unhandled.
       created.pristine.catch(() => undefined);
@@ -197,6 +204,40 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     return started;
   }
 
+  /**
+   * Gives `copy` to `docker.user` (when set) unless it already is: a user
+   * other than root must be able to write the workspace AgentV copied.
+   */
+  async function ownCopy(
+    state: ConfigState,
+    copy: WorkspaceCopy,
+    sandbox: WorkspaceSandbox,
+  ): Promise<void> {
+    const user = state.config.docker?.user;
+    if (user === undefined || state.owned.has(copy.path)) return;
+    state.owner ??= workspaceOwner(user, sandbox);
+    const owner = state.owner;
+    // A failed lookup is tried again by the next case.
+    owner.catch(() => {
+      if (state.owner === owner) state.owner = undefined;
+    });
+    try {
+      await ownTree(copy.path, await owner);
+      // The owner change touched every change time: the copy's pristine state is as it is now.
+      copy.snapshot = snapshotTree(copy.path);
+    } catch (error) {
+      if (error instanceof WorkspaceCaseError) throw error;
+      throw new WorkspaceCaseError(
+        `could not give workspace ${copy.path} to docker.user ${user}: ${(error as Error).message}`,
+        {
+          hint: 'AgentV needs root to change the owner of the workspace for another user; run it as root, or remove docker.user',
+          cause: error,
+        },
+      );
+    }
+    state.owned.add(copy.path);
+  }
+
   /** Removes the container of `copy` (a workspace kept or removed). */
   async function dropSandbox(state: ConfigState, copy: WorkspaceCopy): Promise<void> {
     const started = state.sandboxes.get(copy.path);
@@ -272,6 +313,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     let sandbox: WorkspaceSandbox | undefined;
     try {
       if (config.docker !== undefined) sandbox = await sandboxFor(state, copy);
+      if (sandbox !== undefined) await ownCopy(state, copy, sandbox);
       const beforeEach = config.hooks.beforeEach;
       if (beforeEach !== undefined) {
         const failure = await runHook(beforeEach, hookContext(state, copy.path, info, sandbox));
@@ -360,6 +402,8 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     if (config.mode === 'pooled' && !closed) {
       try {
         resetCopy(copy);
+        // What the reset restored was written by AgentV: given to docker.user again before the next case.
+        state.owned.delete(copy.path);
         state.free.push(copy);
         return;
       } catch (error) {

@@ -4,6 +4,8 @@ import {
   type Sandbox,
   type SandboxExec,
   type SandboxOutcome,
+  type SandboxProcess,
+  type SandboxSpawn,
   type SandboxSpec,
 } from '../sandbox/sandbox-runtime.js';
 import type { SandboxImages } from './sandbox-images.js';
@@ -99,9 +101,28 @@ function watched(
 ): WorkspaceSandbox {
   let broken = false;
   let suspect = false;
+  const spawn = sandbox.spawn?.bind(sandbox);
   return {
     id: sandbox.id,
     exchange,
+    ...(spawn === undefined
+      ? {}
+      : {
+          async spawn(request: SandboxSpawn): Promise<SandboxProcess> {
+            let started: SandboxProcess;
+            try {
+              started = await spawn(request);
+            } catch (error) {
+              broken = true;
+              throw error;
+            }
+            // Killed for memory: the container may have gone with it. (A kill of ours is no news.)
+            void started.done.then((outcome) => {
+              if (outcome.oomKilled) suspect = true;
+            });
+            return started;
+          },
+        }),
     async exec(request: SandboxExec): Promise<SandboxOutcome> {
       try {
         // `docker.timeout` caps every process, whatever its own limit.

@@ -169,9 +169,9 @@ async function importRootfs(
   for (const applet of APPLETS) await symlink('busybox', path.join(root, 'bin', applet));
   await writeFile(
     path.join(root, 'etc', 'passwd'),
-    'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n',
+    'root:x:0:0:root:/:/bin/sh\nagent:x:1000:1000:agent:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n',
   );
-  await writeFile(path.join(root, 'etc', 'group'), 'root:x:0:\nnogroup:x:65534:\n');
+  await writeFile(path.join(root, 'etc', 'group'), 'root:x:0:\nagent:x:1000:\nnogroup:x:65534:\n');
   await writeFile(
     path.join(root, 'etc', 'os-release'),
     'ID=agentv-test\nNAME="AgentV test image"\n',
