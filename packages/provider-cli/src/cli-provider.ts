@@ -229,6 +229,20 @@ export function createCliProvider(
     },
   });
 
+  /** One call's answer, from stdout or `{OUTPUT_FILE}`; nothing but blanks is an error. */
+  const answerOf = (
+    { outcome, stderr, raw }: Awaited<ReturnType<typeof execute>>,
+    outputFile: string | undefined,
+  ): ProviderResponse => {
+    const content =
+      outputFile === undefined
+        ? outcome.stdout
+        : readOutputFile(outputFile, maxOutputBytes, stderr);
+    if (!/\S/.test(content)) throw noAnswer(content, outputFile, stderr);
+    const response = parseCliOutput(content);
+    return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
+  };
+
   const invoke = async (request: ProviderRequest): Promise<ProviderResponse> => {
     throwIfAborted(request.signal);
     if (request.sandbox !== undefined) return invokeInSandbox(request, request.sandbox);
@@ -236,19 +250,8 @@ export function createCliProvider(
     try {
       const { values, outputFile } = await preparePlaceholderValues(request, used, tempDir);
       const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
-      const { outcome, stderr, raw } = await execute(
-        template.render(values),
-        callLabel(request),
-        request,
-        limits,
-      );
-      const content =
-        outputFile === undefined
-          ? outcome.stdout
-          : readOutputFile(outputFile, maxOutputBytes, stderr);
-      if (!/\S/.test(content)) throw noAnswer(content, outputFile, stderr);
-      const response = parseCliOutput(content);
-      return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
+      const executed = await execute(template.render(values), callLabel(request), request, limits);
+      return answerOf(executed, outputFile);
     } finally {
       if (tempDir !== undefined) await callDirs?.release(tempDir, callFiles);
     }
@@ -270,19 +273,8 @@ export function createCliProvider(
         await shareCallFiles(call);
       }
       const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
-      const { outcome, stderr, raw } = await execute(
-        template.render(values),
-        callLabel(request),
-        request,
-        limits,
-      );
-      const content =
-        outputFile === undefined
-          ? outcome.stdout
-          : readOutputFile(outputFile, maxOutputBytes, stderr);
-      if (!/\S/.test(content)) throw noAnswer(content, outputFile, stderr);
-      const response = parseCliOutput(content);
-      return { ...response, durationMs: response.durationMs ?? outcome.durationMs, raw };
+      const executed = await execute(template.render(values), callLabel(request), request, limits);
+      return answerOf(executed, outputFile);
     } finally {
       await call?.remove();
     }

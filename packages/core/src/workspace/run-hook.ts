@@ -71,19 +71,7 @@ export async function runHook(
   } catch (error) {
     return { reason: `could not start: ${(error as Error).message}`, output: '' };
   }
-  if (outcome.exitCode === 0 && !outcome.timedOut) return undefined;
-  const output = stderrExcerpt(
-    outcome.stderr.trim() === '' ? outcome.stdout : outcome.stderr,
-    1000,
-  );
-  const reason = outcome.timedOut
-    ? `timed out after ${timeoutMs} ms (stopped with its process group)`
-    : outcome.aborted
-      ? 'was stopped: the run was interrupted'
-      : outcome.exitCode === undefined
-        ? `was ended by ${outcome.signalName}`
-        : `exited with code ${outcome.exitCode}`;
-  return { reason, output };
+  return hookFailure(outcome, timeoutMs, `was ended by ${outcome.signalName}`);
 }
 
 /**
@@ -127,6 +115,28 @@ async function runHookInSandbox(
   } catch (error) {
     return { reason: `could not start: ${(error as Error).message}`, output: '' };
   }
+  // Out of memory wins over the exit code (137) the kill left.
+  const oom = outcome.oomKilled ? `was killed: ${outcome.message ?? 'out of memory'}` : undefined;
+  return hookFailure(outcome, timeoutMs, oom ?? `was ended: ${outcome.message ?? 'killed'}`, oom);
+}
+
+/**
+ * How a hook that ran ended, on this machine or in a container: undefined when
+ * it succeeded. `ended` says why a process without an exit code ended;
+ * `overriding`, when given, is the reason whatever the exit code.
+ */
+function hookFailure(
+  outcome: {
+    exitCode?: number;
+    timedOut: boolean;
+    aborted: boolean;
+    stdout: string;
+    stderr: string;
+  },
+  timeoutMs: number,
+  ended: string,
+  overriding?: string,
+): HookFailure | undefined {
   if (outcome.exitCode === 0 && !outcome.timedOut) return undefined;
   const output = stderrExcerpt(
     outcome.stderr.trim() === '' ? outcome.stdout : outcome.stderr,
@@ -136,11 +146,8 @@ async function runHookInSandbox(
     ? `timed out after ${timeoutMs} ms (stopped with its process group)`
     : outcome.aborted
       ? 'was stopped: the run was interrupted'
-      : outcome.oomKilled
-        ? `was killed: ${outcome.message ?? 'out of memory'}`
-        : outcome.exitCode === undefined
-          ? `was ended: ${outcome.message ?? 'killed'}`
-          : `exited with code ${outcome.exitCode}`;
+      : (overriding ??
+        (outcome.exitCode === undefined ? ended : `exited with code ${outcome.exitCode}`));
   return { reason, output };
 }
 
