@@ -109,12 +109,20 @@ function answerChunks(turn: StreamedTurn, model: string): Record<string, unknown
   return frames;
 }
 
-/** One `GenerateContentResponse` holding every part of the frames. */
+/** One `GenerateContentResponse` holding every part of the frames, the text in one piece. */
 function merged(chunks: Record<string, unknown>[]): Record<string, unknown> {
   // biome-ignore lint/suspicious/noExplicitAny: the frames built above
   const parts = chunks.flatMap((chunk: any) => chunk.candidates[0].content.parts);
+  const text = parts.filter((part) => typeof part.text === 'string').map((part) => part.text);
+  const whole = [
+    ...(text.length > 0 ? [{ text: text.join('') }] : []),
+    ...parts.filter((part) => typeof part.text !== 'string'),
+  ];
   const last = chunks.at(-1) as Record<string, unknown> & { candidates: object[] };
-  return { ...last, candidates: [{ ...last.candidates[0], content: { role: 'model', parts } }] };
+  return {
+    ...last,
+    candidates: [{ ...last.candidates[0], content: { role: 'model', parts: whole } }],
+  };
 }
 
 /** How many model turns called tools: the turn the script answers next. */
