@@ -72,10 +72,19 @@ describe('the scripted Gemini API server', () => {
     const contents = [{ role: 'user', parts: [{ text: 'Fix slugify.' }] }];
     const [, , last] = await frames(await post({ tools, contents }));
     expect(last.candidates[0].finishReason).toBe('STOP');
+    // The CLI's session context lists the workspace's files: it does not choose the script.
+    const listing = { text: '<session_context>\n└───slugify.js\n</session_context>' };
+    const other = await frames(
+      await post({
+        tools,
+        contents: [{ role: 'user', parts: [listing, { text: 'Count words.' }] }],
+      }),
+    );
+    expect(other.map((frame) => frame.candidates[0].content.parts[0]?.text).join('')).toBe('other');
     const side = await post({ contents }, 'generateContent');
     const answer = (await side.json()) as { candidates: { content: { parts: unknown } }[] };
     expect(answer.candidates[0]?.content.parts).toEqual([{ text: 'Side answer.' }]);
-    expect(server.conversation()).toHaveLength(1);
+    expect(server.conversation()).toHaveLength(2);
   });
 
   it('answers with the API’s errors and never answers a hanging turn', async () => {

@@ -133,12 +133,15 @@ function toolTurns(contents: Content[]): number {
   ).length;
 }
 
-/** The text of the user's messages (the CLI sends its context before the prompt). */
+/**
+ * The text of the user's messages without the `<session_context>` Gemini CLI sends first (it
+ * lists the workspace's files, whose names would choose the wrong script).
+ */
 function userText(contents: Content[]): string {
   return contents
     .filter((content) => content.role === 'user')
     .flatMap((content) => content.parts ?? [])
-    .filter((part) => typeof part?.text === 'string')
+    .filter((part) => typeof part?.text === 'string' && !part.text.startsWith('<session_context>'))
     .map((part) => part.text as string)
     .join('\n');
 }
