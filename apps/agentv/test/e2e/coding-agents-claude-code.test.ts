@@ -123,7 +123,10 @@ function exampleAgainst(server: AnthropicServer, target: Record<string, unknown>
 const evalExample = (dir: string, extra: string[] = [], key = 'sk-ant-scripted-secret-1234') =>
   evalExampleOf(dir, 'claude', { SCRIPTED_KEY: key }, extra);
 
-describe('provider: claude-code, the real CLI against a scripted model', () => {
+// A real agent CLI per case: seconds each on a busy 2-core machine.
+describe('provider: claude-code, the real CLI against a scripted model', {
+  timeout: 300_000,
+}, () => {
   it('does the three coding tasks: tests pass, canonical tool names, tokens and cost, transcripts', async (context) => {
     if (!claude) return context.skip();
     const server = await serve(solve);

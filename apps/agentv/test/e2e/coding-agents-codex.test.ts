@@ -7,6 +7,7 @@ import {
   type ScriptTurn,
   startResponsesServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/responses-server.js';
+import { codexSolution } from '../support/codex-solution.js';
 import {
   CODING_TASKS,
   codingAgentScratch,
@@ -20,54 +21,7 @@ import { runAgentv } from '../support/project.js';
 // the cache folder by `ensureAgentCli`) against a scripted OpenAI Responses server on 127.0.0.1,
 // on examples/coding-agents: three coding tasks graded by the repository's tests.
 
-/** What a competent model does for each task of the example, found by words of its prompt. */
-const SOLUTIONS: [string, ScriptTurn[]][] = [
-  [
-    'src/slugify.js',
-    [
-      { shell: 'node --test test/slugify.test.js || true' },
-      { shell: `sed -i "s/'_')/'-')/" src/slugify.js` },
-      { answer: 'Fixed slugify: words are now joined with dashes.' },
-    ],
-  ],
-  [
-    'wordCount',
-    [
-      {
-        patch: [
-          '*** Begin Patch',
-          '*** Update File: src/word-count.js',
-          '@@',
-          '-export function wordCount(_text) {',
-          "-  throw new Error('not implemented');",
-          '+export function wordCount(text) {',
-          '+  return text.split(/\\s+/).filter((word) => word !== "").length;',
-          '*** End Patch',
-        ].join('\n'),
-      },
-      { answer: 'Implemented wordCount.' },
-    ],
-  ],
-  [
-    'capitalize',
-    [
-      {
-        patch: [
-          '*** Begin Patch',
-          '*** Add File: src/capitalize.js',
-          '+export function capitalize(text) {',
-          '+  return text.charAt(0).toUpperCase() + text.slice(1);',
-          '+}',
-          '*** End Patch',
-        ].join('\n'),
-      },
-      { answer: 'Created src/capitalize.js.' },
-    ],
-  ],
-];
-
-const solve = (prompt: string): ScriptTurn[] =>
-  SOLUTIONS.find(([marker]) => prompt.includes(marker))?.[1] ?? [{ answer: 'No task found.' }];
+const solve = codexSolution();
 const lazy = (): ScriptTurn[] => [
   { answer: 'Done: all three tasks are complete and the tests pass.' },
 ];
@@ -103,7 +57,8 @@ function exampleAgainst(server: ResponsesServer, target: Record<string, unknown>
 const evalExample = (dir: string, extra: string[] = []) =>
   evalExampleOf(dir, 'codex', { SCRIPTED_KEY: 'sk-scripted-secret-1234' }, extra);
 
-describe('provider: codex, the real CLI against a scripted model', () => {
+// A real agent CLI per case: seconds each on a busy 2-core machine.
+describe('provider: codex, the real CLI against a scripted model', { timeout: 300_000 }, () => {
   it('does the three coding tasks: tests pass, canonical tool names, tokens and cost, transcripts', async (context) => {
     if (!codex) return context.skip();
     const server = await startResponsesServer(solve);

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentCli } from '../../../../packages/provider-coding-agents/src/test-support/agent-cli.js';
 import {
   type ResponsesServer,
-  type ScriptTurn,
   startResponsesServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/responses-server.js';
+import { codexSolution } from '../support/codex-solution.js';
 import { agentvContainers, engineEnv, noEngine } from '../support/docker.js';
 import { NODE_IMAGE } from '../support/docker-setup.js';
 import { parseJsonl, runAgentv } from '../support/project.js';
@@ -46,52 +46,7 @@ server.listen(Number(port), '127.0.0.1', () => {
 });
 `;
 
-const SOLUTIONS: [string, ScriptTurn[]][] = [
-  [
-    'src/slugify.js',
-    [
-      { shell: 'test -e /.dockerenv && echo INSIDE-A-$((6 * 7))' },
-      { shell: `sed -i "s/'_')/'-')/" src/slugify.js` },
-      { answer: 'Fixed slugify: words are now joined with dashes.' },
-    ],
-  ],
-  [
-    'wordCount',
-    [
-      {
-        patch: [
-          '*** Begin Patch',
-          '*** Update File: src/word-count.js',
-          '@@',
-          '-export function wordCount(_text) {',
-          "-  throw new Error('not implemented');",
-          '+export function wordCount(text) {',
-          '+  return text.split(/\\s+/).filter((word) => word !== "").length;',
-          '*** End Patch',
-        ].join('\n'),
-      },
-      { answer: 'Implemented wordCount.' },
-    ],
-  ],
-  [
-    'capitalize',
-    [
-      {
-        patch: [
-          '*** Begin Patch',
-          '*** Add File: src/capitalize.js',
-          '+export function capitalize(text) {',
-          '+  return text.charAt(0).toUpperCase() + text.slice(1);',
-          '+}',
-          '*** End Patch',
-        ].join('\n'),
-      },
-      { answer: 'Created src/capitalize.js.' },
-    ],
-  ],
-];
-const solve = (prompt: string): ScriptTurn[] =>
-  SOLUTIONS.find(([marker]) => prompt.includes(marker))?.[1] ?? [{ answer: 'No task found.' }];
+const solve = codexSolution('test -e /.dockerenv && echo INSIDE-A-$((6 * 7))');
 
 let codex: string | undefined;
 let scratch: string;
@@ -194,43 +149,49 @@ async function evalIn(dir: string) {
   return { ...run, byId };
 }
 
-describe.skipIf(noEngine)('provider: codex in a workspace.docker container', () => {
-  it('does the three coding tasks inside the container, graded there by the tests', async (context) => {
-    if (!codex) return context.skip();
-    const dir = await exampleInContainers('example', '/evals/codex-in-container');
-    const run = await evalIn(dir);
-    const { byId } = run;
-    expect(run.stderr).not.toContain('sk-scripted-secret-5678');
-    expect(run.code, run.stderr).toBe(0);
-    // network: none is the default, so validate and eval say how the agent reaches its model.
-    expect(run.stderr).toContain('network: none');
-    for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
-      expect(byId[id], id).toMatchObject({ passed: true, score: 1 });
-      expect(byId[id].usage.input_tokens).toBeGreaterThan(0);
-    }
-    const names = (id: string) =>
-      byId[id].trace
-        .filter((event: { type: string }) => event.type === 'tool_call')
-        .map((event: { name: string }) => event.name);
-    expect(names('fix-slugify')).toEqual(['shell', 'shell']);
-    // The agent's shell ran in the container: its output went back to the model.
-    const followUp = model!.requests.find((request) =>
-      JSON.stringify(request.body).includes(MARKER),
-    );
-    expect(followUp, 'the shell output of the first command').toBeDefined();
-    // The container of each case is gone when the run ends.
-    expect(agentvContainers({ runId: byId['fix-slugify'].run.id })).toEqual([]);
-  });
+// A real agent CLI per case: seconds each on a busy 2-core machine.
+describe.skipIf(noEngine)(
+  'provider: codex in a workspace.docker container',
 
-  it('fails each case naming the image when the agent is not in it', async (context) => {
-    if (!codex) return context.skip();
-    const dir = await exampleInContainers('missing', '/opt/nothing/codex');
-    const { code, stderr, byId } = await evalIn(dir);
-    expect(code, stderr).not.toBe(0);
-    for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
-      expect(byId[id].error, id).toContain(
-        'Codex is not installed in the sandbox\'s image: "/opt/nothing/codex" was not found there',
+  { timeout: 300_000 },
+  () => {
+    it('does the three coding tasks inside the container, graded there by the tests', async (context) => {
+      if (!codex) return context.skip();
+      const dir = await exampleInContainers('example', '/evals/codex-in-container');
+      const run = await evalIn(dir);
+      const { byId } = run;
+      expect(run.stderr).not.toContain('sk-scripted-secret-5678');
+      expect(run.code, run.stderr).toBe(0);
+      // network: none is the default, so validate and eval say how the agent reaches its model.
+      expect(run.stderr).toContain('network: none');
+      for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
+        expect(byId[id], id).toMatchObject({ passed: true, score: 1 });
+        expect(byId[id].usage.input_tokens).toBeGreaterThan(0);
+      }
+      const names = (id: string) =>
+        byId[id].trace
+          .filter((event: { type: string }) => event.type === 'tool_call')
+          .map((event: { name: string }) => event.name);
+      expect(names('fix-slugify')).toEqual(['shell', 'shell']);
+      // The agent's shell ran in the container: its output went back to the model.
+      const followUp = model!.requests.find((request) =>
+        JSON.stringify(request.body).includes(MARKER),
       );
-    }
-  });
-});
+      expect(followUp, 'the shell output of the first command').toBeDefined();
+      // The container of each case is gone when the run ends.
+      expect(agentvContainers({ runId: byId['fix-slugify'].run.id })).toEqual([]);
+    });
+
+    it('fails each case naming the image when the agent is not in it', async (context) => {
+      if (!codex) return context.skip();
+      const dir = await exampleInContainers('missing', '/opt/nothing/codex');
+      const { code, stderr, byId } = await evalIn(dir);
+      expect(code, stderr).not.toBe(0);
+      for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
+        expect(byId[id].error, id).toContain(
+          'Codex is not installed in the sandbox\'s image: "/opt/nothing/codex" was not found there',
+        );
+      }
+    });
+  },
+);
