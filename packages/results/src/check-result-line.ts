@@ -15,4 +15,3 @@ export function checkResultLine(value: unknown): string | undefined {
   const checked = resultLineSchema.safeParse(value);
   return checked.success ? undefined : describeLineProblems(checked.error.issues, value);
 }
-

@@ -1,4 +1,7 @@
 // The public API of @agentv/results: named exports only.
+
+export { safeFileStem } from './case-file-names.js';
+export { checkResultLine } from './check-result-line.js';
 export type {
   CaseChange,
   CaseComparison,
@@ -19,8 +22,6 @@ export {
   pairedBootstrap,
   TIE_TOLERANCE,
 } from './compare-runs.js';
-export { safeFileStem } from './case-file-names.js';
-export { checkResultLine } from './check-result-line.js';
 export type { FormatSummaryOptions } from './format-summary.js';
 export { formatSummary } from './format-summary.js';
 export type { HtmlReportOptions } from './html-report.js';

@@ -22,7 +22,9 @@ declare global {
 }
 
 const exported: ExportedData | undefined =
-  window.AGENTV_EXPORT === undefined ? undefined : { files: window.AGENTV_EXPORT, loaded: new Map() };
+  window.AGENTV_EXPORT === undefined
+    ? undefined
+    : { files: window.AGENTV_EXPORT, loaded: new Map() };
 if (exported !== undefined) {
   window.__agentvData = (path, value) => exported.loaded.set(path, value);
 }
@@ -59,7 +61,9 @@ export async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(path, { headers: { Accept: 'application/json' } });
   const body = (await response.json()) as T & { error?: string; hint?: string };
   if (!response.ok) {
-    throw new Error(body.hint ? `${body.error} (${body.hint})` : (body.error ?? response.statusText));
+    throw new Error(
+      body.hint ? `${body.error} (${body.hint})` : (body.error ?? response.statusText),
+    );
   }
   return body;
 }

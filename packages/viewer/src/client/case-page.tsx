@@ -39,7 +39,9 @@ function CaseView({ response }: { response: CaseResponse }) {
         <a href={href('run', { key: response.run })}>{response.run}</a> <span>/</span>{' '}
         <span class="crumb-current">line {response.line}</span>
       </nav>
-      <h1 class="title" data-testid="case-id">{asText(record.eval_id)}</h1>
+      <h1 class="title" data-testid="case-id">
+        {asText(record.eval_id)}
+      </h1>
       <p class="meta">
         <span class={`badge ${verdict}`}>{verdict}</span> {asText(record.target)} ·{' '}
         {asText(record.eval_file ?? record.dataset)} · {when(record.timestamp as string)}
@@ -51,17 +53,27 @@ function CaseView({ response }: { response: CaseResponse }) {
         <Stat label="Cost" value={cost(record.cost_usd as number | undefined)} />
       </section>
       {record.error !== undefined ? (
-        <div class="error" role="alert" data-testid="case-error">{asText(record.error)}</div>
+        <div class="error" role="alert" data-testid="case-error">
+          {asText(record.error)}
+        </div>
       ) : null}
       <section class="side-by-side">
         <Section title="Prompt">
-          <TextBlock value={firstOf(record, PROMPT_KEYS)} empty="Not recorded in the result line (use --dump-prompts)." testid="prompt" />
+          <TextBlock
+            value={firstOf(record, PROMPT_KEYS)}
+            empty="Not recorded in the result line (use --dump-prompts)."
+            testid="prompt"
+          />
         </Section>
         <Section title="Answer">
           <TextBlock value={record.candidate_answer} testid="answer" />
         </Section>
         <Section title="Expected">
-          <TextBlock value={firstOf(record, EXPECTED_KEYS)} empty="Not recorded in the result line." testid="expected" />
+          <TextBlock
+            value={firstOf(record, EXPECTED_KEYS)}
+            empty="Not recorded in the result line."
+            testid="expected"
+          />
         </Section>
       </section>
       <Section title="Graders" testid="graders">
@@ -97,11 +109,14 @@ function CaseView({ response }: { response: CaseResponse }) {
         <Section title="Workspace" testid="workspace">
           {workspace !== undefined ? (
             <p class="meta">
-              {asText(workspace.files_changed)} file(s) changed, +{asText(workspace.insertions)} −{asText(workspace.deletions)}
+              {asText(workspace.files_changed)} file(s) changed, +{asText(workspace.insertions)} −
+              {asText(workspace.deletions)}
               {workspace.kept_at !== undefined ? (
                 <>
                   {' · kept at '}
-                  <code class="path" data-testid="kept-at">{asText(workspace.kept_at)}</code>
+                  <code class="path" data-testid="kept-at">
+                    {asText(workspace.kept_at)}
+                  </code>
                 </>
               ) : null}
             </p>
@@ -111,7 +126,8 @@ function CaseView({ response }: { response: CaseResponse }) {
               <ul class="files">
                 {response.workspace.files.map((file) => (
                   <li key={file.path}>
-                    <span class={`status ${file.status}`}>{file.status}</span> <code>{file.path}</code> +{file.insertions} −{file.deletions}
+                    <span class={`status ${file.status}`}>{file.status}</span>{' '}
+                    <code>{file.path}</code> +{file.insertions} −{file.deletions}
                   </li>
                 ))}
               </ul>
@@ -126,7 +142,10 @@ function CaseView({ response }: { response: CaseResponse }) {
         <Section title={`Repeats (${repeats.reducer})`} testid="repeats">
           <div class="repeats">
             {repeats.runs.map((run) => (
-              <div class={`repeat ${run.error ? 'errored' : run.passed ? 'passed' : 'failed'}`} key={asText(run.repeat)}>
+              <div
+                class={`repeat ${run.error ? 'errored' : run.passed ? 'passed' : 'failed'}`}
+                key={asText(run.repeat)}
+              >
                 <strong>#{asText(run.repeat)}</strong>
                 <span>score {score(run.score as number)}</span>
                 <span>{run.passed ? 'passed' : 'failed'}</span>
@@ -143,7 +162,9 @@ function CaseView({ response }: { response: CaseResponse }) {
           <ul class="files">
             {response.artifacts.map((artifact) => (
               <li key={artifact.href}>
-                <a href={artifact.href} target="_blank" rel="noopener noreferrer">{artifact.label}</a>
+                <a href={artifact.href} target="_blank" rel="noopener noreferrer">
+                  {artifact.label}
+                </a>
               </li>
             ))}
           </ul>
@@ -164,19 +185,28 @@ function Grader({ grader }: { grader: Json }) {
   return (
     <div class={`grader ${asText(grader.verdict)}`}>
       <h3>
-        <span class={`badge ${asText(grader.verdict)}`}>{asText(grader.verdict)}</span> {asText(grader.name)}{' '}
+        <span class={`badge ${asText(grader.verdict)}`}>{asText(grader.verdict)}</span>{' '}
+        {asText(grader.name)}{' '}
         <span class="muted">
           {asText(grader.type)}
-          {grader.metric !== undefined ? ` · ${asText(grader.metric)}` : ''} · score {score(grader.score as number)} · weight{' '}
-          {asText(grader.weight)}
+          {grader.metric !== undefined ? ` · ${asText(grader.metric)}` : ''} · score{' '}
+          {score(grader.score as number)} · weight {asText(grader.weight)}
         </span>
       </h3>
       {grader.error !== undefined ? <p class="error">{asText(grader.error)}</p> : null}
       {hits.length > 0 ? (
-        <ul class="hits">{hits.map((hit, index) => <li key={index}>✓ {asText(hit)}</li>)}</ul>
+        <ul class="hits">
+          {hits.map((hit, index) => (
+            <li key={index}>✓ {asText(hit)}</li>
+          ))}
+        </ul>
       ) : null}
       {misses.length > 0 ? (
-        <ul class="misses">{misses.map((miss, index) => <li key={index}>✗ {asText(miss)}</li>)}</ul>
+        <ul class="misses">
+          {misses.map((miss, index) => (
+            <li key={index}>✗ {asText(miss)}</li>
+          ))}
+        </ul>
       ) : null}
       {grader.reasoning ? <pre class="text reasoning">{asText(grader.reasoning)}</pre> : null}
       {members?.map((member, index) => (

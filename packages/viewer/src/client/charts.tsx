@@ -6,7 +6,11 @@ export function Histogram({ bars }: { bars: HistogramBar[] }) {
   return (
     <div class="histogram" data-testid="histogram">
       {bars.map((bar) => (
-        <div class="bar" key={bar.from} title={`${bar.from.toFixed(1)}–${bar.to.toFixed(1)}: ${bar.count}`}>
+        <div
+          class="bar"
+          key={bar.from}
+          title={`${bar.from.toFixed(1)}–${bar.to.toFixed(1)}: ${bar.count}`}
+        >
           <span class="bar-count">{bar.count}</span>
           <span class="bar-fill" style={{ height: `${(bar.count / max) * 100}%` }} />
           <span class="bar-label">{bar.from.toFixed(1)}</span>
@@ -27,7 +31,9 @@ export function Trend({ points, title }: { points: TrendPoint[]; title: string }
   const height = 64;
   const step = points.length > 1 ? width / (points.length - 1) : 0;
   const shown = points
-    .map((point, index) => (point.value === null ? null : [index * step, height - point.value * height]))
+    .map((point, index) =>
+      point.value === null ? null : [index * step, height - point.value * height],
+    )
     .filter((xy): xy is number[] => xy !== null);
   const last = points[points.length - 1]?.value ?? null;
   return (
@@ -36,7 +42,12 @@ export function Trend({ points, title }: { points: TrendPoint[]; title: string }
         <span class="trend-title">{title}</span>
         <span class="trend-last">{last === null ? '–' : `${Math.round(last * 100)}%`}</span>
       </figcaption>
-      <svg viewBox={`-4 -4 ${width + 8} ${height + 8}`} preserveAspectRatio="none" role="img" aria-label={title}>
+      <svg
+        viewBox={`-4 -4 ${width + 8} ${height + 8}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={title}
+      >
         <line x1="0" y1={height} x2={width} y2={height} class="axis" />
         <polyline points={shown.map((xy) => xy.join(',')).join(' ')} class="line" />
         {shown.map((xy, index) => (

@@ -5,7 +5,12 @@ import { href } from './router.js';
 import { useData } from './use-data.js';
 import { ErrorBox, Loading, Stat } from './widgets.js';
 
-export function ComparePage(props: { base: string; next: string; baseTarget: string | null; newTarget: string | null }) {
+export function ComparePage(props: {
+  base: string;
+  next: string;
+  baseTarget: string | null;
+  newTarget: string | null;
+}) {
   const { base, next, baseTarget, newTarget } = props;
   const { data, error } = useData(
     () => api.compare(base, next, baseTarget, newTarget),
@@ -35,49 +40,85 @@ function CompareView({ comparison }: { comparison: CompareResponse }) {
         <a href={href('run', { key: c.next.run })}>{side(c.next.run, c.next.target)}</a>
       </p>
       <section class="stats" data-testid="compare-summary">
-        <Stat label="Regressions" value={String(c.regressions)} tone={c.regressions > 0 ? 'failed' : ''} />
+        <Stat
+          label="Regressions"
+          value={String(c.regressions)}
+          tone={c.regressions > 0 ? 'failed' : ''}
+        />
         <Stat label="Fixes" value={String(c.fixes)} tone={c.fixes > 0 ? 'passed' : ''} />
         <Stat label="Wins / losses / ties" value={`${c.wins} / ${c.losses} / ${c.ties}`} />
-        <Stat label="Pass rate" value={`${percent(c.passRate.base, 1)} → ${percent(c.passRate.new, 1)}`} />
+        <Stat
+          label="Pass rate"
+          value={`${percent(c.passRate.base, 1)} → ${percent(c.passRate.new, 1)}`}
+        />
         <Stat label="Mean score" value={`${score(c.meanScore.base)} → ${score(c.meanScore.new)}`} />
       </section>
       <table class="small-table stats-table" data-testid="compare-statistics">
         <tbody>
           <tr>
-            <th>Pass-rate change, 95% CI (paired bootstrap, {c.bootstrap.resamples} resamples, seed {c.bootstrap.seed})</th>
+            <th>
+              Pass-rate change, 95% CI (paired bootstrap, {c.bootstrap.resamples} resamples, seed{' '}
+              {c.bootstrap.seed})
+            </th>
             <td>{interval(c.passRate)}</td>
           </tr>
           <tr>
             <th>Mean-score change, 95% CI</th>
             <td>
-              {signed(c.meanScore.delta, 3)} [{signed(c.meanScore.ci95[0], 3)}, {signed(c.meanScore.ci95[1], 3)}]
+              {signed(c.meanScore.delta, 3)} [{signed(c.meanScore.ci95[0], 3)},{' '}
+              {signed(c.meanScore.ci95[1], 3)}]
             </td>
           </tr>
           <tr>
-            <th>McNemar ({c.mcnemar.method === 'exact' ? 'exact binomial' : 'chi-square'}), b = {c.mcnemar.b}, c = {c.mcnemar.c}</th>
-            <td>p = {c.mcnemar.pValue < 0.001 ? c.mcnemar.pValue.toExponential(2) : c.mcnemar.pValue.toFixed(3)}</td>
+            <th>
+              McNemar ({c.mcnemar.method === 'exact' ? 'exact binomial' : 'chi-square'}), b ={' '}
+              {c.mcnemar.b}, c = {c.mcnemar.c}
+            </th>
+            <td>
+              p ={' '}
+              {c.mcnemar.pValue < 0.001
+                ? c.mcnemar.pValue.toExponential(2)
+                : c.mcnemar.pValue.toFixed(3)}
+            </td>
           </tr>
         </tbody>
       </table>
       <div class="table-scroll">
         <table class="compare-cases" data-testid="compare-cases">
           <thead>
-            <tr><th>Change</th><th>Case</th><th>Eval file</th><th>Base</th><th>New</th><th>Δ</th></tr>
+            <tr>
+              <th>Change</th>
+              <th>Case</th>
+              <th>Eval file</th>
+              <th>Base</th>
+              <th>New</th>
+              <th>Δ</th>
+            </tr>
           </thead>
           <tbody>
             {c.cases.slice(0, 2000).map((entry) => (
               <tr key={`${entry.evalFile}\0${entry.evalId}`} class={`compare-row ${entry.change}`}>
-                <td><span class={`badge ${entry.change}`}>{entry.change.replace('_', ' ')}</span></td>
+                <td>
+                  <span class={`badge ${entry.change}`}>{entry.change.replace('_', ' ')}</span>
+                </td>
                 <td class="wrap">{entry.evalId}</td>
                 <td class="wrap">{entry.evalFile}</td>
                 <td>
-                  {entry.baseLine === null ? score(entry.baseScore) : (
-                    <a href={href('case', { key: c.base.run, line: entry.baseLine })}>{score(entry.baseScore)}</a>
+                  {entry.baseLine === null ? (
+                    score(entry.baseScore)
+                  ) : (
+                    <a href={href('case', { key: c.base.run, line: entry.baseLine })}>
+                      {score(entry.baseScore)}
+                    </a>
                   )}
                 </td>
                 <td>
-                  {entry.newLine === null ? score(entry.newScore) : (
-                    <a href={href('case', { key: c.next.run, line: entry.newLine })}>{score(entry.newScore)}</a>
+                  {entry.newLine === null ? (
+                    score(entry.newScore)
+                  ) : (
+                    <a href={href('case', { key: c.next.run, line: entry.newLine })}>
+                      {score(entry.newScore)}
+                    </a>
                   )}
                 </td>
                 <td>{signed(entry.delta)}</td>
@@ -86,7 +127,9 @@ function CompareView({ comparison }: { comparison: CompareResponse }) {
           </tbody>
         </table>
       </div>
-      {c.cases.length > 2000 ? <p class="muted">The first 2,000 of {c.cases.length} cases are shown, regressions first.</p> : null}
+      {c.cases.length > 2000 ? (
+        <p class="muted">The first 2,000 of {c.cases.length} cases are shown, regressions first.</p>
+      ) : null}
       {c.onlyInBase.length + c.onlyInNew.length > 0 ? (
         <p class="muted">
           {c.onlyInBase.length} case(s) only in the base, {c.onlyInNew.length} only in the new run.

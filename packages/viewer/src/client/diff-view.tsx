@@ -4,15 +4,16 @@ export function DiffView({ diff }: { diff: string }) {
   return (
     <pre class="diff" data-testid="diff">
       {lines.map((line, index) => {
-        const kind = line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')
-          ? 'file'
-          : line.startsWith('@@')
-            ? 'hunk'
-            : line.startsWith('+')
-              ? 'add'
-              : line.startsWith('-')
-                ? 'del'
-                : 'ctx';
+        const kind =
+          line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ')
+            ? 'file'
+            : line.startsWith('@@')
+              ? 'hunk'
+              : line.startsWith('+')
+                ? 'add'
+                : line.startsWith('-')
+                  ? 'del'
+                  : 'ctx';
         return (
           <span class={`diff-${kind}`} key={index}>
             {line}

@@ -41,7 +41,9 @@ export function HistoryPage() {
   const trends = useMemo(() => trendsOf(shown, filter), [shown, filter]);
   if (data === undefined) return error ? <ErrorBox message={error} /> : <Loading />;
   const toggle = (key: string) =>
-    setPicked(picked.includes(key) ? picked.filter((each) => each !== key) : [...picked.slice(-1), key]);
+    setPicked(
+      picked.includes(key) ? picked.filter((each) => each !== key) : [...picked.slice(-1), key],
+    );
   return (
     <main class="page history-page">
       <h1 class="title">Runs</h1>
@@ -50,29 +52,44 @@ export function HistoryPage() {
       </p>
       {runs.length === 0 ? (
         <p class="empty" data-testid="no-runs">
-          No result file yet. Run <code>agentv eval</code>: its results appear here as it writes them.
+          No result file yet. Run <code>agentv eval</code>: its results appear here as it writes
+          them.
         </p>
       ) : null}
       <section class="toolbar" data-testid="history-filters">
         {(['target', 'evalFile', 'tag', 'label'] as const).map((key) =>
           choices[key].length === 0 ? null : (
             <label class="choice" key={key}>
-              <span>{{ target: 'Target', evalFile: 'Eval file', tag: 'Tag', label: 'Branch or label' }[key]}</span>
+              <span>
+                {
+                  { target: 'Target', evalFile: 'Eval file', tag: 'Tag', label: 'Branch or label' }[
+                    key
+                  ]
+                }
+              </span>
               <select
                 data-history-filter={key}
                 value={filter[key]}
-                onChange={(event) => setFilter({ ...filter, [key]: (event.currentTarget as HTMLSelectElement).value })}
+                onChange={(event) =>
+                  setFilter({ ...filter, [key]: (event.currentTarget as HTMLSelectElement).value })
+                }
               >
                 <option value="">all</option>
                 {choices[key].map((option) => (
-                  <option key={option} value={option}>{option}</option>
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
                 ))}
               </select>
             </label>
           ),
         )}
         {picked.length === 2 ? (
-          <a class="button primary" data-testid="compare-picked" href={href('compare', { base: picked[0], new: picked[1] })}>
+          <a
+            class="button primary"
+            data-testid="compare-picked"
+            href={href('compare', { base: picked[0], new: picked[1] })}
+          >
             Compare the two runs
           </a>
         ) : (
@@ -118,7 +135,12 @@ export function HistoryPage() {
                   </td>
                   <td class="wrap">
                     <a href={href('run', { key: run.key })}>{run.key}</a>
-                    {run.label || run.branch ? <span class="muted"> {[run.label, run.branch].filter(Boolean).join(' · ')}</span> : null}
+                    {run.label || run.branch ? (
+                      <span class="muted">
+                        {' '}
+                        {[run.label, run.branch].filter(Boolean).join(' · ')}
+                      </span>
+                    ) : null}
                   </td>
                   <td>{when(run.startedAt)}</td>
                   <td class="wrap">{run.evalFiles.join(', ')}</td>
@@ -139,7 +161,10 @@ export function HistoryPage() {
 
 /** Pass rate over the runs per (eval file, target), oldest run first; at most 12 series. */
 function trendsOf(runs: RunSummary[], filter: HistoryFilter) {
-  const series = new Map<string, { title: string; points: { label: string; value: number | null }[] }>();
+  const series = new Map<
+    string,
+    { title: string; points: { label: string; value: number | null }[] }
+  >();
   for (const run of runs) {
     for (const point of run.series) {
       if (filter.target !== '' && point.target !== filter.target) continue;

@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { type JSX, render } from 'preact';
 import { CasePage } from './case-page.js';
 import { ComparePage } from './compare-page.js';
 import { HistoryPage } from './history-page.js';
@@ -9,7 +9,7 @@ import { ErrorBox } from './widgets.js';
 function App() {
   const { page, params } = useRoute();
   const key = params.get('key') ?? '';
-  let content;
+  let content: JSX.Element;
   if (page === 'run') content = <RunPage runKey={key} key={key} />;
   else if (page === 'case') content = <CasePage runKey={key} line={Number(params.get('line'))} />;
   else if (page === 'compare') {
@@ -26,7 +26,9 @@ function App() {
   return (
     <>
       <header class="top">
-        <a class="brand" href={href('history')}>AgentV</a>
+        <a class="brand" href={href('history')}>
+          AgentV
+        </a>
         <nav>
           <a href={href('history')}>Runs</a>
         </nav>

@@ -27,7 +27,10 @@ export function useRoute(): Route {
 }
 
 /** A link to a page: `#/page?a=1&b=2`, values encoded. */
-export function href(page: string, params: Record<string, string | number | null | undefined> = {}): string {
+export function href(
+  page: string,
+  params: Record<string, string | number | null | undefined> = {},
+): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== null && value !== '') search.set(key, String(value));

@@ -1,7 +1,13 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { RunResponse } from '../shared/api-types.js';
 import { api } from './api.js';
-import { CaseTable, type CaseFilter, NO_FILTER, type SortColumn, selectCases } from './case-table.js';
+import {
+  type CaseFilter,
+  CaseTable,
+  NO_FILTER,
+  type SortColumn,
+  selectCases,
+} from './case-table.js';
 import { Histogram } from './charts.js';
 import { cost, duration, percent, score, when } from './format.js';
 import { href } from './router.js';
@@ -29,16 +35,26 @@ function RunView({ run }: { run: RunResponse }) {
       ),
     [run],
   );
-  const order = useMemo(() => selectCases(run, filter, sort, searchText), [run, filter, sort, searchText]);
+  const order = useMemo(
+    () => selectCases(run, filter, sort, searchText),
+    [run, filter, sort, searchText],
+  );
   const set = (key: keyof CaseFilter) => (value: string) => setFilter({ ...filter, [key]: value });
   const onSort = (column: SortColumn) =>
-    setSort(sort.column === column ? { column, descending: !sort.descending } : { column, descending: false });
+    setSort(
+      sort.column === column
+        ? { column, descending: !sort.descending }
+        : { column, descending: false },
+    );
   return (
     <main class="page run-page">
       <nav class="crumbs">
-        <a href={href('history')}>Runs</a> <span>/</span> <span class="crumb-current">{summary.key}</span>
+        <a href={href('history')}>Runs</a> <span>/</span>{' '}
+        <span class="crumb-current">{summary.key}</span>
       </nav>
-      <h1 class="title" data-testid="run-title">{summary.key}</h1>
+      <h1 class="title" data-testid="run-title">
+        {summary.key}
+      </h1>
       <p class="meta">
         {when(summary.startedAt)} · {summary.evalFiles.join(', ') || 'no eval file'} ·{' '}
         {summary.targets.join(', ') || 'no target'}
@@ -47,8 +63,8 @@ function RunView({ run }: { run: RunResponse }) {
       </p>
       {summary.problems.length > 0 ? (
         <div class="warning" role="alert">
-          {summary.problems.length} line(s) of this file are not result lines and are not shown: line{' '}
-          {summary.problems[0]!.line}: {summary.problems[0]!.message}
+          {summary.problems.length} line(s) of this file are not result lines and are not shown:
+          line {summary.problems[0]!.line}: {summary.problems[0]!.message}
         </div>
       ) : null}
       <section class="stats" data-testid="summary">
@@ -70,12 +86,22 @@ function RunView({ run }: { run: RunResponse }) {
           <h2>Metrics</h2>
           <table class="small-table" data-testid="metrics">
             <thead>
-              <tr><th>Metric</th><th>Pass</th><th>Borderline</th><th>Fail</th><th>Error</th></tr>
+              <tr>
+                <th>Metric</th>
+                <th>Pass</th>
+                <th>Borderline</th>
+                <th>Fail</th>
+                <th>Error</th>
+              </tr>
             </thead>
             <tbody>
               {run.metrics.map((metric) => (
                 <tr key={metric.metric}>
-                  <td class="wrap">{metric.metric}</td><td>{metric.pass}</td><td>{metric.borderline}</td><td>{metric.fail}</td><td>{metric.error}</td>
+                  <td class="wrap">{metric.metric}</td>
+                  <td>{metric.pass}</td>
+                  <td>{metric.borderline}</td>
+                  <td>{metric.fail}</td>
+                  <td>{metric.error}</td>
                 </tr>
               ))}
             </tbody>
@@ -91,7 +117,13 @@ function RunView({ run }: { run: RunResponse }) {
                 {run.failureClasses.map((entry) => (
                   <tr key={entry.name}>
                     <td class="wrap">
-                      <button type="button" class="link" onClick={() => set('failureClass')(entry.name)}>{entry.name}</button>
+                      <button
+                        type="button"
+                        class="link"
+                        onClick={() => set('failureClass')(entry.name)}
+                      >
+                        {entry.name}
+                      </button>
                     </td>
                     <td>{entry.count}</td>
                   </tr>
@@ -103,13 +135,22 @@ function RunView({ run }: { run: RunResponse }) {
       </section>
       {summary.targets.length > 1 ? (
         <p>
-          <a class="button" href={href('compare', { base: summary.key, new: summary.key, baseTarget: summary.targets[0], newTarget: summary.targets[1] })}>
+          <a
+            class="button"
+            href={href('compare', {
+              base: summary.key,
+              new: summary.key,
+              baseTarget: summary.targets[0],
+              newTarget: summary.targets[1],
+            })}
+          >
             Compare targets {summary.targets[0]} and {summary.targets[1]}
           </a>
         </p>
       ) : null}
       <section class="toolbar" data-testid="filters">
-        <div class="verdicts" role="group" aria-label="Verdict">
+        <fieldset class="verdicts">
+          <legend class="hidden">Verdict</legend>
           {['all', 'failed', 'errored', 'passed'].map((verdict) => (
             <button
               type="button"
@@ -121,12 +162,32 @@ function RunView({ run }: { run: RunResponse }) {
               {verdict}
             </button>
           ))}
-        </div>
-        <Choice label="Target" value={filter.target} options={run.targetNames} onChange={set('target')} />
-        <Choice label="Eval file" value={filter.evalFile} options={run.evalFileNames} onChange={set('evalFile')} />
-        <Choice label="Grader" value={filter.grader} options={run.graderNames} onChange={set('grader')} />
+        </fieldset>
+        <Choice
+          label="Target"
+          value={filter.target}
+          options={run.targetNames}
+          onChange={set('target')}
+        />
+        <Choice
+          label="Eval file"
+          value={filter.evalFile}
+          options={run.evalFileNames}
+          onChange={set('evalFile')}
+        />
+        <Choice
+          label="Grader"
+          value={filter.grader}
+          options={run.graderNames}
+          onChange={set('grader')}
+        />
         <Choice label="Tag" value={filter.tag} options={run.tagNames} onChange={set('tag')} />
-        <Choice label="Failure class" value={filter.failureClass} options={run.failureClassNames} onChange={set('failureClass')} />
+        <Choice
+          label="Failure class"
+          value={filter.failureClass}
+          options={run.failureClassNames}
+          onChange={set('failureClass')}
+        />
         <input
           type="search"
           placeholder="Search ids and answers"
@@ -143,7 +204,12 @@ function RunView({ run }: { run: RunResponse }) {
   );
 }
 
-function Choice(props: { label: string; value: string; options: string[]; onChange: (value: string) => void }) {
+function Choice(props: {
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (value: string) => void;
+}) {
   if (props.options.length === 0) return null;
   return (
     <label class="choice">
@@ -155,7 +221,9 @@ function Choice(props: { label: string; value: string; options: string[]; onChan
       >
         <option value="">all</option>
         {props.options.map((option) => (
-          <option key={option} value={option}>{option}</option>
+          <option key={option} value={option}>
+            {option}
+          </option>
         ))}
       </select>
     </label>

@@ -34,8 +34,9 @@ export function traceSteps(events: TraceEvent[]): Step[] {
     const at = Number.isNaN(time) ? 0 : time;
     if (event.type === 'tool_result') {
       const match =
-        open.find((step) => event.id !== undefined && (step as Step & { id?: string }).id === event.id) ??
-        open.find((step) => step.name === (event.name ?? ''));
+        open.find(
+          (step) => event.id !== undefined && (step as Step & { id?: string }).id === event.id,
+        ) ?? open.find((step) => step.name === (event.name ?? ''));
       if (match !== undefined) {
         match.end = at;
         match.output = event.output;

@@ -21,12 +21,13 @@ export function useData<T>(
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (liveKeys === 'none') return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let waiting = false;
     return onRunsChanged((keys) => {
-      if (liveKeys !== 'any' && !keys.some((key) => liveKeys.includes(key))) return;
-      // Changes come in bursts while an eval writes: reload at most every half second.
-      timer ??= setTimeout(() => {
-        timer = undefined;
+      if (waiting || (liveKeys !== 'any' && !keys.some((key) => liveKeys.includes(key)))) return;
+      // Changes come in bursts while an eval writes: one reload per burst.
+      waiting = true;
+      setTimeout(() => {
+        waiting = false;
         setTick((value) => value + 1);
       }, 300);
     });
@@ -34,7 +35,8 @@ export function useData<T>(
   useEffect(() => {
     let current = true;
     load().then(
-      (data) => current && setState((old) => ({ data, error: undefined, version: old.version + 1 })),
+      (data) =>
+        current && setState((old) => ({ data, error: undefined, version: old.version + 1 })),
       (error: Error) => current && setState((old) => ({ ...old, error: error.message })),
     );
     return () => {

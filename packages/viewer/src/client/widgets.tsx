@@ -2,7 +2,11 @@ import type { ComponentChildren } from 'preact';
 import { asText } from './format.js';
 
 export function Loading() {
-  return <p class="loading" aria-busy="true">Loading…</p>;
+  return (
+    <p class="loading" aria-busy="true">
+      Loading…
+    </p>
+  );
 }
 
 export function ErrorBox({ message }: { message: string }) {

@@ -1,10 +1,10 @@
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunsResponse } from '../shared/api-types.js';
 import { clientAssets } from '../server/client-assets.js';
 import { compareSides } from '../server/compare-sides.js';
 import { readCase } from '../server/read-case.js';
 import { ResultCatalog, type ResultSources } from '../server/result-catalog.js';
+import type { RunsResponse } from '../shared/api-types.js';
 
 export interface ExportOptions {
   sources: ResultSources;
@@ -54,7 +54,9 @@ export async function exportViewer(options: ExportOptions): Promise<ExportSummar
   const writeData = async (entries: [string, unknown][]) => {
     const name = `data/${++dataFiles}.js`;
     const body = entries
-      .map(([apiKey, value]) => `__agentvData(${JSON.stringify(apiKey)},${JSON.stringify(value)});\n`)
+      .map(
+        ([apiKey, value]) => `__agentvData(${JSON.stringify(apiKey)},${JSON.stringify(value)});\n`,
+      )
       .join('');
     await writeFile(path.join(out, name), body);
     for (const [apiKey] of entries) index[apiKey] = name;
@@ -109,12 +111,18 @@ export async function exportViewer(options: ExportOptions): Promise<ExportSummar
       .find((other) => JSON.stringify(other.summary().evalFiles) === files);
     if (before === undefined) continue;
     try {
-      const comparison = compareSides({ index: before, target: null }, { index: run, target: null });
+      const comparison = compareSides(
+        { index: before, target: null },
+        { index: run, target: null },
+      );
       await writeData([[apiPath('compare', { base: before.key, new: run.key }), comparison]]);
     } catch {
       // Runs that cannot be compared (different targets) are simply not compared in the export.
     }
   }
-  await writeFile(path.join(out, 'data', 'index.js'), `window.AGENTV_EXPORT=${JSON.stringify(index)};\n`);
+  await writeFile(
+    path.join(out, 'data', 'index.js'),
+    `window.AGENTV_EXPORT=${JSON.stringify(index)};\n`,
+  );
   return { runs: runs.length, cases, files: copied };
 }

@@ -17,7 +17,9 @@ let loaded: Promise<ClientAssets> | undefined;
  */
 export function clientAssets(): Promise<ClientAssets> {
   loaded ??= (async () => {
-    const folder = fileURLToPath(new URL('./dist/client/', import.meta.resolve('@agentv/viewer/package.json')));
+    const folder = fileURLToPath(
+      new URL('./dist/client/', import.meta.resolve('@agentv/viewer/package.json')),
+    );
     const [html, js, css] = await Promise.all(
       ['index.html', 'app.js', 'app.css'].map((name) => readFile(`${folder}${name}`, 'utf8')),
     );

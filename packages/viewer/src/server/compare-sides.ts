@@ -29,7 +29,8 @@ export function compareSides(base: CompareSide, next: CompareSide): CompareRespo
   const comparison = compareRuns(left, right, { matchTarget: sameTargets });
   const lineOf = (cases: typeof left) => {
     const lines = new Map<string, number>();
-    for (const c of cases) lines.set(`${c.evalFile}\0${c.evalId}\0${sameTargets ? c.target : ''}`, c.line);
+    for (const c of cases)
+      lines.set(`${c.evalFile}\0${c.evalId}\0${sameTargets ? c.target : ''}`, c.line);
     return lines;
   };
   const leftLines = lineOf(left);
@@ -56,8 +57,10 @@ export function compareSides(base: CompareSide, next: CompareSide): CompareRespo
       newPassed: c.newPassed,
       change: c.change,
       outcome: c.outcome,
-      baseLine: leftLines.get(`${c.evalFile}\0${c.evalId}\0${sameTargets ? c.baseTarget : ''}`) ?? null,
-      newLine: rightLines.get(`${c.evalFile}\0${c.evalId}\0${sameTargets ? c.newTarget : ''}`) ?? null,
+      baseLine:
+        leftLines.get(`${c.evalFile}\0${c.evalId}\0${sameTargets ? c.baseTarget : ''}`) ?? null,
+      newLine:
+        rightLines.get(`${c.evalFile}\0${c.evalId}\0${sameTargets ? c.newTarget : ''}`) ?? null,
     })),
     onlyInBase: comparison.onlyInBase,
     onlyInNew: comparison.onlyInNew,

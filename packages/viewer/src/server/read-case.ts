@@ -1,5 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { safeFileStem } from '@agentv/results';
 import type { ArtifactLink, CaseResponse } from '../shared/api-types.js';

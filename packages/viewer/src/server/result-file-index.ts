@@ -1,5 +1,8 @@
 import { open } from 'node:fs/promises';
-import { createRunStatisticsAccumulator, type RunStatisticsAccumulator } from '@agentv/core/internal';
+import {
+  createRunStatisticsAccumulator,
+  type RunStatisticsAccumulator,
+} from '@agentv/core/internal';
 import { checkResultLine, fromResultRecord, type ResultRecord } from '@agentv/results';
 import type {
   CaseColumns,
@@ -159,7 +162,10 @@ export class ResultFileIndex {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      this.problems.push({ line: this.lineNumber, message: `invalid JSON: ${(error as Error).message}` });
+      this.problems.push({
+        line: this.lineNumber,
+        message: `invalid JSON: ${(error as Error).message}`,
+      });
       return;
     }
     const problem = checkResultLine(value);
@@ -226,7 +232,8 @@ export class ResultFileIndex {
       if (typeof run.label === 'string') this.label ??= run.label;
       if (typeof run.branch === 'string') this.branch ??= run.branch;
     }
-    if (this.startedAt === null || record.timestamp < this.startedAt) this.startedAt = record.timestamp;
+    if (this.startedAt === null || record.timestamp < this.startedAt)
+      this.startedAt = record.timestamp;
     if (this.finishedAt === null || record.timestamp > this.finishedAt) {
       this.finishedAt = record.timestamp;
     }

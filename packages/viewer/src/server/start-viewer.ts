@@ -13,7 +13,7 @@ export interface ViewerOptions {
   sources: ResultSources;
   /** Folder run keys and file links are relative to (where `agentv view` started). */
   base: string;
-  /** Interface to bind. Default 127.0.0.1; any other needs the token. */
+  /** Interface to bind. Default 127.0.0.1, open to local pages only; when given, every request needs the token. */
   host?: string;
   /** Port; 0 (default) picks a free one. */
   port?: number;
@@ -24,7 +24,7 @@ export interface ViewerOptions {
 export interface Viewer {
   /** The URL to open (with `?token=` when a token is needed). */
   readonly url: string;
-  /** The access token, when the server listens beyond the loopback interface. */
+  /** The access token, when `host` was given. */
   readonly token: string | undefined;
   close(): Promise<void>;
 }
@@ -41,7 +41,8 @@ const TOKEN_COOKIE = 'agentv_view_token';
  */
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const host = options.host ?? '127.0.0.1';
-  const token = LOOPBACK.has(host) ? undefined : randomBytes(24).toString('base64url');
+  // Whoever can reach another interface is not known to be the user: a token is the way in.
+  const token = options.host === undefined ? undefined : randomBytes(24).toString('base64url');
   const catalog = new ResultCatalog(options.sources, options.base);
   await catalog.refresh();
   await clientAssets();
@@ -96,8 +97,8 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     if (route === '/api/runs') {
       const body: RunsResponse = {
         runs: catalog.all().map((index) => index.summary()),
-        sources: [...options.sources.folders, ...options.sources.files].map((source) =>
-          path.relative(options.base, path.resolve(source)) || '.',
+        sources: [...options.sources.folders, ...options.sources.files].map(
+          (source) => path.relative(options.base, path.resolve(source)) || '.',
         ),
       };
       return sendJson(response, 200, body);
