@@ -37,16 +37,80 @@ export const NO_FILTER: CaseFilter = {
 
 const VERDICT_ORDER = { errored: 0, failed: 1, passed: 2 } as const;
 
+/** How the table is sorted; `column` null keeps the file's order. */
+export interface CaseSort {
+  column: SortColumn | null;
+  descending: boolean;
+}
+
+const ranks = new WeakMap<RunResponse, Map<SortColumn, Int32Array>>();
+const searchTexts = new WeakMap<RunResponse, string[]>();
+
+/**
+ * Each case's position when the run is sorted by `column` (ties in file order), computed once
+ * per run and column: sorting a filtered subset is then a pass over the cases, not a sort.
+ */
+export function rankOf(run: RunResponse, column: SortColumn): Int32Array {
+  let byColumn = ranks.get(run);
+  if (byColumn === undefined) {
+    byColumn = new Map();
+    ranks.set(run, byColumn);
+  }
+  let rank = byColumn.get(column);
+  if (rank !== undefined) return rank;
+  const count = run.cases.id.length;
+  const order = new Int32Array(count);
+  for (let index = 0; index < count; index++) order[index] = index;
+  const key = sortKey(run, column);
+  if (key instanceof Float64Array) {
+    order.sort((a, b) => key[a]! - key[b]! || a - b);
+  } else {
+    order.sort((a, b) => {
+      const left = key[a]!;
+      const right = key[b]!;
+      return left < right ? -1 : left > right ? 1 : a - b;
+    });
+  }
+  rank = new Int32Array(count);
+  for (let position = 0; position < count; position++) rank[order[position]!] = position;
+  byColumn.set(column, rank);
+  return rank;
+}
+
+/** The lower-cased text free-text search looks in: id, target and the start of the answer. */
+export function searchTextOf(run: RunResponse): string[] {
+  let text = searchTexts.get(run);
+  if (text === undefined) {
+    text = run.cases.id.map((id, index) =>
+      `${id}\n${run.targetNames[run.cases.target[index]!]}\n${run.cases.text[index]}`.toLowerCase(),
+    );
+    searchTexts.set(run, text);
+  }
+  return text;
+}
+
+/** Computes the sort ranks and search text in the background, a piece at a time, after a paint. */
+export function prepareInBackground(run: RunResponse): () => void {
+  const steps: (() => unknown)[] = [
+    () => searchTextOf(run),
+    ...SORT_COLUMNS.map((column) => () => rankOf(run, column)),
+  ];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const next = () => {
+    const step = steps.shift();
+    if (step === undefined) return;
+    step();
+    timer = setTimeout(next, 30);
+  };
+  timer = setTimeout(next, 200);
+  return () => clearTimeout(timer);
+}
+
 /**
  * The indexes of the cases `filter` keeps, in `sort` order. Works on the run's columns
  * without building an object per case.
  */
-export function selectCases(
-  run: RunResponse,
-  filter: CaseFilter,
-  sort: { column: SortColumn; descending: boolean },
-  searchText: string[],
-): Int32Array {
+export function selectCases(run: RunResponse, filter: CaseFilter, sort: CaseSort): Int32Array {
   const cases = run.cases;
   const count = cases.id.length;
   const target = filter.target === '' ? -1 : run.targetNames.indexOf(filter.target);
@@ -56,6 +120,7 @@ export function selectCases(
   const failureClass =
     filter.failureClass === '' ? -1 : run.failureClassNames.indexOf(filter.failureClass);
   const text = filter.text.trim().toLowerCase();
+  const searchText = text === '' ? [] : searchTextOf(run);
   const kept = new Int32Array(count);
   let size = 0;
   for (let index = 0; index < count; index++) {
@@ -68,41 +133,59 @@ export function selectCases(
     if (text !== '' && !searchText[index]!.includes(text)) continue;
     kept[size++] = index;
   }
-  const order = kept.subarray(0, size);
-  const direction = sort.descending ? -1 : 1;
-  const key = sortKey(run, sort.column);
-  if (key !== null) {
-    // Stable: ties keep file order.
-    order.sort((a, b) => {
-      const left = key[a]!;
-      const right = key[b]!;
-      return left < right ? -direction : left > right ? direction : a - b;
-    });
-  } else if (sort.descending) {
-    order.reverse();
+  let order = kept.subarray(0, size);
+  if (sort.column !== null) {
+    const rank = rankOf(run, sort.column);
+    if (size * 8 < count) {
+      order.sort((a, b) => rank[a]! - rank[b]!);
+    } else {
+      // Place each kept case at its rank, then read the places in order: linear in the run.
+      const places = new Int32Array(count).fill(-1);
+      for (let at = 0; at < size; at++) places[rank[order[at]!]!] = order[at]!;
+      order = new Int32Array(size);
+      let next = 0;
+      for (let place = 0; place < count; place++)
+        if (places[place]! >= 0) order[next++] = places[place]!;
+    }
   }
+  if (sort.descending) order.reverse();
   return order;
 }
 
-function sortKey(run: RunResponse, column: SortColumn): (number | string)[] | null {
+function sortKey(run: RunResponse, column: SortColumn): Float64Array | string[] {
   const cases = run.cases;
+  const numbers = (values: ArrayLike<number>) => Float64Array.from(values);
   switch (column) {
     case 'id':
       return cases.id;
     case 'verdict':
-      return cases.verdict.map((verdict) => VERDICT_ORDER[verdict]);
+      return numbers(cases.verdict.map((verdict) => VERDICT_ORDER[verdict]));
     case 'score':
-      return cases.score.map((value) => value ?? -1);
+      return numbers(cases.score.map((value) => value ?? -1));
     case 'target':
-      return cases.target.map((at) => run.targetNames[at]!);
+      return numbers(rankNames(run.targetNames, cases.target));
     case 'evalFile':
-      return cases.evalFile.map((at) => run.evalFileNames[at]!);
+      return numbers(rankNames(run.evalFileNames, cases.evalFile));
     case 'durationMs':
-      return cases.durationMs;
+      return numbers(cases.durationMs);
     case 'costUsd':
-      return cases.costUsd.map((value) => value ?? -1);
+      return numbers(cases.costUsd.map((value) => value ?? -1));
   }
 }
+
+/** Name indexes replaced by the names' alphabetical rank. */
+function rankNames(names: string[], indexes: number[]): number[] {
+  const sorted = names
+    .map((name, index) => ({ name, index }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const rank = new Array<number>(names.length);
+  sorted.forEach((entry, position) => {
+    rank[entry.index] = position;
+  });
+  return indexes.map((index) => rank[index]!);
+}
+
+const SORT_COLUMNS: SortColumn[] = ['verdict', 'score', 'id', 'target', 'evalFile', 'durationMs'];
 
 const COLUMNS: { column: SortColumn; label: string; className: string }[] = [
   { column: 'verdict', label: 'Verdict', className: 'c-verdict' },
@@ -117,7 +200,7 @@ const COLUMNS: { column: SortColumn; label: string; className: string }[] = [
 export function CaseTable(props: {
   run: RunResponse;
   order: Int32Array;
-  sort: { column: SortColumn; descending: boolean };
+  sort: CaseSort;
   onSort: (column: SortColumn) => void;
 }) {
   const { run, order, sort } = props;

@@ -1,10 +1,12 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunResponse } from '../shared/api-types.js';
 import { api } from './api.js';
 import {
   type CaseFilter,
+  type CaseSort,
   CaseTable,
   NO_FILTER,
+  prepareInBackground,
   type SortColumn,
   selectCases,
 } from './case-table.js';
@@ -23,22 +25,10 @@ export function RunPage({ runKey }: { runKey: string }) {
 function RunView({ run }: { run: RunResponse }) {
   const summary = run.run;
   const [filter, setFilter] = useState<CaseFilter>(NO_FILTER);
-  const [sort, setSort] = useState<{ column: SortColumn; descending: boolean }>({
-    column: 'verdict',
-    descending: false,
-  });
-  // Lower-cased once per load: the id, the eval file, the target and the start of the answer.
-  const searchText = useMemo(
-    () =>
-      run.cases.id.map((id, index) =>
-        `${id}\n${run.targetNames[run.cases.target[index]!]}\n${run.cases.text[index]}`.toLowerCase(),
-      ),
-    [run],
-  );
-  const order = useMemo(
-    () => selectCases(run, filter, sort, searchText),
-    [run, filter, sort, searchText],
-  );
+  // File order first: the first paint of a large run waits for no sort.
+  const [sort, setSort] = useState<CaseSort>({ column: null, descending: false });
+  const order = useMemo(() => selectCases(run, filter, sort), [run, filter, sort]);
+  useEffect(() => prepareInBackground(run), [run]);
   const set = (key: keyof CaseFilter) => (value: string) => setFilter({ ...filter, [key]: value });
   const onSort = (column: SortColumn) =>
     setSort(

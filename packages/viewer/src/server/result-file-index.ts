@@ -15,7 +15,7 @@ import type {
 import { failureClassOf, metricOf, stringsOf } from './optional-fields.js';
 
 /** How much of an answer the table and the free-text search keep per case. */
-const TEXT_CHARS = 160;
+const TEXT_CHARS = 100;
 const READ_CHUNK = 1 << 20;
 
 /** Interns repeated strings as indexes. */
