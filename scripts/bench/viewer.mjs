@@ -45,7 +45,9 @@ function line(index, run = 0) {
     hits: [],
     misses: [],
     reasoning: '',
-    candidate_answer: `Your refund for order ${index} has been approved: $${index % 500}. `.repeat(3),
+    candidate_answer: `Your refund for order ${index} has been approved: $${index % 500}. `.repeat(
+      3,
+    ),
     evaluator_results: [grader('amount', 'regex'), grader('tone', 'llm_judge')],
     attempts: 1,
     duration_ms: 800 + (index % 900),
@@ -128,7 +130,14 @@ try {
     throw new Error(`the run page shows "${counted}" with ${rowsShown} rows rendered`);
   }
   const paint = middle(paints);
-  ok = report('viewer: 100,000-case run, first table paint', paint.toFixed(0), 'ms', '<= 1500 ms', paint <= 1500) && ok;
+  ok =
+    report(
+      'viewer: 100,000-case run, first table paint',
+      paint.toFixed(0),
+      'ms',
+      '<= 1500 ms',
+      paint <= 1500,
+    ) && ok;
 
   /** Times an action in the page until the case count or the sort state shows it. */
   const interaction = (action) =>
@@ -172,12 +181,40 @@ try {
   }
   const filter = middle(filters);
   const sort = middle(sorts);
-  ok = report('viewer: 100,000-case run, slowest filter', filter.toFixed(0), 'ms', '<= 150 ms', filter <= 150) && ok;
-  ok = report('viewer: 100,000-case run, slowest sort', sort.toFixed(0), 'ms', '<= 150 ms', sort <= 150) && ok;
+  ok =
+    report(
+      'viewer: 100,000-case run, slowest filter',
+      filter.toFixed(0),
+      'ms',
+      '<= 150 ms',
+      filter <= 150,
+    ) && ok;
+  ok =
+    report(
+      'viewer: 100,000-case run, slowest sort',
+      sort.toFixed(0),
+      'ms',
+      '<= 150 ms',
+      sort <= 150,
+    ) && ok;
   const heap = (await page.evaluate('performance.memory.usedJSHeapSize')) / 1024 / 1024;
-  ok = report('viewer: 100,000-case run, page JS heap', heap.toFixed(0), 'MB', '<= 300 MB', heap <= 300) && ok;
+  ok =
+    report(
+      'viewer: 100,000-case run, page JS heap',
+      heap.toFixed(0),
+      'MB',
+      '<= 300 MB',
+      heap <= 300,
+    ) && ok;
   const server = rssMb(bigViewer.child.pid);
-  ok = report('viewer: 100,000-case run, server resident memory', server.toFixed(0), 'MB', '<= 250 MB', server <= 250) && ok;
+  ok =
+    report(
+      'viewer: 100,000-case run, server resident memory',
+      server.toFixed(0),
+      'MB',
+      '<= 250 MB',
+      server <= 250,
+    ) && ok;
   await page.close();
 
   const historyViewer = await startViewer(history.dir);
@@ -192,7 +229,14 @@ try {
     await historyPage.close();
   }
   const load = middle(loads);
-  ok = report('viewer: history of 200 runs, load', load.toFixed(0), 'ms', '<= 1000 ms', load <= 1000) && ok;
+  ok =
+    report(
+      'viewer: history of 200 runs, load',
+      load.toFixed(0),
+      'ms',
+      '<= 1000 ms',
+      load <= 1000,
+    ) && ok;
 } finally {
   for (const child of viewers) child.kill('SIGINT');
   await browser.close();

@@ -206,12 +206,11 @@ export function CaseTable(props: {
   const { run, order, sort } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
+  // The scroller is at most as tall as the window: rendering a window's height of rows always
+  // fills it, however many rows there are (and as rows arrive while a run is written).
+  const [viewport, setViewport] = useState(() => window.innerHeight);
   useEffect(() => {
-    const element = scroller.current;
-    if (element === null) return;
-    const measure = () => setViewport(element.clientHeight || 600);
-    measure();
+    const measure = () => setViewport(window.innerHeight);
     window.addEventListener('resize', measure);
     return () => window.removeEventListener('resize', measure);
   }, []);
