@@ -35,7 +35,7 @@ const MOCK_TARGETS = `  - name: good
   - name: slow
     provider: mock
     response: "refund approved"
-    delay_ms: 400
+    delay_ms: 700
 `;
 
 const REFUNDS = `evalcases:

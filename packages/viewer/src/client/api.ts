@@ -3,6 +3,7 @@ import type {
   CompareResponse,
   RunResponse,
   RunsResponse,
+  RunTextResponse,
 } from '../shared/api-types.js';
 
 /**
@@ -77,6 +78,7 @@ const query = (params: Record<string, string | number | null | undefined>) =>
 export const api = {
   runs: () => getJson<RunsResponse>('/api/runs'),
   run: (key: string) => getJson<RunResponse>(`/api/run?${query({ key })}`),
+  runText: (key: string) => getJson<RunTextResponse>(`/api/run-text?${query({ key })}`),
   case: (key: string, line: number) => getJson<CaseResponse>(`/api/case?${query({ key, line })}`),
   compare: (base: string, next: string, baseTarget?: string | null, newTarget?: string | null) =>
     getJson<CompareResponse>(`/api/compare?${query({ base, new: next, baseTarget, newTarget })}`),

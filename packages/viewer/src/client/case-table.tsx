@@ -45,6 +45,18 @@ export interface CaseSort {
 
 const ranks = new WeakMap<RunResponse, Map<SortColumn, Int32Array>>();
 const searchTexts = new WeakMap<RunResponse, string[]>();
+const answers = new WeakMap<RunResponse, string[]>();
+
+/** Hands the table the start of each case's answer, once fetched (`/api/run-text`). */
+export function setAnswers(run: RunResponse, text: string[]): void {
+  answers.set(run, text);
+  searchTexts.delete(run);
+}
+
+/** False until `setAnswers` was called for the run: search then looks at ids and targets only. */
+export function hasAnswers(run: RunResponse): boolean {
+  return answers.has(run);
+}
 
 /**
  * Each case's position when the run is sorted by `column` (ties in file order), computed once
@@ -81,8 +93,9 @@ export function rankOf(run: RunResponse, column: SortColumn): Int32Array {
 export function searchTextOf(run: RunResponse): string[] {
   let text = searchTexts.get(run);
   if (text === undefined) {
+    const answer = answers.get(run);
     text = run.cases.id.map((id, index) =>
-      `${id}\n${run.targetNames[run.cases.target[index]!]}\n${run.cases.text[index]}`.toLowerCase(),
+      `${id}\n${run.targetNames[run.cases.target[index]!]}\n${answer?.[index] ?? ''}`.toLowerCase(),
     );
     searchTexts.set(run, text);
   }

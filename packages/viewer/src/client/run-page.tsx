@@ -5,10 +5,12 @@ import {
   type CaseFilter,
   type CaseSort,
   CaseTable,
+  hasAnswers,
   NO_FILTER,
   prepareInBackground,
   type SortColumn,
   selectCases,
+  setAnswers,
 } from './case-table.js';
 import { Histogram } from './charts.js';
 import { cost, duration, percent, score, when } from './format.js';
@@ -27,8 +29,25 @@ function RunView({ run }: { run: RunResponse }) {
   const [filter, setFilter] = useState<CaseFilter>(NO_FILTER);
   // File order first: the first paint of a large run waits for no sort.
   const [sort, setSort] = useState<CaseSort>({ column: null, descending: false });
-  const order = useMemo(() => selectCases(run, filter, sort), [run, filter, sort]);
+  const [answersLoaded, setAnswersLoaded] = useState(() => hasAnswers(run));
+  const order = useMemo(() => selectCases(run, filter, sort), [run, filter, sort, answersLoaded]);
   useEffect(() => prepareInBackground(run), [run]);
+  useEffect(() => {
+    // After the first paint: the answers' text is most of a large run's bytes.
+    let current = true;
+    setAnswersLoaded(hasAnswers(run));
+    api.runText(run.run.key).then(
+      ({ text }) => {
+        if (!current) return;
+        setAnswers(run, text);
+        setAnswersLoaded(true);
+      },
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [run]);
   const set = (key: keyof CaseFilter) => (value: string) => setFilter({ ...filter, [key]: value });
   const onSort = (column: SortColumn) =>
     setSort(
@@ -180,7 +199,7 @@ function RunView({ run }: { run: RunResponse }) {
         />
         <input
           type="search"
-          placeholder="Search ids and answers"
+          placeholder={answersLoaded ? 'Search ids and answers' : 'Search ids (answers loading)'}
           aria-label="Search"
           value={filter.text}
           onInput={(event) => set('text')((event.currentTarget as HTMLInputElement).value)}

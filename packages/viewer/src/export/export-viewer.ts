@@ -74,6 +74,7 @@ export async function exportViewer(options: ExportOptions): Promise<ExportSummar
   let copied = 0;
   for (const [runNumber, run] of runs.entries()) {
     await writeData([[apiPath('run', { key: run.key }), JSON.parse(run.runJson())]]);
+    await writeData([[apiPath('run-text', { key: run.key }), JSON.parse(run.textJson())]]);
     const copiedFiles = new Map<string, string>();
     const fileHref = (absolute: string) => {
       let target = copiedFiles.get(absolute);

@@ -53,6 +53,7 @@ export class ResultFileIndex {
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
   private columns!: CaseColumns;
+  private text!: string[];
   private evalFiles!: Names;
   private targets!: Names;
   private graders!: Names;
@@ -69,6 +70,7 @@ export class ResultFileIndex {
   private startedAt: string | null = null;
   private finishedAt: string | null = null;
   private cachedRun: string | undefined;
+  private cachedText: string | undefined;
   private cachedSummary: RunSummary | undefined;
 
   constructor(
@@ -96,8 +98,8 @@ export class ResultFileIndex {
       graders: [],
       tags: [],
       failureClass: [],
-      text: [],
     };
+    this.text = [];
     this.evalFiles = new Names();
     this.targets = new Names();
     this.graders = new Names();
@@ -114,6 +116,7 @@ export class ResultFileIndex {
 
   private invalidate(): void {
     this.cachedRun = undefined;
+    this.cachedText = undefined;
     this.cachedSummary = undefined;
   }
 
@@ -198,7 +201,7 @@ export class ResultFileIndex {
     const failureClass = failureClassOf(extra.failure_class);
     columns.failureClass.push(failureClass === null ? -1 : this.failureClasses.of(failureClass));
     const answer = record.candidate_answer.slice(0, TEXT_CHARS);
-    columns.text.push(errored ? `${record.error!.slice(0, TEXT_CHARS)}\n${answer}` : answer);
+    this.text.push(errored ? `${record.error!.slice(0, TEXT_CHARS)}\n${answer}` : answer);
     this.offsets.push(offset);
     this.lengths.push(length);
 
@@ -321,6 +324,12 @@ export class ResultFileIndex {
       series,
     };
     return this.cachedSummary;
+  }
+
+  /** The start of each case's answer, for search (`RunTextResponse`), serialised once per change. */
+  textJson(): string {
+    this.cachedText ??= JSON.stringify({ text: this.text });
+    return this.cachedText;
   }
 
   /** The run as the run page reads it, serialised once per change of the file. */

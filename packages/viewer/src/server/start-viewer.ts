@@ -108,6 +108,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       if (index === undefined) return notFound(response, 'run');
       return send(response, 200, 'application/json; charset=utf-8', index.runJson());
     }
+    if (route === '/api/run-text') {
+      const index = catalog.get(url.searchParams.get('key') ?? '');
+      if (index === undefined) return notFound(response, 'run');
+      return send(response, 200, 'application/json; charset=utf-8', index.textJson());
+    }
     if (route === '/api/case') {
       const index = catalog.get(url.searchParams.get('key') ?? '');
       const line = Number(url.searchParams.get('line'));

@@ -92,7 +92,13 @@ export interface CaseColumns {
   tags: number[][];
   /** Index into `failureClassNames`, or -1. */
   failureClass: number[];
-  /** The start of the answer and the error, for free-text search and the table. */
+}
+
+/**
+ * The start of each case's answer (and error), in case order, for free-text search: fetched
+ * apart from the run (`/api/run-text`), after the table's first paint, as it is most of the bytes.
+ */
+export interface RunTextResponse {
   text: string[];
 }
 
