@@ -50,11 +50,14 @@ export function Trend({ points, title }: { points: TrendPoint[]; title: string }
       >
         <line x1="0" y1={height} x2={width} y2={height} class="axis" />
         <polyline points={shown.map((xy) => xy.join(',')).join(' ')} class="line" />
-        {shown.map((xy, index) => (
-          <circle key={index} cx={xy[0]} cy={xy[1]} r="3" class="dot">
-            <title>{points[index]?.label}</title>
-          </circle>
-        ))}
+        {/* A dot per run while there are few; beyond, the line alone (a long history draws fast). */}
+        {shown.length > 40
+          ? null
+          : shown.map((xy, index) => (
+              <circle key={index} cx={xy[0]} cy={xy[1]} r="3" class="dot">
+                <title>{points[index]?.label}</title>
+              </circle>
+            ))}
       </svg>
     </figure>
   );
