@@ -256,6 +256,46 @@ ${agentCase('fix-sum', 'hostile', FIXED)}`,
     await page.close();
   });
 
+  it('compares two targets of one run, picked on the compare page', async () => {
+    const out = path.join('.agentv', 'results', 'run-5-two-targets.jsonl');
+    const run = await runAgentv(
+      ['eval', 'evals/refunds.yaml', '--target', 'good', '--target', 'bad', '--out', out],
+      project.dir,
+    );
+    expect(run.code).toBe(1);
+    const { page, errors } = await open(`#/run?key=${encodeURIComponent(out)}`);
+    await page.locator('a.button[href^="#/compare"]').click();
+    await page.locator('[data-testid=compare-cases]').waitFor();
+    expect(await page.locator('[data-testid=compare-summary]').textContent()).toMatch(
+      /^2Regressions0Fixes/,
+    );
+    // Swapping the sides from the pickers turns the regressions into fixes.
+    await page.locator('[data-testid=compare-targets] select').first().click();
+    await page.evaluate(`(() => {
+      const [base, next] = document.querySelectorAll('[data-testid=compare-targets] select');
+      base.value = 'bad';
+      base.dispatchEvent(new Event('change', { bubbles: true }));
+    })()`);
+    await eventually(
+      async () => (await page.evaluate<string>('location.hash')).includes('baseTarget=bad'),
+      'the picked base target in the URL',
+    );
+    await page.evaluate(`(() => {
+      const next = document.querySelectorAll('[data-testid=compare-targets] select')[1];
+      next.value = 'good';
+      next.dispatchEvent(new Event('change', { bubbles: true }));
+    })()`);
+    await eventually(
+      async () =>
+        /^0Regressions2Fixes/.test(
+          (await page.locator('[data-testid=compare-summary]').textContent()) ?? '',
+        ),
+      'the swapped comparison',
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows a run while agentv eval writes it, without a reload', async () => {
     const { page, errors } = await open('');
     await page.locator('tr.run-row').first().waitFor();

@@ -1,3 +1,4 @@
+import type { JSX } from 'preact';
 import type { CompareResponse } from '../shared/api-types.js';
 import { api } from './api.js';
 import { percent, score, signed } from './format.js';
@@ -17,15 +18,77 @@ export function ComparePage(props: {
     [base, next, baseTarget, newTarget],
     [base, next],
   );
-  if (data === undefined) return error ? <ErrorBox message={error} /> : <Loading />;
-  return <CompareView comparison={data} />;
+  const runs = useData(() => api.runs(), [], 'none');
+  const targetsOf = (key: string) => runs.data?.runs.find((run) => run.key === key)?.targets ?? [];
+  const pick = (side: 'baseTarget' | 'newTarget') => (target: string) => {
+    const params = { base, new: next, baseTarget, newTarget, [side]: target };
+    location.hash = href('compare', params);
+  };
+  const pickers = (
+    <section class="toolbar" data-testid="compare-targets">
+      <TargetChoice
+        label="Base target"
+        value={baseTarget}
+        options={targetsOf(base)}
+        onChange={pick('baseTarget')}
+      />
+      <TargetChoice
+        label="New target"
+        value={newTarget}
+        options={targetsOf(next)}
+        onChange={pick('newTarget')}
+      />
+    </section>
+  );
+  if (data === undefined) {
+    return error ? (
+      <main class="page">
+        {pickers}
+        <ErrorBox message={error} />
+      </main>
+    ) : (
+      <Loading />
+    );
+  }
+  return <CompareView comparison={data} pickers={pickers} />;
+}
+
+function TargetChoice(props: {
+  label: string;
+  value: string | null;
+  options: string[];
+  onChange: (value: string) => void;
+}) {
+  if (props.options.length < 2) return null;
+  return (
+    <label class="choice">
+      <span>{props.label}</span>
+      <select
+        value={props.value ?? ''}
+        onChange={(event) => props.onChange((event.currentTarget as HTMLSelectElement).value)}
+      >
+        <option value="">all</option>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 function side(run: string, target: string | null): string {
   return target === null ? run : `${run} (${target})`;
 }
 
-function CompareView({ comparison }: { comparison: CompareResponse }) {
+function CompareView({
+  comparison,
+  pickers,
+}: {
+  comparison: CompareResponse;
+  pickers: JSX.Element;
+}) {
   const c = comparison;
   const interval = (change: CompareResponse['passRate']) =>
     `${signed(change.delta * 100, 1)} pts [${signed(change.ci95[0] * 100, 1)}, ${signed(change.ci95[1] * 100, 1)}]`;
@@ -39,6 +102,7 @@ function CompareView({ comparison }: { comparison: CompareResponse }) {
         base <a href={href('run', { key: c.base.run })}>{side(c.base.run, c.base.target)}</a> → new{' '}
         <a href={href('run', { key: c.next.run })}>{side(c.next.run, c.next.target)}</a>
       </p>
+      {pickers}
       <section class="stats" data-testid="compare-summary">
         <Stat
           label="Regressions"
