@@ -84,9 +84,6 @@ export const api = {
     getJson<CompareResponse>(`/api/compare?${query({ base, new: next, baseTarget, newTarget })}`),
 };
 
-/** The API paths an export must hold; the export writes exactly these. */
-export const apiPaths = { query };
-
 type Listener = (keys: string[]) => void;
 const listeners = new Set<Listener>();
 let source: EventSource | undefined;
