@@ -22,6 +22,9 @@ if (status === 1) {
   console.log(
     'Everything worked. Next: open examples/quickstart/evals/support.yaml and the result file above.',
   );
+}
+if (status === 0 || status === 1) {
+  console.log('Look at the run in your browser: npm run agentv -- view');
   process.exit(0);
 }
 process.exit(status ?? 2);

@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<AnyCommand>> = {
   results: () => import('./commands/results.js').then((module) => module.default),
   compare: () => import('./commands/compare.js').then((module) => module.default),
   grade: () => import('./commands/grade.js').then((module) => module.default),
+  view: () => import('./commands/view.js').then((module) => module.default),
   // Listed in the usage; `runCli` turns `agentv help [command]` into `agentv [command] --help`.
   help: async () => ({
     meta: {

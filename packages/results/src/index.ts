@@ -1,4 +1,7 @@
 // The public API of @agentv/results: named exports only.
+
+export { safeFileStem } from './case-file-names.js';
+export { checkResultLine } from './check-result-line.js';
 export type {
   CaseChange,
   CaseComparison,

@@ -159,6 +159,10 @@ describe('the packed packages', () => {
         if (/^schemas\/[\w.-]+\.json$/.test(file) && withSchemas.includes(pkg.name)) continue;
         // The CLI's bundle (scripts/bundle.mjs): built from the same sources as its dist/.
         if (/^bundle\/[\w.-]+\.js$/.test(file) && pkg.name === 'agentv') continue;
+        // The viewer's browser client (scripts/build-client.mjs), bundled from src/client/.
+        if (/^dist\/client\/[\w.-]+\.(js|css|html)$/.test(file) && pkg.name === '@agentv/viewer') {
+          continue;
+        }
         const built = /^dist\/(.+?)(\.d\.ts|\.js)$/.exec(file);
         // Every built file comes from a source file that exists today and is not a test.
         const source = built && path.join(pkg.dir, 'src', `${built[1]}.ts`);
