@@ -4,10 +4,12 @@ import {
   claudeCodeProviderFactory,
 } from './claude-code/claude-code-provider.js';
 import { codexProviderFactory } from './codex/codex-provider.js';
+import { opencodeProviderFactory } from './opencode/opencode-provider.js';
 
 /** Every coding-agent provider of this package, aliases included, for the app's registry. */
 export const codingAgentProviderFactories: readonly ProviderFactory[] = [
   codexProviderFactory,
   claudeCodeProviderFactory,
   ...claudeCodeAliasFactories,
+  opencodeProviderFactory,
 ];

@@ -4,4 +4,5 @@ import { ensureAgentCli } from './agent-cli.js';
 export default async function setup(): Promise<void> {
   await ensureAgentCli('codex');
   await ensureAgentCli('claude-code');
+  await ensureAgentCli('opencode');
 }
