@@ -100,6 +100,9 @@ async function exampleAgainst(
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'gpt-4.1',
     timeout_seconds: 180,
+    // opencode installs its plugin package from the npm registry in the background at start: a
+    // registry on loopback that refuses keeps the tests off the network.
+    env: { npm_config_registry: 'http://127.0.0.1:9/' },
     ...target,
   };
   const lines = Object.entries(settings)
