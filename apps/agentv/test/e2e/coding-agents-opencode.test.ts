@@ -229,6 +229,27 @@ describe('provider: opencode, the real CLI against a scripted model', { timeout:
     }
   });
 
+  it('read_only takes edits and commands away: the edit is refused, the tests fail, the run warns', async (context) => {
+    if (!opencode) return context.skip();
+    const server = await startChatCompletionsServer(solve);
+    servers.push(server);
+    const dir = await exampleAgainst(server, { permission_mode: 'read_only' });
+    const { byId, stderr } = await evalExample(dir, ['--eval-id', 'implement-word-count']);
+    const line = byId['implement-word-count'];
+    expect(line).toMatchObject({ passed: false });
+    expect(line.error).toBeUndefined();
+    // opencode offers neither edit nor bash: the model's edit became a call of its `invalid` tool.
+    const offered = server.conversation()[0]?.body.tools as { function: { name: string } }[];
+    const names = offered.map((tool) => tool.function.name);
+    expect(names).toContain('read');
+    expect(names).not.toContain('edit');
+    expect(names).not.toContain('bash');
+    const calls = line.trace.filter((event: { type: string }) => event.type === 'tool_call');
+    expect(calls.map((event: { name: string }) => event.name)).toEqual(['read_file', 'invalid']);
+    expect(calls[1].input).toMatchObject({ tool: 'edit' });
+    expect(stderr).toContain("opencode's model called a tool opencode did not offer (edit)");
+  });
+
   it('stops a hung agent at timeout_seconds with nothing left running', async (context) => {
     if (!opencode) return context.skip();
     const server = await startChatCompletionsServer(() => [{ hang: true }]);

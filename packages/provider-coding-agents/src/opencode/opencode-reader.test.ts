@@ -66,6 +66,7 @@ describe('createOpencodeReader', () => {
       metadata: { status: 'error' },
     });
     expect(outcome.trace.filter((event) => event.type === 'model_step')).toHaveLength(8);
+    expect(outcome.warnings).toBeUndefined();
   });
 
   it('adds up the tokens of every step; a cost of 0 is left to the price table', () => {
@@ -101,6 +102,9 @@ describe('createOpencodeReader', () => {
       'todo/todowrite',
     ]);
     expect(outcome.answer).toBe('All done here.');
+    expect(outcome.warnings).toEqual([
+      "opencode's model called 2 tools opencode did not offer (edit, docs_lookup); offered: apply_patch, bash, glob, grep, invalid, read, skill, task, todowrite, webfetch; permission_mode, allowed_tools and denied_tools decide which tools opencode offers",
+    ]);
   });
 
   it('classifies a refused key and an unknown model from the error event', () => {

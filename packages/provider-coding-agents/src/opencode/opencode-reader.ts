@@ -12,7 +12,8 @@ type Json = Record<string, unknown>;
  * (`part.state` with `input`, `output` or `error`, and `time.start` / `time.end` in ms, which
  * time the `tool_call` / `tool_result` pair); `text` is the model's text; `step_finish` adds the
  * step's `tokens` and `cost`; `error` is the failure (an `APIError` with the HTTP status). The
- * answer is the text of the last step: a run whose last step said nothing has no answer.
+ * answer is the text of the last step: a run whose last step said nothing has no answer. Calls
+ * of tools opencode did not offer (its `invalid` tool) make a warning.
  */
 export function createOpencodeReader(): AgentEventReader {
   const trace: TraceEvent[] = [];
@@ -21,6 +22,8 @@ export function createOpencodeReader(): AgentEventReader {
   let usage: TokenUsage | undefined;
   let cost = 0;
   let failure: AgentFailure | undefined;
+  const notOffered: string[] = [];
+  let offered: string | undefined;
 
   const readTool = (part: Json, at: Date) => {
     const own = typeof part.tool === 'string' ? part.tool : 'unknown';
@@ -56,6 +59,14 @@ export function createOpencodeReader(): AgentEventReader {
     if (typeof state.title === 'string') metadata.title = state.title;
     result.metadata = metadata;
     trace.push(call, result);
+    // opencode answers a call of a tool it did not offer with its `invalid` tool.
+    const input = isRecord(state.input) ? state.input : {};
+    if (own === 'invalid' && typeof input.tool === 'string') {
+      notOffered.push(input.tool);
+      if (typeof input.error === 'string') {
+        offered = /Available tools: ([^.]*)/.exec(input.error)?.[1] ?? offered;
+      }
+    }
   };
 
   return {
@@ -117,9 +128,25 @@ export function createOpencodeReader(): AgentEventReader {
             : { kind: classifyFailureText(line), detail: failureLine(line) };
       }
       if (failure !== undefined) outcome.failure = failure;
+      if (notOffered.length > 0) outcome.warnings = [notOfferedWarning(notOffered, offered)];
       return outcome;
     },
   };
+}
+
+/**
+ * One line naming the tools the model called that opencode did not offer: taken away by the
+ * permission rules, or not offered to this model (GPT models get `apply_patch`, not `edit`).
+ */
+function notOfferedWarning(names: string[], offered: string | undefined): string {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const list = [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ');
+  return (
+    `opencode's model called ${names.length === 1 ? 'a tool' : `${names.length} tools`} opencode did not offer (${list})` +
+    `${offered === undefined ? '' : `; offered: ${offered}`}; ` +
+    'permission_mode, allowed_tools and denied_tools decide which tools opencode offers'
+  );
 }
 
 /** A step's `tokens` (`input`, `output`, `reasoning`, `cache.read`, `cache.write`) as `TokenUsage`. */
