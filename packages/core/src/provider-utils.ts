@@ -32,7 +32,11 @@ export {
 } from './provider/output-limit.js';
 export type { ModelPricing } from './provider/price-table.js';
 export { estimateCostUsd, lookupPrice, PRICE_TABLE } from './provider/price-table.js';
-export type { Provider, ProviderSpecificationVersion } from './provider/provider.js';
+export type {
+  HealthcheckUse,
+  Provider,
+  ProviderSpecificationVersion,
+} from './provider/provider.js';
 export { PROVIDER_SPECIFICATION_VERSION } from './provider/provider.js';
 export type { ProviderContext, ProviderFactory } from './provider/provider-factory.js';
 export type { ProviderOptions } from './provider/provider-options.js';

@@ -4,6 +4,7 @@ import {
   claudeCodeProviderFactory,
 } from './claude-code/claude-code-provider.js';
 import { codexProviderFactory } from './codex/codex-provider.js';
+import { geminiCliProviderFactory } from './gemini-cli/gemini-cli-provider.js';
 import { opencodeProviderFactory } from './opencode/opencode-provider.js';
 
 /** Every coding-agent provider of this package, aliases included, for the app's registry. */
@@ -11,5 +12,6 @@ export const codingAgentProviderFactories: readonly ProviderFactory[] = [
   codexProviderFactory,
   claudeCodeProviderFactory,
   ...claudeCodeAliasFactories,
+  geminiCliProviderFactory,
   opencodeProviderFactory,
 ];

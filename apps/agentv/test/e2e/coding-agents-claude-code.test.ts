@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentCli } from '../../../../packages/provider-coding-agents/src/test-support/agent-cli.js';
 import {
@@ -10,15 +8,18 @@ import {
   type ScriptedTurn,
   startAnthropicServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/anthropic-server.js';
-import { parseJsonl, runAgentv } from '../support/project.js';
+import {
+  CODING_TASKS,
+  codingAgentScratch,
+  evalExample as evalExampleOf,
+  processesWith,
+  toolCalls,
+} from '../support/coding-agents.js';
+import { runAgentv } from '../support/project.js';
 
 // The claude-code provider through the built CLI, running the real Claude Code CLI (pinned,
 // installed into the cache folder by `ensureAgentCli`) against a scripted Anthropic Messages
 // server on 127.0.0.1, on examples/coding-agents: three coding tasks graded by the repository's tests.
-
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const EXAMPLE = path.join(ROOT, 'examples/coding-agents');
-const CASES = ['fix-slugify', 'implement-word-count', 'create-capitalize'];
 
 /** What a competent model does for each task of the example, found by words of its prompt. */
 const SOLUTIONS: [string, ScriptedTurn[]][] = [
@@ -86,7 +87,7 @@ const lazy = (): ScriptedTurn[] => [
 ];
 
 let claude: string | undefined;
-let scratch: string;
+const scratch = codingAgentScratch('claude');
 const servers: AnthropicServer[] = [];
 
 beforeAll(async () => {
@@ -97,9 +98,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-afterAll(async () => {
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => scratch.remove());
 
 async function serve(script: Parameters<typeof startAnthropicServer>[0]) {
   const server = await startAnthropicServer(script);
@@ -108,14 +107,8 @@ async function serve(script: Parameters<typeof startAnthropicServer>[0]) {
 }
 
 /** A copy of the example with a targets file pointing a claude-code target at `server`. */
-async function exampleAgainst(
-  server: AnthropicServer,
-  target: Record<string, unknown> = {},
-): Promise<string> {
-  scratch ??= await mkdtemp(path.join(tmpdir(), 'agentv-claude-'));
-  const dir = await mkdtemp(path.join(scratch, 'example-'));
-  await cp(EXAMPLE, dir, { recursive: true });
-  const settings = {
+function exampleAgainst(server: AnthropicServer, target: Record<string, unknown> = {}) {
+  return scratch.exampleWith('claude', {
     provider: 'claude-code',
     executable: claude,
     base_url: server.origin,
@@ -124,61 +117,16 @@ async function exampleAgainst(
     model: 'claude-sonnet-4-5',
     timeout_seconds: 120,
     ...target,
-  };
-  const lines = Object.entries(settings)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `    ${key}: ${JSON.stringify(value)}`);
-  await writeFile(
-    path.join(dir, '.agentv/targets.yaml'),
-    `targets:\n  - name: claude\n${lines.join('\n')}\n`,
-  );
-  return dir;
+  });
 }
 
-async function evalExample(dir: string, extra: string[] = [], key = 'sk-ant-scripted-secret-1234') {
-  const out = path.join(dir, 'out.jsonl');
-  const run = await runAgentv(
-    [
-      'eval',
-      'evals',
-      '--target',
-      'claude',
-      '--out',
-      out,
-      '--include-trace',
-      '--workers',
-      '3',
-      // Failed cases keep their workspaces: inside the test's folder, removed after the tests.
-      '--workspace-root',
-      path.join(dir, 'workspaces'),
-      ...extra,
-    ],
-    dir,
-    { SCRIPTED_KEY: key },
-  );
-  const lines = parseJsonl(await readFile(out, 'utf8').catch(() => ''));
-  return { ...run, out, byId: Object.fromEntries(lines.map((line) => [line.eval_id, line])) };
-}
+const evalExample = (dir: string, extra: string[] = [], key = 'sk-ant-scripted-secret-1234') =>
+  evalExampleOf(dir, 'claude', { SCRIPTED_KEY: key }, extra);
 
-/** Processes whose environment holds `text` (the call's API key: Claude Code and its commands). */
-async function processesWithEnv(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
-    if (!environ.includes(text)) continue;
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`);
-  }
-  return found;
-}
-
-const toolNames = (line: { trace: { type: string; name: string; raw_name: string }[] }) =>
-  line.trace
-    .filter((event) => event.type === 'tool_call')
-    .map((event) => `${event.name}/${event.raw_name}`);
-
-describe('provider: claude-code, the real CLI against a scripted model', () => {
+// A real agent CLI per case: seconds each on a busy 2-core machine.
+describe('provider: claude-code, the real CLI against a scripted model', {
+  timeout: 300_000,
+}, () => {
   it('does the three coding tasks: tests pass, canonical tool names, tokens and cost, transcripts', async (context) => {
     if (!claude) return context.skip();
     const server = await serve(solve);
@@ -186,14 +134,14 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
     const { code, stderr, byId, out } = await evalExample(dir, ['--dump-traces']);
     expect(stderr).not.toContain('sk-ant-scripted-secret-1234');
     expect(code, stderr).toBe(0);
-    for (const id of CASES) expect(byId[id], id).toMatchObject({ passed: true, score: 1 });
-    expect(toolNames(byId['fix-slugify'])).toEqual([
+    for (const id of CODING_TASKS) expect(byId[id], id).toMatchObject({ passed: true, score: 1 });
+    expect(toolCalls(byId['fix-slugify'])).toEqual([
       'read_file/Read',
       'edit_file/Edit',
       'shell/Bash',
     ]);
-    expect(toolNames(byId['implement-word-count'])).toEqual(['read_file/Read', 'edit_file/Edit']);
-    expect(toolNames(byId['create-capitalize'])).toEqual(['write_file/Write']);
+    expect(toolCalls(byId['implement-word-count'])).toEqual(['read_file/Read', 'edit_file/Edit']);
+    expect(toolCalls(byId['create-capitalize'])).toEqual(['write_file/Write']);
     // The test run's output reached the trace, from Claude Code's tool_use_result.
     const shell = byId['fix-slugify'].trace.find(
       (event: { type: string; name: string }) =>
@@ -224,7 +172,7 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
     // The raw event stream of each case and attempt, beside the results and in the trace dump.
     const transcripts = path.join(path.dirname(out), 'out.transcripts');
     expect((await readdir(transcripts)).sort()).toEqual(
-      CASES.map((id) => `${id}_attempt-1.jsonl`).sort(),
+      CODING_TASKS.map((id) => `${id}_attempt-1.jsonl`).sort(),
     );
     const transcript = await readFile(
       path.join(transcripts, 'fix-slugify_attempt-1.jsonl'),
@@ -243,7 +191,7 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
     const server = await serve(lazy);
     const { code, byId } = await evalExample(await exampleAgainst(server));
     expect(code).toBe(1);
-    for (const id of CASES) {
+    for (const id of CODING_TASKS) {
       expect(byId[id], id).toMatchObject({ passed: false });
       expect(byId[id].candidate_answer).toContain('tests pass');
       expect(byId[id].error).toBeUndefined();
@@ -290,14 +238,14 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
     const startedAt = Date.now();
     const { code, byId, stderr } = await evalExample(dir, ['--workers', '1'], key);
     expect(code, stderr).toBe(2);
-    for (const id of CASES) {
+    for (const id of CODING_TASKS) {
       expect(byId[id].error, id).toContain(
         'Claude Code did not finish within 5 s; it and every process it started were stopped',
       );
     }
     // Three cases, each stopped near its limit rather than after Claude Code's own request timeout.
     expect(Date.now() - startedAt).toBeLessThan(120_000);
-    expect(await processesWithEnv(key)).toEqual([]);
+    expect(await processesWith(key, 'environ')).toEqual([]);
     expect(server.requests.length).toBeGreaterThan(0);
     // Each case's command did start before the agent was stopped.
     expect((await readFile(started, 'utf8')).trim().split('\n')).toHaveLength(3);
@@ -370,8 +318,7 @@ describe('provider: claude-code, the real CLI against a scripted model', () => {
 describe('agentv init', () => {
   it('writes a claude-code target that validates once uncommented', async (context) => {
     if (!claude) return context.skip();
-    scratch ??= await mkdtemp(path.join(tmpdir(), 'agentv-claude-'));
-    const root = await mkdtemp(path.join(scratch, 'init-'));
+    const root = await scratch.folder('init');
     await runAgentv(['init'], root);
     const targetsPath = path.join(root, '.agentv/targets.yaml');
     const targets = await readFile(targetsPath, 'utf8');

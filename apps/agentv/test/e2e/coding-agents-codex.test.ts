@@ -1,7 +1,5 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentCli } from '../../../../packages/provider-coding-agents/src/test-support/agent-cli.js';
 import {
@@ -9,69 +7,27 @@ import {
   type ScriptTurn,
   startResponsesServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/responses-server.js';
-import { parseJsonl, runAgentv } from '../support/project.js';
+import { codexSolution } from '../support/codex-solution.js';
+import {
+  CODING_TASKS,
+  codingAgentScratch,
+  evalExample as evalExampleOf,
+  processesWith,
+  toolCalls,
+} from '../support/coding-agents.js';
+import { runAgentv } from '../support/project.js';
 
 // The codex provider through the built CLI, running the real Codex CLI (pinned, installed into
 // the cache folder by `ensureAgentCli`) against a scripted OpenAI Responses server on 127.0.0.1,
 // on examples/coding-agents: three coding tasks graded by the repository's tests.
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const EXAMPLE = path.join(ROOT, 'examples/coding-agents');
-
-/** What a competent model does for each task of the example, found by words of its prompt. */
-const SOLUTIONS: [string, ScriptTurn[]][] = [
-  [
-    'src/slugify.js',
-    [
-      { shell: 'node --test test/slugify.test.js || true' },
-      { shell: `sed -i "s/'_')/'-')/" src/slugify.js` },
-      { answer: 'Fixed slugify: words are now joined with dashes.' },
-    ],
-  ],
-  [
-    'wordCount',
-    [
-      {
-        patch: [
-          '*** Begin Patch',
-          '*** Update File: src/word-count.js',
-          '@@',
-          '-export function wordCount(_text) {',
-          "-  throw new Error('not implemented');",
-          '+export function wordCount(text) {',
-          '+  return text.split(/\\s+/).filter((word) => word !== "").length;',
-          '*** End Patch',
-        ].join('\n'),
-      },
-      { answer: 'Implemented wordCount.' },
-    ],
-  ],
-  [
-    'capitalize',
-    [
-      {
-        patch: [
-          '*** Begin Patch',
-          '*** Add File: src/capitalize.js',
-          '+export function capitalize(text) {',
-          '+  return text.charAt(0).toUpperCase() + text.slice(1);',
-          '+}',
-          '*** End Patch',
-        ].join('\n'),
-      },
-      { answer: 'Created src/capitalize.js.' },
-    ],
-  ],
-];
-
-const solve = (prompt: string): ScriptTurn[] =>
-  SOLUTIONS.find(([marker]) => prompt.includes(marker))?.[1] ?? [{ answer: 'No task found.' }];
+const solve = codexSolution();
 const lazy = (): ScriptTurn[] => [
   { answer: 'Done: all three tasks are complete and the tests pass.' },
 ];
 
 let codex: string | undefined;
-let scratch: string;
+const scratch = codingAgentScratch('codex');
 const servers: ResponsesServer[] = [];
 
 beforeAll(async () => {
@@ -82,19 +38,12 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-afterAll(async () => {
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => scratch.remove());
 
 /** A copy of the example with a targets file pointing the codex target at `server`. */
-async function exampleAgainst(
-  server: ResponsesServer,
-  target: Record<string, unknown> = {},
-): Promise<string> {
-  scratch ??= await mkdtemp(path.join(tmpdir(), 'agentv-codex-'));
-  const dir = await mkdtemp(path.join(scratch, 'example-'));
-  await cp(EXAMPLE, dir, { recursive: true });
-  const settings = {
+function exampleAgainst(server: ResponsesServer, target: Record<string, unknown> = {}) {
+  return scratch.exampleWith('codex', {
+    provider: 'codex',
     executable: codex,
     base_url: server.baseUrl,
     // biome-ignore lint/suspicious/noTemplateCurlyInString: ${{ VAR }} is targets-file syntax
@@ -102,40 +51,14 @@ async function exampleAgainst(
     model: 'gpt-5',
     timeout_seconds: 120,
     ...target,
-  };
-  const lines = Object.entries(settings)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `    ${key}: ${JSON.stringify(value)}`);
-  await writeFile(
-    path.join(dir, '.agentv/targets.yaml'),
-    `targets:\n  - name: codex\n    provider: codex\n${lines.join('\n')}\n`,
-  );
-  return dir;
+  });
 }
 
-async function evalExample(dir: string, extra: string[] = []) {
-  const out = path.join(dir, 'out.jsonl');
-  const run = await runAgentv(
-    ['eval', 'evals', '--out', out, '--include-trace', '--workers', '3', ...extra],
-    dir,
-    { SCRIPTED_KEY: 'sk-scripted-secret-1234' },
-  );
-  const lines = parseJsonl(await readFile(out, 'utf8').catch(() => ''));
-  return { ...run, out, byId: Object.fromEntries(lines.map((line) => [line.eval_id, line])) };
-}
+const evalExample = (dir: string, extra: string[] = []) =>
+  evalExampleOf(dir, 'codex', { SCRIPTED_KEY: 'sk-scripted-secret-1234' }, extra);
 
-/** Processes whose command line names `text`, other than this one. */
-async function processesNaming(text: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(text)) found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`);
-  }
-  return found;
-}
-
-describe('provider: codex, the real CLI against a scripted model', () => {
+// A real agent CLI per case: seconds each on a busy 2-core machine.
+describe('provider: codex, the real CLI against a scripted model', { timeout: 300_000 }, () => {
   it('does the three coding tasks: tests pass, canonical tool names, tokens and cost, transcripts', async (context) => {
     if (!codex) return context.skip();
     const server = await startResponsesServer(solve);
@@ -144,7 +67,7 @@ describe('provider: codex, the real CLI against a scripted model', () => {
     const { code, stderr, byId, out } = await evalExample(dir, ['--dump-traces']);
     expect(stderr).not.toContain('sk-scripted-secret-1234');
     expect(code, stderr).toBe(0);
-    for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
+    for (const id of CODING_TASKS) {
       expect(byId[id], id).toMatchObject({ passed: true, score: 1 });
       // The scripted server reports 120 input and 30 output tokens per response; gpt-5's price
       // from the table gives the cost, since Codex reports none.
@@ -152,10 +75,7 @@ describe('provider: codex, the real CLI against a scripted model', () => {
       expect(byId[id].usage.output_tokens).toBeGreaterThan(0);
       expect(byId[id].cost_usd).toBeGreaterThan(0);
     }
-    const names = (id: string) =>
-      byId[id].trace
-        .filter((event: { type: string }) => event.type === 'tool_call')
-        .map((event: { name: string; raw_name: string }) => `${event.name}/${event.raw_name}`);
+    const names = (id: string) => toolCalls(byId[id]);
     expect(names('fix-slugify')).toEqual(['shell/command_execution', 'shell/command_execution']);
     expect(names('implement-word-count')).toEqual(['edit_file/file_change']);
     expect(names('create-capitalize')).toEqual(['write_file/file_change']);
@@ -195,7 +115,7 @@ describe('provider: codex, the real CLI against a scripted model', () => {
     servers.push(server);
     const { code, byId } = await evalExample(await exampleAgainst(server));
     expect(code).toBe(1);
-    for (const id of ['fix-slugify', 'implement-word-count', 'create-capitalize']) {
+    for (const id of CODING_TASKS) {
       expect(byId[id], id).toMatchObject({ passed: false });
       expect(byId[id].candidate_answer).toContain('tests pass');
       expect(byId[id].error).toBeUndefined();
@@ -216,7 +136,7 @@ describe('provider: codex, the real CLI against a scripted model', () => {
     // Three cases, each stopped near its limit rather than after Codex's own stream timeout (minutes).
     expect(Date.now() - started).toBeLessThan(90_000);
     // Neither Codex's node launcher nor its native binary (both under the install folder) is left.
-    expect(await processesNaming(path.dirname(path.dirname(path.dirname(codex))))).toEqual([]);
+    expect(await processesWith(path.dirname(path.dirname(path.dirname(codex))))).toEqual([]);
     expect(server.requests.length).toBeGreaterThan(0);
   });
 
@@ -297,8 +217,7 @@ describe('provider: codex, the real CLI against a scripted model', () => {
 
   it('agentv init writes a codex target that validates once uncommented', async (context) => {
     if (!codex) return context.skip();
-    scratch ??= await mkdtemp(path.join(tmpdir(), 'agentv-codex-'));
-    const root = await mkdtemp(path.join(scratch, 'init-'));
+    const root = await scratch.folder('init');
     await runAgentv(['init'], root);
     const targetsPath = path.join(root, '.agentv/targets.yaml');
     const targets = await readFile(targetsPath, 'utf8');

@@ -208,10 +208,17 @@ async function startProviders(run: RunState): Promise<void> {
       // judgeFor reports it on each case that asks.
     }
   }
+  // Targets with a case that runs on this machine (not in a sandbox); judges always do.
+  const onHost = new Set<string>();
+  for (const { evalCase, target } of options.plan.cases) {
+    if (evalCase.workspace?.docker === undefined) onHost.add(target.name);
+  }
   for (const provider of [...providers.values(), ...judgeProviders.values()]) {
     if (!provider.healthcheck) continue;
     try {
-      await provider.healthcheck();
+      await provider.healthcheck({
+        onHost: judgeProviders.has(provider.targetName) || onHost.has(provider.targetName),
+      });
     } catch (error) {
       // The provider's own hint says what to do about its probe; keep it as the one hint.
       const hint = isAgentvError(error) ? error.hint : undefined;

@@ -30,12 +30,24 @@ export interface Provider {
   readonly supportsBatch?: boolean;
   /** Answer many cases in one call; the result has one response per request, in order. */
   invokeBatch?(requests: ProviderRequest[]): Promise<ProviderResponse[]>;
-  /** Check the provider is reachable; throws a `ProviderError` when it is not. Run once per provider. */
-  healthcheck?(): Promise<void>;
+  /**
+   * Check the provider is reachable; throws a `ProviderError` when it is not. Run once per
+   * provider, before the first case; `use` says where its cases run.
+   */
+  healthcheck?(use?: HealthcheckUse): Promise<void>;
   /**
    * Release what the provider holds (processes it keeps running, connections).
    * `runEvaluation` calls it once when the run ends, finished or interrupted;
    * no `invoke` is made after it. Never rejects.
    */
   close?(): Promise<void>;
+}
+
+/** Where the cases a provider serves will run, for its health check. */
+export interface HealthcheckUse {
+  /**
+   * False when every case of the run that uses the provider runs in a sandbox
+   * (`workspace.docker`): what it would run on this machine need not be here.
+   */
+  onHost: boolean;
 }

@@ -1,14 +1,18 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { makeTempDir } from '@agentv/core/provider-utils';
 import type { AgentHome } from './agent-adapter.js';
 
 /**
- * Makes the folders of one call's config home in a new private temp folder: `home`, `tmp` and
- * the four XDG folders, with the environment that points the agent at them.
+ * Makes the folders of one call's config home in a new private temp folder (or a new folder in
+ * `parent`, a sandbox's exchange folder): `home`, `tmp` and the four XDG folders, with the
+ * environment that points the agent at them.
  */
-export async function createAgentHome(kind: string): Promise<AgentHome> {
-  const root = await makeTempDir(`${kind}-home`);
+export async function createAgentHome(kind: string, parent?: string): Promise<AgentHome> {
+  const root =
+    parent === undefined
+      ? await makeTempDir(`${kind}-home`)
+      : await mkdtemp(path.join(parent, `${kind}-home-`));
   const at = (name: string) => path.join(root, name);
   const home: AgentHome = {
     root,
@@ -34,4 +38,17 @@ export async function createAgentHome(kind: string): Promise<AgentHome> {
 /** Removes a call's config home. Never rejects: a folder left behind is swept by the next run. */
 export async function removeAgentHome(home: AgentHome): Promise<void> {
   await rm(home.root, { recursive: true, force: true, maxRetries: 2 }).catch(() => {});
+}
+
+/**
+ * Lets any user read and write everything in a config home made in a sandbox's exchange folder:
+ * the image's user (`docker.user`) is not this machine's, and the agent writes its state there.
+ */
+export async function openAgentHome(dir: string): Promise<void> {
+  await chmod(dir, 0o777);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    if (entry.isDirectory()) await openAgentHome(child);
+    else if (entry.isFile()) await chmod(child, 0o666);
+  }
 }

@@ -31,8 +31,8 @@ const SNAKE_CASE: Record<keyof CodingAgentSettings, string> = {
 /**
  * The `ProviderFactory` of an agent (`kind` is the adapter's, or one of its aliases): its
  * settings checked without starting the agent, settings it cannot honour reported as warnings,
- * and `checkUse` reporting a CLI that is not installed and a `workspace.docker` sandbox (not
- * supported yet), in `validate` as in a run.
+ * and `checkUse` reporting a CLI that is not installed (on this machine; in a container the
+ * image's is checked when it starts) and a container without a network, in `validate` as in a run.
  */
 export function agentProviderFactory(adapter: AgentAdapter, kind = adapter.kind): ProviderFactory {
   return {
@@ -54,16 +54,18 @@ export function agentProviderFactory(adapter: AgentAdapter, kind = adapter.kind)
       return issues;
     },
     checkUse(target, _evalFile, _mode, workspace) {
-      const issues = installIssues(adapter, target);
-      if (workspace?.docker !== undefined) {
-        issues.push({
-          severity: 'error',
+      const docker = workspace?.docker;
+      // In a container the agent is the image's, checked when its first container starts.
+      if (docker === undefined) return installIssues(adapter, target);
+      if (docker.network !== 'none') return [];
+      return [
+        {
+          severity: 'warning',
           path: ['provider'],
-          message: `${adapter.displayName} cannot run in a workspace.docker sandbox yet: the ${adapter.kind} provider runs the agent on this machine`,
-          hint: `remove docker from the workspace of the cases run against this target, or use a cli target that runs ${adapter.executable} inside the container`,
-        });
-      }
-      return issues;
+          message: `${adapter.displayName} runs in a container with network: none: it reaches its model only if the model's endpoint (base_url) is served inside the container`,
+          hint: 'set workspace.docker.network: bridge (or a network of yours) so the agent can reach its model API',
+        },
+      ];
     },
     create(target, context) {
       return createCodingAgentProvider(adapter, parseCodingAgentSettings(target), {

@@ -13,14 +13,16 @@ import {
   type ProviderOptions,
   type ProviderRequest,
   type ProviderResponse,
+  SANDBOX_WORKSPACE,
   stderrSummary,
 } from '@agentv/core/provider-utils';
 import type { AgentAdapter, AgentFailure } from './agent-adapter.js';
 import { agentFailureError, type FailureContext } from './agent-errors.js';
-import { createAgentHome, removeAgentHome } from './agent-home.js';
+import { createAgentHome, openAgentHome, removeAgentHome } from './agent-home.js';
 import { compareVersions, readAgentVersion } from './agent-version.js';
 import { findExecutable } from './find-executable.js';
-import { runAgent } from './run-agent.js';
+import { checkInSandbox, sandboxPathOf, startInSandbox } from './in-sandbox.js';
+import { type AgentProcess, runAgent } from './run-agent.js';
 import type { CodingAgentSettings } from './settings.js';
 
 /** Variables of the run's environment an agent gets besides its own: locale, certificates, proxies. */
@@ -96,44 +98,70 @@ export function createCodingAgentProvider(
   };
 
   async function invoke(request: ProviderRequest): Promise<ProviderResponse> {
-    if (request.sandbox !== undefined) {
+    const sandbox = request.sandbox;
+    const exchange = sandbox?.exchange;
+    if (sandbox !== undefined && exchange === undefined) {
       throw new ProviderError(
-        `${adapter.displayName} cannot run in a workspace.docker sandbox yet: the ${adapter.kind} provider runs the agent on this machine`,
+        `${adapter.displayName} cannot run in this sandbox: it has no exchange folder for the agent's config home`,
         {
           retryable: false,
-          hint: `remove workspace.docker from the cases run against this target, or use a cli target that runs ${adapter.executable} inside the container`,
+          hint: 'run the case through the workspace manager (`agentv eval`, runEvaluation), which gives its containers one',
         },
       );
     }
-    const executable = await locate();
+    // In a sandbox the CLI is the image's: found on its PATH (or at `executable` inside) by the engine.
+    const executable = sandbox === undefined ? await locate() : command;
     const label = callLabel(request);
     const started = Date.now();
     const ownWorkdir =
-      request.workspace === undefined ? await makeTempDir(`${adapter.kind}-work`) : undefined;
-    const workdir = request.workspace ?? ownWorkdir!;
-    const home = await createAgentHome(adapter.kind);
+      sandbox === undefined && request.workspace === undefined
+        ? await makeTempDir(`${adapter.kind}-work`)
+        : undefined;
+    const workdir = sandbox !== undefined ? SANDBOX_WORKSPACE : (request.workspace ?? ownWorkdir!);
+    const home = await createAgentHome(adapter.kind, exchange?.hostPath);
     try {
-      const invocation = await adapter.prepare({
+      let invocation = await adapter.prepare({
         settings,
         prompt: request.question,
         workdir,
         home,
         runEnv,
       });
-      const env = {
-        ...baseEnv,
-        ...home.env,
-        ...(request.workspace === undefined ? {} : { AGENTV_WORKSPACE: request.workspace }),
-        ...invocation.env,
-        ...settings.env,
-      };
+      let env: Record<string, string>;
+      let start: ((command: string[]) => Promise<AgentProcess>) | undefined;
+      if (sandbox !== undefined && exchange !== undefined) {
+        // The home was written on this machine; the agent finds it where the sandbox mounts it.
+        await openAgentHome(home.root);
+        const inside = (value: string) => sandboxPathOf(value, exchange.hostPath, exchange.path);
+        const insideAll = (values: Record<string, string>) =>
+          Object.fromEntries(Object.entries(values).map(([name, value]) => [name, inside(value)]));
+        invocation = { ...invocation, args: invocation.args.map(inside) };
+        env = {
+          ...insideAll(home.env),
+          AGENTV_WORKSPACE: SANDBOX_WORKSPACE,
+          ...insideAll(invocation.env),
+          ...settings.env,
+        };
+        await checkInSandbox(adapter, sandbox, executable, env);
+        const sandboxEnv = env;
+        start = (argv) => startInSandbox(adapter, sandbox, argv, sandboxEnv);
+      } else {
+        env = {
+          ...baseEnv,
+          ...home.env,
+          ...(request.workspace === undefined ? {} : { AGENTV_WORKSPACE: request.workspace }),
+          ...invocation.env,
+          ...settings.env,
+        };
+      }
       if (options.verbose) {
         log(
-          `[${options.targetName}] ${label}: ${mask([executable, ...invocation.args].join(' '))} (in ${workdir})`,
+          `[${options.targetName}] ${label}: ${mask([executable, ...invocation.args].join(' '))} (in ${workdir}${sandbox === undefined ? '' : ` of sandbox ${sandbox.id.slice(0, 12)}`})`,
         );
       }
       const run = await runAgent({
         executable,
+        ...(start === undefined ? {} : { start }),
         invocation,
         env,
         cwd: workdir,
@@ -169,6 +197,13 @@ export function createCodingAgentProvider(
           `${adapter.displayName}'s event stream passed max_output_bytes (${formatBytes(settings.maxOutputBytes)}): it had written ${formatBytes(run.outputExceeded)} when it was stopped`,
         );
         throw Object.assign(error, { transcript: run.transcript });
+      }
+      if (run.killedBecause !== undefined) {
+        throw new ProviderError(`${adapter.displayName} was killed: ${run.killedBecause}`, {
+          retryable: false,
+          transcript: run.transcript,
+          hint: 'raise workspace.docker.memory, or give the agent a smaller task',
+        });
       }
       if (run.timedOut) throw agentFailureError(adapter, { kind: 'timeout' }, context);
       const { outcome } = run;
@@ -218,7 +253,9 @@ export function createCodingAgentProvider(
     kind: adapter.kind,
     targetName: options.targetName,
     invoke,
-    healthcheck: async () => {
+    healthcheck: async (use) => {
+      // Cases that all run in a sandbox use the image's CLI, checked in its first sandbox.
+      if (use?.onHost === false) return;
       await locate();
     },
   };

@@ -1,12 +1,28 @@
-import { type LongLivedProcess, startProcess, type TraceEvent } from '@agentv/core/provider-utils';
+import { startProcess, type TraceEvent } from '@agentv/core/provider-utils';
 import type { AgentEventReader, AgentInvocation, AgentOutcome } from './agent-adapter.js';
 import { createLineSplitter } from './jsonl-lines.js';
 import { textEvent } from './tool-events.js';
 
+/** A running agent CLI, on this machine or in a sandbox. */
+export interface AgentProcess {
+  readonly stdin: NodeJS.WritableStream;
+  readonly stdout: NodeJS.ReadableStream;
+  readonly stderr: NodeJS.ReadableStream;
+  /** Resolves when it has ended; `message` says why a sandbox killed it ("out of memory (limit 512m)"). */
+  readonly done: Promise<{ exitCode?: number; signalName?: string; message?: string }>;
+  /** Stops it and everything it started. */
+  kill(): Promise<unknown>;
+}
+
 /** One run of an agent's CLI. */
 export interface AgentRunOptions {
-  /** Absolute path of the CLI. */
+  /** Path of the CLI (absolute on this machine; as the sandbox finds it in one). */
   executable: string;
+  /**
+   * Starts the process elsewhere (in a sandbox) with `command`; default: on this machine, in its
+   * own process group (core's `startProcess`), with `env` and `cwd`.
+   */
+  start?: (command: string[]) => Promise<AgentProcess>;
   invocation: AgentInvocation;
   /** The process's whole environment. */
   env: Record<string, string>;
@@ -35,6 +51,8 @@ export interface AgentRunResult {
   aborted: boolean;
   /** Bytes of stdout when the agent was stopped for passing `maxOutputBytes`. */
   outputExceeded?: number;
+  /** Why a sandbox killed it, when it did ("out of memory (limit 512m)"). */
+  killedBecause?: string;
 }
 
 const STDERR_KEPT = 64 * 1024;
@@ -49,11 +67,10 @@ const STDERR_KEPT = 64 * 1024;
  */
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   const { reader, mask } = options;
-  const proc: LongLivedProcess = await startProcess({
-    command: [options.executable, ...options.invocation.args],
-    cwd: options.cwd,
-    env: options.env,
-  });
+  const command = [options.executable, ...options.invocation.args];
+  const proc: AgentProcess = options.start
+    ? await options.start(command)
+    : await startProcess({ command, cwd: options.cwd, env: options.env });
   let timedOut = false;
   let aborted = false;
   let outputExceeded: number | undefined;
@@ -142,6 +159,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     timedOut,
     aborted,
     ...(outputExceeded === undefined ? {} : { outputExceeded }),
+    ...(exit.message === undefined ? {} : { killedBecause: exit.message }),
   };
 }
 

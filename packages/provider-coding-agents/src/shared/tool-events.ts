@@ -3,14 +3,18 @@ import type { CanonicalToolName, TraceEvent } from '@agentv/core/provider-utils'
 /** An agent's tool-name table: its own names → canonical names. */
 export type ToolNameTable = Readonly<Record<string, CanonicalToolName>>;
 
+/** How an agent's tool names become canonical: its table, or a function for names it builds (MCP). */
+export type ToolNaming = ToolNameTable | ((own: string) => string);
+
 /** The canonical name of an agent's tool (its own name when the table has none) and its own name. */
-export function toolNames(table: ToolNameTable, own: string): { name: string; rawName: string } {
-  return { name: table[own] ?? own, rawName: own };
+export function toolNames(naming: ToolNaming, own: string): { name: string; rawName: string } {
+  const name = typeof naming === 'function' ? naming(own) : naming[own];
+  return { name: name ?? own, rawName: own };
 }
 
 /** A `tool_call` event of `own` (the agent's tool name), named canonically. */
 export function toolCallEvent(
-  table: ToolNameTable,
+  table: ToolNaming,
   own: string,
   at: Date,
   id: string | undefined,
@@ -31,7 +35,7 @@ export function toolCallEvent(
  * `metadata.duration_ms`, and `metadata` adds what else the agent reported (exit code, status).
  */
 export function toolResultEvent(
-  table: ToolNameTable,
+  table: ToolNaming,
   own: string,
   at: Date,
   id: string | undefined,

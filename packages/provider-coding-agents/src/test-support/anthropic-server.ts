@@ -1,49 +1,30 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import {
+  DEFAULT_USAGE,
+  halves,
+  type RecordedRequest,
+  type Script,
+  type ScriptedServer,
+  type StreamedTurn,
+  scriptedTurn,
+  sendEvents,
+  startScriptedServer,
+} from './scripted-server.js';
 
-/** A tool call the scripted model makes: Claude Code's own tool name and its input. */
-export interface ScriptedToolUse {
-  tool: string;
-  input: Record<string, unknown>;
-}
+export type {
+  RecordedRequest,
+  Script,
+  ScriptedToolUse,
+  ScriptedTurn,
+} from './scripted-server.js';
 
-/**
- * One answer of the scripted model, chosen by how many assistant turns the request already holds:
- * the first request gets turn 0, the request carrying the first `tool_result` gets turn 1, and so on.
- * - `text` and/or `tools`: a streamed message (`stop_reason` `tool_use` when it calls tools).
- * - `status` + `error`: an Anthropic error answer (401 `authentication_error`, 404 `not_found_error`…).
- * - `hang`: accept the request and never answer.
- */
-export type ScriptedTurn =
-  | { text?: string; tools?: ScriptedToolUse[]; usage?: { input: number; output: number } }
-  | { status: number; error: { type: string; message: string } }
-  | { hang: true };
-
-/**
- * The script of a run: one list of turns for every conversation, or a function choosing the list
- * from the conversation's first user message (several cases share one server).
- */
-export type Script = ScriptedTurn[] | ((prompt: string) => ScriptedTurn[]);
-
-/** A request the server received. */
-export interface RecordedRequest {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  // biome-ignore lint/suspicious/noExplicitAny: tests read request bodies of a known protocol
-  body: any;
-}
-
-export interface AnthropicServer {
-  /** `http://127.0.0.1:<port>`: the agent's `ANTHROPIC_BASE_URL`. */
-  origin: string;
-  requests: RecordedRequest[];
+export interface AnthropicServer extends ScriptedServer {
   /** Requests of the conversation (those offering tools), in order. */
   conversation(): RecordedRequest[];
-  close(): Promise<void>;
 }
 
-const DEFAULT_USAGE = { input: 120, output: 30 };
+const offersTools = (request: RecordedRequest) =>
+  Array.isArray(request.body?.tools) && request.body.tools.length > 0;
 
 /**
  * Starts an Anthropic Messages server on 127.0.0.1 that plays `script`: `POST /v1/messages`
@@ -53,62 +34,29 @@ const DEFAULT_USAGE = { input: 120, output: 30 };
  * titles and the like), gets a short text answer. Every request is recorded.
  */
 export async function startAnthropicServer(script: Script): Promise<AnthropicServer> {
-  const requests: RecordedRequest[] = [];
   let messageCount = 0;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
-      const request: RecordedRequest = {
-        method: req.method ?? 'GET',
-        url: req.url ?? '/',
-        headers: req.headers,
-        body: parseBody(raw),
-      };
-      requests.push(request);
-      const path = request.url.split('?')[0];
-      if (request.method !== 'POST' || path !== '/v1/messages') {
-        sendError(res, 404, { type: 'not_found_error', message: `no route ${request.url}` });
-        return;
-      }
-      const body = request.body ?? {};
-      const isConversation = Array.isArray(body.tools) && body.tools.length > 0;
-      const turns = typeof script === 'function' ? script(firstUserText(body.messages)) : script;
-      const turn: ScriptedTurn = isConversation
-        ? (turns[assistantTurns(body.messages)] ?? { text: 'Done.' })
-        : { text: 'Side answer.' };
-      if ('hang' in turn) return;
-      if ('status' in turn) {
-        sendError(res, turn.status, turn.error);
-        return;
-      }
-      messageCount += 1;
-      streamMessage(res, turn, `msg_${String(messageCount).padStart(4, '0')}`, body.model);
-    });
+  const server = await startScriptedServer((request, res) => {
+    const path = request.url.split('?')[0];
+    if (request.method !== 'POST' || path !== '/v1/messages') {
+      sendError(res, 404, { type: 'not_found_error', message: `no route ${request.url}` });
+      return;
+    }
+    const body = request.body ?? {};
+    const turn = offersTools(request)
+      ? scriptedTurn(script, firstUserText(body.messages), assistantTurns(body.messages))
+      : { text: 'Side answer.' };
+    if ('hang' in turn) return 'hang';
+    if ('status' in turn) {
+      sendError(res, turn.status, turn.error);
+      return;
+    }
+    messageCount += 1;
+    streamMessage(res, turn, `msg_${String(messageCount).padStart(4, '0')}`, body.model);
+    return;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    conversation: () => requests.filter((r) => Array.isArray(r.body?.tools) && r.body.tools.length),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function parseBody(raw: string): unknown {
-  try {
-    return raw === '' ? undefined : JSON.parse(raw);
-  } catch {
-    return { unparsed: raw };
-  }
+  return Object.assign(server, {
+    conversation: () => server.requests.filter(offersTools),
+  });
 }
 
 function assistantTurns(messages: unknown): number {
@@ -131,22 +79,12 @@ function sendError(res: ServerResponse, status: number, error: { type: string; m
   res.end(JSON.stringify({ type: 'error', error }));
 }
 
-function streamMessage(
-  res: ServerResponse,
-  turn: { text?: string; tools?: ScriptedToolUse[]; usage?: { input: number; output: number } },
-  id: string,
-  model: unknown,
-): void {
+function streamMessage(res: ServerResponse, turn: StreamedTurn, id: string, model: unknown): void {
   const usage = turn.usage ?? DEFAULT_USAGE;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    'request-id': `req_${id}`,
-  });
-  const send = (event: string, data: unknown) =>
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const frames: { event: string; data: unknown }[] = [];
+  const send = (event: string, data: Record<string, unknown>) =>
+    frames.push({ event, data: { type: event, ...data } });
   send('message_start', {
-    type: 'message_start',
     message: {
       id,
       type: 'message',
@@ -163,50 +101,35 @@ function streamMessage(
       },
     },
   });
-  send('ping', { type: 'ping' });
+  send('ping', {});
   let index = 0;
   if (turn.text !== undefined) {
-    send('content_block_start', {
-      type: 'content_block_start',
-      index,
-      content_block: { type: 'text', text: '' },
-    });
+    send('content_block_start', { index, content_block: { type: 'text', text: '' } });
     // Two deltas, so a reader that keeps only the last piece shows half an answer.
-    const cut = Math.ceil(turn.text.length / 2);
-    for (const piece of [turn.text.slice(0, cut), turn.text.slice(cut)]) {
-      if (piece === '') continue;
-      send('content_block_delta', {
-        type: 'content_block_delta',
-        index,
-        delta: { type: 'text_delta', text: piece },
-      });
+    for (const piece of halves(turn.text)) {
+      send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     }
-    send('content_block_stop', { type: 'content_block_stop', index });
+    send('content_block_stop', { index });
     index += 1;
   }
   for (const [n, call] of (turn.tools ?? []).entries()) {
     send('content_block_start', {
-      type: 'content_block_start',
       index,
       content_block: { type: 'tool_use', id: `toolu_${id}_${n}`, name: call.tool, input: {} },
     });
-    const json = JSON.stringify(call.input);
-    const cut = Math.ceil(json.length / 2);
-    for (const piece of [json.slice(0, cut), json.slice(cut)]) {
+    for (const piece of halves(JSON.stringify(call.input))) {
       send('content_block_delta', {
-        type: 'content_block_delta',
         index,
         delta: { type: 'input_json_delta', partial_json: piece },
       });
     }
-    send('content_block_stop', { type: 'content_block_stop', index });
+    send('content_block_stop', { index });
     index += 1;
   }
   send('message_delta', {
-    type: 'message_delta',
     delta: { stop_reason: turn.tools?.length ? 'tool_use' : 'end_turn', stop_sequence: null },
     usage: { output_tokens: usage.output },
   });
-  send('message_stop', { type: 'message_stop' });
-  res.end();
+  send('message_stop', {});
+  sendEvents(res, frames, { 'request-id': `req_${id}` });
 }

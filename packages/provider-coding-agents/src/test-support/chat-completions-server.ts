@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { halves, startScriptedServer } from './scripted-server.js';
 
 /**
  * One model turn of a script: call the agent's shell tool with a command, call one of its
@@ -51,64 +51,47 @@ export async function startChatCompletionsServer(
   script: (prompt: string) => ChatScriptTurn[],
 ): Promise<ChatCompletionsServer> {
   const requests: ReceivedChatRequest[] = [];
-  const hanging = new Set<ServerResponse>();
   let sequence = 0;
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {}
-      const messages = Array.isArray(body.messages)
-        ? (body.messages as Record<string, unknown>[])
-        : [];
-      const prompt = userText(messages);
-      requests.push({ url: req.url ?? '', headers: req.headers, body, prompt });
-      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-        sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
-        return;
-      }
-      const offersTools = Array.isArray(body.tools) && body.tools.length > 0;
-      const turn: ChatScriptTurn = offersTools
-        ? (script(prompt)[assistantTurns(messages)] ?? { answer: 'I have nothing more to do.' })
-        : { answer: 'Scripted title' };
-      const id = `chatcmpl-${++sequence}`;
-      const model = typeof body.model === 'string' ? body.model : 'scripted';
-      if ('hang' in turn) {
-        hanging.add(res);
-        res.on('close', () => hanging.delete(res));
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(': waiting\n\n');
-        return;
-      }
-      if ('status' in turn) {
-        sendJson(res, turn.status, {
-          error: { message: turn.error, type: 'invalid_request_error', code: turn.code ?? null },
-        });
-        return;
-      }
-      sendChunks(res, completionChunks(turn, id, model));
-    });
+  const server = await startScriptedServer((request, res) => {
+    const body: Record<string, unknown> =
+      typeof request.body === 'object' && request.body !== null ? request.body : {};
+    const messages = Array.isArray(body.messages)
+      ? (body.messages as Record<string, unknown>[])
+      : [];
+    const prompt = userText(messages);
+    requests.push({ url: request.url, headers: request.headers, body, prompt });
+    if (request.method !== 'POST' || !request.url.endsWith('/chat/completions')) {
+      sendJson(res, 404, { error: { message: `no route ${request.method} ${request.url}` } });
+      return;
+    }
+    const offersTools = Array.isArray(body.tools) && body.tools.length > 0;
+    const turn: ChatScriptTurn = offersTools
+      ? (script(prompt)[assistantTurns(messages)] ?? { answer: 'I have nothing more to do.' })
+      : { answer: 'Scripted title' };
+    if ('hang' in turn) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': waiting\n\n');
+      return 'hang';
+    }
+    if ('status' in turn) {
+      sendJson(res, turn.status, {
+        error: { message: turn.error, type: 'invalid_request_error', code: turn.code ?? null },
+      });
+      return;
+    }
+    const model = typeof body.model === 'string' ? body.model : 'scripted';
+    sendChunks(res, completionChunks(turn, `chatcmpl-${++sequence}`, model));
+    return;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${server.origin}/v1`,
     requests,
     conversation: () =>
       requests.filter((request) => Array.isArray(request.body.tools) && request.body.tools.length),
     get open() {
-      return hanging.size;
+      return server.open;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }
 
@@ -128,29 +111,20 @@ function completionChunks(turn: Answerable, id: string, model: string): Record<s
   let finish = 'stop';
   if ('answer' in turn) {
     // Two pieces, so a reader that keeps only the last delta shows half an answer.
-    const cut = Math.ceil(turn.answer.length / 2);
-    for (const piece of [turn.answer.slice(0, cut), turn.answer.slice(cut)]) {
-      if (piece !== '') chunks.push(chunk({ content: piece }));
-    }
+    for (const piece of halves(turn.answer)) chunks.push(chunk({ content: piece }));
   } else if (!('silent' in turn)) {
     const [name, input] =
       'shell' in turn
         ? ['bash', { command: turn.shell, description: 'Runs a scripted command' }]
         : [turn.tool, turn.input];
-    const json = JSON.stringify(input);
-    const cut = Math.ceil(json.length / 2);
+    const [first = '', second = ''] = halves(JSON.stringify(input));
     chunks.push(
       chunk({
         tool_calls: [
-          {
-            index: 0,
-            id: `call_${id}`,
-            type: 'function',
-            function: { name, arguments: json.slice(0, cut) },
-          },
+          { index: 0, id: `call_${id}`, type: 'function', function: { name, arguments: first } },
         ],
       }),
-      chunk({ tool_calls: [{ index: 0, function: { arguments: json.slice(cut) } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: second } }] }),
     );
     finish = 'tool_calls';
   }
@@ -168,6 +142,7 @@ function completionChunks(turn: Answerable, id: string, model: string): Record<s
   return chunks;
 }
 
+/** The chunks as server-sent events, ending with `[DONE]` as OpenAI's API does. */
 function sendChunks(res: ServerResponse, chunks: Record<string, unknown>[]): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   for (const chunk of chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);

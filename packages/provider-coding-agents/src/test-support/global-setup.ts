@@ -4,5 +4,6 @@ import { ensureAgentCli } from './agent-cli.js';
 export default async function setup(): Promise<void> {
   await ensureAgentCli('codex');
   await ensureAgentCli('claude-code');
+  await ensureAgentCli('gemini-cli');
   await ensureAgentCli('opencode');
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { sendEvents, startScriptedServer } from './scripted-server.js';
 
 /**
  * One model turn of a script: call the agent's shell tool with a command, apply a patch through
@@ -46,68 +46,54 @@ export async function startResponsesServer(
   script: (prompt: string) => ScriptTurn[],
 ): Promise<ResponsesServer> {
   const requests: ReceivedResponsesRequest[] = [];
-  const hanging = new Set<ServerResponse>();
   let sequence = 0;
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      } catch {}
-      const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
-      const prompt = userText(input);
-      requests.push({ url: req.url ?? '', headers: req.headers, body, prompt });
-      if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
-        return;
-      }
-      const turns = script(prompt);
-      const done = input.filter((item) => item.type === 'function_call').length;
-      const turn = turns[done] ?? { answer: 'I have nothing more to do.' };
-      const id = `${++sequence}`;
-      const model = typeof body.model === 'string' ? body.model : 'scripted';
-      if ('hang' in turn) {
-        hanging.add(res);
-        res.on('close', () => hanging.delete(res));
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(': waiting\n\n');
-        return;
-      }
-      if ('status' in turn) {
-        res.writeHead(turn.status, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            error: {
-              message: turn.error,
-              type: 'invalid_request_error',
-              code: turn.code ?? null,
-            },
-          }),
-        );
-        return;
-      }
-      sendEvents(res, responseEvents(turn, id, model));
-    });
+  const server = await startScriptedServer((request, res) => {
+    const body: Record<string, unknown> = isObject(request.body) ? request.body : {};
+    const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
+    const prompt = userText(input);
+    requests.push({ url: request.url, headers: request.headers, body, prompt });
+    if (request.method !== 'POST' || !request.url.endsWith('/responses')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `no route ${request.method} ${request.url}` } }));
+      return;
+    }
+    const turns = script(prompt);
+    const done = input.filter((item) => item.type === 'function_call').length;
+    const turn = turns[done] ?? { answer: 'I have nothing more to do.' };
+    const id = `${++sequence}`;
+    const model = typeof body.model === 'string' ? body.model : 'scripted';
+    if ('hang' in turn) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': waiting\n\n');
+      return 'hang';
+    }
+    if ('status' in turn) {
+      res.writeHead(turn.status, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: { message: turn.error, type: 'invalid_request_error', code: turn.code ?? null },
+        }),
+      );
+      return;
+    }
+    sendEvents(
+      res,
+      responseEvents(turn, id, model).map((event) => ({ event: String(event.type), data: event })),
+    );
+    return;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${server.origin}/v1`,
     requests,
     get open() {
-      return hanging.size;
+      return server.open;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 type Answerable = Extract<
@@ -173,12 +159,6 @@ function responseEvents(turn: Answerable, id: string, model: string): Record<str
     },
   );
   return events;
-}
-
-function sendEvents(res: ServerResponse, events: Record<string, unknown>[]): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const event of events) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-  res.end();
 }
 
 function userText(input: Record<string, unknown>[]): string {
