@@ -5,6 +5,7 @@ import {
 } from './claude-code/claude-code-provider.js';
 import { codexProviderFactory } from './codex/codex-provider.js';
 import { geminiCliProviderFactory } from './gemini-cli/gemini-cli-provider.js';
+import { opencodeProviderFactory } from './opencode/opencode-provider.js';
 
 /** Every coding-agent provider of this package, aliases included, for the app's registry. */
 export const codingAgentProviderFactories: readonly ProviderFactory[] = [
@@ -12,4 +13,5 @@ export const codingAgentProviderFactories: readonly ProviderFactory[] = [
   claudeCodeProviderFactory,
   ...claudeCodeAliasFactories,
   geminiCliProviderFactory,
+  opencodeProviderFactory,
 ];

@@ -17,7 +17,7 @@ export const EXAMPLE_EVAL_PATH = 'evals/example.yaml';
 
 /**
  * The starter project: a targets file with a `cli` target named `default`
- * (commented-out `codex`, `claude-code` and `gemini-cli` targets, and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
+ * (commented-out `codex`, `claude-code`, `gemini-cli` and `opencode` targets, and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
  * variable of every other LLM kind), a config file, an offline example agent and an eval file
  * whose cases that agent passes.
  */
@@ -73,6 +73,14 @@ targets:
   #   provider: gemini-cli
   #   model: gemini-2.5-flash
   #   api_key: \${{ GEMINI_API_KEY }}
+  #   timeout_seconds: 600
+
+  # opencode, the same way (npm i -g opencode-ai, OPENAI_API_KEY=sk-... in .env;
+  # with base_url, any server speaking OpenAI chat completions serves the model):
+  # - name: opencode
+  #   provider: opencode
+  #   model: gpt-5
+  #   api_key: \${{ OPENAI_API_KEY }}
   #   timeout_seconds: 600
 
   # An LLM target: any server speaking OpenAI chat completions (OpenAI itself,

@@ -1,3 +1,4 @@
+import type { Issue } from '@agentv/core';
 import type { CanonicalToolName, TokenUsage, TraceEvent } from '@agentv/core/provider-utils';
 import type { CodingAgentSettings } from './settings.js';
 
@@ -32,6 +33,8 @@ export interface AgentAdapter {
   toolNames: Record<string, CanonicalToolName>;
   /** Settings this agent cannot honour, each with the reason (validate reports them as warnings). */
   unsupportedSettings?: Partial<Record<keyof CodingAgentSettings, string>>;
+  /** Problems of the target's raw settings this agent alone has (validate and before a run). */
+  checkSettings?(settings: Readonly<Record<string, unknown>>): Issue[];
 }
 
 /** One call of an agent: its settings, the prompt, where it works and its config home. */

@@ -40,6 +40,7 @@ export function agentProviderFactory(adapter: AgentAdapter, kind = adapter.kind)
     settingsKeys: CODING_AGENT_SETTINGS_KEYS,
     validate(target) {
       const issues = validateCodingAgentSettings(target);
+      issues.push(...(adapter.checkSettings?.(target.settings) ?? []));
       for (const [key, reason] of Object.entries(adapter.unsupportedSettings ?? {})) {
         const setting = SNAKE_CASE[key as keyof CodingAgentSettings];
         if (target.settings[setting] !== undefined) {

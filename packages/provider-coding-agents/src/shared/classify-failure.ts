@@ -15,3 +15,18 @@ export function classifyFailureText(text: string): AgentFailureKind {
   if (MODEL_NOT_FOUND.test(text)) return 'model_not_found';
   return 'agent_error';
 }
+
+/** `text` on one line (whitespace runs as one space), cut at 300 characters: a failure's detail. */
+export function failureLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** The last non-empty line of `text` (an agent's stderr), trimmed. */
+export function lastLine(text: string): string | undefined {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .at(-1);
+}

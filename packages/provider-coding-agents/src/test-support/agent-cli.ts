@@ -12,6 +12,8 @@ export const PINNED_AGENTS = {
   'claude-code': { npmPackage: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   // Plain JavaScript on Node 20.
   'gemini-cli': { npmPackage: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  // A native binary from an optional dependency of the package (~180 MB).
+  opencode: { npmPackage: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
 } as const;
 
 export type PinnedAgent = keyof typeof PINNED_AGENTS;

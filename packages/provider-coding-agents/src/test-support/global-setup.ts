@@ -5,4 +5,5 @@ export default async function setup(): Promise<void> {
   await ensureAgentCli('codex');
   await ensureAgentCli('claude-code');
   await ensureAgentCli('gemini-cli');
+  await ensureAgentCli('opencode');
 }
