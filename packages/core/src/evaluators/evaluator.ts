@@ -2,7 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { ChatMessage } from '../provider/chat-message.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
+import type { ProviderResponse, TokenUsage } from '../provider/provider-response.js';
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
@@ -24,6 +24,12 @@ export interface EvaluationContext {
   trace?: TraceEvent[];
   traceSummary: TraceSummary | null;
   outputMessages?: OutputMessage[];
+  /** Token counts the provider reported for the answer (none when it reported none). */
+  usage?: TokenUsage;
+  /** Cost the provider reported (or was priced) for the answer, in USD. */
+  costUsd?: number;
+  /** The case's `duration_ms`: the time it spent being answered. */
+  durationMs?: number;
   guidelineFiles: string[];
   inputFiles: string[];
   /** Aborted when the run is interrupted. */
