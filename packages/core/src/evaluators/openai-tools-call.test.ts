@@ -44,7 +44,7 @@ describe('is_valid_openai_tools_call', () => {
     expect(result.score).toBe(0);
     expect(result.misses).toEqual([
       expect.stringMatching(/^Tool call 1 "a": function.arguments is not valid JSON/),
-      'Tool call 2 nothing: function.name is missing',
+      'Tool call 2: function.name is missing',
       'Tool call 3: must be {type: "function", function: {name, arguments}}, got "x"',
     ]);
     expect((await grade('not json')).misses[0]).toMatch(/^Answer is not valid JSON/);

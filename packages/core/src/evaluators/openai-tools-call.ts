@@ -49,8 +49,8 @@ export const openAiToolsCallEvaluator: Evaluator = {
     const misses: string[] = [];
     calls.forEach((call, index) => {
       const problem = callProblem(call, config.tools === undefined ? undefined : schemas);
-      const name =
-        isRecord(call) && isRecord(call.function) ? ` ${describe(call.function.name)}` : '';
+      const fn = isRecord(call) && isRecord(call.function) ? call.function : undefined;
+      const name = typeof fn?.name === 'string' ? ` ${JSON.stringify(fn.name)}` : '';
       if (problem === undefined) hits.push(`Tool call ${index + 1}${name} is valid`);
       else misses.push(`Tool call ${index + 1}${name}: ${problem}`);
     });
