@@ -109,13 +109,15 @@ export interface EvaluatorResult {
   members?: EvaluatorResult[];
   /** The config's `negate: true` inverted it: score 1 - s, hits and misses swapped. */
   negated?: boolean;
+  /** The named metric (`metric:` in its config) its score counts toward. */
+  metric?: string;
 }
 
 /** An evaluator implementation for one `type`. */
 export interface Evaluator {
   readonly type: string;
   /**
-   * The option keys it reads besides `name`, `type`, `weight` and `negate`. When given,
+   * The option keys it reads besides `name`, `type`, `weight`, `negate` and `metric`. When given,
    * any other key of its config is reported before the run as unknown (with a
    * did-you-mean), like a misspelt key anywhere else in an eval file.
    */
