@@ -44,9 +44,5 @@ export { loadProject } from './project/load-project.js';
 export type { ProviderRegistry } from './provider/provider-registry.js';
 export { createProviderRegistry } from './provider/provider-registry.js';
 export type { RetryPolicy } from './retry/retry-policy.js';
-export type {
-  MetricStatistics,
-  RunStatistics,
-  TargetStatistics,
-} from './statistics/run-statistics.js';
+export type { RunStatistics, TargetStatistics } from './statistics/run-statistics.js';
 export { computeRunStatistics } from './statistics/run-statistics.js';
