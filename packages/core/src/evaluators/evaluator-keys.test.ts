@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
-import { evaluatorKeyIssues, negatedTypeHint } from './evaluator-keys.js';
+import { evaluatorKeyIssues, negatedTypeHint, unknownTypeHint } from './evaluator-keys.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 
 const registry = createEvaluatorRegistry(defaultEvaluators());
@@ -110,5 +110,17 @@ describe('negatedTypeHint', () => {
     );
     expect(negatedTypeHint('not-similar', registry)).toBeUndefined();
     expect(negatedTypeHint('contains', registry)).toBeUndefined();
+  });
+});
+
+describe('unknownTypeHint', () => {
+  it('suggests the closest type, not_ forms included, and lists the types with not_ summed up', () => {
+    const hint = unknownTypeHint('not_contans', registry);
+    expect(hint).toMatch(/^did you mean "not_contains"\? Or use one of: code_judge, /);
+    expect(hint).toMatch(/tool_trajectory, or not_<type> of an answer check$/);
+    expect(unknownTypeHint('startswith', registry)).toMatch(/^did you mean "starts_with"\?/);
+    expect(unknownTypeHint('not-contains', registry)).toBe(
+      'write `type: not_contains` (or `type: contains` with `negate: true`)',
+    );
   });
 });

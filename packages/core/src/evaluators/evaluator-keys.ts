@@ -2,6 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { closestMatch } from '../util/closest-match.js';
 import type { EvaluatorRegistry } from './evaluator.js';
+import { knownTypes } from './known-types.js';
 import { needsJudge } from './needs-judge.js';
 
 /** Keys every evaluator config may have, whatever its type. */
@@ -142,4 +143,19 @@ export function negatedTypeHint(type: string, registry: EvaluatorRegistry): stri
     return `write \`type: ${negated}\` (or \`type: ${mapped.type}\` with \`negate: true\`)`;
   }
   return `write \`type: ${mapped.type}\`${mapped.add ?? ''} with \`negate: true\``;
+}
+
+/**
+ * The hint for an unknown grader `type`: another tool's negated spelling
+ * (`negatedTypeHint`), else a did-you-mean over every registered type and the
+ * list of types (`not_<type>` forms summed up).
+ */
+export function unknownTypeHint(type: string, registry: EvaluatorRegistry): string {
+  const negated = negatedTypeHint(type, registry);
+  if (negated !== undefined) return negated;
+  const list = knownTypes(registry);
+  const match = closestMatch(type, registry.types());
+  return match === undefined
+    ? `use one of: ${list}`
+    : `did you mean "${match}"? Or use one of: ${list}`;
 }

@@ -11,6 +11,7 @@ import { executionMetricsEvaluator } from './execution-metrics.js';
 import { fileEvaluator } from './file.js';
 import { isJsonEvaluator } from './is-json.js';
 import { jsonSchemaEvaluator } from './json-schema.js';
+import { knownTypes } from './known-types.js';
 import { latencyEvaluator } from './latency.js';
 import { levenshteinEvaluator } from './levenshtein.js';
 import { llmJudgeEvaluator } from './llm-judge.js';
@@ -62,14 +63,6 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
   };
   for (const evaluator of evaluators) registry.register(evaluator);
   return registry;
-}
-
-/** The registered types for a message: `not_<type>` forms summed up in one entry. */
-function knownTypes(registry: EvaluatorRegistry): string {
-  const types = registry.types();
-  const plain = types.filter((type) => !(type.startsWith('not_') && registry.has(type.slice(4))));
-  const negated = plain.length < types.length ? ', or not_<type> of an answer check' : '';
-  return `${plain.join(', ')}${negated}`;
 }
 
 /**
