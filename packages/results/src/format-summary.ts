@@ -11,7 +11,7 @@ const LINE_WIDTH = 120;
 
 /**
  * The end-of-run summary: case counts, score statistics (3 decimals), the
- * score histogram, and the lowest-scoring cases that did not pass (errors
+ * score histogram, each named metric's mean, and the lowest-scoring cases that did not pass (errors
  * first with their message, failed cases with their score and first miss), joined by newlines
  * without a trailing newline. Case ids, target names and messages are `terminalText`.
  */
@@ -55,6 +55,17 @@ export function formatSummary(stats: RunStatistics, options: FormatSummaryOption
       const bar = (options.color ? '█' : '#').repeat(length).padEnd(BAR_WIDTH);
       lines.push(`  ${range}  ${paint('cyan', bar)}  ${bin.count}`);
     });
+  }
+
+  if (stats.metrics.length > 0) {
+    lines.push(
+      `Metrics: ${stats.metrics
+        .map(
+          (metric) =>
+            `${terminalText(metric.name)} ${fixed(metric.mean)} (${metric.cases} ${metric.cases === 1 ? 'case' : 'cases'})`,
+        )
+        .join('  ')}`,
+    );
   }
 
   if (stats.targets.length > 1) lines.push('', 'Targets:', ...targetTable(stats.targets));

@@ -143,6 +143,12 @@ export const REPORT_SCRIPT = `
         card('Std dev', fixed(s.standardDeviation)),
       ]),
     ]);
+    var metrics = s.metrics || [];
+    if (metrics.length > 0) {
+      header.appendChild(el('div', { className: 'cards', 'data-testid': 'metrics' }, metrics.map(function (m) {
+        return card(m.name + ' (' + m.cases + (m.cases === 1 ? ' case)' : ' cases)'), fixed(m.mean));
+      })));
+    }
     app.appendChild(header);
   }
 
@@ -357,7 +363,7 @@ export const REPORT_SCRIPT = `
         if (evaluator.hits.length > 0) details.push(list(evaluator.hits, 'hits'));
         if (evaluator.reasoning) details.push(el('div', { text: evaluator.reasoning }));
         return el('tr', null, [
-          el('td', { text: evaluator.name }),
+          el('td', { text: evaluator.metric ? evaluator.name + ' [' + evaluator.metric + ']' : evaluator.name }),
           el('td', { text: evaluator.type }),
           el('td', { className: 'num', text: fixed(evaluator.score) }),
           el('td', { className: 'num', text: String(evaluator.weight) }),

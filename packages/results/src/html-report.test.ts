@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPORT_TEXT_CHARS, REPORT_TRACE_CHARS } from './cut-for-display.js';
 import { type HtmlReportData, renderHtmlReport, writeHtmlReport } from './html-report.js';
-import { errored, scored } from './test-support/make-result.js';
+import { errored, makeResult, scored } from './test-support/make-result.js';
 
 const hostile =
   '</script><script>window.pwned = 1</script><!-- <img src=x onerror=alert(1)> &amp;\u2028';
@@ -77,6 +77,29 @@ describe('renderHtmlReport', () => {
     expect(page).not.toMatch(/https?:\/\//);
     expect(page).not.toMatch(/url\(|@import/);
     expect(page).toContain("default-src 'none'");
+  });
+
+  it('embeds each named metric with its mean, and the metric of each grader', () => {
+    const metricResult = (id: string, accuracy: number) =>
+      makeResult({
+        evalId: id,
+        metrics: { accuracy },
+        evaluatorResults: [
+          {
+            name: 'm',
+            type: 'contains',
+            score: accuracy,
+            weight: 1,
+            verdict: 'pass',
+            hits: [],
+            misses: [],
+            metric: 'accuracy',
+          },
+        ],
+      });
+    const data = embeddedData(renderHtmlReport([metricResult('a', 1), metricResult('b', 0.5)]));
+    expect(data.statistics.metrics).toEqual([{ name: 'accuracy', mean: 0.75, cases: 2 }]);
+    expect(data.cases[0]?.evaluators[0]?.metric).toBe('accuracy');
   });
 
   it('escapes the title', () => {

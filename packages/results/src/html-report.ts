@@ -61,6 +61,8 @@ export interface HtmlReportCase {
     score: number;
     weight: number;
     verdict: string;
+    /** The named metric it counts toward, or null. */
+    metric: string | null;
     hits: string[];
     misses: string[];
     reasoning: string;
@@ -85,7 +87,7 @@ export interface HtmlReportData {
  * external URL, the data embedded as JSON in a `<script type="application/json">`
  * (with `<`, `>`, `&` and line separators escaped, so no answer or trace can end
  * the script or inject markup). The page shows the summary counts and score
- * statistics, the score histogram, a table of cases that can be filtered to
+ * statistics, each named metric's mean, the score histogram, a table of cases that can be filtered to
  * failed or errored ones and searched by id, and for each case its answer,
  * evaluator results, trace as a timeline and, for a case with a workspace, the
  * files it changed and the diff (collapsed). A Content-Security-Policy forbids
@@ -173,6 +175,7 @@ function toReportCase(
       score: evaluator.score,
       weight: evaluator.weight,
       verdict: evaluator.verdict,
+      metric: evaluator.metric ?? null,
       hits: evaluator.hits.map(displayText),
       misses: evaluator.misses.map(displayText),
       reasoning: displayText(evaluator.reasoning ?? ''),

@@ -36,7 +36,8 @@ const MESSAGE_LENGTH = 300;
  * (`classname` = dataset, `name` = case id) carrying `<failure>` for a case
  * that failed (message: its first miss, body: every miss and the reasoning) or
  * `<error>` for a case that errored (message and body: the error), and the
- * answer in `<system-out>`. Every value is escaped, control characters included;
+ * answer in `<system-out>`. Named metrics are `metric.<name>` properties: each case's
+ * score on its testcase, their mean on its testsuite. Every value is escaped, control characters included;
  * answers and bodies too long to show are cut with a marker (`cut-for-display.ts`).
  */
 export function formatJunitXml(
@@ -76,13 +77,11 @@ export function formatJunitXml(
         file,
       })}>`,
     );
+    const properties = metricProperties(suiteMetrics(cases), '      ');
     if (multiTarget) {
-      lines.push(
-        '    <properties>',
-        `      <property ${attributes({ name: 'target', value: target })} />`,
-        '    </properties>',
-      );
+      properties.unshift(`      <property ${attributes({ name: 'target', value: target })} />`);
     }
+    if (properties.length > 0) lines.push('    <properties>', ...properties, '    </properties>');
     const classname = multiTarget ? `${dataset}.${target}` : dataset;
     for (const result of cases) lines.push(...testcase(result, file, classname));
     lines.push('  </testsuite>');
@@ -132,6 +131,8 @@ function testcase(result: EvaluationResult, file: string, classname: string): st
     file,
   })}>`;
   const body: string[] = [];
+  const properties = metricProperties(result.metrics, '        ');
+  if (properties.length > 0) body.push('      <properties>', ...properties, '      </properties>');
   if (result.error !== undefined) {
     body.push(
       `      <error ${attributes({ message: shorten(result.error), type: 'error' })}>${escapeXml(displayText(result.error))}</error>`,
@@ -152,6 +153,34 @@ function testcase(result: EvaluationResult, file: string, classname: string): st
   }
   if (body.length === 0) return [open.replace(/>$/, ' />')];
   return [open, ...body, '    </testcase>'];
+}
+
+/** `<property name="metric.<name>" value="0.750" />` lines, one per named metric. */
+function metricProperties(metrics: Record<string, number> | undefined, indent: string): string[] {
+  if (metrics === undefined) return [];
+  return Object.entries(metrics).map(
+    ([name, score]) =>
+      `${indent}<property ${attributes({ name: `metric.${name}`, value: score.toFixed(3) })} />`,
+  );
+}
+
+/** Each named metric's mean over the cases of a suite that report it. */
+function suiteMetrics(results: readonly EvaluationResult[]): Record<string, number> | undefined {
+  const sums = new Map<string, { total: number; cases: number }>();
+  for (const result of results) {
+    for (const [name, score] of Object.entries(result.metrics ?? {})) {
+      const sum = sums.get(name) ?? { total: 0, cases: 0 };
+      sum.total += score;
+      sum.cases++;
+      sums.set(name, sum);
+    }
+  }
+  if (sums.size === 0) return undefined;
+  return Object.fromEntries(
+    [...sums]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, { total, cases }]) => [name, total / cases]),
+  );
 }
 
 function countOf(results: readonly EvaluationResult[]) {

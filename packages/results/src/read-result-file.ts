@@ -139,6 +139,7 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
     traceSummary: record.trace_summary,
   };
   if (record.conversation_id !== undefined) result.conversationId = record.conversation_id;
+  if (record.metrics !== undefined) result.metrics = record.metrics;
   if (record.usage !== undefined) result.usage = fromUsageRecord(record.usage);
   if (record.cost_usd !== undefined) result.costUsd = record.cost_usd;
   if (record.cached === true) result.cached = true;
@@ -188,6 +189,7 @@ function fromEvaluatorResultRecord(record: EvaluatorResultRecord): EvaluatorResu
   if (record.cached === true) result.cached = true;
   if (record.members !== undefined) result.members = record.members.map(fromEvaluatorResultRecord);
   if (record.negated === true) result.negated = true;
+  if (record.metric !== undefined) result.metric = record.metric;
   return result;
 }
 

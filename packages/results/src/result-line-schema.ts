@@ -55,6 +55,10 @@ const evaluatorResultShape = {
     .describe(
       'Present (true) for a grader with negate: true: score is 1 - s, hits and misses swapped.',
     ),
+  metric: z
+    .string()
+    .optional()
+    .describe('The named metric its score counts toward (`metric:` in the eval file).'),
 };
 
 /** One grader's outcome in a result line (`evaluator_results[]`, and a composite's `members[]`). */
@@ -142,6 +146,11 @@ export const resultLineSchema = z.object({
   reasoning: z.string().describe("The graders' reasoning joined; empty when none gave any."),
   candidate_answer: z.string().describe("The target's answer."),
   evaluator_results: z.array(evaluatorResultLineSchema).describe('One entry per grader, in order.'),
+  metrics: mapOf(z.number())
+    .optional()
+    .describe(
+      'Named metrics (`metric:` on graders) to the mean score of their graders in this case; absent when no grader names one.',
+    ),
   attempts: count().describe(
     'Calls made to the target for this case (1 when the first succeeded).',
   ),

@@ -49,6 +49,7 @@ export function toResultRecord(
   record.reasoning = result.reasoning;
   record.candidate_answer = result.candidateAnswer;
   record.evaluator_results = result.evaluatorResults.map(toEvaluatorResultRecord);
+  if (result.metrics !== undefined) record.metrics = result.metrics;
   record.attempts = result.attempts;
   record.duration_ms = result.durationMs;
   if (result.usage !== undefined) record.usage = tokenUsageRecord(result.usage);
@@ -116,5 +117,6 @@ function toEvaluatorResultRecord(result: EvaluatorResult): EvaluatorResultRecord
   if (result.cached === true) record.cached = true;
   if (result.members !== undefined) record.members = result.members.map(toEvaluatorResultRecord);
   if (result.negated === true) record.negated = true;
+  if (result.metric !== undefined) record.metric = result.metric;
   return record;
 }

@@ -78,15 +78,15 @@ describe("another tool's grader keys", () => {
       'evals/promptfoo.yaml': evals(
         ['inverted', 'hello', '[{ name: no-hello, type: contains, value: hello, not: true }]'],
         ['not-type', 'hello', '[{ name: no-bye, type: not-contains, value: bye }]'],
-        ['noted', 'hello', '[{ name: said, type: contains, value: hello, metric: greeting }]'],
+        ['noted', 'hello', '[{ name: said, type: contains, value: hello, labels: greeting }]'],
       ),
     });
     const errors = [
       'error: evals/promptfoo.yaml:6:66: case "inverted": evaluator "no-hello": "not" is not a grader option here; ignoring it would change the verdict (hint: write `negate: true` to pass when the check does not hold)',
-      'error: evals/promptfoo.yaml:9:40: case "not-type": evaluator "no-bye" has unknown type "not-contains" (hint: write `type: contains` with `negate: true`)',
+      'error: evals/promptfoo.yaml:9:40: case "not-type": evaluator "no-bye" has unknown type "not-contains" (hint: write `type: not_contains` (or `type: contains` with `negate: true`))',
     ];
     const warning =
-      'warning: evals/promptfoo.yaml:12:62: case "noted": evaluator "said": unknown key "metric" is ignored (hint: remove it, or use one of: value, case_sensitive)';
+      'warning: evals/promptfoo.yaml:12:62: case "noted": evaluator "said": unknown key "labels" is ignored (hint: remove it, or use one of: value, case_sensitive)';
 
     const run = await runAgentv(['eval', 'evals/promptfoo.yaml'], project.dir);
     expect(run.code).toBe(2);

@@ -49,14 +49,14 @@ export const messageSchema = z.looseObject({
 /** A message in `input_messages` (content required). */
 export const inputMessageSchema = messageSchema.extend({ content: messageContentSchema });
 
-/** An evaluator entry; keys other than `type`, `name`, `weight`, `negate` are its options. */
+/** An evaluator entry; keys other than `type`, `name`, `weight`, `negate`, `metric` are its options. */
 export const evaluatorEntrySchema = z
   .looseObject({
     type: z
       .string()
       .min(1)
       .describe(
-        'code_judge, llm_judge, rubric, composite, contains, equals, regex, is_json, json_schema, tool_trajectory, command, file, diff (these three judge the workspace), or a type a plugin adds',
+        'code_judge, llm_judge, rubric, composite, contains, icontains, contains_any, contains_all, icontains_any, icontains_all, starts_with, ends_with, equals, regex, levenshtein, is_json, json_schema, is_valid_openai_tools_call (and not_<type> of each), tool_trajectory, execution_metrics, latency, cost, command, file, diff (these three judge the workspace), or a type a plugin adds',
       ),
     name: z.string().min(1).optional().describe('Unique in the list; default: the type'),
     weight: z
@@ -69,6 +69,13 @@ export const evaluatorEntrySchema = z
       .optional()
       .describe(
         'Pass when the check does not hold: score 1 - s, hits and misses swapped (e.g. an answer that must NOT contain a value)',
+      ),
+    metric: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "A named metric (e.g. accuracy) its score counts toward: result lines and the summary report each metric's mean score",
       ),
   })
   .describe("A grader; other keys are the evaluator's options (script, value, pattern, mode, ...)");

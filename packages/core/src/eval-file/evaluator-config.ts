@@ -9,5 +9,7 @@ export interface EvaluatorConfig {
   weight?: number;
   /** Grade the opposite (a check that must not hold): score 1 - s, hits and misses swapped. */
   negate?: boolean;
+  /** A named metric its score is reported under (per case and as a mean over the run). */
+  metric?: string;
   [option: string]: unknown;
 }

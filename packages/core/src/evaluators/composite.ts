@@ -3,7 +3,6 @@ import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
 import type { EvaluatorEntryInput } from '../eval-file/eval-file-schema.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { normalizeEvaluators } from '../eval-file/normalize-evaluators.js';
-import { didYouMean } from '../util/did-you-mean.js';
 import { isRecord } from '../util/records.js';
 import { DEFAULT_CODE_JUDGE_TIMEOUT_SECONDS } from './code-judge.js';
 import type {
@@ -14,7 +13,7 @@ import type {
   EvaluatorResult,
 } from './evaluator.js';
 import { EvaluatorError, isEvaluatorError } from './evaluator-error.js';
-import { evaluatorKeyIssues, negatedTypeHint } from './evaluator-keys.js';
+import { evaluatorKeyIssues, unknownTypeHint } from './evaluator-keys.js';
 import { describe } from './evaluator-options.js';
 import { clamp, runEvaluator } from './grade-case.js';
 import {
@@ -157,7 +156,7 @@ function validateComposite(config: EvaluatorConfig, registry?: EvaluatorRegistry
       if (!registry) continue;
       if (!registry.has(member.type)) {
         add(
-          `member "${member.name}" has unknown type "${member.type}"; ${negatedTypeHint(member.type, registry) ?? didYouMean(member.type, registry.types())}`,
+          `member "${member.name}" has unknown type "${member.type}"; ${unknownTypeHint(member.type, registry)}`,
           index,
           'type',
         );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
-import { evaluatorKeyIssues, negatedTypeHint } from './evaluator-keys.js';
+import { evaluatorKeyIssues, negatedTypeHint, unknownTypeHint } from './evaluator-keys.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
 
 const registry = createEvaluatorRegistry(defaultEvaluators());
@@ -61,8 +61,32 @@ describe('evaluatorKeyIssues', () => {
     expect(keyIssues({ type: 'contains', value: 'x', description: 'the refund' })).toEqual([
       'warning description:key: unknown key "description" is ignored (remove it, or use one of: value, case_sensitive)',
     ]);
-    expect(keyIssues({ type: 'is_json', metric: 'json' })).toEqual([
-      'warning metric:key: unknown key "metric" is ignored (remove it: is_json takes no options)',
+    expect(keyIssues({ type: 'is_json', label: 'json' })).toEqual([
+      'warning label:key: unknown key "label" is ignored (remove it: is_json takes no options)',
+    ]);
+  });
+
+  it('reads metric on every grader and errs on a misspelt one', () => {
+    expect(keyIssues({ type: 'is_json', metric: 'format' })).toEqual([]);
+    expect(keyIssues({ type: 'latency', threshold: 10, metric: 'speed' })).toEqual([]);
+    expect(keyIssues({ type: 'is_json', metric: 3 })).toEqual([
+      'error metric: "metric" must be a name such as "accuracy", got 3',
+    ]);
+    expect(keyIssues({ type: 'is_json', metrik: 'format' })).toEqual([
+      'error metrik:key: unknown key "metrik": ignoring it would change the grade (did you mean "metric"?)',
+    ]);
+  });
+
+  it('errs on a misspelt option of the new graders, with did-you-mean', () => {
+    expect(keyIssues({ type: 'execution_metrics', max_token: 10 })).toEqual([
+      'error max_token:key: unknown key "max_token": ignoring it would change the grade (did you mean "max_tokens"?)',
+    ]);
+    expect(keyIssues({ type: 'tool_trajectory', max_step: 3 })).toEqual([
+      'error max_step:key: unknown key "max_step": ignoring it would change the grade (did you mean "max_steps"?)',
+    ]);
+    expect(keyIssues({ type: 'levenshtein', value: 'x', threshold: 2 })).toEqual([]);
+    expect(keyIssues({ type: 'not_contains', value: 'x', case_sensitiv: false })).toEqual([
+      'error case_sensitiv:key: unknown key "case_sensitiv": ignoring it would change the grade (did you mean "case_sensitive"?)',
     ]);
   });
 
@@ -76,16 +100,27 @@ describe('evaluatorKeyIssues', () => {
 describe('negatedTypeHint', () => {
   it("names the AgentV type with negate: true for another tool's not- type", () => {
     expect(negatedTypeHint('not-contains', registry)).toBe(
-      'write `type: contains` with `negate: true`',
+      'write `type: not_contains` (or `type: contains` with `negate: true`)',
     );
-    expect(negatedTypeHint('not_regex', registry)).toBe('write `type: regex` with `negate: true`');
-    expect(negatedTypeHint('not-icontains', registry)).toBe(
-      'write `type: contains`, `case_sensitive: false` with `negate: true`',
+    expect(negatedTypeHint('not-icontains-any', registry)).toBe(
+      'write `type: not_icontains_any` (or `type: icontains_any` with `negate: true`)',
     );
-    expect(negatedTypeHint('not-is-json', registry)).toBe(
-      'write `type: is_json` with `negate: true`',
+    expect(negatedTypeHint('not-is-valid-json', registry)).toBe(
+      'write `type: not_is_json` (or `type: is_json` with `negate: true`)',
     );
     expect(negatedTypeHint('not-similar', registry)).toBeUndefined();
     expect(negatedTypeHint('contains', registry)).toBeUndefined();
+  });
+});
+
+describe('unknownTypeHint', () => {
+  it('suggests the closest type, not_ forms included, and lists the types with not_ summed up', () => {
+    const hint = unknownTypeHint('not_contans', registry);
+    expect(hint).toMatch(/^did you mean "not_contains"\? Or use one of: code_judge, /);
+    expect(hint).toMatch(/tool_trajectory, or not_<type> of an answer check$/);
+    expect(unknownTypeHint('startswith', registry)).toMatch(/^did you mean "starts_with"\?/);
+    expect(unknownTypeHint('not-contains', registry)).toBe(
+      'write `type: not_contains` (or `type: contains` with `negate: true`)',
+    );
   });
 });

@@ -2,13 +2,20 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { closestMatch } from '../util/closest-match.js';
 import type { EvaluatorRegistry } from './evaluator.js';
+import { knownTypes } from './known-types.js';
 import { needsJudge } from './needs-judge.js';
 
 /** Keys every evaluator config may have, whatever its type. */
-export const COMMON_EVALUATOR_KEYS: readonly string[] = ['name', 'type', 'weight', 'negate'];
+export const COMMON_EVALUATOR_KEYS: readonly string[] = [
+  'name',
+  'type',
+  'weight',
+  'negate',
+  'metric',
+];
 
-/** The common keys that change a grade: a misspelling of one is an error. */
-const GRADE_KEYS = ['weight', 'negate'];
+/** The common keys that change a grade or its report: a misspelling of one is an error. */
+const GRADE_KEYS = ['weight', 'negate', 'metric'];
 
 const NEGATE = 'write `negate: true` to pass when the check does not hold';
 const THRESHOLD =
@@ -53,7 +60,7 @@ const VERDICT_KEYS: Record<string, { hint: string; judgeOnly?: boolean }> = {
  * only on a grader that `needsJudge`), or a misspelling of `weight`, `negate`
  * or one of the evaluator's options (it would grade without the option the
  * author wrote). Any other unknown key is a warning. `negate` itself must be
- * true or false.
+ * true or false, and `metric` (the named score it reports to) a non-empty string.
  */
 export function evaluatorKeyIssues(config: EvaluatorConfig, registry: EvaluatorRegistry): Issue[] {
   const issues: Issue[] = [];
@@ -63,6 +70,16 @@ export function evaluatorKeyIssues(config: EvaluatorConfig, registry: EvaluatorR
       severity: 'error',
       path: ['negate'],
       message: `"negate" must be true or false, got ${JSON.stringify(config.negate)}`,
+    });
+  }
+  if (
+    config.metric !== undefined &&
+    !(typeof config.metric === 'string' && config.metric.trim() !== '')
+  ) {
+    issues.push({
+      severity: 'error',
+      path: ['metric'],
+      message: `"metric" must be a name such as "accuracy", got ${JSON.stringify(config.metric)}`,
     });
   }
   // Without a list of options the evaluator's other keys cannot be told from unknown ones.
@@ -105,7 +122,6 @@ export function evaluatorKeyIssues(config: EvaluatorConfig, registry: EvaluatorR
 
 // promptfoo's `not-` types and their AgentV type, where the name alone does not say it.
 const PROMPTFOO_TYPES: Record<string, { type: string; add?: string }> = {
-  icontains: { type: 'contains', add: ', `case_sensitive: false`' },
   'is-json': { type: 'is_json' },
   'is-valid-json': { type: 'is_json' },
   'contains-json': { type: 'is_json' },
@@ -113,8 +129,8 @@ const PROMPTFOO_TYPES: Record<string, { type: string; add?: string }> = {
 
 /**
  * The hint for an unknown `type` written as another tool's negated check
- * (`not-contains`, `not_regex`, promptfoo's `not-icontains`): the AgentV type
- * with `negate: true`. Undefined when `type` is not such a spelling.
+ * (`not-contains`, promptfoo's `not-is-valid-json`): the AgentV `not_` type, or the
+ * type with `negate: true`. Undefined when `type` is not such a spelling.
  */
 export function negatedTypeHint(type: string, registry: EvaluatorRegistry): string | undefined {
   const match = /^not[-_](.+)$/i.exec(type);
@@ -122,5 +138,24 @@ export function negatedTypeHint(type: string, registry: EvaluatorRegistry): stri
   const rest = match[1]!.toLowerCase();
   const mapped = PROMPTFOO_TYPES[rest] ?? { type: rest.replace(/-/g, '_') };
   if (!registry.has(mapped.type)) return undefined;
+  const negated = `not_${mapped.type}`;
+  if (mapped.add === undefined && registry.has(negated)) {
+    return `write \`type: ${negated}\` (or \`type: ${mapped.type}\` with \`negate: true\`)`;
+  }
   return `write \`type: ${mapped.type}\`${mapped.add ?? ''} with \`negate: true\``;
+}
+
+/**
+ * The hint for an unknown grader `type`: another tool's negated spelling
+ * (`negatedTypeHint`), else a did-you-mean over every registered type and the
+ * list of types (`not_<type>` forms summed up).
+ */
+export function unknownTypeHint(type: string, registry: EvaluatorRegistry): string {
+  const negated = negatedTypeHint(type, registry);
+  if (negated !== undefined) return negated;
+  const list = knownTypes(registry);
+  const match = closestMatch(type, registry.types());
+  return match === undefined
+    ? `use one of: ${list}`
+    : `did you mean "${match}"? Or use one of: ${list}`;
 }

@@ -15,14 +15,40 @@ describe('createEvaluatorRegistry', () => {
       'command',
       'composite',
       'contains',
+      'contains_all',
+      'contains_any',
+      'cost',
       'diff',
+      'ends_with',
       'equals',
+      'execution_metrics',
       'file',
+      'icontains',
+      'icontains_all',
+      'icontains_any',
       'is_json',
+      'is_valid_openai_tools_call',
       'json_schema',
+      'latency',
+      'levenshtein',
       'llm_judge',
+      'not_contains',
+      'not_contains_all',
+      'not_contains_any',
+      'not_ends_with',
+      'not_equals',
+      'not_icontains',
+      'not_icontains_all',
+      'not_icontains_any',
+      'not_is_json',
+      'not_is_valid_openai_tools_call',
+      'not_json_schema',
+      'not_levenshtein',
+      'not_regex',
+      'not_starts_with',
       'regex',
       'rubric',
+      'starts_with',
       'tool_trajectory',
     ]);
     expect(registry.has('regex')).toBe(true);
@@ -36,7 +62,7 @@ describe('createEvaluatorRegistry', () => {
       registry.get('llm_grader');
     } catch (error) {
       expect((error as { hint?: string }).hint).toBe(
-        'use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
+        'use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check',
       );
     }
   });
@@ -60,7 +86,7 @@ describe('createEvaluatorRegistry', () => {
       expect.stringContaining('"value" is missing'),
     ]);
     expect(messagesOf(registry.validate(makeConfig('nope')))).toEqual([
-      'unknown evaluator type "nope"; use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
+      'unknown evaluator type "nope"; use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check',
     ]);
   });
 });

@@ -3,15 +3,23 @@ import { codeJudgeEvaluator } from './code-judge.js';
 import { commandEvaluator } from './command.js';
 import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
+import { costEvaluator } from './cost.js';
 import { diffEvaluator } from './diff.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator, EvaluatorRegistry } from './evaluator.js';
+import { executionMetricsEvaluator } from './execution-metrics.js';
 import { fileEvaluator } from './file.js';
 import { isJsonEvaluator } from './is-json.js';
 import { jsonSchemaEvaluator } from './json-schema.js';
+import { knownTypes } from './known-types.js';
+import { latencyEvaluator } from './latency.js';
+import { levenshteinEvaluator } from './levenshtein.js';
 import { llmJudgeEvaluator } from './llm-judge.js';
+import { negatedEvaluator } from './negated-evaluator.js';
+import { openAiToolsCallEvaluator } from './openai-tools-call.js';
 import { regexEvaluator } from './regex.js';
 import { rubricEvaluator } from './rubric.js';
+import { textMatchEvaluators } from './text-match.js';
 import { toolTrajectoryEvaluator } from './tool-trajectory.js';
 
 /** Creates a registry holding `evaluators` (none by default; see `defaultEvaluators`). */
@@ -29,11 +37,10 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
     get(type) {
       const evaluator = byType.get(type);
       if (!evaluator) {
-        const known = registry.types();
         throw new AgentvError(`unknown evaluator type "${type}"`, {
           hint:
-            known.length > 0
-              ? `use one of: ${known.join(', ')}`
+            byType.size > 0
+              ? `use one of: ${knownTypes(registry)}`
               : 'no evaluator types are registered',
         });
       }
@@ -47,7 +54,7 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
           {
             severity: 'error',
             path: ['type'],
-            message: `unknown evaluator type "${config.type}"; use one of: ${registry.types().join(', ')}`,
+            message: `unknown evaluator type "${config.type}"; use one of: ${knownTypes(registry)}`,
           },
         ];
       }
@@ -60,21 +67,32 @@ export function createEvaluatorRegistry(evaluators: readonly Evaluator[] = []): 
 
 /**
  * Every built-in evaluator (`llm_judge`, `rubric` and some `composite`s ask the
- * judge target; `command`, `file` and `diff` read the case's workspace).
+ * judge target; `command`, `file` and `diff` read the case's workspace), and
+ * `not_<type>` for each deterministic answer check.
  */
 export function defaultEvaluators(): Evaluator[] {
+  const answerChecks = [
+    containsEvaluator,
+    ...textMatchEvaluators,
+    equalsEvaluator,
+    regexEvaluator,
+    isJsonEvaluator,
+    jsonSchemaEvaluator,
+    levenshteinEvaluator,
+    openAiToolsCallEvaluator,
+  ];
   return [
+    ...answerChecks,
+    ...answerChecks.map(negatedEvaluator),
     codeJudgeEvaluator,
     commandEvaluator,
     compositeEvaluator,
-    containsEvaluator,
+    costEvaluator,
     diffEvaluator,
-    equalsEvaluator,
+    executionMetricsEvaluator,
     fileEvaluator,
-    isJsonEvaluator,
-    jsonSchemaEvaluator,
+    latencyEvaluator,
     llmJudgeEvaluator,
-    regexEvaluator,
     rubricEvaluator,
     toolTrajectoryEvaluator,
   ];

@@ -2,7 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { ChatMessage } from '../provider/chat-message.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
+import type { ProviderResponse, TokenUsage } from '../provider/provider-response.js';
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
@@ -24,6 +24,12 @@ export interface EvaluationContext {
   trace?: TraceEvent[];
   traceSummary: TraceSummary | null;
   outputMessages?: OutputMessage[];
+  /** Token counts the provider reported for the answer (none when it reported none). */
+  usage?: TokenUsage;
+  /** Cost the provider reported (or was priced) for the answer, in USD. */
+  costUsd?: number;
+  /** The case's `duration_ms`: the time it spent being answered. */
+  durationMs?: number;
   guidelineFiles: string[];
   inputFiles: string[];
   /** Aborted when the run is interrupted. */
@@ -103,13 +109,15 @@ export interface EvaluatorResult {
   members?: EvaluatorResult[];
   /** The config's `negate: true` inverted it: score 1 - s, hits and misses swapped. */
   negated?: boolean;
+  /** The named metric (`metric:` in its config) its score counts toward. */
+  metric?: string;
 }
 
 /** An evaluator implementation for one `type`. */
 export interface Evaluator {
   readonly type: string;
   /**
-   * The option keys it reads besides `name`, `type`, `weight` and `negate`. When given,
+   * The option keys it reads besides `name`, `type`, `weight`, `negate` and `metric`. When given,
    * any other key of its config is reported before the run as unknown (with a
    * did-you-mean), like a misspelt key anywhere else in an eval file.
    */

@@ -155,6 +155,7 @@ export async function runEvaluator(
     if (outcome.details !== undefined) result.details = outcome.details;
     if (outcome.cached === true) result.cached = true;
     if (outcome.members !== undefined) result.members = outcome.members;
+    if (typeof config.metric === 'string') result.metric = config.metric;
     return result;
   } catch (error) {
     const result: EvaluatorResult = {
@@ -169,6 +170,7 @@ export async function runEvaluator(
     };
     // A composite whose aggregator failed still reports what its members did.
     if (isEvaluatorError(error) && error.members) result.members = error.members;
+    if (typeof config.metric === 'string') result.metric = config.metric;
     return result;
   }
 }

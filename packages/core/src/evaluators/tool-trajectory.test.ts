@@ -90,7 +90,7 @@ describe('tool_trajectory', () => {
       });
       expect(result.score).toBe(0);
       expect(result.misses).toEqual([
-        'Expected call 1 "lookupOrder" {"id":7}: call 2 "lookupOrder" {"id":42} has a different input',
+        'Expected call 1 "lookupOrder" {"id":7}: call 2 "lookupOrder" {"id":42}: input.id is 42, expected 7',
         'Expected call 2 "escalate" not found after the previous match',
         'Actual tool calls: search -> lookupOrder -> search -> refund',
       ]);
@@ -116,7 +116,7 @@ describe('tool_trajectory', () => {
       const result = await grade({ mode: 'exact', expected: wrong });
       expect(result.score).toBe(0.75);
       expect(result.misses).toEqual([
-        'Call 4: expected "refund" {"amount":99}, got "refund" {"id":42,"amount":20}',
+        'Call 4 "refund" {"id":42,"amount":20}: input.amount is 20, expected 99',
       ]);
     });
 
@@ -148,7 +148,7 @@ describe('tool_trajectory', () => {
 
     it('names a missing or unknown mode', () => {
       expect(validate({})).toEqual([
-        '"mode" must be one of any_order, in_order, exact, got nothing',
+        '"mode" must be one of any_order, in_order, exact, got nothing (or give a limit: forbidden, min_calls, max_calls, max_steps, max_tool_errors)',
       ]);
       expect(validate({ mode: 'sorted' })).toEqual([
         '"mode" must be one of any_order, in_order, exact, got "sorted"',
@@ -166,10 +166,27 @@ describe('tool_trajectory', () => {
         expect.stringContaining('mode in_order needs "expected"'),
       ]);
       expect(validate({ mode: 'exact', expected: [{ name: 'search' }] })).toEqual([
-        expect.stringContaining('"expected[0]" must be {tool, input?} with a tool name'),
+        expect.stringContaining(
+          '"expected[0]" must be {tool, input?, input_pattern?} with a tool name',
+        ),
       ]);
-      expect(validate({ mode: 'exact', expected: [{ tool: 'search', args: {} }] })).toEqual([
-        '"expected[0]" has unknown key "args"; only "tool" and "input" are read',
+      expect(
+        validate({ mode: 'exact', expected: [{ tool: 'search', argsMatch: 'exact' }] }),
+      ).toEqual([
+        '"expected[0]" has unknown key "argsMatch"; only "tool", "input", "args", "input_pattern" are read',
+      ]);
+      expect(
+        validate({ mode: 'exact', expected: [{ tool: 'a', input_pattern: { q: '(' } }] }),
+      ).toEqual([
+        expect.stringContaining('"expected[0].input_pattern.q" is not a valid regular expression'),
+      ]);
+      expect(validate({ max_steps: -1, min_calls: { a: 'x' }, forbidden: [] })).toEqual([
+        expect.stringContaining('"forbidden" must be a non-empty list'),
+        '"min_calls.a" must be a whole number >= 0, got "x"',
+        '"max_steps" must be a whole number >= 0, got -1',
+      ]);
+      expect(validate({ expected: [{ tool: 'a' }], max_steps: 3 })).toEqual([
+        expect.stringContaining('"mode" is missing'),
       ]);
     });
   });
@@ -209,6 +226,111 @@ describe('tool_trajectory', () => {
         makeContext({ trace: claude }),
       );
       expect(result.misses).toContain('Actual tool calls: shell (Bash) -> edit_file (Edit)');
+    });
+  });
+
+  describe('patterns and limits', () => {
+    const agent: TraceEvent[] = [
+      { type: 'model_step', timestamp: '2025-01-01T00:00:00.000Z', name: 'gpt' },
+      { ...toolCall('shell', { command: 'ls -la', cwd: '/repo' }), rawName: 'Bash' },
+      {
+        type: 'tool_result',
+        timestamp: '2025-01-01T00:00:00.000Z',
+        name: 'shell',
+        metadata: { exit_code: 2 },
+      },
+      { type: 'model_step', timestamp: '2025-01-01T00:00:00.000Z', name: 'gpt' },
+      { ...toolCall('shell', { command: 'rm -rf build' }), rawName: 'Bash' },
+      toolCall('edit_file', { path: 'src/a.ts', edits: [{ line: 3 }] }),
+    ];
+    const ctx = makeContext({ trace: agent });
+
+    it('matches input_pattern per field and names the field that differs', async () => {
+      const ok = await grade(
+        { mode: 'in_order', expected: [{ tool: 'shell', input_pattern: { command: '^ls' } }] },
+        ctx,
+      );
+      expect(ok.score).toBe(1);
+      const miss = await grade(
+        {
+          mode: 'exact',
+          expected: [
+            { tool: 'Bash', input_pattern: { command: '^git' } },
+            { tool: 'shell' },
+            { tool: 'edit_file', input: { edits: [{ line: 4 }] } },
+          ],
+        },
+        ctx,
+      );
+      expect(miss.misses).toEqual([
+        'Call 1 "shell" {"command":"ls -la","cwd":"/repo"}: input.command "ls -la" does not match /^git/',
+        'Call 3 "edit_file" {"path":"src/a.ts","edits":[{"line":3}]}: input.edits[0].line is 3, expected 4',
+      ]);
+      expect(miss.score).toBeCloseTo(1 / 3);
+    });
+
+    it('accepts upstream AgentV\'s "args" for input, "any" checking nothing', async () => {
+      const options = {
+        mode: 'exact',
+        expected: [
+          { tool: 'shell', args: { cwd: '/repo' } },
+          { tool: 'shell', args: 'any' },
+          { tool: 'edit_file' },
+        ],
+      };
+      expect((await grade(options, ctx)).score).toBe(1);
+    });
+
+    it('fails on a forbidden call, naming the call and the field', async () => {
+      const result = await grade(
+        {
+          forbidden: [
+            { tool: 'shell', input_pattern: { command: 'rm -rf' } },
+            { tool: 'web_fetch' },
+          ],
+        },
+        ctx,
+      );
+      expect(result.score).toBe(0);
+      expect(result.misses).toEqual([
+        'Forbidden call: call 2 "shell" (Bash) matches forbidden[0] (input.command "rm -rf build" matches /rm -rf/)',
+      ]);
+      expect(result.hits).toEqual(['No call matches forbidden[1] "web_fetch"']);
+    });
+
+    it('checks min_calls and max_calls per tool under either name', async () => {
+      const result = await grade(
+        { min_calls: { Bash: 1, read_file: 1 }, max_calls: { shell: 1 } },
+        ctx,
+      );
+      expect(result.score).toBe(0);
+      expect(result.hits).toEqual(['"Bash" called 2 times (min_calls 1)']);
+      expect(result.misses).toEqual([
+        '"read_file" called 0 times, min_calls is 1',
+        '"shell" called 2 times, max_calls is 1',
+      ]);
+      expect(
+        (await grade({ max_calls: { shell: 2 }, min_calls: { edit_file: 1 } }, ctx)).score,
+      ).toBe(1);
+    });
+
+    it('counts steps as tool calls plus model turns, and failed tool calls', async () => {
+      const over = await grade({ max_steps: 4, max_tool_errors: 0 }, ctx);
+      expect(over.score).toBe(0);
+      expect(over.misses).toEqual([
+        '5 step(s) (3 tool call(s) + 2 model turn(s)) exceed max_steps 4',
+        '1 failed tool call(s) exceed max_tool_errors 0',
+      ]);
+      const within = await grade({ max_steps: 5, max_tool_errors: 1 }, ctx);
+      expect(within.score).toBe(1);
+    });
+
+    it('gates the mode score on the limits', async () => {
+      const options = { mode: 'any_order', minimums: { shell: 1 }, max_calls: { edit_file: 0 } };
+      const result = await grade(options, ctx);
+      expect(result.score).toBe(0);
+      expect(result.hits).toEqual(['"shell" called 2 times (minimum 1)']);
+      expect(result.misses).toEqual(['"edit_file" called 1 time, max_calls is 0']);
     });
   });
 });

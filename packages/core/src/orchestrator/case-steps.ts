@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isProviderError } from '../errors/provider-error.js';
+import { caseMetrics } from '../evaluators/case-metrics.js';
 import type { CaseWorkspace } from '../evaluators/evaluator.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
@@ -149,6 +150,9 @@ export async function gradeAnswer(
       trace,
       traceSummary,
       outputMessages: response.outputMessages,
+      usage: response.usage,
+      costUsd: response.costUsd,
+      durationMs,
       guidelineFiles: prompt.guidelineFiles,
       inputFiles: prompt.inputFiles,
       signal: options.signal,
@@ -187,6 +191,8 @@ export async function gradeAnswer(
   if (response.cached === true) result.cached = true;
   if (judge?.usage !== undefined) result.judgeUsage = judge.usage;
   if (judge?.costUsd !== undefined) result.judgeCostUsd = judge.costUsd;
+  const metrics = caseMetrics(grade.evaluatorResults);
+  if (metrics !== undefined) result.metrics = metrics;
   if (grade.error !== undefined) result.error = grade.error;
   if (trace !== undefined) result.trace = trace;
   if (response.outputMessages !== undefined) result.outputMessages = response.outputMessages;

@@ -24,6 +24,8 @@ export interface EvaluationResult {
   reasoning: string;
   candidateAnswer: string;
   evaluatorResults: EvaluatorResult[];
+  /** Named metrics (`metric:` on graders) to the mean score of their graders in this case. */
+  metrics?: Record<string, number>;
   /** Provider calls made for this case (1 when the first succeeded). */
   attempts: number;
   durationMs: number;

@@ -3,7 +3,7 @@ import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
-import { evaluatorKeyIssues, negatedTypeHint } from '../evaluators/evaluator-keys.js';
+import { evaluatorKeyIssues, unknownTypeHint } from '../evaluators/evaluator-keys.js';
 import { needsJudge } from '../evaluators/needs-judge.js';
 import { sandboxGraderIssues } from '../evaluators/sandbox-grader.js';
 import { workspaceGraderIssues } from '../evaluators/workspace-grader-issues.js';
@@ -16,7 +16,6 @@ import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { targetSettingsIssue } from '../provider/target-settings-issue.js';
 import { targetIssuePosition } from '../targets/target-positions.js';
 import { closestMatch } from '../util/closest-match.js';
-import { didYouMean } from '../util/did-you-mean.js';
 import { sortIssues } from '../util/load-result.js';
 import { sandboxHookIssues } from './sandbox-hook-issues.js';
 
@@ -400,7 +399,7 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
       issues.add({
         severity: 'error',
         ...at(['type'], `evaluator "${config.name}" has unknown type "${config.type}"`),
-        hint: negatedTypeHint(config.type, registry) ?? didYouMean(config.type, registry.types()),
+        hint: unknownTypeHint(config.type, registry),
       });
       continue;
     }

@@ -58,6 +58,7 @@ export function summaryOf(result: EvaluationResult): EvaluationResult {
     reasoning: result.passed ? '' : result.reasoning,
     candidateAnswer: '',
     evaluatorResults: [],
+    metrics: result.metrics,
     attempts: result.attempts,
     durationMs: result.durationMs,
     usage: result.usage,

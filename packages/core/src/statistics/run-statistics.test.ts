@@ -147,7 +147,20 @@ describe('computeRunStatistics', () => {
       passRate: null,
       durationMs: 0,
       targets: [],
+      metrics: [],
     });
+  });
+
+  it('averages each named metric over the cases that report it', () => {
+    const stats = computeRunStatistics([
+      scored('a', 1, { metrics: { accuracy: 1, tone: 0.5 } }),
+      scored('b', 0.5, { metrics: { accuracy: 0.5 } }),
+      scored('c', 0.9),
+    ]);
+    expect(stats.metrics).toEqual([
+      { name: 'accuracy', mean: 0.75, cases: 2 },
+      { name: 'tone', mean: 0.5, cases: 1 },
+    ]);
   });
 
   it('computes the figures of each target, by target name', () => {

@@ -42,6 +42,17 @@ export interface RunStatistics {
   durationMs: number;
   /** The same figures per target, by target name (one entry per target, so a run's order is stable). */
   targets: TargetStatistics[];
+  /** Named metrics (`metric:` on graders), by name: their mean over the cases that report them. */
+  metrics: MetricStatistics[];
+}
+
+/** A named metric over a run. */
+export interface MetricStatistics {
+  name: string;
+  /** Mean of the cases' scores for it. */
+  mean: number;
+  /** Cases that report it. */
+  cases: number;
 }
 
 /** A run's figures for one target, for comparing targets side by side. */
@@ -106,6 +117,7 @@ export function createRunStatisticsAccumulator(
   let scores = new Float64Array(1024);
   let graded = 0;
   const erroredFirst: EvaluationResult[] = [];
+  const metrics = new Map<string, { total: number; cases: number }>();
   const lowestGraded: EvaluationResult[] = [];
   return {
     add(result) {
@@ -116,6 +128,14 @@ export function createRunStatisticsAccumulator(
         byTarget.set(result.target, totals);
       }
       totals.add(result);
+      if (result.metrics !== undefined) {
+        for (const name in result.metrics) {
+          const sum = metrics.get(name) ?? { total: 0, cases: 0 };
+          sum.total += result.metrics[name]!;
+          sum.cases++;
+          metrics.set(name, sum);
+        }
+      }
       if (result.error !== undefined) {
         if (erroredFirst.length < lowestCount) erroredFirst.push(result);
         return;
@@ -157,6 +177,9 @@ export function createRunStatisticsAccumulator(
         targets: [...byTarget]
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
           .map(([target, totals]) => totals.targetStatistics(target)),
+        metrics: [...metrics]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([name, { total, cases }]) => ({ name, mean: total / cases, cases })),
       };
     },
   };
