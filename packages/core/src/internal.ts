@@ -15,7 +15,16 @@ export { runTargetsOf } from './orchestrator/run-targets.js';
 export { checkTarget, RUN_TARGET_POLICY } from './project/check-target.js';
 export { CLI_OPTION_NAMES } from './project/option-names.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
-export { tokenUsageRecord } from './provider/token-usage.js';
+export { addTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
+export {
+  DEFAULT_REPEAT_PASS,
+  parseRepeatPassRule,
+  REPEAT_PASS_SPELLINGS,
+  type RepeatPassRule,
+  repeatPassName,
+  repeatVerdict,
+  repeatVerdictDecided,
+} from './repeats/repeat-pass-rule.js';
 export { jsonSchemaFile } from './schemas/json-schema-file.js';
 export { createResultTally, type ResultTally } from './statistics/result-tally.js';
 export type { OutputMessageRecord } from './trace/output-message.js';

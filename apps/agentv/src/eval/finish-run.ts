@@ -10,8 +10,7 @@ import { ExitCode } from '../exit-code.js';
 import { useColor } from '../use-color.js';
 import { type KeptWorkspace, writeKeptWorkspaces } from './kept-workspaces.js';
 import type { OpenedRun } from './open-run.js';
-import type { RepeatReducer } from './repeat.js';
-import { writeRepeatSummary } from './repeat.js';
+import { type RepeatSettings, writeRepeatSummary } from './repeat.js';
 import type { ReportFlags } from './report-flags.js';
 import { notRunCases } from './resume.js';
 import { writeFailureError } from './write-failure.js';
@@ -24,7 +23,7 @@ export interface FinishRunOptions {
   outcome: RunOutcome;
   tally: ResultTally;
   retain: boolean | 'none';
-  repeat: { count: number; reducer: RepeatReducer };
+  repeat: RepeatSettings;
   failOnFlaky: boolean;
   /** `--out`, to say what replaces it in the command to resume with. */
   out: string | undefined;

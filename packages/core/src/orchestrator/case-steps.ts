@@ -6,7 +6,7 @@ import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
 import { normalizeTrace } from '../provider/normalize-trace.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
+import type { ProviderResponse, TokenUsage } from '../provider/provider-response.js';
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
@@ -17,6 +17,9 @@ import { messageOf } from './failure-message.js';
 import { judgeFor, meteredJudge } from './judge-for.js';
 import type { PlannedCase } from './plan-run.js';
 import type { RunState } from './run-state.js';
+
+/** The usage of an answer from the cache: nothing new was spent (frozen: results share it). */
+const CACHED_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
 /** A provider's answer with its trace, normalised and summarised once for the attempt. */
 export interface Answer {
@@ -182,9 +185,15 @@ export async function gradeAnswer(
   };
   // Optional fields only when set, one by one (spreads are slow for a result per case).
   if (evalCase.conversationId !== undefined) result.conversationId = evalCase.conversationId;
-  if (response.usage !== undefined) result.usage = response.usage;
-  if (response.costUsd !== undefined) result.costUsd = response.costUsd;
-  if (response.cached === true) result.cached = true;
+  if (response.cached === true) {
+    // Answered from the cache: no new tokens were spent, whatever the recorded call cost.
+    result.cached = true;
+    if (response.usage !== undefined) result.usage = CACHED_USAGE;
+    if (response.costUsd !== undefined) result.costUsd = 0;
+  } else {
+    if (response.usage !== undefined) result.usage = response.usage;
+    if (response.costUsd !== undefined) result.costUsd = response.costUsd;
+  }
   if (judge?.usage !== undefined) result.judgeUsage = judge.usage;
   if (judge?.costUsd !== undefined) result.judgeCostUsd = judge.costUsd;
   if (grade.error !== undefined) result.error = grade.error;

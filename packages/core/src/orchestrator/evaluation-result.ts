@@ -83,13 +83,28 @@ export interface RepeatRun {
   passed: boolean;
   attempts: number;
   durationMs: number;
+  /** True when the provider answered this repeat from its cache. */
+  cached?: boolean;
   error?: string;
 }
 
 /** The repeats an aggregated result was reduced from. */
 export interface RepeatSummary {
+  /** The verdict rule as written: `all`, `any`, `majority` or `rate>=X`. */
+  rule: string;
+  /** How the repeats' scores were reduced to the aggregate's `score`. */
   reducer: string;
+  /** Repeats asked for (`--repeat N`); more than `runs.length` when early stop ended the case. */
+  planned: number;
   /** True when some repeats passed and others did not. */
   flaky: boolean;
+  /** Share of the repeats run that passed. */
+  passRate: number;
+  /** 1 when at least one of the k = `runs.length` repeats passed, else 0. */
+  passAtK: number;
+  /** 1 when every one of the k repeats passed, else 0. */
+  passHatK: number;
+  /** True when `--repeat-early-stop` ended the case before `planned` repeats. */
+  earlyStopped?: boolean;
   runs: RepeatRun[];
 }
