@@ -2,6 +2,7 @@
 // use from core besides its public entries. Not an API for anyone else: it
 // changes with them, in any release.
 
+export { classifyFailure, FAILURE_CLASSES, type FailureClass } from './errors/failure-class.js';
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type {

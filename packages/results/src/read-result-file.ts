@@ -145,6 +145,7 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
   if (record.judge_usage !== undefined) result.judgeUsage = fromUsageRecord(record.judge_usage);
   if (record.judge_cost_usd !== undefined) result.judgeCostUsd = record.judge_cost_usd;
   if (record.error !== undefined) result.error = record.error;
+  if (record.failure_class !== undefined) result.failureClass = record.failure_class;
   if (record.trace) result.trace = record.trace.map(fromTraceEventRecord);
   if (record.workspace !== undefined) {
     result.workspace = {

@@ -175,6 +175,12 @@ export const resultLineSchema = z.object({
   judge_usage: tokenCounts.optional().describe('Token counts of the judge calls that graded it.'),
   judge_cost_usd: z.number().optional().describe('Summed cost of those judge calls, when known.'),
   error: z.string().optional().describe('Why the case could not be answered or graded.'),
+  failure_class: z
+    .enum(['agent', 'infra', 'timeout', 'budget', 'grader'])
+    .optional()
+    .describe(
+      'On a failed or errored case: who the failure is on (agent, infra, timeout, budget, grader).',
+    ),
   flaky: z
     .boolean()
     .optional()

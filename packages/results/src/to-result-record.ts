@@ -57,6 +57,7 @@ export function toResultRecord(
   if (result.judgeUsage !== undefined) record.judge_usage = tokenUsageRecord(result.judgeUsage);
   if (result.judgeCostUsd !== undefined) record.judge_cost_usd = result.judgeCostUsd;
   if (result.error !== undefined) record.error = result.error;
+  if (result.failureClass !== undefined) record.failure_class = result.failureClass;
   if (result.repeats !== undefined) {
     record.flaky = result.repeats.flaky;
     record.repeats = repeatSummaryRecord(result.repeats);

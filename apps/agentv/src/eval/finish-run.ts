@@ -3,6 +3,7 @@ import {
   type PlannedCase,
   type RunOutcome,
   type RunPlan,
+  type RunStatistics,
 } from '@agentv/core';
 import { displayPath, type ResultTally } from '@agentv/core/internal';
 import { formatSummary } from '@agentv/results';
@@ -89,8 +90,21 @@ export async function finishRun(options: FinishRunOptions): Promise<ExitCode> {
     return ExitCode.Interrupted;
   }
   if (notRun.length > 0) return ExitCode.Error;
+  writeInfraOnly(statistics);
   if (statistics.errored > 0) return ExitCode.Error;
   if (statistics.failed > 0) return ExitCode.Failed;
   if (flaky > 0 && options.failOnFlaky) return ExitCode.Failed;
   return ExitCode.Passed;
+}
+
+/**
+ * Says so when every failed or errored case failed for infrastructure (no spawn, network,
+ * 5xx, container engine, full disk): the agent was not at fault, and running again may pass.
+ */
+function writeInfraOnly(statistics: RunStatistics): void {
+  const failing = statistics.failed + statistics.errored;
+  if (failing === 0 || statistics.failureClasses.infra !== failing) return;
+  process.stderr.write(
+    `agentv: only infrastructure failed: all ${failing} failing ${failing === 1 ? 'case' : 'cases'} could not reach or start what they needed (failure_class: infra), after retries; the agent was not at fault (hint: fix the service, network, container engine or disk, then run them again with --resume <result file> --retry-errors)\n`,
+  );
 }

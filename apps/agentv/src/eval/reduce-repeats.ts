@@ -55,6 +55,7 @@ export function reduceRepeats(
     (earlyStopped ? ` (stopped early of ${options.planned})` : '');
   const {
     error: _lastError,
+    failureClass: _lastClass,
     usage: _u,
     costUsd: _c,
     judgeUsage: _ju,
@@ -95,6 +96,11 @@ export function reduceRepeats(
   if (judgeCostUsd !== undefined) aggregate.judgeCostUsd = judgeCostUsd;
   if (repeats.every((result) => result.cached === true)) aggregate.cached = true;
   if (allErrored) aggregate.error = last.error!;
+  if (!aggregate.passed) {
+    // The class of the first repeat that did not pass: what failed first is what to look at.
+    const failed = repeats.find((result) => result.error !== undefined || !result.passed);
+    aggregate.failureClass = failed?.failureClass ?? 'agent';
+  }
   return aggregate;
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FailureClass } from '../errors/failure-class.js';
 import { isProviderError } from '../errors/provider-error.js';
 import type { CaseWorkspace } from '../evaluators/evaluator.js';
 import { gradeCase } from '../evaluators/grade-case.js';
@@ -196,7 +197,12 @@ export async function gradeAnswer(
   }
   if (judge?.usage !== undefined) result.judgeUsage = judge.usage;
   if (judge?.costUsd !== undefined) result.judgeCostUsd = judge.costUsd;
-  if (grade.error !== undefined) result.error = grade.error;
+  if (grade.error !== undefined) {
+    result.error = grade.error;
+    result.failureClass = 'grader';
+  } else if (!grade.passed) {
+    result.failureClass = 'agent';
+  }
   if (trace !== undefined) result.trace = trace;
   if (response.outputMessages !== undefined) result.outputMessages = response.outputMessages;
   return result;
@@ -242,10 +248,12 @@ export function attemptRecord(
   };
 }
 
+/** The result of a case that could not be answered or graded; `failureClass` says who is to blame. */
 export function errorResult(
   { planned, started }: CaseContext,
   attempts: number,
   error: string,
+  failureClass: FailureClass,
 ): EvaluationResult {
   return {
     timestamp: new Date().toISOString(),
@@ -260,6 +268,7 @@ export function errorResult(
     attempts,
     durationMs: Date.now() - started,
     error,
+    failureClass,
     traceSummary: null,
   };
 }

@@ -1,3 +1,4 @@
+import { classifyFailure } from '../errors/failure-class.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { callLabel } from '../provider/call-label.js';
@@ -43,7 +44,7 @@ export async function evaluateCase(
   try {
     prompt = await buildPrompt(planned.evalCase);
   } catch (error) {
-    return errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`);
+    return errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`, 'infra');
   }
 
   // Outside the try: a failing hook is the caller's bug, not this case's prompt.
@@ -93,6 +94,7 @@ export async function evaluateCase(
       renewFailed === undefined
         ? failureMessage(outcome.error, outcome.attempts, context)
         : messageOf(renewFailed),
+      renewFailed === undefined ? classifyFailure(outcome.error) : 'infra',
     );
     return held === undefined ? failed : held.finish(failed, await changesIfKnown(held));
   }

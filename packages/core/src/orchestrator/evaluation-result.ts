@@ -1,3 +1,4 @@
+import type { FailureClass } from '../errors/failure-class.js';
 import type { EvaluatorResult } from '../evaluators/evaluator.js';
 import type { TokenUsage } from '../provider/provider-response.js';
 import type { OutputMessage } from '../trace/output-message.js';
@@ -37,6 +38,8 @@ export interface EvaluationResult {
   judgeCostUsd?: number;
   /** Set when the case could not be answered or graded. */
   error?: string;
+  /** Who a failed or errored case's failure is on; absent for a passing case. */
+  failureClass?: FailureClass;
   traceSummary: TraceSummary | null;
   /** Under `--repeat N`: how the repeats of this case were reduced to this result. */
   repeats?: RepeatSummary;
