@@ -11,7 +11,11 @@ export type {
   WorkspaceSummary,
 } from './orchestrator/evaluation-result.js';
 export { reportIssues } from './orchestrator/report-issues.js';
-export type { ProviderRole, WorkspaceChangesRecord } from './orchestrator/run-options.js';
+export type {
+  ProviderRole,
+  RunBudget,
+  WorkspaceChangesRecord,
+} from './orchestrator/run-options.js';
 export { runTargetsOf } from './orchestrator/run-targets.js';
 export { checkTarget, RUN_TARGET_POLICY } from './project/check-target.js';
 export { CLI_OPTION_NAMES } from './project/option-names.js';

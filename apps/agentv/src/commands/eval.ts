@@ -132,6 +132,12 @@ const evalArgs = {
     type: 'boolean',
     description: 'Exit 1 when a case passed in some repeats and failed in others',
   },
+  'budget-usd': {
+    type: 'string',
+    description:
+      'Stop starting cases once the run has spent this many US dollars (agent and judges); lists the cases not run and exits 3',
+    valueHint: 'N',
+  },
   'max-retries': {
     type: 'string',
     description: "Retries of a failed agent call (default 2); wins over the target's max_retries",
@@ -202,6 +208,14 @@ const evalCommand = defineCommand({
       'a positive number of seconds',
     );
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
+    const budgetUsd = numberFlag(
+      args['budget-usd'],
+      'budget-usd',
+      Number.MIN_VALUE,
+      Number.POSITIVE_INFINITY,
+      'a positive number of US dollars',
+    );
+    const budget = budgetUsd === undefined ? undefined : { limitUsd: budgetUsd, spentUsd: 0 };
     const dryRun = args['dry-run'] === true;
     const reducer = parseRepeatReducer(stringFlag(args['repeat-reducer'], 'repeat-reducer'));
     const repeatPass = parseRepeatPass(stringFlag(args['repeat-pass'], 'repeat-pass'), reducer);
@@ -345,6 +359,7 @@ const evalCommand = defineCommand({
           },
           ...(dryRun ? { createProvider: (target) => createMockProvider(target.name) } : {}),
           signal: controller.signal,
+          ...(budget === undefined ? {} : { budget }),
           onWarning: output.warn,
           // Only the live display (which shows running cases) and prompt dumps need each prompt.
           ...(reportFlags.promptDir === undefined && !wantsLiveProgress(process.stdout, process.env)
@@ -398,6 +413,7 @@ const evalCommand = defineCommand({
       keyOf,
       evalFileName,
       keptWorkspaces,
+      ...(budget === undefined ? {} : { budget }),
     });
   },
 });

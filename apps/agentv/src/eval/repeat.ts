@@ -61,6 +61,7 @@ export function parseRepeatPass(
 interface Outcome {
   interrupted: boolean;
   finished: number;
+  budgetExhausted?: boolean;
 }
 
 export interface RunRepeatsOptions {
@@ -105,7 +106,8 @@ export async function runRepeats(
     return repeatVerdictDecided(ruleOf(entry.planned), passed, ran, settings.count);
   };
   let interrupted = false;
-  for (let repeat = 1; repeat <= settings.count && !interrupted; repeat++) {
+  let budgetExhausted = false;
+  for (let repeat = 1; repeat <= settings.count && !interrupted && !budgetExhausted; repeat++) {
     const cases = [...byCase.values()].filter((entry) => !decided(entry)).map((e) => e.planned);
     if (cases.length === 0) break;
     const outcome = await options.runOnce(repeat, cases, async (result) => {
@@ -113,6 +115,7 @@ export async function runRepeats(
       options.onRepeatResult?.(result);
     });
     interrupted = outcome.interrupted;
+    budgetExhausted = outcome.budgetExhausted === true;
   }
   const results: EvaluationResult[] = [];
   for (const entry of byCase.values()) {
@@ -125,7 +128,12 @@ export async function runRepeats(
     await options.onAggregate(aggregate);
     results.push(aggregate);
   }
-  return { interrupted, finished: results.length, results };
+  return {
+    interrupted,
+    finished: results.length,
+    results,
+    ...(budgetExhausted ? { budgetExhausted } : {}),
+  };
 }
 
 /**
@@ -167,7 +175,8 @@ export async function runEvaluationRepeated(
     interrupted: outcome.interrupted,
     finished: outcome.finished,
     results: options.retainResults === false ? [] : outcome.results,
-    ...(outcome.interrupted ? { unfinished } : {}),
+    ...(outcome.interrupted || outcome.budgetExhausted === true ? { unfinished } : {}),
+    ...(outcome.budgetExhausted === true ? { budgetExhausted: true } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
+import type { CaseBudgetGuard } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import { messageOf } from './failure-message.js';
@@ -54,6 +55,7 @@ export function buildRequest(
   prompt: BuiltPrompt,
   attempt: number,
   workspace?: { readonly path: string; readonly sandbox?: Sandbox | undefined },
+  budget?: CaseBudgetGuard,
 ): ProviderRequest {
   const { evalCase } = planned;
   const { options } = run;
@@ -70,7 +72,12 @@ export function buildRequest(
   };
   if (options.repeat !== undefined) request.repeat = options.repeat;
   if (evalCase.expectedOutcome !== undefined) request.expectedOutcome = evalCase.expectedOutcome;
-  if (options.signal !== undefined) request.signal = options.signal;
+  if (budget !== undefined) {
+    request.signal = budget.signal;
+    request.onUsage = (usage, costUsd) => budget.report(usage, costUsd);
+  } else if (options.signal !== undefined) {
+    request.signal = options.signal;
+  }
   if (workspace !== undefined) {
     request.workspace = workspace.path;
     if (workspace.sandbox !== undefined) request.sandbox = workspace.sandbox;
@@ -129,6 +136,20 @@ export function reportReplyWarnings(
   onWarning(
     `target "${target}", case "${planned.evalCase.id}": ${response.warnings.join('; ')} (warnings of this target's later replies are not shown)`,
   );
+}
+
+/**
+ * A graded result failed for crossing its case's budget after the fact: it keeps its
+ * answer and grades, does not pass, and names the limit with the measured value.
+ */
+export function overBudget(result: EvaluationResult, overrun: string): EvaluationResult {
+  result.passed = false;
+  result.misses = [`over budget: ${overrun}`, ...result.misses];
+  result.reasoning = result.reasoning
+    ? `over budget: ${overrun}. ${result.reasoning}`
+    : `over budget: ${overrun}`;
+  if (result.error === undefined) result.failureClass = 'budget';
+  return result;
 }
 
 /** Grades an answer and builds the case's result. */
@@ -246,6 +267,16 @@ export function attemptRecord(
     traceSummary: outcome.traceSummary,
     ...(transcript === undefined ? {} : { transcript }),
   };
+}
+
+/** The result of a case whose agent was stopped for crossing its budget: failed, not errored. */
+export function stoppedOverBudget(
+  context: CaseContext,
+  attempts: number,
+  overrun: string,
+): EvaluationResult {
+  const { error: _none, ...result } = errorResult(context, attempts, '', 'budget');
+  return overBudget({ ...result, reasoning: '' }, `${overrun} (the agent was stopped)`);
 }
 
 /** The result of a case that could not be answered or graded; `failureClass` says who is to blame. */
