@@ -28,6 +28,7 @@ import {
 import type { EvaluationResult } from './evaluation-result.js';
 import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
+import { rateLimiterFor } from './rate-limiter-for.js';
 import type { RunState } from './run-state.js';
 
 /**
@@ -77,9 +78,19 @@ export async function evaluateCase(
           throw new ProviderError(messageOf(error), { retryable: false });
         }
       }
+      const limiter = rateLimiterFor(run, planned.target);
+      await limiter?.acquire(guard?.signal ?? options.signal);
       callStarted = Date.now();
       firstCallStarted ??= callStarted;
-      return provider.invoke(buildRequest(context, prompt, attempt, held, guard));
+      try {
+        const response = await provider.invoke(buildRequest(context, prompt, attempt, held, guard));
+        limiter?.release({ usage: response.usage });
+        return response;
+      } catch (error) {
+        if (limiter !== undefined) limiter.release({ error });
+        else rateLimiterFor(run, planned.target, error)?.refused(error);
+        throw error;
+      }
     },
     retryPolicyFor(planned.target, options),
     {
