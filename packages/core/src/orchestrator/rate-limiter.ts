@@ -1,5 +1,6 @@
 import { isProviderError } from '../errors/provider-error.js';
 import type { TokenUsage } from '../provider/provider-response.js';
+import { retryAfterBeyondCap } from '../retry/retry-policy.js';
 import { sleep } from '../util/sleep.js';
 import { tokensOf } from './case-budget.js';
 
@@ -87,6 +88,9 @@ export class RateLimiter {
     if (!isRateLimited(error)) return;
     this.limit = Math.max(1, Math.floor(this.limit / 2));
     this.successes = 0;
+    // A wait longer than retries would make (a quota reset in an hour) is not waited for:
+    // that case errors at once, and holding every other case that long would stall the run.
+    if (retryAfterBeyondCap(error) !== undefined) return;
     const pause = (isProviderError(error) ? error.retryAfterMs : undefined) ?? DEFAULT_PAUSE_MS;
     this.pausedUntil = Math.max(this.pausedUntil, Date.now() + pause);
     this.nextStart = Math.max(this.nextStart, this.pausedUntil);
