@@ -6,6 +6,8 @@ export const ExitCode = {
   Failed: 1,
   /** A case errored, or the input or command line was invalid. */
   Error: 2,
+  /** `--budget-usd` was spent before every case ran: the cases not run are listed. */
+  BudgetExhausted: 3,
   /** The run was interrupted (Ctrl-C, SIGTERM, SIGHUP). */
   Interrupted: 130,
 } as const;

@@ -2,6 +2,7 @@
 // use from core besides its public entries. Not an API for anyone else: it
 // changes with them, in any release.
 
+export { classifyFailure, FAILURE_CLASSES, type FailureClass } from './errors/failure-class.js';
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type {
@@ -10,12 +11,25 @@ export type {
   WorkspaceSummary,
 } from './orchestrator/evaluation-result.js';
 export { reportIssues } from './orchestrator/report-issues.js';
-export type { ProviderRole, WorkspaceChangesRecord } from './orchestrator/run-options.js';
+export type {
+  ProviderRole,
+  RunBudget,
+  WorkspaceChangesRecord,
+} from './orchestrator/run-options.js';
 export { runTargetsOf } from './orchestrator/run-targets.js';
 export { checkTarget, RUN_TARGET_POLICY } from './project/check-target.js';
 export { CLI_OPTION_NAMES } from './project/option-names.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';
-export { tokenUsageRecord } from './provider/token-usage.js';
+export { addTokenUsage, tokenUsageRecord } from './provider/token-usage.js';
+export {
+  DEFAULT_REPEAT_PASS,
+  parseRepeatPassRule,
+  REPEAT_PASS_SPELLINGS,
+  type RepeatPassRule,
+  repeatPassName,
+  repeatVerdict,
+  repeatVerdictDecided,
+} from './repeats/repeat-pass-rule.js';
 export { jsonSchemaFile } from './schemas/json-schema-file.js';
 export { createResultTally, type ResultTally } from './statistics/result-tally.js';
 export {

@@ -50,6 +50,7 @@ export function throwIfFailed(
   if (outcome.timedOut) {
     throw new ProviderError(withStderr(`timed out after ${timeout.seconds}s`), {
       retryable: true,
+      failureClass: 'timeout',
       ...diagnostics,
       hint: `${timeout.hint}, or make the agent faster`,
     });

@@ -196,6 +196,7 @@ export class PersistentWorker {
                 ),
                 {
                   retryable: true,
+                  failureClass: 'timeout',
                   hint: `${timeout.hint}, or make the agent answer faster; the worker is restarted for the next case`,
                 },
               ),

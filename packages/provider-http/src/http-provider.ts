@@ -114,6 +114,7 @@ export function createHttpProvider(
       if (timeout?.aborted) {
         throw new ProviderError(`${subject}: no answer within ${timeoutSeconds} s`, {
           retryable: true,
+          failureClass: 'timeout',
           hint: timeoutLimit.hint,
         });
       }
@@ -126,6 +127,7 @@ export function createHttpProvider(
       }
       throw new ProviderError(`${subject} failed: ${redact(reason)}`, {
         retryable: true,
+        failureClass: 'infra',
         cause: error,
         hint: `check that the server at ${redact(new URL(settings.url).origin)} is running`,
       });

@@ -54,6 +54,7 @@ export function toProviderError(error: unknown, call: FailedCall): ProviderError
     const where = call.baseUrl ? ` at ${hostOf(call.baseUrl)}` : '';
     return new ProviderError(`${prefix}: could not reach the API${where}: ${reason}`, {
       retryable: true,
+      failureClass: 'infra',
       hint: call.baseUrl ? `check that the server at ${call.baseUrl} is running` : undefined,
     });
   }
@@ -67,6 +68,7 @@ export function toProviderError(error: unknown, call: FailedCall): ProviderError
       `${prefix}: the connection to the API${where} broke while the answer was read: ${clean(broken)}`,
       {
         retryable: true,
+        failureClass: 'infra',
         details,
         hint: `check the network between AgentV and ${call.baseUrl ?? `the ${LLM_KINDS[call.kind].label} API`} (a proxy or load balancer may cut long answers)`,
       },

@@ -22,6 +22,7 @@ describe('formatSummary', () => {
     expect(text).toBe(
       [
         '5 cases: 3 passed, 1 failed, 1 errored',
+        'Failures by class: agent 2',
         'Scores (4 graded, 1 errored excluded): mean 0.787  median 0.875  min 0.400  max 1.000  std 0.230',
         '',
         'Score distribution:',

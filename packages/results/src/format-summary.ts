@@ -28,8 +28,12 @@ export function formatSummary(stats: RunStatistics, options: FormatSummaryOption
       ].join(', '),
   );
   if (stats.total === 0) return lines.join('\n');
+  const failures = failureClassLine(stats);
+  if (failures !== undefined) lines.push(failures);
   const usage = usageLine(stats);
   if (usage !== undefined) lines.push(usage);
+  const spend = spendLine(stats);
+  if (spend !== undefined) lines.push(spend);
 
   if (stats.mean === null) {
     lines.push('Scores: none (every case errored)');
@@ -127,6 +131,29 @@ function targetTable(targets: readonly TargetStatistics[]): string[] {
 }
 
 /** `Tokens: 1,200 in (300 cached), 450 out  Cost: $0.0123  Cache: 2 of 5 answers`, or undefined. */
+/** `Failures by class: agent 2, infra 1`; undefined when nothing failed. */
+function failureClassLine(stats: RunStatistics): string | undefined {
+  const classes = FAILURE_CLASS_ORDER.filter((name) => (stats.failureClasses[name] ?? 0) > 0);
+  if (classes.length === 0) return undefined;
+  return `Failures by class: ${classes.map((name) => `${name} ${stats.failureClasses[name]}`).join(', ')}`;
+}
+
+/** `Spend by target: default $0.40 (agent $0.30, judge $0.10)`, when a cost is known and there is a judge or several targets. */
+function spendLine(stats: RunStatistics): string | undefined {
+  if (stats.costUsd === null || (stats.judgeCostUsd === null && stats.targets.length < 2)) {
+    return undefined;
+  }
+  const parts = stats.targets
+    .filter((target) => target.costUsd !== null)
+    .map(
+      (target) =>
+        `${terminalText(target.target)} ${usd(target.costUsd!)} (agent ${usd(target.agentCostUsd ?? 0)}, judge ${usd(target.judgeCostUsd ?? 0)})`,
+    );
+  return parts.length === 0 ? undefined : `Spend by target: ${parts.join('; ')}`;
+}
+
+const FAILURE_CLASS_ORDER = ['agent', 'infra', 'timeout', 'budget', 'grader'] as const;
+
 function usageLine(stats: RunStatistics): string | undefined {
   const parts: string[] = [];
   if (stats.tokens !== null) {
@@ -135,7 +162,13 @@ function usageLine(stats: RunStatistics): string | undefined {
       `Tokens: ${count(stats.tokens.input)} in${cachedTokens}, ${count(stats.tokens.output)} out`,
     );
   }
-  if (stats.costUsd !== null) parts.push(`Cost: ~${usd(stats.costUsd)}`);
+  if (stats.costUsd !== null) {
+    const split =
+      stats.judgeCostUsd !== null
+        ? ` (agent ${usd(stats.agentCostUsd ?? 0)}, judge ${usd(stats.judgeCostUsd)})`
+        : '';
+    parts.push(`Cost: ~${usd(stats.costUsd)}${split}`);
+  }
   if (stats.cached > 0) parts.push(`Cache: ${stats.cached} of ${stats.total} answers`);
   return parts.length === 0 ? undefined : parts.join('  ');
 }

@@ -131,6 +131,8 @@ export const REPORT_SCRIPT = `
       el('p', { className: 'totals', 'data-testid': 'totals',
         text: s.total + (s.total === 1 ? ' case: ' : ' cases: ') + s.passed + ' passed, ' +
           s.failed + ' failed, ' + s.errored + ' errored' }),
+      el('p', { className: 'totals', 'data-testid': 'failure-classes',
+        text: failureClassText(s.failureClasses) }),
       el('div', { className: 'cards' }, [
         card('Cases', String(s.total)),
         card('Passed', String(s.passed), 'passed'),
@@ -150,6 +152,12 @@ export const REPORT_SCRIPT = `
       })));
     }
     app.appendChild(header);
+  }
+
+  function failureClassText(classes) {
+    var names = ['agent', 'infra', 'timeout', 'budget', 'grader'].filter(function (name) { return classes && classes[name]; });
+    if (names.length === 0) return 'No failures';
+    return 'Failures by class: ' + names.map(function (name) { return name + ' ' + classes[name]; }).join(', ');
   }
 
   function percent(value) { return value === null || value === undefined ? '-' : (value * 100).toFixed(1) + '%'; }
@@ -294,7 +302,8 @@ export const REPORT_SCRIPT = `
     var detailsRow = el('tr', { className: 'details', hidden: 'hidden' });
     var toggle = el('button', { type: 'button', className: 'toggle', 'aria-expanded': 'false', text: 'Show' });
     var row = el('tr', { className: 'case-row ' + item.status, 'data-case': item.id, 'data-status': item.status }, [
-      el('td', null, [el('span', { className: 'status ' + item.status, text: item.status.toUpperCase() })]),
+      el('td', null, [el('span', { className: 'status ' + item.status, text: item.status.toUpperCase(),
+        title: item.failureClass ? 'failure class: ' + item.failureClass : '' })]),
       el('td', { className: 'case-id', text: item.id }),
       el('td', { text: item.dataset, title: item.evalFile, className: 'optional' }),
       el('td', { text: item.target }),

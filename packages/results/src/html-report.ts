@@ -47,6 +47,8 @@ export interface HtmlReportCase {
   evalFile: string;
   target: string;
   status: 'passed' | 'failed' | 'errored';
+  /** Who a failed or errored case's failure is on (`failure_class`); null when it passed. */
+  failureClass: string | null;
   score: number;
   durationMs: number;
   attempts: number;
@@ -161,6 +163,7 @@ function toReportCase(
     evalFile: relativeTo ? path.relative(relativeTo, result.evalFile) : result.evalFile,
     target: result.target,
     status: result.error !== undefined ? 'errored' : result.passed ? 'passed' : 'failed',
+    failureClass: result.failureClass ?? null,
     score: result.score,
     durationMs: result.durationMs,
     attempts: result.attempts,

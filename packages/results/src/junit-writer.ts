@@ -135,7 +135,7 @@ function testcase(result: EvaluationResult, file: string, classname: string): st
   if (properties.length > 0) body.push('      <properties>', ...properties, '      </properties>');
   if (result.error !== undefined) {
     body.push(
-      `      <error ${attributes({ message: shorten(result.error), type: 'error' })}>${escapeXml(displayText(result.error))}</error>`,
+      `      <error ${attributes({ message: shorten(result.error), type: result.failureClass ?? 'error' })}>${escapeXml(displayText(result.error))}</error>`,
     );
   } else if (!result.passed) {
     const details = [
@@ -145,7 +145,7 @@ function testcase(result: EvaluationResult, file: string, classname: string): st
     ].join('\n');
     const message = result.misses[0] ?? `score ${result.score.toFixed(3)} did not pass`;
     body.push(
-      `      <failure ${attributes({ message: shorten(message), type: 'failed' })}>${escapeXml(displayText(details))}</failure>`,
+      `      <failure ${attributes({ message: shorten(message), type: result.failureClass ?? 'failed' })}>${escapeXml(displayText(details))}</failure>`,
     );
   }
   if (result.candidateAnswer !== '') {

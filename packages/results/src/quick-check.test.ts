@@ -17,8 +17,13 @@ const line = JSON.parse(
       cached: true,
       evaluatorResults: [{ ...member, type: 'composite', members: [member] }],
       repeats: {
+        rule: 'all',
         reducer: 'mean',
+        planned: 1,
         flaky: false,
+        passRate: 1,
+        passAtK: 1,
+        passHatK: 1,
         runs: [{ repeat: 1, score: 1, passed: true, attempts: 1, durationMs: 3 }],
       },
       trace: [{ type: 'tool_call', timestamp: '2025-01-01T12:00:00Z', name: 'x' }],

@@ -146,6 +146,7 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
   if (record.judge_usage !== undefined) result.judgeUsage = fromUsageRecord(record.judge_usage);
   if (record.judge_cost_usd !== undefined) result.judgeCostUsd = record.judge_cost_usd;
   if (record.error !== undefined) result.error = record.error;
+  if (record.failure_class !== undefined) result.failureClass = record.failure_class;
   if (record.trace) result.trace = record.trace.map(fromTraceEventRecord);
   if (record.workspace !== undefined) {
     result.workspace = {
@@ -156,15 +157,25 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
     };
   }
   if (record.repeats !== undefined) {
+    const repeats = record.repeats;
+    const ran = repeats.runs.length;
+    // Lines of older AgentV lack the figures: they follow from the runs.
     result.repeats = {
-      reducer: record.repeats.reducer,
+      rule: repeats.rule ?? repeats.reducer,
+      reducer: repeats.reducer,
+      planned: repeats.planned ?? ran,
       flaky: record.flaky === true,
-      runs: record.repeats.runs.map((run) => ({
+      passRate: repeats.pass_rate ?? (ran === 0 ? 0 : repeats.passed / ran),
+      passAtK: repeats.pass_at_k ?? (repeats.passed > 0 ? 1 : 0),
+      passHatK: repeats.pass_hat_k ?? (ran > 0 && repeats.passed === ran ? 1 : 0),
+      ...(repeats.early_stopped === true ? { earlyStopped: true } : {}),
+      runs: repeats.runs.map((run) => ({
         repeat: run.repeat,
         score: run.score,
         passed: run.passed,
         attempts: run.attempts,
         durationMs: run.duration_ms,
+        ...(run.cached === true ? { cached: true } : {}),
         ...(run.error === undefined ? {} : { error: run.error }),
       })),
     };

@@ -72,14 +72,32 @@ const repeatRunSchema = z.object({
   passed: z.boolean(),
   attempts: count(),
   duration_ms: z.number(),
+  cached: z.literal(true).optional().describe('Present (true) when answered from the cache.'),
   error: z.string().optional(),
 });
 
 /** Under `--repeat N`: how the repeats of a case were reduced to its line. */
 export const repeatSummaryLineSchema = z.object({
-  reducer: z.string().describe('mean, median, pass_at_k, pass_all or majority.'),
+  rule: z
+    .string()
+    .optional()
+    .describe('The verdict rule: all, any, majority or rate>=X (absent in lines of AgentV < 5).'),
+  reducer: z
+    .string()
+    .describe('How the score was reduced: mean, median, pass_at_k, pass_all or majority.'),
   count: count().describe('How many repeats ran.'),
+  planned: count().optional().describe('How many repeats were asked for (--repeat N).'),
   passed: count().describe('How many of them passed.'),
+  pass_rate: z.number().optional().describe('passed / count.'),
+  pass_at_k: z
+    .number()
+    .optional()
+    .describe('1 when at least one of the k = count repeats passed, else 0.'),
+  pass_hat_k: z.number().optional().describe('1 when all k = count repeats passed, else 0.'),
+  early_stopped: z
+    .literal(true)
+    .optional()
+    .describe('Present (true) when --repeat-early-stop ended the case before planned repeats.'),
   runs: z.array(repeatRunSchema).describe('Every repeat, in order.'),
 });
 
@@ -166,6 +184,12 @@ export const resultLineSchema = z.object({
   judge_usage: tokenCounts.optional().describe('Token counts of the judge calls that graded it.'),
   judge_cost_usd: z.number().optional().describe('Summed cost of those judge calls, when known.'),
   error: z.string().optional().describe('Why the case could not be answered or graded.'),
+  failure_class: z
+    .enum(['agent', 'infra', 'timeout', 'budget', 'grader'])
+    .optional()
+    .describe(
+      'On a failed or errored case: who the failure is on (agent, infra, timeout, budget, grader).',
+    ),
   flaky: z
     .boolean()
     .optional()

@@ -33,10 +33,16 @@ const results = [
       member,
     ],
     repeats: {
+      rule: 'rate>=0.5',
       reducer: 'mean',
+      planned: 3,
       flaky: true,
+      passRate: 0.5,
+      passAtK: 1,
+      passHatK: 0,
+      earlyStopped: true,
       runs: [
-        { repeat: 1, score: 1, passed: true, attempts: 1, durationMs: 3 },
+        { repeat: 1, score: 1, passed: true, attempts: 1, durationMs: 3, cached: true },
         { repeat: 2, score: 0, passed: false, attempts: 2, durationMs: 4, error: 'timeout' },
       ],
     },

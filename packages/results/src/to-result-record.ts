@@ -58,6 +58,7 @@ export function toResultRecord(
   if (result.judgeUsage !== undefined) record.judge_usage = tokenUsageRecord(result.judgeUsage);
   if (result.judgeCostUsd !== undefined) record.judge_cost_usd = result.judgeCostUsd;
   if (result.error !== undefined) record.error = result.error;
+  if (result.failureClass !== undefined) record.failure_class = result.failureClass;
   if (result.repeats !== undefined) {
     record.flaky = result.repeats.flaky;
     record.repeats = repeatSummaryRecord(result.repeats);
@@ -86,15 +87,22 @@ function workspaceRecord(summary: WorkspaceSummary): WorkspaceRecord {
 
 function repeatSummaryRecord(summary: RepeatSummary): RepeatSummaryRecord {
   return {
+    rule: summary.rule,
     reducer: summary.reducer,
     count: summary.runs.length,
+    planned: summary.planned,
     passed: summary.runs.filter((run) => run.passed).length,
+    pass_rate: summary.passRate,
+    pass_at_k: summary.passAtK,
+    pass_hat_k: summary.passHatK,
+    ...(summary.earlyStopped === true ? { early_stopped: true as const } : {}),
     runs: summary.runs.map((run) => ({
       repeat: run.repeat,
       score: run.score,
       passed: run.passed,
       attempts: run.attempts,
       duration_ms: run.durationMs,
+      ...(run.cached === true ? { cached: true as const } : {}),
       ...(run.error === undefined ? {} : { error: run.error }),
     })),
   };

@@ -23,7 +23,12 @@ import { listCases } from '../eval/list-cases.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { openRun } from '../eval/open-run.js';
 import { wantsLiveProgress } from '../eval/progress-display.js';
-import { parseRepeatReducer, runEvaluationRepeated } from '../eval/repeat.js';
+import {
+  parseRepeatPass,
+  parseRepeatReducer,
+  type RepeatSettings,
+  runEvaluationRepeated,
+} from '../eval/repeat.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { checkResumeFlags } from '../eval/resume.js';
@@ -103,18 +108,35 @@ const evalArgs = {
   },
   repeat: {
     type: 'string',
-    description: 'Run every case N times and grade the aggregate (see --repeat-reducer)',
+    description:
+      "Run every case N times; its verdict follows from the repeats' verdicts (see --repeat-pass)",
     valueHint: 'N',
+  },
+  'repeat-pass': {
+    type: 'string',
+    description:
+      "When a repeated case passes: all (default) of its repeats pass, any, majority, or rate>=X; wins over the cases' repeat_pass",
+    valueHint: 'RULE',
+  },
+  'repeat-early-stop': {
+    type: 'boolean',
+    description: 'Stop repeating a case once its verdict cannot change',
   },
   'repeat-reducer': {
     type: 'string',
     description:
-      'How --repeat aggregates a case: mean (default), median, pass_at_k, pass_all, majority',
+      "How --repeat reduces a case's scores to its score: mean (default), median, pass_at_k (highest), pass_all (lowest), majority (share passed)",
     valueHint: 'NAME',
   },
   'fail-on-flaky': {
     type: 'boolean',
     description: 'Exit 1 when a case passed in some repeats and failed in others',
+  },
+  'budget-usd': {
+    type: 'string',
+    description:
+      'Stop starting cases once the run has spent this many US dollars (agent and judges); lists the cases not run and exits 3',
+    valueHint: 'N',
   },
   'max-retries': {
     type: 'string',
@@ -186,10 +208,22 @@ const evalCommand = defineCommand({
       'a positive number of seconds',
     );
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
+    const budgetUsd = numberFlag(
+      args['budget-usd'],
+      'budget-usd',
+      Number.MIN_VALUE,
+      Number.POSITIVE_INFINITY,
+      'a positive number of US dollars',
+    );
+    const budget = budgetUsd === undefined ? undefined : { limitUsd: budgetUsd, spentUsd: 0 };
     const dryRun = args['dry-run'] === true;
-    const repeat = {
+    const reducer = parseRepeatReducer(stringFlag(args['repeat-reducer'], 'repeat-reducer'));
+    const repeatPass = parseRepeatPass(stringFlag(args['repeat-pass'], 'repeat-pass'), reducer);
+    const repeat: RepeatSettings = {
       count: integerFlag(args.repeat, 'repeat', 1) ?? 1,
-      reducer: parseRepeatReducer(stringFlag(args['repeat-reducer'], 'repeat-reducer')),
+      reducer,
+      ...(repeatPass === undefined ? {} : { pass: repeatPass }),
+      ...(args['repeat-early-stop'] === true ? { earlyStop: true } : {}),
     };
     const verbose = args.verbose === true;
     const targetsPath = stringFlag(args.targets, 'targets');
@@ -325,6 +359,7 @@ const evalCommand = defineCommand({
           },
           ...(dryRun ? { createProvider: (target) => createMockProvider(target.name) } : {}),
           signal: controller.signal,
+          ...(budget === undefined ? {} : { budget }),
           onWarning: output.warn,
           // Only the live display (which shows running cases) and prompt dumps need each prompt.
           ...(reportFlags.promptDir === undefined && !wantsLiveProgress(process.stdout, process.env)
@@ -378,6 +413,7 @@ const evalCommand = defineCommand({
       keyOf,
       evalFileName,
       keptWorkspaces,
+      ...(budget === undefined ? {} : { budget }),
     });
   },
 });

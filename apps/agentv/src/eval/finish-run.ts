@@ -3,15 +3,15 @@ import {
   type PlannedCase,
   type RunOutcome,
   type RunPlan,
+  type RunStatistics,
 } from '@agentv/core';
-import { displayPath, type ResultTally } from '@agentv/core/internal';
-import { formatSummary } from '@agentv/results';
+import { displayPath, type ResultTally, type RunBudget } from '@agentv/core/internal';
+import { formatSummary, terminalText } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { useColor } from '../use-color.js';
 import { type KeptWorkspace, writeKeptWorkspaces } from './kept-workspaces.js';
 import type { OpenedRun } from './open-run.js';
-import type { RepeatReducer } from './repeat.js';
-import { writeRepeatSummary } from './repeat.js';
+import { type RepeatSettings, writeRepeatSummary } from './repeat.js';
 import type { ReportFlags } from './report-flags.js';
 import { notRunCases } from './resume.js';
 import { writeFailureError } from './write-failure.js';
@@ -24,7 +24,7 @@ export interface FinishRunOptions {
   outcome: RunOutcome;
   tally: ResultTally;
   retain: boolean | 'none';
-  repeat: { count: number; reducer: RepeatReducer };
+  repeat: RepeatSettings;
   failOnFlaky: boolean;
   /** `--out`, to say what replaces it in the command to resume with. */
   out: string | undefined;
@@ -32,6 +32,8 @@ export interface FinishRunOptions {
   cwd: string;
   keyOf: (planned: PlannedCase) => string;
   evalFileName: (absolutePath: string) => string;
+  /** `--budget-usd` and what the run spent against it. */
+  budget?: RunBudget;
   /** Workspaces the run kept, as they were kept: listed at the end. */
   keptWorkspaces?: readonly KeptWorkspace[];
 }
@@ -74,7 +76,9 @@ export async function finishRun(options: FinishRunOptions): Promise<ExitCode> {
           : `run the same command with --resume ${shown}${options.out === undefined ? '' : ' in place of --out'} to run the ${notSaved} ${notSaved === 1 ? 'case' : 'cases'} not saved`,
     });
   }
-  if (notRun.length > 0) {
+  if (outcome.budgetExhausted === true && options.budget !== undefined) {
+    writeBudgetNotRun(options.budget, notRun, plan.cases.length, cwd, outPath);
+  } else if (notRun.length > 0) {
     process.stdout.write(
       `interrupted: ${notRun.length} of ${plan.cases.length} cases did not run (finish them with --resume ${displayPath(cwd, outPath)})\n`,
     );
@@ -89,9 +93,45 @@ export async function finishRun(options: FinishRunOptions): Promise<ExitCode> {
     );
     return ExitCode.Interrupted;
   }
+  if (outcome.budgetExhausted === true) return ExitCode.BudgetExhausted;
   if (notRun.length > 0) return ExitCode.Error;
+  writeInfraOnly(statistics);
   if (statistics.errored > 0) return ExitCode.Error;
   if (statistics.failed > 0) return ExitCode.Failed;
   if (flaky > 0 && options.failOnFlaky) return ExitCode.Failed;
   return ExitCode.Passed;
+}
+
+/**
+ * Says so when every failed or errored case failed for infrastructure (no spawn, network,
+ * 5xx, container engine, full disk): the agent was not at fault, and running again may pass.
+ */
+function writeInfraOnly(statistics: RunStatistics): void {
+  const failing = statistics.failed + statistics.errored;
+  if (failing === 0 || statistics.failureClasses.infra !== failing) return;
+  process.stderr.write(
+    `agentv: only infrastructure failed: all ${failing} failing ${failing === 1 ? 'case' : 'cases'} could not reach or start what they needed (failure_class: infra), after retries; the agent was not at fault (hint: fix the service, network, container engine or disk, then run them again with --resume <result file> --retry-errors)\n`,
+  );
+}
+
+/** Lists the cases `--budget-usd` left out, after what was spent against it. */
+function writeBudgetNotRun(
+  budget: RunBudget,
+  notRun: readonly { evalId: string; target: string }[],
+  total: number,
+  cwd: string,
+  outPath: string,
+): void {
+  process.stdout.write(
+    `budget spent: $${budget.spentUsd.toFixed(4)} of --budget-usd $${budget.limitUsd}; ${notRun.length} of ${total} cases were not run:\n`,
+  );
+  for (const item of notRun.slice(0, 20)) {
+    process.stdout.write(
+      `  not run  ${terminalText(item.evalId)} (${terminalText(item.target)})\n`,
+    );
+  }
+  if (notRun.length > 20) process.stdout.write(`  … and ${notRun.length - 20} more\n`);
+  process.stdout.write(
+    `(run them with --resume ${displayPath(cwd, outPath)} and a new --budget-usd)\n`,
+  );
 }

@@ -13,7 +13,8 @@ import { runTargetsOf } from '@agentv/core/internal';
 import type { ProviderFactory } from '@agentv/core/provider-utils';
 import { mockProviderFactory } from '@agentv/core/test';
 import { describe, expect, it } from 'vitest';
-import { reduceRepeats, runEvaluationRepeated } from './repeat.js';
+import { reduceRepeats } from './reduce-repeats.js';
+import { runEvaluationRepeated } from './repeat.js';
 
 const result = (score: number, passed: boolean, error?: string): EvaluationResult => ({
   timestamp: '2026-01-01T00:00:00.000Z',
@@ -35,33 +36,62 @@ const result = (score: number, passed: boolean, error?: string): EvaluationResul
 });
 
 describe('reduceRepeats', () => {
-  it('median of an even number of repeats is the mean of the middle two', () => {
+  const all = { rule: { kind: 'all' as const }, reducer: 'mean' as const, planned: 3 };
+
+  it('decides the verdict from the repeats, never from the mean score against 0.5', () => {
+    // Each repeat failed its case threshold (0.8) twice; the mean (0.8) would have passed at 0.5.
+    const repeats = [result(0.7, false), result(0.7, false), result(1, true)];
+    const strict = reduceRepeats(repeats, all);
+    expect(strict.passed).toBe(false);
+    expect(strict.score).toBeCloseTo(0.8);
+    expect(strict.repeats).toMatchObject({ rule: 'all', passRate: 1 / 3, passAtK: 1, passHatK: 0 });
+    expect(reduceRepeats(repeats, { ...all, rule: { kind: 'any' } }).passed).toBe(true);
+    expect(reduceRepeats(repeats, { ...all, rule: { kind: 'majority' } }).passed).toBe(false);
+  });
+
+  it('median of an even number of repeats is the mean of the middle two; sums are summed', () => {
     const agg = reduceRepeats(
       [result(0.2, false), result(1, true), result(0.6, true), result(0.4, false)],
-      'median',
+      { ...all, reducer: 'median', planned: 4 },
     );
     expect(agg.score).toBeCloseTo(0.5);
-    expect(agg.passed).toBe(true);
     expect(agg.repeats?.flaky).toBe(true);
     expect(agg.attempts).toBe(4);
     expect(agg.durationMs).toBe(40);
   });
 
-  it('--threshold decides mean verdicts', () => {
-    const repeats = [result(0.7, true), result(0.7, true)];
-    expect(reduceRepeats(repeats, 'mean', 0.8).passed).toBe(false);
-    expect(reduceRepeats(repeats, 'mean', 0.7).passed).toBe(true);
+  it('sums usage and cost over the repeats; cached repeats are marked', () => {
+    const spent = (cached: boolean): EvaluationResult => ({
+      ...result(1, true),
+      usage: { inputTokens: cached ? 0 : 10, outputTokens: cached ? 0 : 5 },
+      costUsd: cached ? 0 : 0.5,
+      judgeCostUsd: 0.1,
+      ...(cached ? { cached: true } : {}),
+    });
+    const agg = reduceRepeats([spent(false), spent(true), spent(false)], all);
+    expect(agg.usage).toEqual({ inputTokens: 20, outputTokens: 10 });
+    expect(agg.costUsd).toBeCloseTo(1);
+    expect(agg.judgeCostUsd).toBeCloseTo(0.3);
+    expect(agg.cached).toBeUndefined();
+    expect(agg.repeats?.runs.map((run) => run.cached === true)).toEqual([false, true, false]);
   });
 
   it('an errored repeat counts as a failed 0; the aggregate errors only when all did', () => {
-    const some = reduceRepeats([result(1, true), result(0, false, 'agent crashed')], 'pass_at_k');
+    const any = { ...all, rule: { kind: 'any' as const }, planned: 2 };
+    const some = reduceRepeats([result(1, true), result(0, false, 'agent crashed')], any);
     expect(some.passed).toBe(true);
     expect(some.error).toBeUndefined();
     expect(some.repeats?.runs[1]).toMatchObject({ repeat: 2, score: 0, error: 'agent crashed' });
-    const all = reduceRepeats([result(0, false, 'x'), result(0, false, 'y')], 'pass_at_k');
-    expect(all.error).toBe('y');
-    expect(all.passed).toBe(false);
-    expect(all.repeats?.flaky).toBe(false);
+    const errored = reduceRepeats([result(0, false, 'x'), result(0, false, 'y')], any);
+    expect(errored.error).toBe('y');
+    expect(errored.passed).toBe(false);
+    expect(errored.repeats?.flaky).toBe(false);
+  });
+
+  it('counts an early-stopped case against the repeats asked for', () => {
+    const agg = reduceRepeats([result(0, false)], { ...all, planned: 5 });
+    expect(agg.passed).toBe(false);
+    expect(agg.repeats).toMatchObject({ planned: 5, earlyStopped: true, passHatK: 0 });
   });
 });
 

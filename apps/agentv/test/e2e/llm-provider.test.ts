@@ -141,10 +141,12 @@ describe('LLM targets', () => {
       passed: true,
       cached: true,
       candidate_answer: 'Your refund of $20 is on its way.',
-      usage: { input_tokens: 100, output_tokens: 20 },
+      // Answered from the cache: no new tokens were spent (the first run's line has them).
+      usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
     });
     expect(cachedLine).not.toHaveProperty('cost_usd');
     expect(second.stdout).toContain('Cache: 1 of 1 answers');
+    expect(second.stdout).toContain('Tokens: 0 in, 0 out');
 
     const third = await runAgentv(
       ['eval', 'evals/refund.yaml', '--out', 'third.jsonl', '--no-cache'],

@@ -1,4 +1,5 @@
 import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
+import type { FailureClass } from './failure-class.js';
 
 export interface ProviderErrorOptions extends AgentvErrorOptions {
   /** Whether another attempt may succeed (timeouts, non-zero exits, 429/5xx). Default true. */
@@ -16,6 +17,8 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
   retryAfterMs?: number;
   /** The agent's raw event stream up to the failure, secrets masked (see `ProviderResponse.transcript`). */
   transcript?: string;
+  /** Who the failure is on, when the provider knows (`classifyFailure` guesses otherwise). */
+  failureClass?: 'agent' | 'infra' | 'timeout';
 }
 
 /** A provider could not answer a case. Becomes that case's `error` after retries. */
@@ -27,6 +30,7 @@ export class ProviderError extends AgentvError {
   readonly details?: Record<string, unknown>;
   readonly retryAfterMs?: number;
   readonly transcript?: string;
+  readonly failureClass?: FailureClass;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
     super(message, options);
@@ -36,6 +40,7 @@ export class ProviderError extends AgentvError {
     this.details = options.details;
     this.retryAfterMs = options.retryAfterMs;
     if (options.transcript !== undefined) this.transcript = options.transcript;
+    if (options.failureClass !== undefined) this.failureClass = options.failureClass;
   }
 }
 

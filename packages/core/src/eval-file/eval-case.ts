@@ -1,3 +1,4 @@
+import type { RepeatPassRule } from '../repeats/repeat-pass-rule.js';
 import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 
@@ -64,6 +65,17 @@ export interface EvaluatorPosition {
   shared?: true;
 }
 
+/**
+ * What a case may spend answering (all its attempts): crossing a limit fails the case
+ * with `failure_class: budget`; a provider that reports usage as it goes is stopped there.
+ */
+export interface CaseBudget {
+  maxCostUsd?: number;
+  /** Input + output tokens of the agent's calls. */
+  maxTokens?: number;
+  maxDurationSeconds?: number;
+}
+
 /** One eval case, loaded and validated, with everything resolved. */
 export interface EvalCase {
   id: string;
@@ -108,6 +120,10 @@ export interface EvalCase {
   sharedEvaluatorsInvalid?: true;
   /** Pass mark for the case score, from the file's `execution.threshold`. */
   threshold?: number;
+  /** `execution.repeat_pass` of the case, else of the file: the verdict of its repeats under `--repeat N`. */
+  repeatPass?: RepeatPassRule;
+  /** `max_cost_usd`, `max_tokens`, `max_duration_seconds` of the case's `execution:`, each else the file's. */
+  budget?: CaseBudget;
   /** The descriptions of the case's rubric criteria. */
   rubrics?: string[];
   /** The case's rubric criteria with id, weight and required flag (same order as `rubrics`). */

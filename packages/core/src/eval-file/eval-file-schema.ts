@@ -101,6 +101,9 @@ export const rubricSchema = z.union([
 ]);
 
 /** A case's `execution:` block. */
+/** `repeat_pass` as written: `all`, `any`, `majority` or `rate>=X` with X from 0 to 1. */
+const REPEAT_PASS_PATTERN = /^(all|any|majority|rate\s*>=\s*(0(\.\d+)?|1(\.0+)?|0?\.\d+))$/;
+
 export const caseExecutionSchema = z.looseObject({
   target: z.string().min(1).optional().describe('The target (from the targets file) that answers'),
   targets: z
@@ -116,6 +119,32 @@ export const caseExecutionSchema = z.looseObject({
     .describe(
       "The target that answers LLM graders (llm_judge, rubric); wins over the target's judge_target",
     ),
+  repeat_pass: z
+    .string()
+    .regex(REPEAT_PASS_PATTERN)
+    .optional()
+    .describe(
+      'Under --repeat N, when the case passes: all (default), any, majority or rate>=X of its repeats pass; --repeat-pass wins',
+    ),
+  max_cost_usd: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "The case's budget in US dollars (agent calls of all its attempts): crossing it fails the case",
+    ),
+  max_tokens: z
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "The case's budget in tokens (input + output of the agent's calls): crossing it fails the case",
+    ),
+  max_duration_seconds: z
+    .number()
+    .positive()
+    .optional()
+    .describe("The case's budget in seconds of answering: crossing it fails the case"),
 });
 
 /** One entry of `evalcases:`. */
@@ -293,6 +322,16 @@ export function evalFileHint(path: readonly PropertyKey[], kind: ProblemKind): s
     if (last === 'name') return 'write the evaluator name as non-empty text';
   }
   if (last === 'threshold') return 'threshold is a number from 0 to 1, e.g. `threshold: 0.8`';
+  if (last === 'repeat_pass') {
+    return 'repeat_pass is all, any, majority or rate>=X (X from 0 to 1), e.g. `repeat_pass: rate>=0.8`';
+  }
+  if (last === 'max_cost_usd')
+    return 'max_cost_usd is a number of US dollars above 0, e.g. `max_cost_usd: 0.5`';
+  if (last === 'max_tokens')
+    return 'max_tokens is a whole number above 0, e.g. `max_tokens: 20000`';
+  if (last === 'max_duration_seconds') {
+    return 'max_duration_seconds is a number of seconds above 0, e.g. `max_duration_seconds: 120`';
+  }
   if (last === 'target') return 'name a target from the targets file, e.g. `target: default`';
   if (last === 'targets' && keys.includes('execution')) {
     if (typeof lastSegment === 'number') {

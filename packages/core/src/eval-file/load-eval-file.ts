@@ -20,6 +20,7 @@ import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
+import { mergeRunSettings, type RunSettings, runSettingsOf } from './case-run-settings.js';
 import { checkJudgeFiles } from './check-judge-files.js';
 import { datasetCommandGraderIssues } from './dataset-command-graders.js';
 import type {
@@ -86,6 +87,8 @@ interface FileDefaults {
   /** Where the file's target names are written (`EvalCase.targetPositions`). */
   targetPositions?: Record<string, SourcePosition>;
   threshold?: number;
+  /** The file's `repeat_pass` and budget keys of `execution:`. */
+  runSettings: RunSettings;
   /** The file's `tags` (each once), given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
@@ -197,6 +200,7 @@ export async function loadEvalFile(
         ]
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
+    runSettings: runSettingsOf(execution),
     evaluators: fileEvaluators,
     evaluatorsInvalid:
       execution?.evaluators !== undefined &&
@@ -578,6 +582,12 @@ async function buildCase(
     evalCase.workspace = defaults.workspaceConfig;
   }
   if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
+  const settings =
+    input.execution === undefined
+      ? defaults.runSettings
+      : mergeRunSettings(defaults.runSettings, runSettingsOf(asRecord(input.execution)));
+  if (settings.repeatPass !== undefined) evalCase.repeatPass = settings.repeatPass;
+  if (settings.budget !== undefined) evalCase.budget = settings.budget;
   if (input.rubrics !== undefined) {
     const items = input.rubrics.map(toRubricItem);
     evalCase.rubrics = items.map((item) => item.description);

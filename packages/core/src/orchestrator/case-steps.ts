@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FailureClass } from '../errors/failure-class.js';
 import { isProviderError } from '../errors/provider-error.js';
 import { caseMetrics } from '../evaluators/case-metrics.js';
 import type { CaseWorkspace } from '../evaluators/evaluator.js';
@@ -7,17 +8,21 @@ import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
 import { normalizeTrace } from '../provider/normalize-trace.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
-import type { ProviderResponse } from '../provider/provider-response.js';
+import type { ProviderResponse, TokenUsage } from '../provider/provider-response.js';
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
+import type { CaseBudgetGuard } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
 import { messageOf } from './failure-message.js';
 import { judgeFor, meteredJudge } from './judge-for.js';
 import type { PlannedCase } from './plan-run.js';
 import type { RunState } from './run-state.js';
+
+/** The usage of an answer from the cache: nothing new was spent (frozen: results share it). */
+const CACHED_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
 /** A provider's answer with its trace, normalised and summarised once for the attempt. */
 export interface Answer {
@@ -51,6 +56,7 @@ export function buildRequest(
   prompt: BuiltPrompt,
   attempt: number,
   workspace?: { readonly path: string; readonly sandbox?: Sandbox | undefined },
+  budget?: CaseBudgetGuard,
 ): ProviderRequest {
   const { evalCase } = planned;
   const { options } = run;
@@ -67,7 +73,12 @@ export function buildRequest(
   };
   if (options.repeat !== undefined) request.repeat = options.repeat;
   if (evalCase.expectedOutcome !== undefined) request.expectedOutcome = evalCase.expectedOutcome;
-  if (options.signal !== undefined) request.signal = options.signal;
+  if (budget !== undefined) {
+    request.signal = budget.signal;
+    request.onUsage = (usage, costUsd) => budget.report(usage, costUsd);
+  } else if (options.signal !== undefined) {
+    request.signal = options.signal;
+  }
   if (workspace !== undefined) {
     request.workspace = workspace.path;
     if (workspace.sandbox !== undefined) request.sandbox = workspace.sandbox;
@@ -128,6 +139,20 @@ export function reportReplyWarnings(
   );
 }
 
+/**
+ * A graded result failed for crossing its case's budget after the fact: it keeps its
+ * answer and grades, does not pass, and names the limit with the measured value.
+ */
+export function overBudget(result: EvaluationResult, overrun: string): EvaluationResult {
+  result.passed = false;
+  result.misses = [`over budget: ${overrun}`, ...result.misses];
+  result.reasoning = result.reasoning
+    ? `over budget: ${overrun}. ${result.reasoning}`
+    : `over budget: ${overrun}`;
+  if (result.error === undefined) result.failureClass = 'budget';
+  return result;
+}
+
 /** Grades an answer and builds the case's result. */
 export async function gradeAnswer(
   context: CaseContext,
@@ -186,14 +211,25 @@ export async function gradeAnswer(
   };
   // Optional fields only when set, one by one (spreads are slow for a result per case).
   if (evalCase.conversationId !== undefined) result.conversationId = evalCase.conversationId;
-  if (response.usage !== undefined) result.usage = response.usage;
-  if (response.costUsd !== undefined) result.costUsd = response.costUsd;
-  if (response.cached === true) result.cached = true;
+  if (response.cached === true) {
+    // Answered from the cache: no new tokens were spent, whatever the recorded call cost.
+    result.cached = true;
+    if (response.usage !== undefined) result.usage = CACHED_USAGE;
+    if (response.costUsd !== undefined) result.costUsd = 0;
+  } else {
+    if (response.usage !== undefined) result.usage = response.usage;
+    if (response.costUsd !== undefined) result.costUsd = response.costUsd;
+  }
   if (judge?.usage !== undefined) result.judgeUsage = judge.usage;
   if (judge?.costUsd !== undefined) result.judgeCostUsd = judge.costUsd;
   const metrics = caseMetrics(grade.evaluatorResults);
   if (metrics !== undefined) result.metrics = metrics;
-  if (grade.error !== undefined) result.error = grade.error;
+  if (grade.error !== undefined) {
+    result.error = grade.error;
+    result.failureClass = 'grader';
+  } else if (!grade.passed) {
+    result.failureClass = 'agent';
+  }
   if (trace !== undefined) result.trace = trace;
   if (response.outputMessages !== undefined) result.outputMessages = response.outputMessages;
   return result;
@@ -239,10 +275,22 @@ export function attemptRecord(
   };
 }
 
+/** The result of a case whose agent was stopped for crossing its budget: failed, not errored. */
+export function stoppedOverBudget(
+  context: CaseContext,
+  attempts: number,
+  overrun: string,
+): EvaluationResult {
+  const { error: _none, ...result } = errorResult(context, attempts, '', 'budget');
+  return overBudget({ ...result, reasoning: '' }, `${overrun} (the agent was stopped)`);
+}
+
+/** The result of a case that could not be answered or graded; `failureClass` says who is to blame. */
 export function errorResult(
   { planned, started }: CaseContext,
   attempts: number,
   error: string,
+  failureClass: FailureClass,
 ): EvaluationResult {
   return {
     timestamp: new Date().toISOString(),
@@ -257,6 +305,7 @@ export function errorResult(
     attempts,
     durationMs: Date.now() - started,
     error,
+    failureClass,
     traceSummary: null,
   };
 }

@@ -72,7 +72,7 @@ export async function holdWorkspace(
     lease = await take();
   } catch (error) {
     if (!isWorkspaceCaseError(error)) throw error;
-    return { error: errorResult(context, 0, messageOf(error)) };
+    return { error: errorResult(context, 0, messageOf(error), 'infra') };
   }
   let measured: Promise<FileChanges> | undefined;
   // False while no lease is held: a renewal gave the old one back and could not take a new one.
@@ -152,6 +152,7 @@ export async function workspaceForGraders(
       context,
       attempts,
       `could not tell what changed in the workspace ${held.path}: ${messageOf(error)}`,
+      'infra',
     );
     return { error: await held.finish(result, undefined) };
   }

@@ -1,3 +1,4 @@
+import { classifyFailure } from '../errors/failure-class.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { type BuiltPrompt, buildPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
@@ -64,7 +65,7 @@ export async function evaluateBatch(
     } catch (error) {
       const context: CaseContext = { planned, run, started };
       await emit(
-        errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`),
+        errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`, 'infra'),
         planned,
       );
       continue;
@@ -181,7 +182,12 @@ export async function evaluateBatch(
     error = `${error.slice(0, CASE_ERROR_CHARS)}… (cut here; the whole batch error was printed once as a warning)`;
   }
   for (const [index, planned] of cases.entries()) {
-    const failed = errorResult({ planned, run, started }, outcome.attempts, error);
+    const failed = errorResult(
+      { planned, run, started },
+      outcome.attempts,
+      error,
+      classifyFailure(outcome.error),
+    );
     const workspace = held[index];
     await emit(
       workspace === undefined

@@ -1,9 +1,12 @@
+import { classifyFailure } from '../errors/failure-class.js';
 import { ProviderError } from '../errors/provider-error.js';
+import type { CaseBudget } from '../eval-file/eval-case.js';
 import { buildPrompt } from '../prompt/build-prompt.js';
 import { callLabel } from '../provider/call-label.js';
 import type { Provider } from '../provider/provider.js';
 import { withRetries } from '../retry/retry-policy.js';
 import { isWorkspaceSetupError } from '../workspace/workspace-errors.js';
+import { budgetOverrun, CaseBudgetGuard } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
 import { retryPolicyFor, verboseRetryWaits } from './case-retries.js';
 import {
@@ -12,7 +15,9 @@ import {
   buildRequest,
   errorResult,
   gradeAnswer,
+  overBudget,
   reportReplyWarnings,
+  stoppedOverBudget,
 } from './case-steps.js';
 import {
   changesIfKnown,
@@ -23,6 +28,7 @@ import {
 import type { EvaluationResult } from './evaluation-result.js';
 import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
+import { rateLimiterFor } from './rate-limiter-for.js';
 import type { RunState } from './run-state.js';
 
 /**
@@ -43,7 +49,7 @@ export async function evaluateCase(
   try {
     prompt = await buildPrompt(planned.evalCase);
   } catch (error) {
-    return errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`);
+    return errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`, 'infra');
   }
 
   // Outside the try: a failing hook is the caller's bug, not this case's prompt.
@@ -57,6 +63,9 @@ export async function evaluateCase(
   }
   // A workspace that could not be renewed before a retry: the case's error, not a call to retry.
   let renewFailed: unknown;
+  const budget = planned.evalCase.budget;
+  // Only a case with a budget gets a signal of its own: the others share the run's.
+  const guard = budget === undefined ? undefined : new CaseBudgetGuard(budget, options.signal);
   let callStarted = 0;
   let firstCallStarted: number | undefined;
   const outcome = await withRetries(
@@ -69,13 +78,23 @@ export async function evaluateCase(
           throw new ProviderError(messageOf(error), { retryable: false });
         }
       }
+      const limiter = rateLimiterFor(run, planned.target);
+      await limiter?.acquire(guard?.signal ?? options.signal);
       callStarted = Date.now();
       firstCallStarted ??= callStarted;
-      return provider.invoke(buildRequest(context, prompt, attempt, held));
+      try {
+        const response = await provider.invoke(buildRequest(context, prompt, attempt, held, guard));
+        limiter?.release({ usage: response.usage });
+        return response;
+      } catch (error) {
+        if (limiter !== undefined) limiter.release({ error });
+        else rateLimiterFor(run, planned.target, error)?.refused(error);
+        throw error;
+      }
     },
     retryPolicyFor(planned.target, options),
     {
-      signal: options.signal,
+      signal: guard?.signal ?? options.signal,
       onWait: verboseRetryWaits(options, provider.id, (failed) =>
         callLabel({ evalCaseId: planned.evalCase.id, attempt: failed - 1 }),
       ),
@@ -85,7 +104,12 @@ export async function evaluateCase(
         ),
     },
   );
+  guard?.dispose();
   if (renewFailed !== undefined && isWorkspaceSetupError(renewFailed)) throw renewFailed;
+  if (!outcome.ok && guard?.overrun !== undefined) {
+    const stopped = stoppedOverBudget(context, outcome.attempts, guard.overrun);
+    return held === undefined ? stopped : held.finish(stopped, await changesIfKnown(held));
+  }
   if (!outcome.ok) {
     const failed = errorResult(
       context,
@@ -93,6 +117,7 @@ export async function evaluateCase(
       renewFailed === undefined
         ? failureMessage(outcome.error, outcome.attempts, context)
         : messageOf(renewFailed),
+      renewFailed === undefined ? classifyFailure(outcome.error) : 'infra',
     );
     return held === undefined ? failed : held.finish(failed, await changesIfKnown(held));
   }
@@ -106,8 +131,15 @@ export async function evaluateCase(
   await options.onAttempt?.(
     attemptRecord(planned, answer.attempts, ended - callStarted, answer, options.repeat),
   );
-  if (held === undefined) return gradeAnswer(context, prompt, answer);
+  if (held === undefined) return checkBudget(await gradeAnswer(context, prompt, answer), budget);
   const workspace = await workspaceForGraders(context, held, answer.attempts);
   if ('error' in workspace) return workspace.error;
-  return held.finish(await gradeAnswer(context, prompt, answer, workspace), workspace.changes);
+  const graded = checkBudget(await gradeAnswer(context, prompt, answer, workspace), budget);
+  return held.finish(graded, workspace.changes);
+}
+
+/** Fails a graded result that crossed its case's budget, measured after the fact. */
+function checkBudget(result: EvaluationResult, budget: CaseBudget | undefined): EvaluationResult {
+  const overrun = budgetOverrun(budget, result);
+  return overrun === undefined ? result : overBudget(result, overrun);
 }

@@ -1,3 +1,4 @@
+import type { FailureClass } from '../errors/failure-class.js';
 import type { EvaluatorResult } from '../evaluators/evaluator.js';
 import type { TokenUsage } from '../provider/provider-response.js';
 import type { OutputMessage } from '../trace/output-message.js';
@@ -39,6 +40,8 @@ export interface EvaluationResult {
   judgeCostUsd?: number;
   /** Set when the case could not be answered or graded. */
   error?: string;
+  /** Who a failed or errored case's failure is on; absent for a passing case. */
+  failureClass?: FailureClass;
   traceSummary: TraceSummary | null;
   /** Under `--repeat N`: how the repeats of this case were reduced to this result. */
   repeats?: RepeatSummary;
@@ -85,13 +88,28 @@ export interface RepeatRun {
   passed: boolean;
   attempts: number;
   durationMs: number;
+  /** True when the provider answered this repeat from its cache. */
+  cached?: boolean;
   error?: string;
 }
 
 /** The repeats an aggregated result was reduced from. */
 export interface RepeatSummary {
+  /** The verdict rule as written: `all`, `any`, `majority` or `rate>=X`. */
+  rule: string;
+  /** How the repeats' scores were reduced to the aggregate's `score`. */
   reducer: string;
+  /** Repeats asked for (`--repeat N`); more than `runs.length` when early stop ended the case. */
+  planned: number;
   /** True when some repeats passed and others did not. */
   flaky: boolean;
+  /** Share of the repeats run that passed. */
+  passRate: number;
+  /** 1 when at least one of the k = `runs.length` repeats passed, else 0. */
+  passAtK: number;
+  /** 1 when every one of the k repeats passed, else 0. */
+  passHatK: number;
+  /** True when `--repeat-early-stop` ended the case before `planned` repeats. */
+  earlyStopped?: boolean;
   runs: RepeatRun[];
 }

@@ -61,6 +61,8 @@ export function meteredJudge(shared: Judge): {
       ...shared,
       ask: async (request) => {
         const response = await shared.ask(request);
+        // A reply from the cache cost nothing now: its recorded tokens were spent by an earlier run.
+        if (response.cached === true) return response;
         const usage = addTokenUsage(meter.usage, response.usage);
         if (usage !== undefined) meter.usage = usage;
         if (response.costUsd !== undefined) meter.costUsd = (meter.costUsd ?? 0) + response.costUsd;

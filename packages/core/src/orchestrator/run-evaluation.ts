@@ -7,7 +7,7 @@ import type { EvaluationResult } from './evaluation-result.js';
 import { isDryRunJudge } from './judge-for.js';
 import type { PlannedCase } from './plan-run.js';
 import { prepareSandboxes } from './prepare-sandboxes.js';
-import type { RunEvaluationOptions } from './run-options.js';
+import type { RunBudget, RunEvaluationOptions } from './run-options.js';
 import { runSecretMasks, withSecretsMasked } from './run-secret-masks.js';
 import { createRunState, openProvider, type RunState } from './run-state.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
@@ -21,8 +21,10 @@ export interface RunOutcome {
   finished: number;
   /** True when the signal stopped the run before every case finished. */
   interrupted: boolean;
-  /** When interrupted: the planned cases that did not finish, in plan order. */
+  /** When interrupted or out of budget: the planned cases that did not finish, in plan order. */
   unfinished?: PlannedCase[];
+  /** True when `budget` ran out: the cases in `unfinished` were not started. */
+  budgetExhausted?: boolean;
 }
 
 /**
@@ -68,12 +70,21 @@ async function runCases(run: RunState): Promise<RunOutcome> {
   let finished = 0;
   // Which cases finished, to name the others if the run is interrupted (no result is kept).
   const done = new Set<PlannedCase>();
+  // What a case cost counts against --budget-usd before its worker slot is freed, so the
+  // next case is not started on a budget already spent; batches count as they report.
+  const counted = new WeakSet<EvaluationResult>();
+  const spend = (result: EvaluationResult) => {
+    if (options.budget === undefined || counted.has(result)) return;
+    counted.add(result);
+    options.budget.spentUsd += (result.costUsd ?? 0) + (result.judgeCostUsd ?? 0);
+  };
   const emit = async (graded: EvaluationResult, planned: PlannedCase) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
     if (options.signal?.aborted && graded.error !== undefined) return;
     const result = masks?.forTarget(planned.target.name)?.deep(graded) ?? graded;
     finished++;
-    if (options.signal !== undefined) done.add(planned);
+    if (options.signal !== undefined || options.budget !== undefined) done.add(planned);
+    spend(graded);
     if (options.retainResults !== false) results.push(result);
     await options.onResult?.(result);
   };
@@ -105,9 +116,11 @@ async function runCases(run: RunState): Promise<RunOutcome> {
         // The worker slot is freed as soon as the case is graded: reporting the result
         // (result file, progress) must not hold back the next case's process.
         tasks.push(
-          runTask(pool, targetName, run, () => evaluateCase(planned, provider, run)).then(
-            (result) => (result === undefined ? undefined : emit(result, planned)),
-          ),
+          runTask(pool, targetName, run, async () => {
+            const result = await evaluateCase(planned, provider, run);
+            spend(result);
+            return result;
+          }).then((result) => (result === undefined ? undefined : emit(result, planned))),
         );
       }
     }
@@ -121,11 +134,16 @@ async function runCases(run: RunState): Promise<RunOutcome> {
   if (run.stopped !== undefined) throw run.stopped;
   if (failure) throw failure.reason;
   const interrupted = options.signal?.aborted === true && finished < options.plan.cases.length;
+  const budgetExhausted =
+    !interrupted && finished < options.plan.cases.length && isSpent(options.budget);
   return {
     results,
     finished,
     interrupted,
-    ...(interrupted ? { unfinished: options.plan.cases.filter((c) => !done.has(c)) } : {}),
+    ...(interrupted || budgetExhausted
+      ? { unfinished: options.plan.cases.filter((c) => !done.has(c)) }
+      : {}),
+    ...(budgetExhausted ? { budgetExhausted } : {}),
   };
 }
 
@@ -137,8 +155,13 @@ function runTask<T>(
 ): Promise<T | undefined> {
   return pool.run(async () => {
     if (run.options.signal?.aborted || run.stopped !== undefined) return undefined;
+    if (isSpent(run.options.budget)) return undefined;
     return task();
   }, targetName);
+}
+
+function isSpent(budget: RunBudget | undefined): boolean {
+  return budget !== undefined && budget.spentUsd >= budget.limitUsd;
 }
 
 /**

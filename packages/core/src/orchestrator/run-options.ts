@@ -48,6 +48,12 @@ export interface RunEvaluationOptions {
   ) => Provider;
   /** Stops scheduling cases and aborts running ones. */
   signal?: AbortSignal;
+  /**
+   * `--budget-usd`: once the results' cost (agent and judges) reaches `limitUsd`, no
+   * further case starts (running ones finish). The run adds what each result cost to
+   * `spentUsd`; share one object between runs that share the budget (`--repeat`).
+   */
+  budget?: RunBudget;
   /** Something the user should know that does not stop the run. */
   onWarning?: (message: string) => void;
   /** Called with each case's prompt once it is built, before the provider sees it. */
@@ -95,6 +101,12 @@ export interface RunEvaluationOptions {
    * workspace and no runtime stops before its first case.
    */
   sandboxRuntime?: SandboxRuntime;
+}
+
+/** A run's spending limit and what was spent against it so far (US dollars). */
+export interface RunBudget {
+  limitUsd: number;
+  spentUsd: number;
 }
 
 /** What `onWorkspaceChanges` is given. */

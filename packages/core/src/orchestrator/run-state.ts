@@ -4,6 +4,7 @@ import type { Provider } from '../provider/provider.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { SandboxImages } from '../workspace/sandbox-images.js';
 import type { WorkspaceManager } from '../workspace/workspace-manager.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { ProviderRole, RunEvaluationOptions } from './run-options.js';
 import type { RunSecretMasks } from './run-secret-masks.js';
 import { runWorkspaces } from './run-workspaces.js';
@@ -39,6 +40,8 @@ export interface RunState {
   readonly ownsWorkspaces: boolean;
   /** With `sandboxRuntime` and a case with `workspace.docker`: its images, prepared before the first case. */
   readonly sandboxImages: SandboxImages | undefined;
+  /** Each target's pacing (`requests_per_minute`, `tokens_per_minute`, 429s), made on first need. */
+  readonly limiters: Map<string, RateLimiter>;
   /** Set when a workspace could not be set up for the run: no further case starts, and the run throws it. */
   stopped?: unknown;
 }
@@ -53,6 +56,7 @@ export function createRunState(
     masks,
     providers: new Map(),
     judgeProviders: new Map(),
+    limiters: new Map(),
     created: [],
     judges: new Map(),
     warnedTargets: new Set(),

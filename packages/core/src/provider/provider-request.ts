@@ -1,5 +1,6 @@
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { ChatMessage } from './chat-message.js';
+import type { TokenUsage } from './provider-response.js';
 
 /** Everything a provider needs to answer one eval case. */
 export interface ProviderRequest {
@@ -34,8 +35,17 @@ export interface ProviderRequest {
   refresh?: boolean;
   /** The case's reference outcome, for batch runners that grade or log it. */
   expectedOutcome?: string;
-  /** Aborted when the run is interrupted; providers stop their work when it fires. */
+  /**
+   * Aborted when the run is interrupted, or when the case goes over its budget;
+   * providers stop their work when it fires.
+   */
   signal?: AbortSignal;
+  /**
+   * Set when the case has a budget (`max_tokens`, `max_cost_usd`): a provider that learns
+   * its usage as it goes (a streamed LLM reply, a coding agent's event stream) calls it with
+   * the call's running totals, and `signal` is aborted once they cross the budget.
+   */
+  onUsage?: (usage: TokenUsage | undefined, costUsd?: number) => void;
   /**
    * Absolute path of the case's workspace, when it has one: providers that run
    * processes run them there and set `AGENTV_WORKSPACE` (README, "Workspaces").

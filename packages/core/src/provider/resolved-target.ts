@@ -11,6 +11,10 @@ export interface ResolvedTarget {
   settings: Record<string, unknown>;
   workers?: number;
   maxRetries?: number;
+  /** `requests_per_minute`: calls started per minute at most, spread evenly. */
+  requestsPerMinute?: number;
+  /** `tokens_per_minute`: tokens spent per minute at most (as the provider reports usage). */
+  tokensPerMinute?: number;
   providerBatching?: boolean;
   batchSize?: number;
   timeoutSeconds?: number;

@@ -67,6 +67,7 @@ export function summaryOf(result: EvaluationResult): EvaluationResult {
     judgeUsage: result.judgeUsage,
     judgeCostUsd: result.judgeCostUsd,
     error: result.error,
+    failureClass: result.failureClass,
     traceSummary: result.traceSummary,
     repeats: result.repeats,
     trace: undefined,

@@ -143,9 +143,12 @@ describe('computeRunStatistics', () => {
       lowest: [],
       tokens: null,
       costUsd: null,
+      agentCostUsd: null,
+      judgeCostUsd: null,
       cached: 0,
       passRate: null,
       durationMs: 0,
+      failureClasses: {},
       targets: [],
       metrics: [],
     });
@@ -184,6 +187,8 @@ describe('computeRunStatistics', () => {
         mean: 0.95,
         tokens: { input: 10, output: 0, cached: 0 },
         costUsd: null,
+        agentCostUsd: null,
+        judgeCostUsd: null,
         durationMs: 150,
       },
       {
@@ -197,9 +202,13 @@ describe('computeRunStatistics', () => {
         mean: 0.5,
         tokens: null,
         costUsd: 0.5,
+        agentCostUsd: 0.5,
+        judgeCostUsd: null,
         durationMs: 1900,
       },
     ]);
+    // A failed case without a class is the agent's; the errored one here has none either.
+    expect(stats.failureClasses).toEqual({ agent: 2 });
   });
 
   it('sums tokens and cost of the results that report them, errored ones included', () => {

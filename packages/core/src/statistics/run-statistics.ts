@@ -1,3 +1,4 @@
+import type { FailureClass } from '../errors/failure-class.js';
 import type { EvaluationResult } from '../orchestrator/evaluation-result.js';
 
 /** One bar of the score histogram: scores in [from, to), the last bin [0.8, 1.0]. */
@@ -34,6 +35,10 @@ export interface RunStatistics {
   tokens: TokenTotals | null;
   /** Summed `costUsd` and `judgeCostUsd` of the results; null when none reports one. */
   costUsd: number | null;
+  /** Summed `costUsd` (the agents' spend); null when none reports one. */
+  agentCostUsd: number | null;
+  /** Summed `judgeCostUsd` (the judges' spend); null when none reports one. */
+  judgeCostUsd: number | null;
   /** Results whose provider answered from its cache. */
   cached: number;
   /** `passed / total` (an errored case counts as not passed); null for an empty run. */
@@ -44,6 +49,8 @@ export interface RunStatistics {
   targets: TargetStatistics[];
   /** Named metrics (`metric:` on graders), by name: their mean over the cases that report them. */
   metrics: MetricStatistics[];
+  /** Failed and errored cases by `failureClass` (only classes that occurred; a case without one counts as `agent`). */
+  failureClasses: Partial<Record<FailureClass, number>>;
 }
 
 /** A named metric over a run. */
@@ -68,6 +75,9 @@ export interface TargetStatistics {
   mean: number | null;
   tokens: TokenTotals | null;
   costUsd: number | null;
+  /** The agent's cost (`costUsd` of its results) and the judges' (`judgeCostUsd`); null when none is known. */
+  agentCostUsd: number | null;
+  judgeCostUsd: number | null;
   durationMs: number;
 }
 
@@ -171,9 +181,12 @@ export function createRunStatisticsAccumulator(
         lowest,
         tokens: overall.tokens,
         costUsd: overall.costUsd,
+        agentCostUsd: overall.agentCostUsd,
+        judgeCostUsd: overall.judgeCostUsd,
         cached: overall.cached,
         passRate: overall.total === 0 ? null : overall.passed / overall.total,
         durationMs: overall.durationMs,
+        failureClasses: { ...overall.failureClasses },
         targets: [...byTarget]
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
           .map(([target, totals]) => totals.targetStatistics(target)),
@@ -195,9 +208,16 @@ class Totals {
   cached = 0;
   tokens: TokenTotals | null = null;
   costUsd: number | null = null;
+  agentCostUsd: number | null = null;
+  judgeCostUsd: number | null = null;
+  failureClasses: Partial<Record<FailureClass, number>> = {};
 
   add(result: EvaluationResult): void {
     this.total++;
+    if (result.error !== undefined || !result.passed) {
+      const failure = result.failureClass ?? 'agent';
+      this.failureClasses[failure] = (this.failureClasses[failure] ?? 0) + 1;
+    }
     this.durationMs += result.durationMs;
     if (result.error === undefined) {
       this.graded++;
@@ -206,9 +226,13 @@ class Totals {
     }
     if (result.cached === true) this.cached++;
     // The agent's calls and the judge calls that graded its answer both count.
-    if (result.costUsd !== undefined) this.costUsd = (this.costUsd ?? 0) + result.costUsd;
+    if (result.costUsd !== undefined) {
+      this.costUsd = (this.costUsd ?? 0) + result.costUsd;
+      this.agentCostUsd = (this.agentCostUsd ?? 0) + result.costUsd;
+    }
     if (result.judgeCostUsd !== undefined) {
       this.costUsd = (this.costUsd ?? 0) + result.judgeCostUsd;
+      this.judgeCostUsd = (this.judgeCostUsd ?? 0) + result.judgeCostUsd;
     }
     if (result.usage !== undefined) this.tokens = addUsage(this.tokens, result.usage);
     if (result.judgeUsage !== undefined) this.tokens = addUsage(this.tokens, result.judgeUsage);
@@ -226,6 +250,8 @@ class Totals {
       mean: this.graded === 0 ? null : this.scoreSum / this.graded,
       tokens: this.tokens,
       costUsd: this.costUsd,
+      agentCostUsd: this.agentCostUsd,
+      judgeCostUsd: this.judgeCostUsd,
       durationMs: this.durationMs,
     };
   }

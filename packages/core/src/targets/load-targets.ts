@@ -36,6 +36,8 @@ const TARGETS_FILE_NAMES = [
 const NUMERIC_FIELDS = [
   'workers',
   'max_retries',
+  'requests_per_minute',
+  'tokens_per_minute',
   'batch_size',
   'timeout_seconds',
   'max_output_bytes',
@@ -296,6 +298,10 @@ function toResolvedTarget(
   };
   if (input.workers !== undefined) target.workers = input.workers;
   if (input.max_retries !== undefined) target.maxRetries = input.max_retries;
+  if (input.requests_per_minute !== undefined) {
+    target.requestsPerMinute = input.requests_per_minute;
+  }
+  if (input.tokens_per_minute !== undefined) target.tokensPerMinute = input.tokens_per_minute;
   if (input.provider_batching !== undefined) target.providerBatching = input.provider_batching;
   if (input.batch_size !== undefined) target.batchSize = input.batch_size;
   if (input.timeout_seconds !== undefined) target.timeoutSeconds = input.timeout_seconds;

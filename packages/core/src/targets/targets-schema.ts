@@ -18,6 +18,16 @@ export const targetSchema = z
     provider: z.string().min(1).describe('The provider kind, e.g. `cli` (run a command) or `mock`'),
     workers: z.int().min(1).optional().describe('Cases run at once (default 4)'),
     max_retries: z.int().min(0).optional().describe('Retries of a failed call (default 2)'),
+    requests_per_minute: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Most calls started per minute, spread evenly; 429s lower concurrency further'),
+    tokens_per_minute: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Most tokens (input + output, as the provider reports them) spent per minute'),
     provider_batching: z
       .boolean()
       .optional()
@@ -63,6 +73,8 @@ const FIELD_HINTS: Record<string, string> = {
   provider: 'set `provider:` to the provider kind, e.g. `provider: cli`',
   workers: 'workers is a whole number >= 1, e.g. `workers: 4`',
   max_retries: 'max_retries is a whole number >= 0, e.g. `max_retries: 2`',
+  requests_per_minute: 'requests_per_minute is a number > 0, e.g. `requests_per_minute: 500`',
+  tokens_per_minute: 'tokens_per_minute is a number > 0, e.g. `tokens_per_minute: 200000`',
   provider_batching: 'provider_batching is `true` or `false`',
   batch_size: 'batch_size is a whole number >= 1, e.g. `batch_size: 100`',
   timeout_seconds: 'timeout_seconds is a number of seconds > 0, e.g. `timeout_seconds: 60`',

@@ -37,6 +37,12 @@ export function agentFailureError(
     new ProviderError(message, {
       hint,
       retryable,
+      // Not installed: the agent could not be started at all, as a failed spawn.
+      ...(failure.kind === 'timeout'
+        ? { failureClass: 'timeout' as const }
+        : failure.kind === 'not_installed'
+          ? { failureClass: 'infra' as const }
+          : {}),
       ...(context.exitCode === undefined ? {} : { exitCode: context.exitCode }),
       ...(context.stderr === undefined ? {} : { stderr: context.stderr }),
       ...(context.transcript === undefined ? {} : { transcript: context.transcript }),

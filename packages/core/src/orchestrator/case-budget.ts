@@ -1,0 +1,105 @@
+import type { CaseBudget } from '../eval-file/eval-case.js';
+import type { TokenUsage } from '../provider/provider-response.js';
+
+/** Why a case went over its budget, with the measured value: `cost $0.62 > max_cost_usd $0.50`. */
+export type BudgetOverrun = string;
+
+/** What a case spent answering, all attempts together, as far as it is known. */
+export interface CaseSpend {
+  usage?: TokenUsage | undefined;
+  costUsd?: number | undefined;
+  durationMs: number;
+}
+
+/** The first limit of `budget` that `spend` crossed; undefined within it (or without a budget). */
+export function budgetOverrun(
+  budget: CaseBudget | undefined,
+  spend: CaseSpend,
+): BudgetOverrun | undefined {
+  if (budget === undefined) return undefined;
+  if (budget.maxCostUsd !== undefined && (spend.costUsd ?? 0) > budget.maxCostUsd) {
+    return `cost $${round(spend.costUsd!)} > max_cost_usd $${budget.maxCostUsd}`;
+  }
+  const tokens = tokensOf(spend.usage);
+  if (budget.maxTokens !== undefined && tokens > budget.maxTokens) {
+    return `${tokens} tokens > max_tokens ${budget.maxTokens}`;
+  }
+  if (
+    budget.maxDurationSeconds !== undefined &&
+    spend.durationMs > budget.maxDurationSeconds * 1000
+  ) {
+    return `${round(spend.durationMs / 1000)} s > max_duration_seconds ${budget.maxDurationSeconds}`;
+  }
+  return undefined;
+}
+
+/** Input + output tokens (`totalTokens` when only that is reported). */
+export function tokensOf(usage: TokenUsage | undefined): number {
+  if (usage === undefined) return 0;
+  const split = (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+  return split > 0 ? split : (usage.totalTokens ?? 0);
+}
+
+function round(value: number): string {
+  return String(Math.round(value * 10_000) / 10_000);
+}
+
+/**
+ * The signal a case's provider calls get when the case has a budget: aborted when the run's
+ * signal is, when `max_duration_seconds` passes, or when usage reported as it goes
+ * (`ProviderRequest.onUsage`) crosses `max_tokens` or `max_cost_usd`. `overrun` then says
+ * which limit; it stays undefined when the run itself was stopped.
+ */
+export class CaseBudgetGuard {
+  readonly signal: AbortSignal;
+  overrun: BudgetOverrun | undefined;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly started = Date.now();
+  private usage: TokenUsage | undefined;
+  private costUsd: number | undefined;
+  private readonly stopWithRun: (() => void) | undefined;
+
+  constructor(
+    private readonly budget: CaseBudget,
+    private readonly runSignal: AbortSignal | undefined,
+  ) {
+    this.signal = this.controller.signal;
+    if (runSignal !== undefined) {
+      if (runSignal.aborted) this.controller.abort(runSignal.reason);
+      this.stopWithRun = () => this.controller.abort(runSignal.reason);
+      runSignal.addEventListener('abort', this.stopWithRun, { once: true });
+    }
+    if (budget.maxDurationSeconds !== undefined) {
+      this.timer = setTimeout(() => this.check(), budget.maxDurationSeconds * 1000 + 1);
+      this.timer.unref();
+    }
+  }
+
+  /** What the running call has spent so far (running totals of that call), as its provider reports it. */
+  report(usage: TokenUsage | undefined, costUsd: number | undefined): void {
+    this.usage = usage;
+    this.costUsd = costUsd;
+    this.check();
+  }
+
+  private check(): void {
+    if (this.controller.signal.aborted) return;
+    const overrun = budgetOverrun(this.budget, {
+      usage: this.usage,
+      costUsd: this.costUsd,
+      durationMs: Date.now() - this.started,
+    });
+    if (overrun === undefined) return;
+    this.overrun = overrun;
+    this.controller.abort(new Error(`the case went over its budget: ${overrun}`));
+  }
+
+  /** Stops the timer and lets go of the run's signal. */
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.stopWithRun !== undefined) {
+      this.runSignal?.removeEventListener('abort', this.stopWithRun);
+    }
+  }
+}
