@@ -109,6 +109,12 @@ export const caseExecutionSchema = z.looseObject({
     .describe(
       "The target that answers LLM graders (llm_judge, rubric); wins over the target's judge_target",
     ),
+  threshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('A case passes when its score reaches this, instead of every evaluator passing'),
 });
 
 /** One entry of `evalcases:`. */
@@ -167,12 +173,6 @@ export const fileExecutionSchema = caseExecutionSchema.extend({
     'The target for every case (default: `default`)',
   ),
   evaluators: caseExecutionSchema.shape.evaluators.describe('Graders for cases without their own'),
-  threshold: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe('A case passes when its score reaches this, instead of every evaluator passing'),
 });
 
 /** An eval file as written (`agentv-eval-v2`; README, "Eval files"). */

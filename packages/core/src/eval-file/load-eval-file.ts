@@ -47,6 +47,7 @@ import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
 import { readWorkspaceBlock, type WorkspaceReading } from './read-workspace-block.js';
 import type { FileLookup } from './resolve-input-file.js';
+import { isUpstreamFormat, translateUpstreamFormat } from './upstream/translate-upstream-format.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
 export interface LoadEvalFileOptions {
@@ -124,8 +125,14 @@ export async function loadEvalFile(
   if (read.value === undefined) return { issues: read.issues };
   const parsed = parseYamlMapping(read.value, filePath, 'eval file', { splitKey: 'evalcases' });
   if (parsed.value === undefined) return { issues: parsed.issues };
-  const { source, data } = parsed.value;
   const issues: Issue[] = [...parsed.issues];
+  let { source, data } = parsed.value;
+  if (isUpstreamFormat(data)) {
+    const translated = translateUpstreamFormat(data, filePath, source);
+    data = translated.data;
+    source = translated.source;
+    issues.push(...translated.issues);
+  }
 
   const describe = (zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) =>
     describeZodIssues(
@@ -577,7 +584,8 @@ async function buildCase(
     // One object for every case without a block of its own: pools and hooks go by it.
     evalCase.workspace = defaults.workspaceConfig;
   }
-  if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
+  const threshold = input.execution?.threshold ?? defaults.threshold;
+  if (threshold !== undefined) evalCase.threshold = threshold;
   if (input.rubrics !== undefined) {
     const items = input.rubrics.map(toRubricItem);
     evalCase.rubrics = items.map((item) => item.description);
