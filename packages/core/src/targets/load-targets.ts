@@ -16,6 +16,7 @@ import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { interpolateEnv } from './interpolate-env.js';
+import { dropUnsetOptionalReferences } from './optional-references.js';
 import { targetIssuePosition, targetPositions } from './target-positions.js';
 import {
   COMMON_TARGET_KEYS,
@@ -71,7 +72,8 @@ export async function findTargetsFile(
 /**
  * Loads a targets file (README, "Targets"): camelCase keys become snake_case,
  * `${{ NAME }}` placeholders are filled from `env` (unset names go to
- * `missingVariables`, not to issues), and common fields are checked and
+ * `missingVariables`, not to issues; a setting AgentV reads as an optional
+ * reference, `OPTIONAL_REFERENCE_SETTINGS`, is left out), and common fields are checked and
  * lifted. Messages never quote setting values, which may be secrets.
  */
 export async function loadTargetsFile(
@@ -259,7 +261,8 @@ function prepareTarget(
     if (name !== undefined) issue.target = name;
     issues.push(issue);
   }
-  const { value: settings, missing, substituted } = interpolateEnv(converted.value, env);
+  const present = dropUnsetOptionalReferences(converted.value, converted.value.provider, env);
+  const { value: settings, missing, substituted } = interpolateEnv(present, env);
   const checked: Record<string, unknown> = { ...settings };
   for (const key of [...NUMERIC_FIELDS, 'provider_batching']) {
     const written = converted.value[key];
