@@ -83,7 +83,10 @@ describe('loadTargetsFile', () => {
     expect(result.issues).toEqual([]);
     const [agent, judge, placed] = result.value!;
     expect(agent!.settings.cwd).toBeUndefined();
-    expect(agent!.settings.healthcheck).toEqual({ command_template: 'node ready.mjs' });
+    expect(agent!.settings.healthcheck).toEqual({
+      type: 'command',
+      command_template: 'node ready.mjs',
+    });
     expect(agent!.missingVariables).toBeUndefined();
     // An Azure endpoint is required: its unset variable is still reported when the target is used.
     expect(judge!.settings.version).toBeUndefined();

@@ -26,6 +26,11 @@ import {
   targetsFileHint,
   targetsFileSchema,
 } from './targets-schema.js';
+import {
+  isUpstreamTargetKey,
+  readUpstreamTargetKeys,
+  resolveUseTargets,
+} from './upstream-target-keys.js';
 
 const TARGETS_FILE_NAMES = [
   'targets.yaml',
@@ -96,7 +101,7 @@ export function parseTargetsText(
 ): LoadResult<ResolvedTarget[]> {
   const absolutePath = path.resolve(filePath);
   const parsed = parseYamlMapping(text, filePath, 'targets file', {
-    matchKey: (written, segment) => toSnakeCase(written) === segment,
+    matchKey: matchTargetKey,
   });
   if (parsed.value === undefined) return { issues: parsed.issues };
   const { source, data } = parsed.value;
@@ -129,7 +134,7 @@ export async function loadInlineTargets(
   if (read.value === undefined) return { issues: [] };
   const parsed = parseYamlMapping(read.value, evalFilePath, 'eval file', {
     splitKey: 'evalcases',
-    matchKey: (written, segment) => toSnakeCase(written) === segment,
+    matchKey: matchTargetKey,
   });
   // Unreadable YAML is reported by the eval file's own loader.
   if (parsed.value === undefined || parsed.value.data.targets === undefined) {
@@ -160,6 +165,15 @@ function resolveTargets(
   const prepared = Array.isArray(data.targets)
     ? data.targets.map((raw, index) => prepareTarget(raw, index, env, filePath, source, issues))
     : undefined;
+  for (const { index, issue } of resolveUseTargets(prepared ?? [])) {
+    const name = valueAt(prepared![index]!.settings, ['name']);
+    issues.push({
+      ...issue,
+      file: filePath,
+      ...source.locateKey(['targets', index], 'use_target'),
+      ...(typeof name === 'string' ? { target: name } : {}),
+    });
+  }
   const checked = {
     ...data,
     targets: prepared ? prepared.map((target) => target.checked) : data.targets,
@@ -251,7 +265,12 @@ function prepareTarget(
     typeof (raw as { name?: unknown }).name === 'string'
       ? (raw as { name: string }).name
       : undefined;
-  const converted = snakeCaseSettings(raw as Record<string, unknown>);
+  const snakeCased = snakeCaseSettings(raw as Record<string, unknown>);
+  const upstream = readUpstreamTargetKeys(snakeCased.value);
+  const converted = {
+    value: upstream.settings,
+    issues: [...snakeCased.issues, ...upstream.issues],
+  };
   for (const { path: keyPath = [], ...conflict } of converted.issues) {
     const issue: Issue = {
       ...conflict,
@@ -371,4 +390,10 @@ function parseWithoutInvalidKeys(
   const rest = Object.fromEntries(Object.entries(checked).filter(([key]) => !invalid.has(key)));
   const retried = targetSchema.safeParse(rest);
   return retried.success ? { data: retried.data, complete: false } : undefined;
+}
+
+/** Whether a key written in a targets file is `segment`: in camelCase, or by AgentV 4.x's name. */
+function matchTargetKey(written: string, segment: string): boolean {
+  const key = toSnakeCase(written);
+  return key === segment || isUpstreamTargetKey(key, segment);
 }
