@@ -17,6 +17,7 @@ import {
 import { createMockProvider } from '@agentv/core/test';
 import { defineCommand } from 'citty';
 import { splitDryRun, writeDryRunWorkspaces } from '../eval/dry-run-workspaces.js';
+import { chooseRepeat } from '../eval/file-repeat.js';
 import { finishRun } from '../eval/finish-run.js';
 import { type KeptWorkspace, writeKeptWorkspaces } from '../eval/kept-workspaces.js';
 import { listCases } from '../eval/list-cases.js';
@@ -187,9 +188,10 @@ const evalCommand = defineCommand({
     );
     const threshold = numberFlag(args.threshold, 'threshold', 0, 1);
     const dryRun = args['dry-run'] === true;
-    const repeat = {
-      count: integerFlag(args.repeat, 'repeat', 1) ?? 1,
+    const repeatFlags = {
+      count: integerFlag(args.repeat, 'repeat', 1),
       reducer: parseRepeatReducer(stringFlag(args['repeat-reducer'], 'repeat-reducer')),
+      reducerGiven: args['repeat-reducer'] !== undefined,
     };
     const verbose = args.verbose === true;
     const targetsPath = stringFlag(args.targets, 'targets');
@@ -247,6 +249,10 @@ const evalCommand = defineCommand({
     });
     reportIssues([...project.issues, ...issues], cwd, output.warn);
     checkSelection(selected, fullPlan, selection);
+    const repeat = chooseRepeat(
+      repeatFlags,
+      fullPlan.cases.map((planned) => planned.evalCase),
+    );
     // Selection comes first, then sharding: every shard sees the same selection and run id.
     const sharded = shardPlan(fullPlan, shard, keyOf, evalFileName);
     const { run } = sharded;

@@ -173,6 +173,15 @@ export const fileExecutionSchema = caseExecutionSchema.extend({
     'The target for every case (default: `default`)',
   ),
   evaluators: caseExecutionSchema.shape.evaluators.describe('Graders for cases without their own'),
+  repeat: z
+    .strictObject({
+      count: z.int().min(1),
+      reducer: z.enum(['mean', 'pass_at_k']),
+    })
+    .optional()
+    .describe(
+      "How many times every case runs and how its runs are reduced, when `--repeat` is not given (AgentV 4.x's `trials`)",
+    ),
 });
 
 /** An eval file as written (`agentv-eval-v2`; README, "Eval files"). */

@@ -47,6 +47,7 @@ import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
 import { readWorkspaceBlock, type WorkspaceReading } from './read-workspace-block.js';
 import type { FileLookup } from './resolve-input-file.js';
+import { expandUpstreamTests } from './upstream/expand-upstream-tests.js';
 import { isUpstreamFormat, translateUpstreamFormat } from './upstream/translate-upstream-format.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
@@ -87,6 +88,7 @@ interface FileDefaults {
   /** Where the file's target names are written (`EvalCase.targetPositions`). */
   targetPositions?: Record<string, SourcePosition>;
   threshold?: number;
+  repeat?: EvalCase['repeat'];
   /** The file's `tags` (each once), given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
@@ -128,7 +130,15 @@ export async function loadEvalFile(
   const issues: Issue[] = [...parsed.issues];
   let { source, data } = parsed.value;
   if (isUpstreamFormat(data)) {
-    const translated = translateUpstreamFormat(data, filePath, source);
+    const expanded = await expandUpstreamTests(data, filePath, source, cwd);
+    issues.push(...expanded.issues);
+    const translated = translateUpstreamFormat(
+      expanded.data,
+      filePath,
+      source,
+      process.env,
+      expanded.origins,
+    );
     data = translated.data;
     source = translated.source;
     issues.push(...translated.issues);
@@ -204,6 +214,7 @@ export async function loadEvalFile(
         ]
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
+    repeat: repeatOf(execution?.repeat),
     evaluators: fileEvaluators,
     evaluatorsInvalid:
       execution?.evaluators !== undefined &&
@@ -586,6 +597,7 @@ async function buildCase(
   }
   const threshold = input.execution?.threshold ?? defaults.threshold;
   if (threshold !== undefined) evalCase.threshold = threshold;
+  if (defaults.repeat !== undefined) evalCase.repeat = defaults.repeat;
   if (input.rubrics !== undefined) {
     const items = input.rubrics.map(toRubricItem);
     evalCase.rubrics = items.map((item) => item.description);
@@ -850,3 +862,12 @@ function bothTargetKeysIssues(
 
 /** Shared by the cases without expected messages (one list for a million cases); frozen. */
 const NO_EXPECTED_MESSAGES = Object.freeze([]) as unknown as EvalMessage[];
+
+/** The file's `execution.repeat` when it is valid (the schema reports it otherwise). */
+function repeatOf(value: unknown): EvalCase['repeat'] {
+  if (!isRecord(value)) return undefined;
+  const { count, reducer } = value;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return undefined;
+  if (reducer !== 'mean' && reducer !== 'pass_at_k') return undefined;
+  return { count, reducer };
+}

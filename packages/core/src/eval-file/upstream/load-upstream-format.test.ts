@@ -101,11 +101,11 @@ describe('loadEvalFile: the tests: format of AgentV 2.7–4.42', () => {
     ]);
   });
 
-  it('refuses multi-turn conversations and trials, and reports a wrong input at its line', async () => {
+  it('refuses multi-turn conversations and a trials strategy it lacks, and reports a wrong input at its line', async () => {
     const { issues } = await load(
       [
         'execution:',
-        '  trials: { count: 3 }',
+        '  trials: { count: 3, strategy: confidence_interval }',
         'tests:',
         '  - id: one',
         '    mode: conversation',
@@ -124,6 +124,37 @@ describe('loadEvalFile: the tests: format of AgentV 2.7–4.42', () => {
       ['error', 6],
       ['error', 10],
     ]);
+  });
+
+  it("reads the file's trials as its repeats (pass_at_k by default, or mean)", async () => {
+    const { value, issues } = await load(
+      [
+        'execution:',
+        '  trials: { count: 3, cost_limit_usd: 1 }',
+        'tests:',
+        '  - id: one',
+        '    input: hi',
+        '    criteria: x',
+        '    execution: { trials: { count: 9 } }',
+      ].join('\n'),
+    );
+    expect(issues).toEqual([
+      {
+        severity: 'warning',
+        line: 2,
+        message: '`trials.cost_limit_usd` is not enforced: every trial runs',
+      },
+      {
+        severity: 'warning',
+        line: 7,
+        message: "a case's `execution.trials` is ignored, as in AgentV 4.x",
+      },
+    ]);
+    expect(value?.cases[0]?.repeat).toEqual({ count: 3, reducer: 'pass_at_k' });
+    const mean = await load(
+      'execution:\n  trials: { count: 2, strategy: mean }\ntests:\n  - { id: a, input: hi, criteria: x }\n',
+    );
+    expect(mean.value?.cases[0]?.repeat).toEqual({ count: 2, reducer: 'mean' });
   });
 
   it('warns about old keys beside new ones, naming the preferred key', async () => {

@@ -67,6 +67,7 @@ export function translateUpstreamFormat(
   file: string,
   source: SourceLocator,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  origins?: readonly PropertyKey[][],
 ): TranslatedEvalFile {
   const raw = interpolateEnvReferences(written, env) as Record<string, unknown>;
   const map = new PathMap();
@@ -199,13 +200,11 @@ export function translateUpstreamFormat(
         continue;
       }
       if (key === 'trials') {
-        refuse(
-          path,
-          key,
-          '`execution.trials` is not read from eval files',
-          'run with `--repeat N` (and `--repeat-reducer`) instead',
-          caseId,
-        );
+        const repeat = translateTrials(value, [...path, key], caseId);
+        if (repeat !== undefined) {
+          result.repeat = repeat;
+          map.set(['execution', 'repeat'], [...path, key]);
+        }
         continue;
       }
       if (key === 'skip_defaults') {
@@ -236,6 +235,85 @@ export function translateUpstreamFormat(
       result[key] = value;
     }
     return result;
+  }
+
+  /**
+   * `execution.trials` as our `execution.repeat`: its `count`, and `pass_at_k`
+   * (the default) or `mean` as the reducer, which grade as AgentV 4.x does.
+   */
+  function translateTrials(
+    value: unknown,
+    path: PropertyKey[],
+    caseId: string | undefined,
+  ): Record<string, unknown> | undefined {
+    if (caseId !== undefined) {
+      // AgentV 4.x reads only the file's trials.
+      issues.push({
+        severity: 'warning',
+        ...atKey(path.slice(0, -1), 'trials', caseId),
+        message: "a case's `execution.trials` is ignored, as in AgentV 4.x",
+        hint: "set `trials` in the file's `execution:` (or run with `--repeat N`)",
+      });
+      return undefined;
+    }
+    if (!isRecord(value)) {
+      refuse(
+        path.slice(0, -1),
+        'trials',
+        '`trials` must be a mapping',
+        'e.g. `trials: {count: 3, strategy: pass_at_k}`',
+      );
+      return undefined;
+    }
+    for (const key of Object.keys(value)) {
+      if (!['count', 'strategy', 'cost_limit_usd', 'costLimitUsd'].includes(key)) {
+        issues.push({
+          severity: 'warning',
+          ...atKey(path, key),
+          message: `unknown key "${key}" in trials`,
+          hint: 'trials has `count`, `strategy` and `cost_limit_usd`',
+        });
+      }
+    }
+    const count = value.count;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+      refuse(
+        path,
+        'count',
+        '`trials.count` must be a whole number of at least 1',
+        'e.g. `count: 3`',
+      );
+      return undefined;
+    }
+    const strategy = value.strategy ?? 'pass_at_k';
+    if (strategy === 'confidence_interval') {
+      refuse(
+        path,
+        'strategy',
+        'the trials strategy "confidence_interval" is not supported',
+        'use `strategy: mean` (or `--repeat-reducer median`), or `pass_at_k`',
+      );
+      return undefined;
+    }
+    if (strategy !== 'pass_at_k' && strategy !== 'mean') {
+      refuse(
+        path,
+        'strategy',
+        `unknown trials strategy ${JSON.stringify(strategy)}`,
+        'use `pass_at_k` or `mean`',
+      );
+      return undefined;
+    }
+    const limit = value.cost_limit_usd ?? value.costLimitUsd;
+    if (limit !== undefined) {
+      issues.push({
+        severity: 'warning',
+        ...atKey(path, value.cost_limit_usd !== undefined ? 'cost_limit_usd' : 'costLimitUsd'),
+        message: '`trials.cost_limit_usd` is not enforced: every trial runs',
+        hint: 'bound the cost of a case with a `cost` grader, or lower `count`',
+      });
+    }
+    return { count, reducer: strategy };
   }
 
   function translateGraders(
@@ -288,8 +366,10 @@ export function translateUpstreamFormat(
 
   function translateCase(item: unknown, index: number): unknown {
     if (!isRecord(item)) return item;
-    const written: PropertyKey[] = [listKey!, index];
+    // A case read from a case file is located at the entry naming that file.
+    const written: PropertyKey[] = [...(origins?.[index] ?? [listKey!, index])];
     const ours: PropertyKey[] = ['evalcases', index];
+    if (origins?.[index] !== undefined) map.set(ours, written);
     const caseId = typeof item.id === 'string' && item.id !== '' ? item.id : undefined;
     const vars = isRecord(item.vars) ? item.vars : undefined;
     const rendered = vars === undefined ? item : interpolateCaseVars(item, vars);
