@@ -6,6 +6,7 @@ const commands: Record<string, () => Promise<AnyCommand>> = {
   eval: () => import('./commands/eval.js').then((module) => module.default),
   validate: () => import('./commands/validate.js').then((module) => module.default),
   init: () => import('./commands/init.js').then((module) => module.default),
+  migrate: () => import('./commands/migrate.js').then((module) => module.default),
   results: () => import('./commands/results.js').then((module) => module.default),
   compare: () => import('./commands/compare.js').then((module) => module.default),
   grade: () => import('./commands/grade.js').then((module) => module.default),

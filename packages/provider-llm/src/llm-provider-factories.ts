@@ -8,6 +8,7 @@ export function createLlmProviderFactory(kind: LlmKind, as: string = kind): Prov
   return {
     kind: as,
     settingsKeys: llmSettingsKeys(kind),
+    canJudge: true,
     validate: (target) => validateLlmSettings(kind, target),
     create: (target, context) => {
       return createLlmProvider(target.name, parseLlmSettings(kind, target), {

@@ -17,6 +17,7 @@ import {
 import { createMockProvider } from '@agentv/core/test';
 import { defineCommand } from 'citty';
 import { splitDryRun, writeDryRunWorkspaces } from '../eval/dry-run-workspaces.js';
+import { chooseRepeat } from '../eval/file-repeat.js';
 import { finishRun } from '../eval/finish-run.js';
 import { type KeptWorkspace, writeKeptWorkspaces } from '../eval/kept-workspaces.js';
 import { listCases } from '../eval/list-cases.js';
@@ -217,13 +218,10 @@ const evalCommand = defineCommand({
     );
     const budget = budgetUsd === undefined ? undefined : { limitUsd: budgetUsd, spentUsd: 0 };
     const dryRun = args['dry-run'] === true;
-    const reducer = parseRepeatReducer(stringFlag(args['repeat-reducer'], 'repeat-reducer'));
-    const repeatPass = parseRepeatPass(stringFlag(args['repeat-pass'], 'repeat-pass'), reducer);
-    const repeat: RepeatSettings = {
-      count: integerFlag(args.repeat, 'repeat', 1) ?? 1,
-      reducer,
-      ...(repeatPass === undefined ? {} : { pass: repeatPass }),
-      ...(args['repeat-early-stop'] === true ? { earlyStop: true } : {}),
+    const repeatFlags = {
+      count: integerFlag(args.repeat, 'repeat', 1),
+      reducer: parseRepeatReducer(stringFlag(args['repeat-reducer'], 'repeat-reducer')),
+      reducerGiven: args['repeat-reducer'] !== undefined,
     };
     const verbose = args.verbose === true;
     const targetsPath = stringFlag(args.targets, 'targets');
@@ -281,6 +279,21 @@ const evalCommand = defineCommand({
     });
     reportIssues([...project.issues, ...issues], cwd, output.warn);
     checkSelection(selected, fullPlan, selection);
+    // --repeat, else the eval files' trials; the verdict rule follows the reducer chosen.
+    const chosen = chooseRepeat(
+      repeatFlags,
+      fullPlan.cases.map((planned) => planned.evalCase),
+    );
+    const repeatPass = parseRepeatPass(
+      stringFlag(args['repeat-pass'], 'repeat-pass'),
+      chosen.reducer,
+    );
+    const repeat: RepeatSettings = {
+      count: chosen.count,
+      reducer: chosen.reducer,
+      ...(repeatPass === undefined ? {} : { pass: repeatPass }),
+      ...(args['repeat-early-stop'] === true ? { earlyStop: true } : {}),
+    };
     // Selection comes first, then sharding: every shard sees the same selection and run id.
     const sharded = shardPlan(fullPlan, shard, keyOf, evalFileName);
     const { run } = sharded;

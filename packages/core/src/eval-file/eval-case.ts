@@ -118,6 +118,11 @@ export interface EvalCase {
    * the case is not reported as having none.
    */
   sharedEvaluatorsInvalid?: true;
+  /**
+   * The file's `execution.repeat` (AgentV 4.x's `trials`): how often the run
+   * repeats its cases when `--repeat` is not given.
+   */
+  repeat?: { count: number; reducer: 'mean' | 'pass_at_k' };
   /** Pass mark for the case score, from the file's `execution.threshold`. */
   threshold?: number;
   /** `execution.repeat_pass` of the case, else of the file: the verdict of its repeats under `--repeat N`. */

@@ -145,6 +145,12 @@ export const caseExecutionSchema = z.looseObject({
     .positive()
     .optional()
     .describe("The case's budget in seconds of answering: crossing it fails the case"),
+  threshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('A case passes when its score reaches this, instead of every evaluator passing'),
 });
 
 /** One entry of `evalcases:`. */
@@ -203,12 +209,15 @@ export const fileExecutionSchema = caseExecutionSchema.extend({
     'The target for every case (default: `default`)',
   ),
   evaluators: caseExecutionSchema.shape.evaluators.describe('Graders for cases without their own'),
-  threshold: z
-    .number()
-    .min(0)
-    .max(1)
+  repeat: z
+    .strictObject({
+      count: z.int().min(1),
+      reducer: z.enum(['mean', 'pass_at_k']),
+    })
     .optional()
-    .describe('A case passes when its score reaches this, instead of every evaluator passing'),
+    .describe(
+      "How many times every case runs and how its runs are reduced, when `--repeat` is not given (AgentV 4.x's `trials`)",
+    ),
 });
 
 /** An eval file as written (`agentv-eval-v2`; README, "Eval files"). */

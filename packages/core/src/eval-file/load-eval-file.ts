@@ -48,6 +48,8 @@ import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
 import { readWorkspaceBlock, type WorkspaceReading } from './read-workspace-block.js';
 import type { FileLookup } from './resolve-input-file.js';
+import { expandUpstreamTests } from './upstream/expand-upstream-tests.js';
+import { isUpstreamFormat, translateUpstreamFormat } from './upstream/translate-upstream-format.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
 export interface LoadEvalFileOptions {
@@ -89,6 +91,7 @@ interface FileDefaults {
   threshold?: number;
   /** The file's `repeat_pass` and budget keys of `execution:`. */
   runSettings: RunSettings;
+  repeat?: EvalCase['repeat'];
   /** The file's `tags` (each once), given to every case. */
   tags: string[];
   evaluators: EvaluatorConfig[];
@@ -127,8 +130,22 @@ export async function loadEvalFile(
   if (read.value === undefined) return { issues: read.issues };
   const parsed = parseYamlMapping(read.value, filePath, 'eval file', { splitKey: 'evalcases' });
   if (parsed.value === undefined) return { issues: parsed.issues };
-  const { source, data } = parsed.value;
   const issues: Issue[] = [...parsed.issues];
+  let { source, data } = parsed.value;
+  if (isUpstreamFormat(data)) {
+    const expanded = await expandUpstreamTests(data, filePath, source, cwd);
+    issues.push(...expanded.issues);
+    const translated = translateUpstreamFormat(
+      expanded.data,
+      filePath,
+      source,
+      process.env,
+      expanded.origins,
+    );
+    data = translated.data;
+    source = translated.source;
+    issues.push(...translated.issues);
+  }
 
   const describe = (zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) =>
     describeZodIssues(
@@ -201,6 +218,7 @@ export async function loadEvalFile(
       : [],
     threshold: typeof execution?.threshold === 'number' ? execution.threshold : undefined,
     runSettings: runSettingsOf(execution),
+    repeat: repeatOf(execution?.repeat),
     evaluators: fileEvaluators,
     evaluatorsInvalid:
       execution?.evaluators !== undefined &&
@@ -581,7 +599,9 @@ async function buildCase(
     // One object for every case without a block of its own: pools and hooks go by it.
     evalCase.workspace = defaults.workspaceConfig;
   }
-  if (defaults.threshold !== undefined) evalCase.threshold = defaults.threshold;
+  const threshold = input.execution?.threshold ?? defaults.threshold;
+  if (threshold !== undefined) evalCase.threshold = threshold;
+  if (defaults.repeat !== undefined) evalCase.repeat = defaults.repeat;
   const settings =
     input.execution === undefined
       ? defaults.runSettings
@@ -852,3 +872,12 @@ function bothTargetKeysIssues(
 
 /** Shared by the cases without expected messages (one list for a million cases); frozen. */
 const NO_EXPECTED_MESSAGES = Object.freeze([]) as unknown as EvalMessage[];
+
+/** The file's `execution.repeat` when it is valid (the schema reports it otherwise). */
+function repeatOf(value: unknown): EvalCase['repeat'] {
+  if (!isRecord(value)) return undefined;
+  const { count, reducer } = value;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return undefined;
+  if (reducer !== 'mean' && reducer !== 'pass_at_k') return undefined;
+  return { count, reducer };
+}

@@ -15,7 +15,8 @@ import {
 import { mockProviderFactory } from '../test/index.js';
 
 let dir: string;
-const providers = createProviderRegistry([mockProviderFactory]);
+// The agent target stands for one that cannot judge itself (a `cli` agent): only a configured judge grades.
+const providers = createProviderRegistry([{ ...mockProviderFactory, canJudge: false }]);
 
 /** A project whose one case is graded by `house_style`; `judge` adds `execution.judge_target`. */
 async function writeProject(options: { judge: boolean; grader?: string }): Promise<void> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import { createEvaluatorRegistry, defaultEvaluators } from '../evaluators/evaluator-registry.js';
 import { mockProviderFactory } from '../provider/mock-provider.js';
+import type { ProviderFactory } from '../provider/provider-factory.js';
 import { createProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { planRun } from './plan-run.js';
@@ -9,7 +10,14 @@ import { runEvaluation } from './run-evaluation.js';
 
 // How LLM graders find their judge target, and how a run asks it.
 
-const providerRegistry = createProviderRegistry([mockProviderFactory]);
+// `cli` stands for every kind that cannot judge (a program, an agent): it needs a judge target.
+const cliFactory: ProviderFactory = {
+  kind: 'cli',
+  create: () => {
+    throw new Error('not run in these tests');
+  },
+};
+const providerRegistry = createProviderRegistry([mockProviderFactory, cliFactory]);
 const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
 
 function evalCase(id: string, overrides: Partial<EvalCase> = {}): EvalCase {
@@ -83,7 +91,7 @@ describe('planning the judge', () => {
           rubricItems: [],
         }),
       ],
-      targets: [target('default'), target('file-judge')],
+      targets: [target('default', { provider: 'cli' }), target('file-judge')],
       targetsFile: '.agentv/targets.yaml',
       providerRegistry,
       evaluatorRegistry,
@@ -128,7 +136,7 @@ describe('planning the judge', () => {
     expect(withoutTargets.issues).toEqual([]);
     const dryRunWithTargets = planRun({
       cases: [evalCase('judged')],
-      targets: [target('default')],
+      targets: [target('default', { provider: 'cli' })],
       providerRegistry,
       evaluatorRegistry,
       dryRun: true,
@@ -136,6 +144,35 @@ describe('planning the judge', () => {
     expect(dryRunWithTargets.issues.map((issue) => issue.message)).toEqual([
       'evaluator "judge" (llm_judge) needs a judge target, and none is configured',
     ]);
+  });
+
+  it('lets a target that can judge (mock, an LLM) judge its own answers when none is configured, said once', async () => {
+    const selfJudging = target('default', { line: 2, settings: grade(0.7) });
+    const { plan, issues } = planRun({
+      cases: [evalCase('first'), evalCase('second'), evalCase('bare', { evaluators: [] })],
+      targets: [selfJudging],
+      providerRegistry,
+      evaluatorRegistry,
+    });
+    expect(issues).toEqual([
+      {
+        severity: 'warning',
+        file: '/t.yaml',
+        line: 2,
+        target: 'default',
+        message: 'no judge target is configured: target "default" (mock) judges its own answers',
+        hint: 'to have another model judge, set `judge_target: <target>` on target "default", `execution.judge_target` in the eval file, or set the `judgeTarget` option',
+      },
+    ]);
+    expect(plan.cases.map((planned) => planned.judgeTarget?.name)).toEqual([
+      'default',
+      'default',
+      'default',
+    ]);
+    // A case with no evaluators anywhere is graded by the default llm_judge, by the target itself.
+    expect(plan.cases[2]!.evalCase.evaluators).toEqual([{ name: 'llm_judge', type: 'llm_judge' }]);
+    const outcome = await runEvaluation({ plan, providerRegistry, evaluatorRegistry });
+    expect(outcome.results.map((result) => result.score)).toEqual([0.7, 0.7, 0.7]);
   });
 
   it('asks the judge target during the run and keeps its grade on the result', async () => {

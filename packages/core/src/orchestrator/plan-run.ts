@@ -93,6 +93,8 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
   const used = new Map<string, ResolvedTarget>();
   const checkedUses = new Set<string>();
   const judges = new Map<string, ResolvedTarget>();
+  /** Targets already said to judge their own answers (once per run). */
+  const selfJudges = new Set<string>();
   const checkedEvaluators = new WeakSet<readonly EvaluatorConfig[]>();
   const cases: PlannedCase[] = [];
 
@@ -110,8 +112,8 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     const inline = findInline(options, evalCase.filePath, name);
     const key = inline.target ? `${inline.target.filePath}\u0000${name}` : name;
     let target = used.get(key);
+    const defined = inline.target ?? byName.get(name);
     if (!target) {
-      const defined = inline.target ?? byName.get(name);
       if (options.dryRun || options.checkTargets === false || inline.unusable) {
         target = mockTarget(name, defined, evalCase);
       } else if (defined) {
@@ -157,7 +159,15 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       const refused = batchWorkspaceIssue(evalCase, target);
       if (refused !== undefined) issues.add(refused);
     }
-    const judgeName = options.judgeTargetOverride ?? evalCase.judgeTarget ?? target.judgeTarget;
+    const configuredJudge =
+      options.judgeTargetOverride ?? evalCase.judgeTarget ?? target.judgeTarget;
+    // With no judge configured, a target that can answer a judge prompt (an LLM, `mock`) judges
+    // its own answers, as AgentV 1.x-4.x does; its kind as defined counts, not a dry run's mock.
+    const selfJudging =
+      configuredJudge === undefined &&
+      defined !== undefined &&
+      options.providerRegistry.canJudge(defined.provider);
+    const judgeName = configuredJudge ?? (selfJudging ? target.name : undefined);
     if (evalCase.evaluators.length === 0 && judgeName !== undefined) {
       // A case with no evaluators anywhere is graded by a default llm_judge (README, "Graders").
       evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
@@ -178,6 +188,16 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     if (evalCase.evaluators.some((config) => needsJudge(config, options.evaluatorRegistry))) {
       const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
       if (judgeTarget) planned.judgeTarget = judgeTarget;
+      if (selfJudging && !selfJudges.has(key)) {
+        selfJudges.add(key);
+        issues.add({
+          ...targetIssuePosition(defined, []),
+          target: target.name,
+          severity: 'warning',
+          message: `no judge target is configured: target "${target.name}" (${defined.provider}) judges its own answers`,
+          hint: `to have another model judge, set \`judge_target: <target>\` on target "${target.name}", \`execution.judge_target\` in the eval file, or ${passOption((options.optionNames ?? LIBRARY_OPTION_NAMES).judgeTarget, 'NAME')}`,
+        });
+      }
     }
     return planned;
   }

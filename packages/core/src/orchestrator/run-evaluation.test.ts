@@ -391,7 +391,8 @@ describe('runEvaluation', () => {
 });
 
 describe('planRun', () => {
-  const providerRegistry = createProviderRegistry([mockProviderFactory]);
+  // Targets that cannot judge their own answers, like `cli` ones (plan-judge.test.ts covers those that can).
+  const providerRegistry = createProviderRegistry([{ ...mockProviderFactory, canJudge: false }]);
   const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
   const targets = [
     target('default'),

@@ -2,6 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import { targetSettingsIssue } from '../provider/target-settings-issue.js';
+import { UNRESOLVED_DELEGATION } from '../targets/upstream-target-keys.js';
 import { didYouMean } from '../util/did-you-mean.js';
 import { hasPlaceholder, usesVariable } from '../util/env-placeholder.js';
 import { isRecord, valueAt } from '../util/records.js';
@@ -57,6 +58,8 @@ export function checkTarget(
           }),
     });
   }
+  // `use_target: ${{ VAR }}` with VAR unset: which target it stands for is not known yet.
+  if (target.provider === UNRESOLVED_DELEGATION && missing.length > 0) return issues;
   if (!registry.has(target.provider)) {
     const kinds = didYouMean(target.provider, registry.kinds());
     const error = policy.unknownProvider === 'error';

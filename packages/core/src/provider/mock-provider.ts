@@ -51,6 +51,7 @@ export function createMockProvider(
 export const mockProviderFactory: ProviderFactory = {
   kind: 'mock',
   settingsKeys: ['response', 'trace', 'delay_ms'],
+  canJudge: true,
   validate(target: ResolvedTarget): Issue[] {
     const issues: Issue[] = [];
     const { response, trace, delay_ms: delayMs } = target.settings;

@@ -36,6 +36,12 @@ export interface ProviderFactory {
   /** Keys this provider understands in a target (snake_case), for unknown-key warnings. */
   readonly settingsKeys?: readonly string[];
   /**
+   * Whether a target of this kind can answer a judge prompt (a language
+   * model, or `mock` with a canned reply): with no judge configured, such a
+   * target judges its own answers, as AgentV 1.x–4.x did. Default false.
+   */
+  readonly canJudge?: boolean;
+  /**
    * Check a target's settings before the run starts; return every problem
    * found, each with `path` set to the setting it is about
    * (`['command_template']`, `['healthcheck', 'url']`). Core adds the file

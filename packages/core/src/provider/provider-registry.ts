@@ -12,6 +12,8 @@ export interface ProviderRegistry {
   has(kind: string): boolean;
   get(kind: string, targetName: string): ProviderFactory;
   kinds(): string[];
+  /** Whether targets of `kind` judge their own answers when no judge is configured (`ProviderFactory.canJudge`). */
+  canJudge(kind: string): boolean;
   /** Validate a target's settings with its factory; unknown kinds throw `UnknownProviderError`. */
   validate(target: ResolvedTarget): Issue[];
   /** Problems of using a target for the cases of one eval file (see `ProviderFactory.checkUse`). */
@@ -44,6 +46,7 @@ export function createProviderRegistry(
       return factory;
     },
     kinds: () => [...byKind.keys()].sort(),
+    canJudge: (kind) => byKind.get(kind)?.canJudge === true,
     validate(target) {
       return registry.get(target.provider, target.name).validate?.(target) ?? [];
     },

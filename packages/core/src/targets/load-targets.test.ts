@@ -56,6 +56,45 @@ describe('loadTargetsFile', () => {
     expect(agent!.missingVariables).toBeUndefined();
   });
 
+  it('leaves out settings AgentV reads as optional references (a cwd of an unset ${{ VAR }}), not other ones', () => {
+    const text = [
+      'targets:',
+      '  - name: agent',
+      '    provider: cli',
+      '    command_template: node agent.mjs {PROMPT}',
+      '    cwd: ${{ AGENT_DIR }}',
+      '    healthcheck:',
+      '      command_template: node ready.mjs',
+      '      cwd: ${{ READY_DIR }}',
+      '  - name: judge',
+      '    provider: azure',
+      '    endpoint: ${{ AZURE_ENDPOINT }}',
+      '    api_key: ${{ AZURE_KEY }}',
+      '    model: gpt-4o',
+      '    version: ${{ AZURE_VERSION }}',
+      '  - name: placed',
+      '    provider: cli',
+      '    command_template: node agent.mjs {PROMPT}',
+      '    cwd: ${{ SET_DIR }}/sub',
+    ].join('\n');
+    const result = parseTargetsText(text, '/p/targets.yaml', {
+      env: { READY_DIR: ' ', AZURE_KEY: 'k', SET_DIR: '/tmp' },
+    });
+    expect(result.issues).toEqual([]);
+    const [agent, judge, placed] = result.value!;
+    expect(agent!.settings.cwd).toBeUndefined();
+    expect(agent!.settings.healthcheck).toEqual({
+      type: 'command',
+      command_template: 'node ready.mjs',
+    });
+    expect(agent!.missingVariables).toBeUndefined();
+    // An Azure endpoint is required: its unset variable is still reported when the target is used.
+    expect(judge!.settings.version).toBeUndefined();
+    expect(judge!.missingVariables).toEqual(['AZURE_ENDPOINT']);
+    // Only a value that is a reference and nothing else can be absent.
+    expect(placed!.settings.cwd).toBe('/tmp/sub');
+  });
+
   it('interpolates from the given env, not the process environment', async () => {
     const result = await loadTargetsFile(fixture('spec-example.yaml'), {
       env: { MY_BASE: 'b', OPENAI_KEY: 'sk-test' },

@@ -16,6 +16,7 @@ import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { interpolateEnv } from './interpolate-env.js';
+import { dropUnsetOptionalReferences } from './optional-references.js';
 import { targetIssuePosition, targetPositions } from './target-positions.js';
 import {
   COMMON_TARGET_KEYS,
@@ -25,6 +26,11 @@ import {
   targetsFileHint,
   targetsFileSchema,
 } from './targets-schema.js';
+import {
+  isUpstreamTargetKey,
+  readUpstreamTargetKeys,
+  resolveUseTargets,
+} from './upstream-target-keys.js';
 
 const TARGETS_FILE_NAMES = [
   'targets.yaml',
@@ -73,7 +79,8 @@ export async function findTargetsFile(
 /**
  * Loads a targets file (README, "Targets"): camelCase keys become snake_case,
  * `${{ NAME }}` placeholders are filled from `env` (unset names go to
- * `missingVariables`, not to issues), and common fields are checked and
+ * `missingVariables`, not to issues; a setting AgentV reads as an optional
+ * reference, `OPTIONAL_REFERENCE_SETTINGS`, is left out), and common fields are checked and
  * lifted. Messages never quote setting values, which may be secrets.
  */
 export async function loadTargetsFile(
@@ -96,7 +103,7 @@ export function parseTargetsText(
 ): LoadResult<ResolvedTarget[]> {
   const absolutePath = path.resolve(filePath);
   const parsed = parseYamlMapping(text, filePath, 'targets file', {
-    matchKey: (written, segment) => toSnakeCase(written) === segment,
+    matchKey: matchTargetKey,
   });
   if (parsed.value === undefined) return { issues: parsed.issues };
   const { source, data } = parsed.value;
@@ -129,7 +136,7 @@ export async function loadInlineTargets(
   if (read.value === undefined) return { issues: [] };
   const parsed = parseYamlMapping(read.value, evalFilePath, 'eval file', {
     splitKey: 'evalcases',
-    matchKey: (written, segment) => toSnakeCase(written) === segment,
+    matchKey: matchTargetKey,
   });
   // Unreadable YAML is reported by the eval file's own loader.
   if (parsed.value === undefined || parsed.value.data.targets === undefined) {
@@ -160,6 +167,15 @@ function resolveTargets(
   const prepared = Array.isArray(data.targets)
     ? data.targets.map((raw, index) => prepareTarget(raw, index, env, filePath, source, issues))
     : undefined;
+  for (const { index, issue } of resolveUseTargets(prepared ?? [])) {
+    const name = valueAt(prepared![index]!.settings, ['name']);
+    issues.push({
+      ...issue,
+      file: filePath,
+      ...source.locateKey(['targets', index], 'use_target'),
+      ...(typeof name === 'string' ? { target: name } : {}),
+    });
+  }
   const checked = {
     ...data,
     targets: prepared ? prepared.map((target) => target.checked) : data.targets,
@@ -251,7 +267,12 @@ function prepareTarget(
     typeof (raw as { name?: unknown }).name === 'string'
       ? (raw as { name: string }).name
       : undefined;
-  const converted = snakeCaseSettings(raw as Record<string, unknown>);
+  const snakeCased = snakeCaseSettings(raw as Record<string, unknown>);
+  const upstream = readUpstreamTargetKeys(snakeCased.value);
+  const converted = {
+    value: upstream.settings,
+    issues: [...snakeCased.issues, ...upstream.issues],
+  };
   for (const { path: keyPath = [], ...conflict } of converted.issues) {
     const issue: Issue = {
       ...conflict,
@@ -261,7 +282,8 @@ function prepareTarget(
     if (name !== undefined) issue.target = name;
     issues.push(issue);
   }
-  const { value: settings, missing, substituted } = interpolateEnv(converted.value, env);
+  const present = dropUnsetOptionalReferences(converted.value, converted.value.provider, env);
+  const { value: settings, missing, substituted } = interpolateEnv(present, env);
   const checked: Record<string, unknown> = { ...settings };
   for (const key of [...NUMERIC_FIELDS, 'provider_batching']) {
     const written = converted.value[key];
@@ -374,4 +396,10 @@ function parseWithoutInvalidKeys(
   const rest = Object.fromEntries(Object.entries(checked).filter(([key]) => !invalid.has(key)));
   const retried = targetSchema.safeParse(rest);
   return retried.success ? { data: retried.data, complete: false } : undefined;
+}
+
+/** Whether a key written in a targets file is `segment`: in camelCase, or by AgentV 4.x's name. */
+function matchTargetKey(written: string, segment: string): boolean {
+  const key = toSnakeCase(written);
+  return key === segment || isUpstreamTargetKey(key, segment);
 }
