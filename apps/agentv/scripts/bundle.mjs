@@ -20,8 +20,9 @@ import { build } from 'rolldown';
  * client of `@agentv/sandbox-docker` (dockerode brings ssh2 and optional native modules a bundle
  * cannot hold). The sandbox package itself is bundled, in a chunk loaded only by a run with
  * `workspace.docker`: left outside, it would load a second, unbundled copy of core (~1 s).
+ * `@opentelemetry/otlp-transformer` holds the OTLP protobuf messages `@agentv/otel` requires.
  */
-const EXTERNAL = ['ajv', 'dockerode', 'tar-fs'];
+const EXTERNAL = ['ajv', 'dockerode', 'tar-fs', '@opentelemetry/otlp-transformer'];
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 for (const name of EXTERNAL) {
   if (dependencies[name] === undefined) {

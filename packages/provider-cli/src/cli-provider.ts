@@ -152,7 +152,7 @@ export function createCliProvider(
   const execute = async (
     { command, variables }: RenderedCommand,
     label: string,
-    request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace' | 'sandbox'>,
+    request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace' | 'sandbox' | 'traceContext'>,
     limits: OutputLimits,
   ) => {
     const signal = request.signal;
@@ -173,6 +173,9 @@ export function createCliProvider(
     if (sandbox === undefined) {
       const callEnv: Record<string, string | undefined> = Object.create(env);
       Object.assign(callEnv, variables);
+      if (request.traceContext !== undefined) {
+        Object.assign(callEnv, traceEnv(request.traceContext.env, settings.env));
+      }
       const run: RunCommandOptions = { ...runOptions, ...limits.run, env: callEnv, command, cwd };
       if (signal !== undefined) run.signal = signal;
       outcome = await runCommand(run);
@@ -181,7 +184,11 @@ export function createCliProvider(
         ...runOptions,
         ...limits.run,
         // The target's own `env:` and the call's values; nothing else of this machine's.
-        env: { ...settings.env, ...variables },
+        env: {
+          ...settings.env,
+          ...variables,
+          ...(request.traceContext && traceEnv(request.traceContext.env, settings.env)),
+        },
         command,
         cwd,
         ...(signal === undefined ? {} : { signal }),
@@ -625,4 +632,19 @@ function batchEvalDir(requests: readonly ProviderRequest[]): { EVAL_DIR?: string
   const dir = requests[0]?.evalDir;
   if (dir === undefined || requests.some((request) => request.evalDir !== dir)) return {};
   return { EVAL_DIR: dir };
+}
+
+/**
+ * The trace variables of a `trace: { source: otlp }` call, less those the target's own `env:`
+ * sets: a target may choose, say, `OTEL_EXPORTER_OTLP_PROTOCOL: http/json`.
+ */
+function traceEnv(
+  variables: Readonly<Record<string, string>>,
+  own: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(variables)) {
+    if (!Object.hasOwn(own, name)) kept[name] = value;
+  }
+  return kept;
 }

@@ -32,6 +32,7 @@ import { sandboxRuntimeFor } from '../eval/sandbox-runtime-for.js';
 import { checkSelection, type SelectionFlags, selectCases } from '../eval/select-cases.js';
 import { caseKey, createEvalFileNamer, parseShard } from '../eval/shard.js';
 import { shardPlan } from '../eval/shard-plan.js';
+import { traceIntakeFor } from '../eval/trace-intake-for.js';
 import { watchEval } from '../eval/watch.js';
 import { resolveWorkspaceRoot } from '../eval/workspace-root.js';
 import { ExitCode } from '../exit-code.js';
@@ -285,6 +286,7 @@ const evalCommand = defineCommand({
         : undefined;
     const keptWorkspaces: KeptWorkspace[] = [];
     const sandboxRuntime = await sandboxRuntimeFor(plan, project.env);
+    const traceIntake = await traceIntakeFor(plan, project.env);
     const controller = new AbortController();
     const opened = await openRun({
       plan,
@@ -353,6 +355,7 @@ const evalCommand = defineCommand({
             keptWorkspaces.push({ path: keptAt, label: label(result.evalId, result.target) }),
           onWorkspaceChanges: artifacts.onWorkspaceChanges,
           ...(sandboxRuntime === undefined ? {} : { sandboxRuntime }),
+          ...(traceIntake === undefined ? {} : { traceIntake }),
         },
         repeat,
       );

@@ -24,6 +24,7 @@ import type { EvaluationResult } from './evaluation-result.js';
 import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
 import type { RunState } from './run-state.js';
+import { invokeTraced } from './traced-call.js';
 
 /**
  * Answers one case with `provider.invoke`, retrying failed calls per the
@@ -71,7 +72,7 @@ export async function evaluateCase(
       }
       callStarted = Date.now();
       firstCallStarted ??= callStarted;
-      return provider.invoke(buildRequest(context, prompt, attempt, held));
+      return invokeTraced(provider, buildRequest(context, prompt, attempt, held), planned, run);
     },
     retryPolicyFor(planned.target, options),
     {

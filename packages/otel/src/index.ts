@@ -1,0 +1,1 @@
+export { createTraceIntake, type TraceIntakeOptions } from './trace-intake.js';
