@@ -18,6 +18,7 @@ export type { BuiltPrompt } from './prompt/build-prompt.js';
 export { tokenUsageRecord } from './provider/token-usage.js';
 export { jsonSchemaFile } from './schemas/json-schema-file.js';
 export { createResultTally, type ResultTally } from './statistics/result-tally.js';
+export { interpolateEnv } from './targets/interpolate-env.js';
 export type { OutputMessageRecord } from './trace/output-message.js';
 export { outputMessageRecord } from './trace/output-message.js';
 export { summarizeTrace } from './trace/summarize-trace.js';

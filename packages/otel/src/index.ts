@@ -1,1 +1,8 @@
+export {
+  createRunExporter,
+  type ExportReport,
+  type RunExporter,
+  type RunExporterOptions,
+  tracesUrl,
+} from './run-exporter.js';
 export { createTraceIntake, type TraceIntakeOptions } from './trace-intake.js';
