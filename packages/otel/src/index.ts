@@ -1,3 +1,4 @@
+export { otlpJsonTrace } from './otlp-json-trace.js';
 export {
   createRunExporter,
   type ExportReport,

@@ -63,6 +63,7 @@ import {
 } from './sandbox-call.js';
 import { runInSandbox, throwIfSandboxFailed } from './sandbox-command.js';
 import { shellQuote } from './shell-quote.js';
+import { withTraceFile } from './trace-file.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -110,6 +111,7 @@ export function createCliProvider(
     ...(used.has('PROMPT_FILE') ? [CALL_FILES.prompt] : []),
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
+    ...(used.has('TRACE_FILE') ? [CALL_FILES.trace] : []),
   ];
   // --agent-timeout wins over timeout_seconds (core's one rule for every provider); without
   // either, the cli default stops an agent that hangs.
@@ -255,10 +257,18 @@ export function createCliProvider(
     if (request.sandbox !== undefined) return invokeInSandbox(request, request.sandbox);
     const tempDir = await callDirs?.create();
     try {
-      const { values, outputFile } = await preparePlaceholderValues(request, used, tempDir);
+      const { values, outputFile, traceFile } = await preparePlaceholderValues(
+        request,
+        used,
+        tempDir,
+      );
       const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
       const executed = await execute(template.render(values), callLabel(request), request, limits);
-      return answerOf(executed, outputFile);
+      const response = answerOf(executed, outputFile);
+      // Awaited here: the call's folder, with the file, is removed in \`finally\`.
+      return traceFile === undefined
+        ? response
+        : await withTraceFile(response, traceFile, maxOutputBytes);
     } finally {
       if (tempDir !== undefined) await callDirs?.release(tempDir, callFiles);
     }
@@ -274,14 +284,22 @@ export function createCliProvider(
     const call = sandboxFiles ? await openSandboxCallDir(sandbox) : undefined;
     try {
       const inside = await requestInSandbox(request, call);
-      const { values, outputFile } = await preparePlaceholderValues(inside, used, call?.hostDir);
+      const { values, outputFile, traceFile } = await preparePlaceholderValues(
+        inside,
+        used,
+        call?.hostDir,
+      );
       if (call !== undefined) {
         insideCallPaths(values, call);
         await shareCallFiles(call);
       }
       const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
       const executed = await execute(template.render(values), callLabel(request), request, limits);
-      return answerOf(executed, outputFile);
+      const response = answerOf(executed, outputFile);
+      // Awaited here: the call's folder, with the file, is removed in \`finally\`.
+      return traceFile === undefined
+        ? response
+        : await withTraceFile(response, traceFile, maxOutputBytes);
     } finally {
       await call?.remove();
     }
