@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import type { EvaluationResult } from '@agentv/core';
 import { interpolateEnv, UsageError } from '@agentv/core/internal';
-import type { RunExporter } from '@agentv/otel';
+import { startProcess } from '@agentv/core/provider-utils';
+import type { ExportReport, RunExporterOptions } from '@agentv/otel';
 
 /** `--otel-file`, `--otel-endpoint` and `--otel-header` as given. */
 export interface OtelExportFlags {
@@ -9,12 +11,15 @@ export interface OtelExportFlags {
   headers: readonly string[];
 }
 
-/** A run's OTLP export: `add` each result as it is saved, `finish` once the run ended. */
+/** A run's OTLP export, in a process of its own: `add` each result as it is saved, `finish` once the run ended. */
 export interface OtelExport {
   add(result: EvaluationResult): void;
   /** Waits for the last batches; returns one warning line per destination that lost cases. */
   finish(): Promise<string[]>;
 }
+
+/** Beside this file in `dist/eval/`, and beside every chunk of the bundle. */
+const EXPORT_PROCESS = new URL('./otel-export-process.js', import.meta.url);
 
 /**
  * The export the flags ask for, or undefined without `--otel-file` / `--otel-endpoint`.
@@ -36,19 +41,43 @@ export async function openOtelExport(
     return undefined;
   }
   if (flags.endpoint !== undefined) checkEndpoint(flags.endpoint);
-  const headers = parseHeaders(flags.headers, env);
-  const { createRunExporter, tracesUrl } = await import('@agentv/otel');
-  const exporter: RunExporter = createRunExporter({
+  const options: RunExporterOptions = {
     ...(flags.file === undefined ? {} : { file: flags.file }),
     ...(flags.endpoint === undefined ? {} : { endpoint: flags.endpoint }),
-    headers,
+    headers: parseHeaders(flags.headers, env),
     resource,
     version,
+  };
+  const child = await startProcess({
+    command: [process.execPath, fileURLToPath(EXPORT_PROCESS)],
+    cwd: process.cwd(),
+    env: process.env,
+    // After the last case it may still be sending (and retrying) batches.
+    killGraceMs: 60_000,
   });
+  let output = '';
+  child.stdout.on('data', (chunk: string) => {
+    output += chunk;
+  });
+  child.stderr.resume();
+  // The headers go through the pipe, never on a command line.
+  child.stdin.write(`${JSON.stringify(options)}\n`);
   return {
-    add: (result) => exporter.add(result),
+    add: (result) => {
+      if (!child.exited) child.stdin.write(`${JSON.stringify(exported(result))}\n`);
+    },
     async finish() {
-      const report = await exporter.close();
+      const exit = await child.stop();
+      let report: ExportReport;
+      try {
+        report = JSON.parse(output) as ExportReport;
+      } catch {
+        return [
+          `OpenTelemetry export stopped (${exit.signalName ?? `exit code ${exit.exitCode}`}); some cases may not have been exported; the run's results are not affected`,
+        ];
+      }
+      if (report.failures.length === 0) return [];
+      const { tracesUrl } = await import('@agentv/otel');
       return report.failures.map(
         (failure) =>
           `OpenTelemetry export: ${failure.cases} of ${report.cases} cases were not ${
@@ -58,6 +87,35 @@ export async function openOtelExport(
           } (${failure.reason}); the run's results are not affected`,
       );
     },
+  };
+}
+
+/** What the export reads of a result: no answer text, no output messages. */
+function exported(result: EvaluationResult): Partial<EvaluationResult> {
+  return {
+    timestamp: result.timestamp,
+    evalId: result.evalId,
+    dataset: result.dataset,
+    target: result.target,
+    score: result.score,
+    passed: result.passed,
+    attempts: result.attempts,
+    durationMs: result.durationMs,
+    costUsd: result.costUsd,
+    error: result.error,
+    usage: result.usage,
+    trace: result.trace,
+    evaluatorResults: result.evaluatorResults.map((grader) => ({
+      name: grader.name,
+      type: grader.type,
+      score: grader.score,
+      weight: grader.weight,
+      verdict: grader.verdict,
+      reasoning: grader.reasoning,
+      error: grader.error,
+      hits: [],
+      misses: [],
+    })),
   };
 }
 
