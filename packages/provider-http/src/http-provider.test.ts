@@ -153,7 +153,7 @@ describe('http provider', () => {
     expect(request!.headers['content-type']).toBeUndefined();
   });
 
-  it('sends the call\'s traceparent for a target with trace: { source: otlp }, and none without', async () => {
+  it("sends the call's traceparent for a target with trace: { source: otlp }, and none without", async () => {
     server = await startAgentServer();
     server.queue({ body: { data: { answer: 'one' } } }, { body: { data: { answer: 'two' } } });
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
