@@ -4,7 +4,8 @@
 //
 // Layout contract (the code relies on it): every file of the bundle sits directly in `bundle/`,
 // one level below the package root like `dist/*.js`, so `new URL('../package.json', import.meta.url)`
-// and the eval-loading worker's `new URL('./load-eval-file-worker.js', import.meta.url)` resolve
+// and the eval-loading worker's `new URL('./load-eval-file-worker.js', import.meta.url)` (and the
+// OpenTelemetry export process's `./otel-export-process.js`) resolve
 // the same from any chunk. The AI SDK lands in chunks reached only through its dynamic imports, so it
 // loads only when an LLM target or judge runs (apps/agentv/test/e2e/llm-provider.test.ts checks).
 //
@@ -20,8 +21,9 @@ import { build } from 'rolldown';
  * client of `@agentv/sandbox-docker` (dockerode brings ssh2 and optional native modules a bundle
  * cannot hold). The sandbox package itself is bundled, in a chunk loaded only by a run with
  * `workspace.docker`: left outside, it would load a second, unbundled copy of core (~1 s).
+ * `@opentelemetry/otlp-transformer` holds the OTLP protobuf messages `@agentv/otel` requires.
  */
-const EXTERNAL = ['ajv', 'dockerode', 'tar-fs'];
+const EXTERNAL = ['ajv', 'dockerode', 'tar-fs', '@opentelemetry/otlp-transformer'];
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 for (const name of EXTERNAL) {
   if (dependencies[name] === undefined) {
@@ -34,6 +36,7 @@ await build({
   input: {
     cli: 'dist/main.js',
     'load-eval-file-worker': 'dist/eval/load-eval-file-worker.js',
+    'otel-export-process': 'dist/eval/otel-export-process.js',
   },
   platform: 'node',
   external: EXTERNAL,

@@ -36,6 +36,7 @@ export {
   createRunStatisticsAccumulator,
   type RunStatisticsAccumulator,
 } from './statistics/run-statistics.js';
+export { interpolateEnv } from './targets/interpolate-env.js';
 export type { OutputMessageRecord } from './trace/output-message.js';
 export { outputMessageRecord } from './trace/output-message.js';
 export { summarizeTrace } from './trace/summarize-trace.js';

@@ -48,6 +48,12 @@ export { parseRetryAfterMs } from './provider/retry-after.js';
 export type { SettingsIssuesOptions } from './provider/settings-issues.js';
 export { settingsIssues } from './provider/settings-issues.js';
 export { parseTokenUsage } from './provider/token-usage.js';
+export type {
+  CollectedTrace,
+  TraceContext,
+  TraceIntake,
+  TraceIntakeCall,
+} from './provider/trace-intake.js';
 export { MIN_MEMORY_BYTES, parseMemorySize } from './sandbox/memory-size.js';
 export type {
   Sandbox,

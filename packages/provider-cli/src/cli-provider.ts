@@ -63,6 +63,7 @@ import {
 } from './sandbox-call.js';
 import { runInSandbox, throwIfSandboxFailed } from './sandbox-command.js';
 import { shellQuote } from './shell-quote.js';
+import { withTraceFile } from './trace-file.js';
 import { workingDirectory } from './working-directory.js';
 
 /** What `createCliProvider` needs besides the settings. */
@@ -110,6 +111,7 @@ export function createCliProvider(
     ...(used.has('PROMPT_FILE') ? [CALL_FILES.prompt] : []),
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
+    ...(used.has('TRACE_FILE') ? [CALL_FILES.trace] : []),
   ];
   // --agent-timeout wins over timeout_seconds (core's one rule for every provider); without
   // either, the cli default stops an agent that hangs.
@@ -152,7 +154,7 @@ export function createCliProvider(
   const execute = async (
     { command, variables }: RenderedCommand,
     label: string,
-    request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace' | 'sandbox'>,
+    request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace' | 'sandbox' | 'traceContext'>,
     limits: OutputLimits,
   ) => {
     const signal = request.signal;
@@ -173,6 +175,9 @@ export function createCliProvider(
     if (sandbox === undefined) {
       const callEnv: Record<string, string | undefined> = Object.create(env);
       Object.assign(callEnv, variables);
+      if (request.traceContext !== undefined) {
+        Object.assign(callEnv, traceEnv(request.traceContext.env, settings.env));
+      }
       const run: RunCommandOptions = { ...runOptions, ...limits.run, env: callEnv, command, cwd };
       if (signal !== undefined) run.signal = signal;
       outcome = await runCommand(run);
@@ -181,7 +186,11 @@ export function createCliProvider(
         ...runOptions,
         ...limits.run,
         // The target's own `env:` and the call's values; nothing else of this machine's.
-        env: { ...settings.env, ...variables },
+        env: {
+          ...settings.env,
+          ...variables,
+          ...(request.traceContext && traceEnv(request.traceContext.env, settings.env)),
+        },
         command,
         cwd,
         ...(signal === undefined ? {} : { signal }),
@@ -248,10 +257,18 @@ export function createCliProvider(
     if (request.sandbox !== undefined) return invokeInSandbox(request, request.sandbox);
     const tempDir = await callDirs?.create();
     try {
-      const { values, outputFile } = await preparePlaceholderValues(request, used, tempDir);
+      const { values, outputFile, traceFile } = await preparePlaceholderValues(
+        request,
+        used,
+        tempDir,
+      );
       const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
       const executed = await execute(template.render(values), callLabel(request), request, limits);
-      return answerOf(executed, outputFile);
+      const response = answerOf(executed, outputFile);
+      // Awaited here: the call's folder, with the file, is removed in \`finally\`.
+      return traceFile === undefined
+        ? response
+        : await withTraceFile(response, traceFile, maxOutputBytes);
     } finally {
       if (tempDir !== undefined) await callDirs?.release(tempDir, callFiles);
     }
@@ -267,14 +284,22 @@ export function createCliProvider(
     const call = sandboxFiles ? await openSandboxCallDir(sandbox) : undefined;
     try {
       const inside = await requestInSandbox(request, call);
-      const { values, outputFile } = await preparePlaceholderValues(inside, used, call?.hostDir);
+      const { values, outputFile, traceFile } = await preparePlaceholderValues(
+        inside,
+        used,
+        call?.hostDir,
+      );
       if (call !== undefined) {
         insideCallPaths(values, call);
         await shareCallFiles(call);
       }
       const limits = outputFile === undefined ? stdoutLimits : outputFileLimits(outputFile);
       const executed = await execute(template.render(values), callLabel(request), request, limits);
-      return answerOf(executed, outputFile);
+      const response = answerOf(executed, outputFile);
+      // Awaited here: the call's folder, with the file, is removed in \`finally\`.
+      return traceFile === undefined
+        ? response
+        : await withTraceFile(response, traceFile, maxOutputBytes);
     } finally {
       await call?.remove();
     }
@@ -625,4 +650,19 @@ function batchEvalDir(requests: readonly ProviderRequest[]): { EVAL_DIR?: string
   const dir = requests[0]?.evalDir;
   if (dir === undefined || requests.some((request) => request.evalDir !== dir)) return {};
   return { EVAL_DIR: dir };
+}
+
+/**
+ * The trace variables of a `trace: { source: otlp }` call, less those the target's own `env:`
+ * sets: a target may choose, say, `OTEL_EXPORTER_OTLP_PROTOCOL: http/json`.
+ */
+function traceEnv(
+  variables: Readonly<Record<string, string>>,
+  own: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(variables)) {
+    if (!Object.hasOwn(own, name)) kept[name] = value;
+  }
+  return kept;
 }

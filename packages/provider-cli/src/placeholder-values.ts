@@ -9,6 +9,7 @@ export const CALL_FILES = {
   prompt: 'prompt.txt',
   input: 'input.json',
   output: 'output.txt',
+  trace: 'trace.otlp.json',
 } as const;
 
 /** Placeholder values for one call, and where the command writes its answer. */
@@ -16,6 +17,8 @@ export interface PreparedValues {
   values: PlaceholderValues;
   /** Set when the template uses `{OUTPUT_FILE}`. */
   outputFile?: string;
+  /** Set when the template uses `{TRACE_FILE}`: where the agent may write OTLP/JSON spans. */
+  traceFile?: string;
 }
 
 /**
@@ -59,6 +62,10 @@ export async function preparePlaceholderValues(
   if (used.has('OUTPUT_FILE')) {
     prepared.outputFile = join(tempDir, CALL_FILES.output);
     values.OUTPUT_FILE = prepared.outputFile;
+  }
+  if (used.has('TRACE_FILE')) {
+    prepared.traceFile = join(tempDir, CALL_FILES.trace);
+    values.TRACE_FILE = prepared.traceFile;
   }
   return prepared;
 }

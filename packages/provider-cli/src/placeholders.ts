@@ -10,6 +10,7 @@ export const SUPPORTED_PLACEHOLDERS = [
   'ATTACHMENTS',
   'OUTPUT_FILE',
   'INPUT_FILE',
+  'TRACE_FILE',
   'WORKSPACE',
   'EVAL_DIR',
 ] as const;
@@ -21,6 +22,7 @@ export const FILE_PLACEHOLDERS: readonly Placeholder[] = [
   'PROMPT_FILE',
   'INPUT_FILE',
   'OUTPUT_FILE',
+  'TRACE_FILE',
 ];
 
 /** Placeholders whose value is a list of files, each rendered through a format. */

@@ -22,6 +22,7 @@ const allValues = {
   ATTACHMENTS: ['--attach=/data/a.txt'],
   OUTPUT_FILE: '/tmp/x/output.txt',
   INPUT_FILE: '/tmp/x/input.json',
+  TRACE_FILE: '/tmp/x/trace.otlp.json',
   WORKSPACE: '/tmp/ws 1/$(x)',
   EVAL_DIR: '/project/evals dir',
 };
@@ -49,6 +50,7 @@ describe('renderCommandTemplate', () => {
         '[--attach=/data/a.txt]',
         '[/tmp/x/output.txt]',
         '[/tmp/x/input.json]',
+        '[/tmp/x/trace.otlp.json]',
         '[/tmp/ws 1/$(x)]',
         '[/project/evals dir]',
         '',

@@ -153,6 +153,20 @@ describe('http provider', () => {
     expect(request!.headers['content-type']).toBeUndefined();
   });
 
+  it("sends the call's traceparent for a target with trace: { source: otlp }, and none without", async () => {
+    server = await startAgentServer();
+    server.queue({ body: { data: { answer: 'one' } } }, { body: { data: { answer: 'two' } } });
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const traced = provider();
+    await traced.invoke({ ...makeRequest(), traceContext: { traceparent, env: {} } });
+    await traced.invoke(makeRequest());
+    expect(server.requests.map((request) => request.headers.traceparent)).toEqual([
+      traceparent,
+      undefined,
+    ]);
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
   it('turns an answer that is not a string into its JSON text', async () => {
     server = await startAgentServer();
     server.queue({ body: { data: { answer: { amount: 20 } } } });

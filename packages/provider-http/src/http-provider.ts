@@ -100,7 +100,10 @@ export function createHttpProvider(
     try {
       const response = await limitedFetch(settings.url, {
         method: settings.method,
-        headers,
+        headers:
+          request.traceContext === undefined
+            ? headers
+            : { ...headers, traceparent: request.traceContext.traceparent },
         ...(body === undefined ? {} : { body }),
         ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
       });

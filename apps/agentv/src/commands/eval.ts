@@ -23,6 +23,7 @@ import { type KeptWorkspace, writeKeptWorkspaces } from '../eval/kept-workspaces
 import { listCases } from '../eval/list-cases.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { openRun } from '../eval/open-run.js';
+import { openOtelExport } from '../eval/otel-export.js';
 import { wantsLiveProgress } from '../eval/progress-display.js';
 import {
   parseRepeatPass,
@@ -38,10 +39,12 @@ import { sandboxRuntimeFor } from '../eval/sandbox-runtime-for.js';
 import { checkSelection, type SelectionFlags, selectCases } from '../eval/select-cases.js';
 import { caseKey, createEvalFileNamer, parseShard } from '../eval/shard.js';
 import { shardPlan } from '../eval/shard-plan.js';
+import { traceIntakeFor } from '../eval/trace-intake-for.js';
 import { watchEval } from '../eval/watch.js';
 import { resolveWorkspaceRoot } from '../eval/workspace-root.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
+import { readVersion } from '../version.js';
 import {
   cacheArg,
   judgeTargetArg,
@@ -176,6 +179,24 @@ const evalArgs = {
     description:
       'Folder to make workspaces in (default: the system temp folder); created when missing',
     valueHint: 'DIR',
+  },
+  'otel-file': {
+    type: 'string',
+    description: 'Write the run as OpenTelemetry traces (OTLP/JSON lines), one trace per case',
+    valueHint: 'PATH',
+  },
+  'otel-endpoint': {
+    type: 'string',
+    description:
+      'Send the run as OpenTelemetry traces to an OTLP/HTTP endpoint as cases finish (e.g. http://localhost:4318)',
+    valueHint: 'URL',
+  },
+  'otel-header': {
+    type: 'string',
+    description:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax users write
+      'A header for --otel-endpoint, NAME=VALUE; the value may name variables as ${{ VAR }} (repeatable)',
+    valueHint: 'NAME=VALUE',
   },
   ...reportArgs,
   ...verboseArg,
@@ -331,7 +352,21 @@ const evalCommand = defineCommand({
         ? await resolveWorkspaceRoot(workspaceRootFlag, cwd)
         : undefined;
     const keptWorkspaces: KeptWorkspace[] = [];
+    const otelFile = stringFlag(args['otel-file'], 'otel-file');
+    const otel = await openOtelExport(
+      {
+        ...(otelFile === undefined ? {} : { file: path.resolve(cwd, otelFile) }),
+        ...(args['otel-endpoint'] === undefined
+          ? {}
+          : { endpoint: stringFlag(args['otel-endpoint'], 'otel-endpoint')! }),
+        headers: repeatedFlag(rawArgs, 'otel-header'),
+      },
+      project.env,
+      { 'agentv.run_id': run.id },
+      readVersion(),
+    );
     const sandboxRuntime = await sandboxRuntimeFor(plan, project.env);
+    const traceIntake = await traceIntakeFor(plan, project.env);
     const controller = new AbortController();
     const opened = await openRun({
       plan,
@@ -389,6 +424,7 @@ const evalCommand = defineCommand({
           onResult: async (result) => {
             tally.add(result);
             await artifacts.save(result);
+            otel?.add(result);
             output.progress?.onResult(
               severalTargets ? { ...result, evalId: label(result.evalId, result.target) } : result,
             );
@@ -401,6 +437,7 @@ const evalCommand = defineCommand({
             keptWorkspaces.push({ path: keptAt, label: label(result.evalId, result.target) }),
           onWorkspaceChanges: artifacts.onWorkspaceChanges,
           ...(sandboxRuntime === undefined ? {} : { sandboxRuntime }),
+          ...(traceIntake === undefined ? {} : { traceIntake }),
         },
         repeat,
       );
@@ -411,6 +448,8 @@ const evalCommand = defineCommand({
       throw error;
     } finally {
       await opened.close();
+      // Export failures are reported, never the run's outcome.
+      for (const line of (await otel?.finish()) ?? []) output.warn(line);
     }
     return finishRun({
       plan,

@@ -30,6 +30,7 @@ import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
 import { rateLimiterFor } from './rate-limiter-for.js';
 import type { RunState } from './run-state.js';
+import { invokeTraced } from './traced-call.js';
 
 /**
  * Answers one case with `provider.invoke`, retrying failed calls per the
@@ -83,7 +84,12 @@ export async function evaluateCase(
       callStarted = Date.now();
       firstCallStarted ??= callStarted;
       try {
-        const response = await provider.invoke(buildRequest(context, prompt, attempt, held, guard));
+        const response = await invokeTraced(
+          provider,
+          buildRequest(context, prompt, attempt, held, guard),
+          planned,
+          run,
+        );
         limiter?.release({ usage: response.usage });
         return response;
       } catch (error) {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
+import type { TraceIntake } from '../provider/trace-intake.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
@@ -10,6 +11,7 @@ import { prepareSandboxes } from './prepare-sandboxes.js';
 import type { RunBudget, RunEvaluationOptions } from './run-options.js';
 import { runSecretMasks, withSecretsMasked } from './run-secret-masks.js';
 import { createRunState, openProvider, type RunState } from './run-state.js';
+import { startTraceIntake } from './start-trace-intake.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
 export const DEFAULT_WORKERS = 4;
@@ -49,8 +51,10 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
     masks === undefined ? options : withSecretsMasked(options, masks),
     masks,
   );
+  let intake: TraceIntake | undefined;
   try {
     await prepareSandboxes(run);
+    intake = await startTraceIntake(run);
     await startProviders(run);
     return await runCases(run);
   } finally {
@@ -59,6 +63,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
     await closeProviders(run.created);
     // Then the workspaces: `after_all` hooks, pools and copies; only kept ones stay.
     if (run.ownsWorkspaces) await run.workspaces?.close();
+    await intake?.close();
   }
 }
 

@@ -6,6 +6,7 @@ import type { Provider } from '../provider/provider.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
+import type { TraceIntake } from '../provider/trace-intake.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
 import type { SandboxRuntime } from '../sandbox/sandbox-runtime.js';
 import type { FileChanges } from '../workspace/file-changes.js';
@@ -101,6 +102,12 @@ export interface RunEvaluationOptions {
    * workspace and no runtime stops before its first case.
    */
   sandboxRuntime?: SandboxRuntime;
+  /**
+   * The OTLP receiver of targets with `trace: { source: otlp }` (`@agentv/otel`'s,
+   * given by the app). The run starts it before the first case and closes it at
+   * its end; a run with such a target and no receiver stops before its first case.
+   */
+  traceIntake?: TraceIntake;
 }
 
 /** A run's spending limit and what was spent against it so far (US dollars). */

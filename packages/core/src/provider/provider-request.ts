@@ -1,6 +1,7 @@
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { ChatMessage } from './chat-message.js';
 import type { TokenUsage } from './provider-response.js';
+import type { TraceContext } from './trace-intake.js';
 
 /** Everything a provider needs to answer one eval case. */
 export interface ProviderRequest {
@@ -58,6 +59,11 @@ export interface ProviderRequest {
    * as the value of `{WORKSPACE}` / `AGENTV_WORKSPACE`.
    */
   sandbox?: Sandbox;
+  /**
+   * Set for targets with `trace: { source: otlp }`: the variables (`cli`) or the
+   * `traceparent` header (`http`) that send the agent's spans to AgentV's receiver.
+   */
+  traceContext?: TraceContext;
   /** Free-form data about the case (dataset, conversation id); providers must not depend on it. */
   metadata?: Record<string, unknown>;
 }

@@ -1,3 +1,9 @@
+/** A target's `trace:` block: its spans arrive over OTLP; `graceMs` is the wait for late batches. */
+export interface TargetTraceSource {
+  source: 'otlp';
+  graceMs?: number;
+}
+
 /**
  * A target after loading: `${{ VAR }}` values interpolated, camelCase keys
  * converted to snake_case. Common keys are lifted into typed fields; the full
@@ -21,6 +27,8 @@ export interface ResolvedTarget {
   /** `max_output_bytes` in bytes; read it with `maxOutputBytes(target)`, which applies the default. */
   maxOutputBytes?: number;
   judgeTarget?: string;
+  /** `trace:`: where the call's trace comes from besides the provider's reply. */
+  trace?: TargetTraceSource;
   /**
    * `${{ VAR }}` names that were unset when the file was loaded. Not an error
    * until a run uses this target.

@@ -329,6 +329,10 @@ function toResolvedTarget(
   if (input.timeout_seconds !== undefined) target.timeoutSeconds = input.timeout_seconds;
   if (input.max_output_bytes !== undefined) target.maxOutputBytes = input.max_output_bytes;
   if (input.judge_target !== undefined) target.judgeTarget = input.judge_target;
+  if (input.trace !== undefined) {
+    target.trace = { source: input.trace.source };
+    if (input.trace.grace_ms !== undefined) target.trace.graceMs = input.trace.grace_ms;
+  }
   if (prepared.missing.length > 0) target.missingVariables = prepared.missing;
   if (prepared.substituted.length > 0) target.secretValues = prepared.substituted;
   if (line !== undefined) target.line = line;

@@ -48,6 +48,15 @@ export const targetSchema = z
         'Most bytes read of one answer (stdout, {OUTPUT_FILE}, a reply line, an HTTP body): a number or e.g. `64KiB`, `16MiB` (default 16 MiB, at most 64 MiB); past it the agent is stopped and the case errors',
       ),
     judge_target: z.string().min(1).optional().describe('The target LLM judges use'),
+    trace: z
+      .strictObject({
+        source: z.literal('otlp', { error: 'must be `otlp`' }),
+        grace_ms: z.int().min(0).max(60_000).optional(),
+      })
+      .optional()
+      .describe(
+        "Where the call's trace comes from: `{ source: otlp }` runs an OTLP receiver and gives each call OTEL_EXPORTER_OTLP_ENDPOINT, TRACEPARENT and OTEL_RESOURCE_ATTRIBUTES (http targets: a traceparent header); `grace_ms` waits for late batches after the call (default 50)",
+      ),
   })
   .describe(
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a targets-file placeholder, not a JS template
@@ -81,6 +90,8 @@ const FIELD_HINTS: Record<string, string> = {
   max_output_bytes:
     'max_output_bytes is a number of bytes from 1 to 64 MiB, or a size such as `max_output_bytes: 32MiB` (units KiB, MiB, GiB)',
   judge_target: 'judge_target is the name of another target, e.g. `judge_target: judge`',
+  trace:
+    'write `trace: { source: otlp }`, optionally with `grace_ms:` (milliseconds to wait for late spans, 0 to 60000)',
 };
 
 /** How to fix a schema problem at `path` of a targets file. */

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Tests talk to real HTTP servers; on a busy 2-core machine vitest's default 5 s guard
+    // fails them spuriously. Timing goals live in `pnpm bench`, not here.
+    testTimeout: 30_000,
+  },
+});
