@@ -1,4 +1,5 @@
 import type { WorkspaceConfig } from '../workspace/workspace-config.js';
+import type { Conversation } from './conversation.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 
 /** A text block of a message's content. */
@@ -121,6 +122,12 @@ export interface EvalCase {
    * declares one. Cases of one file that do not override it share one object.
    */
   workspace?: WorkspaceConfig;
+  /**
+   * Set for a conversation (`turns:` and/or `simulated_user:`): the agent is asked
+   * turn by turn; `inputMessages` is what comes before the first turn (often empty),
+   * and `evaluators` grade the whole conversation.
+   */
+  conversation?: Conversation;
 }
 
 /** A loaded eval file. */
