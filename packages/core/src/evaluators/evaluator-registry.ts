@@ -3,10 +3,12 @@ import { codeJudgeEvaluator } from './code-judge.js';
 import { commandEvaluator } from './command.js';
 import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
+import { conversationTurnsEvaluator } from './conversation-turns.js';
 import { diffEvaluator } from './diff.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator, EvaluatorRegistry } from './evaluator.js';
 import { fileEvaluator } from './file.js';
+import { goalReachedEvaluator } from './goal-reached.js';
 import { isJsonEvaluator } from './is-json.js';
 import { jsonSchemaEvaluator } from './json-schema.js';
 import { llmJudgeEvaluator } from './llm-judge.js';
@@ -68,9 +70,11 @@ export function defaultEvaluators(): Evaluator[] {
     commandEvaluator,
     compositeEvaluator,
     containsEvaluator,
+    conversationTurnsEvaluator,
     diffEvaluator,
     equalsEvaluator,
     fileEvaluator,
+    goalReachedEvaluator,
     isJsonEvaluator,
     jsonSchemaEvaluator,
     llmJudgeEvaluator,

@@ -1,5 +1,6 @@
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { ChatMessage } from './chat-message.js';
+import type { ConversationRequest } from './conversation-request.js';
 
 /** Everything a provider needs to answer one eval case. */
 export interface ProviderRequest {
@@ -48,6 +49,11 @@ export interface ProviderRequest {
    * as the value of `{WORKSPACE}` / `AGENTV_WORKSPACE`.
    */
   sandbox?: Sandbox;
+  /**
+   * Set when the case is a conversation: which turn this is. `chatPrompt` then
+   * holds the conversation so far (earlier answers as `assistant` messages).
+   */
+  conversation?: ConversationRequest;
   /** Free-form data about the case (dataset, conversation id); providers must not depend on it. */
   metadata?: Record<string, unknown>;
 }

@@ -33,6 +33,12 @@ export interface Provider {
   /** Check the provider is reachable; throws a `ProviderError` when it is not. Run once per provider. */
   healthcheck?(): Promise<void>;
   /**
+   * Called once when a conversation (`request.conversation.id`) ends, after its
+   * last turn: a provider that kept something for it (a persistent agent's
+   * worker) may let it go. Never rejects.
+   */
+  endConversation?(conversationId: string): void;
+  /**
    * Release what the provider holds (processes it keeps running, connections).
    * `runEvaluation` calls it once when the run ends, finished or interrupted;
    * no `invoke` is made after it. Never rejects.

@@ -1,0 +1,72 @@
+import type { BuiltPrompt } from '../prompt/build-prompt.js';
+import { callLabel } from '../provider/call-label.js';
+import type { ConversationRequest } from '../provider/conversation-request.js';
+import type { Provider } from '../provider/provider.js';
+import { withRetries } from '../retry/retry-policy.js';
+import type { CaseContext } from './case-context.js';
+import { retryPolicyFor, verboseRetryWaits } from './case-retries.js';
+import {
+  type Answer,
+  answerOf,
+  attemptRecord,
+  buildRequest,
+  reportReplyWarnings,
+} from './case-steps.js';
+import type { HeldWorkspace } from './case-workspace.js';
+import { failureMessage } from './failure-message.js';
+
+/**
+ * Asks the agent one turn of a conversation, retrying failed calls per the
+ * retry policy (the workspace is kept as it is between attempts: it holds the
+ * earlier turns' work). Each attempt is reported through `onAttempt`.
+ */
+export async function askTurn(
+  context: CaseContext,
+  provider: Provider,
+  prompt: BuiltPrompt,
+  conversation: ConversationRequest,
+  held: HeldWorkspace | undefined,
+): Promise<Answer | { error: string; attempts: number }> {
+  const { planned, run } = context;
+  const { options } = run;
+  let callStarted = 0;
+  let firstStarted: number | undefined;
+  const outcome = await withRetries(
+    async (attempt) => {
+      callStarted = Date.now();
+      firstStarted ??= callStarted;
+      const request = buildRequest(context, prompt, attempt, held);
+      request.conversation = conversation;
+      request.metadata = { ...request.metadata, conversationId: conversation.id };
+      return provider.invoke(request);
+    },
+    retryPolicyFor(planned.target, options),
+    {
+      signal: options.signal,
+      onWait: verboseRetryWaits(options, provider.id, (failed) =>
+        callLabel({ evalCaseId: planned.evalCase.id, attempt: failed - 1 }),
+      ),
+      onFailure: (error, attempt) =>
+        options.onAttempt?.(
+          attemptRecord(planned, attempt, Date.now() - callStarted, { error }, options.repeat),
+        ),
+    },
+  );
+  if (!outcome.ok) {
+    return {
+      error: failureMessage(outcome.error, outcome.attempts, context),
+      attempts: outcome.attempts,
+    };
+  }
+  const ended = Date.now();
+  const answer = answerOf(outcome.value, outcome.attempts, {
+    firstStarted: firstStarted ?? callStarted,
+    lastStarted: callStarted,
+    ended,
+  });
+  reportReplyWarnings(run, planned, outcome.value);
+  await options.onAttempt?.(
+    attemptRecord(planned, answer.attempts, ended - callStarted, answer, options.repeat),
+  );
+  return answer;
+}
