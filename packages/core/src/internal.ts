@@ -4,6 +4,8 @@
 
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
+export type { ConversationEnd } from './eval-file/conversation.js';
+export type { ConversationTurnResult } from './orchestrator/conversation-turn-result.js';
 export type {
   RepeatRun,
   RepeatSummary,

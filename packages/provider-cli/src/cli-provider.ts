@@ -110,6 +110,7 @@ export function createCliProvider(
     ...(used.has('PROMPT_FILE') ? [CALL_FILES.prompt] : []),
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
+    ...(used.has('CONVERSATION_FILE') ? [CALL_FILES.conversation] : []),
   ];
   // --agent-timeout wins over timeout_seconds (core's one rule for every provider); without
   // either, the cli default stops an agent that hangs.

@@ -12,6 +12,9 @@ export const SUPPORTED_PLACEHOLDERS = [
   'INPUT_FILE',
   'WORKSPACE',
   'EVAL_DIR',
+  'TURN',
+  'CONVERSATION_ID',
+  'CONVERSATION_FILE',
 ] as const;
 
 export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];
@@ -21,6 +24,7 @@ export const FILE_PLACEHOLDERS: readonly Placeholder[] = [
   'PROMPT_FILE',
   'INPUT_FILE',
   'OUTPUT_FILE',
+  'CONVERSATION_FILE',
 ];
 
 /** Placeholders whose value is a list of files, each rendered through a format. */
