@@ -324,7 +324,7 @@ evalcases:
     const expected = [
       'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {WORKSPACE}, {EVAL_DIR} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
       'error: .agentv/targets.yaml:6:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
-      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
+      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, conversation_turns, diff, equals, file, goal_reached, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
       'error: evals/b.yaml:16:15: case "first": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
       'error: evals/b.yaml:19:15: case "second": input_messages[0].role must be one of "system", "user", "assistant", "tool", not "usr" (hint: use one of: system, user, assistant, tool)',
     ];
@@ -358,12 +358,12 @@ evalcases:
 `,
     });
     const expected = [
-      'error: evals/bad.yaml:5:13: execution.evaluators: evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
+      'error: evals/bad.yaml:5:13: execution.evaluators: evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, conversation_turns, diff, equals, file, goal_reached, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
       'error: evals/bad.yaml:7:24: execution.evaluators: evaluator "c": "value" is missing; give "value" as a string or a list of strings the answer must contain',
       'error: evals/bad.yaml:8:40: execution.evaluators: evaluator "r": "pattern" "(" with flags "" is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
       `error: evals/bad.yaml:9:44: execution.evaluators: evaluator "j": script file ./judges/missing.mjs not found (resolved to ${project.dir}/evals/judges/missing.mjs) (hint: fix the path in "script"; it is relative to the eval file's directory)`,
       // A case's own list is still the case's.
-      'error: evals/bad.yaml:17:38: case "own": evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
+      'error: evals/bad.yaml:17:38: case "own": evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, conversation_turns, diff, equals, file, goal_reached, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
     ];
     const problems = (output: string) =>
       output

@@ -15,9 +15,11 @@ describe('createEvaluatorRegistry', () => {
       'command',
       'composite',
       'contains',
+      'conversation_turns',
       'diff',
       'equals',
       'file',
+      'goal_reached',
       'is_json',
       'json_schema',
       'llm_judge',
@@ -36,7 +38,7 @@ describe('createEvaluatorRegistry', () => {
       registry.get('llm_grader');
     } catch (error) {
       expect((error as { hint?: string }).hint).toBe(
-        'use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
+        'use one of: code_judge, command, composite, contains, conversation_turns, diff, equals, file, goal_reached, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
       );
     }
   });
@@ -60,7 +62,7 @@ describe('createEvaluatorRegistry', () => {
       expect.stringContaining('"value" is missing'),
     ]);
     expect(messagesOf(registry.validate(makeConfig('nope')))).toEqual([
-      'unknown evaluator type "nope"; use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
+      'unknown evaluator type "nope"; use one of: code_judge, command, composite, contains, conversation_turns, diff, equals, file, goal_reached, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory',
     ]);
   });
 });
