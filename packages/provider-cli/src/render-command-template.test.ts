@@ -24,6 +24,9 @@ const allValues = {
   INPUT_FILE: '/tmp/x/input.json',
   WORKSPACE: '/tmp/ws 1/$(x)',
   EVAL_DIR: '/project/evals dir',
+  TURN: '3',
+  CONVERSATION_ID: 'suite/math-1#2',
+  CONVERSATION_FILE: '/tmp/x/conversation.json',
 };
 
 // Runs a rendered `set -- …` with its variables in a shell that prints each argument on its own line.
@@ -51,6 +54,9 @@ describe('renderCommandTemplate', () => {
         '[/tmp/x/input.json]',
         '[/tmp/ws 1/$(x)]',
         '[/project/evals dir]',
+        '[3]',
+        '[suite/math-1#2]',
+        '[/tmp/x/conversation.json]',
         '',
       ].join('\n'),
     );

@@ -21,7 +21,7 @@ interface BadInput {
 }
 
 const PLACEHOLDERS =
-  'supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {WORKSPACE}, {EVAL_DIR} (hint: did you mean {PROMPT}? Write {{PROMTP}} for a literal {PROMTP})';
+  'supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE} (hint: did you mean {PROMPT}? Write {{PROMTP}} for a literal {PROMTP})';
 const EVALUATOR_TYPES =
   'use one of: code_judge, command, composite, contains, conversation_turns, diff, equals, file, goal_reached, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory';
 const PROVIDERS =

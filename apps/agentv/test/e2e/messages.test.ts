@@ -322,7 +322,7 @@ evalcases:
     const problems = (output: string) =>
       output.split('\n').filter((line) => /^(error|warning): /.test(line));
     const expected = [
-      'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {WORKSPACE}, {EVAL_DIR} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
+      'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
       'error: .agentv/targets.yaml:6:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
       'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, conversation_turns, diff, equals, file, goal_reached, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory)',
       'error: evals/b.yaml:16:15: case "first": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
@@ -523,7 +523,7 @@ evalcases:
     });
     const expected = [
       'error: evals/small.yaml:2:5: target "local": defined twice: inline in evals/small.yaml:2:5 and in .agentv/targets.yaml:2:5 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
-      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {WORKSPACE}, {EVAL_DIR} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
+      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
       'error: evals/small.yaml:5:14: target "local": workers must be at least 1 (hint: workers is a whole number >= 1, e.g. `workers: 4`)',
     ];
     const problems = (output: string) =>
