@@ -1,8 +1,8 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
-import { type Conversation, type ConversationTurn, DEFAULT_MAX_TURNS } from './conversation.js';
-import type { EvalMessage } from './eval-case.js';
+import { DEFAULT_MAX_TURNS } from './conversation.js';
+import type { Conversation, ConversationTurn, EvalMessage } from './eval-case.js';
 import type { EvalCaseParsed } from './eval-file-schema.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { evaluatorPositions } from './evaluator-positions.js';

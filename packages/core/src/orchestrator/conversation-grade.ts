@@ -1,4 +1,4 @@
-import type { TurnAggregation } from '../eval-file/conversation.js';
+import type { TurnAggregation } from '../eval-file/eval-case.js';
 import type { EvaluatorResult } from '../evaluators/evaluator.js';
 import { reaches, verdictFor } from '../evaluators/verdict.js';
 import type { ConversationTurnResult } from './conversation-turn-result.js';

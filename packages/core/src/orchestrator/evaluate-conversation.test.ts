@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Conversation } from '../eval-file/conversation.js';
-import type { EvalCase } from '../eval-file/eval-case.js';
+import type { Conversation, EvalCase } from '../eval-file/eval-case.js';
 import { createEvaluatorRegistry, defaultEvaluators } from '../evaluators/evaluator-registry.js';
 import { mockProviderFactory } from '../provider/mock-provider.js';
 import type { Provider } from '../provider/provider.js';

@@ -1,9 +1,5 @@
-import type {
-  ConversationEnd,
-  ConversationTranscript,
-  ConversationTurn,
-} from '../eval-file/conversation.js';
-import type { EvalCase, EvalMessage } from '../eval-file/eval-case.js';
+import type { ConversationEnd, ConversationTranscript } from '../eval-file/conversation.js';
+import type { ConversationTurn, EvalCase, EvalMessage } from '../eval-file/eval-case.js';
 import type { CaseWorkspace, EvaluationContext, EvaluatorResult } from '../evaluators/evaluator.js';
 import { gradeCase } from '../evaluators/grade-case.js';
 import { type BuiltPrompt, buildPrompt } from '../prompt/build-prompt.js';

@@ -1,9 +1,6 @@
 import path from 'node:path';
-import {
-  type ConversationTranscript,
-  type SimulatedUser,
-  transcriptText,
-} from '../eval-file/conversation.js';
+import { type ConversationTranscript, transcriptText } from '../eval-file/conversation.js';
+import type { SimulatedUser } from '../eval-file/eval-case.js';
 import type { Judge } from '../evaluators/evaluator.js';
 import { extractJudgeJson } from '../evaluators/extract-judge-json.js';
 import { createJudge } from '../evaluators/judge.js';
