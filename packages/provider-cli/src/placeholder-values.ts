@@ -42,9 +42,14 @@ export async function preparePlaceholderValues(
   // Only a case with a workspace has one: `{WORKSPACE}` without it is render's "has no value".
   if (request.workspace !== undefined) values.WORKSPACE = request.workspace;
   if (request.evalDir !== undefined) values.EVAL_DIR = request.evalDir;
-  // A case that is no conversation is a conversation of one turn.
-  values.TURN = String(request.conversation?.turn ?? 1);
-  values.CONVERSATION_ID = request.conversation?.id ?? request.evalCaseId;
+  // A case that is no conversation is a conversation of one turn. Set only in a conversation or
+  // when named: two more variables per spawn cost every plain case (CONTRIBUTING, issue 22).
+  if (request.conversation !== undefined || used.has('TURN')) {
+    values.TURN = String(request.conversation?.turn ?? 1);
+  }
+  if (request.conversation !== undefined || used.has('CONVERSATION_ID')) {
+    values.CONVERSATION_ID = request.conversation?.id ?? request.evalCaseId;
+  }
   const prepared: PreparedValues = { values };
   const needsFile = FILE_PLACEHOLDERS.some((name) => used.has(name));
   if (!needsFile) return prepared;
