@@ -5,6 +5,8 @@
 export { classifyFailure, FAILURE_CLASSES, type FailureClass } from './errors/failure-class.js';
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
+export type { ConversationEnd } from './eval-file/conversation.js';
+export type { ConversationTurnResult } from './orchestrator/conversation-turn-result.js';
 export type {
   RepeatRun,
   RepeatSummary,

@@ -19,6 +19,7 @@ export { callLabel } from './provider/call-label.js';
 export type { CallTimeout } from './provider/call-timeout.js';
 export { callTimeout, describeCallTimeout } from './provider/call-timeout.js';
 export type { ChatMessage } from './provider/chat-message.js';
+export type { ConversationRequest } from './provider/conversation-request.js';
 export { fetchWithBodyLimit } from './provider/fetch-with-body-limit.js';
 export type { HttpHealthcheck } from './provider/http-healthcheck.js';
 export {

@@ -54,7 +54,7 @@ describe('validateCliSettings', () => {
     expect(issues[0]?.message).toBe(
       'unknown placeholder {QUESTION}; supported placeholders are {PROMPT}, {PROMPT_FILE}, ' +
         '{GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, ' +
-        '{TRACE_FILE}, {WORKSPACE}, {EVAL_DIR}',
+        '{TRACE_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE}',
     );
     expect(issues[0]?.hint).toContain('{{QUESTION}}');
     expect(issues[1]?.message).toMatch(/^unknown placeholder \{OUT_FILE\}/);

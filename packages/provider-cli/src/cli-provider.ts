@@ -112,6 +112,7 @@ export function createCliProvider(
     ...(used.has('INPUT_FILE') ? [CALL_FILES.input] : []),
     ...(used.has('OUTPUT_FILE') ? [CALL_FILES.output] : []),
     ...(used.has('TRACE_FILE') ? [CALL_FILES.trace] : []),
+    ...(used.has('CONVERSATION_FILE') ? [CALL_FILES.conversation] : []),
   ];
   // --agent-timeout wins over timeout_seconds (core's one rule for every provider); without
   // either, the cli default stops an agent that hangs.

@@ -39,6 +39,8 @@ interface Slot {
   worker?: PersistentWorker;
   /** Where the worker runs: its cwd on this machine, or its container and cwd inside. */
   place?: string;
+  /** The conversation whose turns this slot serves until it ends (its process keeps its state). */
+  conversation?: string;
 }
 
 /** Where a case's worker must run: a folder of this machine, or a folder in a sandbox. */
@@ -89,9 +91,20 @@ export function createPersistentCliProvider(
     void stopping.finally(() => ending.delete(stopping));
   };
 
-  /** An idle slot, preferring one whose process runs at `place`; a new one when all are busy. */
-  const acquire = (place: string): Slot => {
-    const idle = slots.filter((slot) => !slot.busy);
+  /** The slot serving each conversation that has not ended. */
+  const conversations = new Map<string, Slot>();
+
+  /**
+   * The slot of `conversation` when it has one; else an idle slot no other conversation
+   * holds, preferring one whose process runs at `place`; a new one when all are busy.
+   */
+  const acquire = (place: string, conversation: string | undefined): Slot => {
+    const held = conversation === undefined ? undefined : conversations.get(conversation);
+    if (held !== undefined && !held.busy) {
+      held.busy = true;
+      return held;
+    }
+    const idle = slots.filter((slot) => !slot.busy && slot.conversation === undefined);
     const slot = idle.find((slot) => slot.worker?.alive && slot.place === place) ??
       idle.find((slot) => !slot.worker?.alive) ??
       idle[0] ?? { index: slots.length + 1, busy: false };
@@ -155,7 +168,13 @@ export function createPersistentCliProvider(
     throwIfAborted(request.signal);
     if (closed) throw stoppedError();
     const place = placeOf(request);
-    const slot = acquire(place.key);
+    const conversation = request.conversation?.id;
+    const slot = acquire(place.key, conversation);
+    if (conversation !== undefined && slot.conversation === undefined) {
+      // Every turn of the conversation goes to this slot, so its process can keep it in memory.
+      slot.conversation = conversation;
+      conversations.set(conversation, slot);
+    }
     let call: SandboxCallDir | undefined;
     try {
       const worker = await workerFor(slot, place, callLabel(request));
@@ -192,6 +211,13 @@ export function createPersistentCliProvider(
     }
   };
 
+  const endConversation = (id: string) => {
+    const slot = conversations.get(id);
+    if (slot === undefined) return;
+    conversations.delete(id);
+    slot.conversation = undefined;
+  };
+
   const close = async () => {
     closed = true;
     for (const slot of slots) {
@@ -208,6 +234,7 @@ export function createPersistentCliProvider(
     kind: 'cli',
     targetName,
     invoke,
+    endConversation,
     close,
   };
   return withHealthcheck(provider, settings, {

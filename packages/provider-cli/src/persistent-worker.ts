@@ -211,6 +211,14 @@ export class PersistentWorker {
         // Counted from 1, as everywhere AgentV shows attempts (`request.attempt` is 0-based).
         attempt: request.attempt + 1,
         repeat: request.repeat ?? 1,
+        // A conversation's turn: its id and this turn's user message; the agent may keep the rest.
+        ...(request.conversation === undefined
+          ? {}
+          : {
+              conversation_id: request.conversation.id,
+              turn: request.conversation.turn,
+              message: request.conversation.messages.map((message) => message.content).join('\n'),
+            }),
       });
       child.stdin.write(`${line}\n`);
     });

@@ -10,6 +10,7 @@ export const CALL_FILES = {
   input: 'input.json',
   output: 'output.txt',
   trace: 'trace.otlp.json',
+  conversation: 'conversation.json',
 } as const;
 
 /** Placeholder values for one call, and where the command writes its answer. */
@@ -44,6 +45,14 @@ export async function preparePlaceholderValues(
   // Only a case with a workspace has one: `{WORKSPACE}` without it is render's "has no value".
   if (request.workspace !== undefined) values.WORKSPACE = request.workspace;
   if (request.evalDir !== undefined) values.EVAL_DIR = request.evalDir;
+  // A case that is no conversation is a conversation of one turn. Set only in a conversation or
+  // when named: two more variables per spawn cost every plain case (CONTRIBUTING, issue 22).
+  if (request.conversation !== undefined || used.has('TURN')) {
+    values.TURN = String(request.conversation?.turn ?? 1);
+  }
+  if (request.conversation !== undefined || used.has('CONVERSATION_ID')) {
+    values.CONVERSATION_ID = request.conversation?.id ?? request.evalCaseId;
+  }
   const prepared: PreparedValues = { values };
   const needsFile = FILE_PLACEHOLDERS.some((name) => used.has(name));
   if (!needsFile) return prepared;
@@ -59,6 +68,11 @@ export async function preparePlaceholderValues(
     await writeFile(path, JSON.stringify(requestRecord(request), null, 2), { mode: 0o600 });
     values.INPUT_FILE = path;
   }
+  if (used.has('CONVERSATION_FILE')) {
+    const path = join(tempDir, CALL_FILES.conversation);
+    await writeFile(path, JSON.stringify(conversationRecord(request), null, 2), { mode: 0o600 });
+    values.CONVERSATION_FILE = path;
+  }
   if (used.has('OUTPUT_FILE')) {
     prepared.outputFile = join(tempDir, CALL_FILES.output);
     values.OUTPUT_FILE = prepared.outputFile;
@@ -68,6 +82,26 @@ export async function preparePlaceholderValues(
     values.TRACE_FILE = prepared.traceFile;
   }
   return prepared;
+}
+
+/**
+ * The `{CONVERSATION_FILE}` JSON: `{id, turn, messages}`, `messages` being the
+ * conversation so far (`{role, content}`, this turn's user message last).
+ */
+export function conversationRecord(request: ProviderRequest): Record<string, unknown> {
+  return {
+    id: request.conversation?.id ?? request.evalCaseId,
+    turn: request.conversation?.turn ?? 1,
+    messages: chatRecords(request.chatPrompt),
+  };
+}
+
+function chatRecords(messages: ProviderRequest['chatPrompt']): Record<string, unknown>[] {
+  return messages.map((message) => ({
+    role: message.role,
+    ...(message.name === undefined ? {} : { name: message.name }),
+    content: message.content,
+  }));
 }
 
 /**
@@ -91,15 +125,7 @@ export function requestRecord(request: ProviderRequest): Record<string, unknown>
     guidelines: request.guidelines,
     guideline_files: request.guidelineFiles,
     input_files: request.inputFiles,
-    ...(request.chatPrompt.length > 0
-      ? {
-          input_messages: request.chatPrompt.map((message) => ({
-            role: message.role,
-            ...(message.name === undefined ? {} : { name: message.name }),
-            content: message.content,
-          })),
-        }
-      : {}),
+    ...(request.chatPrompt.length > 0 ? { input_messages: chatRecords(request.chatPrompt) } : {}),
     ...(request.expectedOutcome === undefined ? {} : { expected_outcome: request.expectedOutcome }),
     ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
   };

@@ -14,7 +14,7 @@ export function itemVariableName(name: string, index: number, basename = false):
 }
 
 const NAMES =
-  'PROMPT_FILE|PROMPT|GUIDELINES|EVAL_ID|ATTEMPT|REPEAT|FILES|ATTACHMENTS|OUTPUT_FILE|INPUT_FILE|WORKSPACE|EVAL_DIR';
+  'PROMPT_FILE|PROMPT|GUIDELINES|EVAL_ID|ATTEMPT|REPEAT|FILES|ATTACHMENTS|OUTPUT_FILE|INPUT_FILE|WORKSPACE|EVAL_DIR|TURN|CONVERSATION_ID|CONVERSATION_FILE';
 
 /** A variable AgentV sets for a call (so a target's `env` must not set it). */
 const AGENTV_VARIABLE = new RegExp(`^AGENTV_(?:${NAMES})(?:_COUNT|_[0-9]+(?:_BASENAME)?)?$`);

@@ -13,6 +13,9 @@ export const SUPPORTED_PLACEHOLDERS = [
   'TRACE_FILE',
   'WORKSPACE',
   'EVAL_DIR',
+  'TURN',
+  'CONVERSATION_ID',
+  'CONVERSATION_FILE',
 ] as const;
 
 export type Placeholder = (typeof SUPPORTED_PLACEHOLDERS)[number];
@@ -23,6 +26,7 @@ export const FILE_PLACEHOLDERS: readonly Placeholder[] = [
   'INPUT_FILE',
   'OUTPUT_FILE',
   'TRACE_FILE',
+  'CONVERSATION_FILE',
 ];
 
 /** Placeholders whose value is a list of files, each rendered through a format. */

@@ -25,6 +25,9 @@ const allValues = {
   TRACE_FILE: '/tmp/x/trace.otlp.json',
   WORKSPACE: '/tmp/ws 1/$(x)',
   EVAL_DIR: '/project/evals dir',
+  TURN: '3',
+  CONVERSATION_ID: 'suite/math-1#2',
+  CONVERSATION_FILE: '/tmp/x/conversation.json',
 };
 
 // Runs a rendered `set -- …` with its variables in a shell that prints each argument on its own line.
@@ -53,6 +56,9 @@ describe('renderCommandTemplate', () => {
         '[/tmp/x/trace.otlp.json]',
         '[/tmp/ws 1/$(x)]',
         '[/project/evals dir]',
+        '[3]',
+        '[suite/math-1#2]',
+        '[/tmp/x/conversation.json]',
         '',
       ].join('\n'),
     );

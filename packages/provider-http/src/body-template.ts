@@ -3,10 +3,12 @@ import type { ProviderRequest } from '@agentv/core/provider-utils';
 /**
  * The placeholders a `body` string may use, without braces: the `cli`
  * provider's, minus its file placeholders (an HTTP call has no temp files),
- * plus `{INPUT_MESSAGES}` and `{INPUT}`.
+ * plus `{INPUT_MESSAGES}`, `{INPUT}` and a conversation's `{MESSAGES}` (the
+ * conversation so far, this turn's user message last: the same list as
+ * `{INPUT_MESSAGES}`), `{TURN}` and `{CONVERSATION_ID}`.
  *
- * Text placeholders (`PROMPT`, `GUIDELINES`, `EVAL_ID`) become strings;
- * `ATTEMPT` and `REPEAT` become numbers when they are a whole string value,
+ * Text placeholders (`PROMPT`, `GUIDELINES`, `EVAL_ID`, `CONVERSATION_ID`) become strings;
+ * `ATTEMPT`, `REPEAT` and `TURN` become numbers when they are a whole string value,
  * else their digits. Structured placeholders (`STRUCTURED_PLACEHOLDERS`) are
  * JSON arrays or objects and must be a whole string value.
  */
@@ -20,6 +22,9 @@ export const BODY_PLACEHOLDERS = [
   'ATTACHMENTS',
   'INPUT_MESSAGES',
   'INPUT',
+  'MESSAGES',
+  'TURN',
+  'CONVERSATION_ID',
 ] as const;
 
 export type BodyPlaceholder = (typeof BODY_PLACEHOLDERS)[number];
@@ -30,6 +35,7 @@ export const STRUCTURED_PLACEHOLDERS: readonly BodyPlaceholder[] = [
   'ATTACHMENTS',
   'INPUT_MESSAGES',
   'INPUT',
+  'MESSAGES',
 ];
 
 /** `cli` placeholders that name files; they have no meaning in an HTTP body. */
@@ -79,6 +85,10 @@ export function placeholderValues(request: ProviderRequest): Record<BodyPlacehol
     FILES: [...request.guidelineFiles, ...request.inputFiles],
     ATTACHMENTS: [...request.inputFiles],
     INPUT_MESSAGES: messages,
+    MESSAGES: messages,
+    // A case that is no conversation is a conversation of one turn.
+    TURN: request.conversation?.turn ?? 1,
+    CONVERSATION_ID: request.conversation?.id ?? request.evalCaseId,
     INPUT: {
       id: request.evalCaseId,
       question: request.question,

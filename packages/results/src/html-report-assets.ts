@@ -67,6 +67,11 @@ ul.misses li { color: var(--fail); } ul.hits li { color: var(--pass); }
 .table-scroll { max-width: 100%; overflow-x: auto; }
 .bin { min-width: 0; } .bin .range { text-align: center; overflow-wrap: anywhere; }
 .toolbar input { flex: 1 1 220px; min-width: 0; max-width: 100%; }
+.chat { display: flex; flex-direction: column; gap: 6px; margin: 8px 0; }
+.chat .bubble { max-width: 80%; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font: inherit; }
+.chat .bubble.user { align-self: flex-end; background: rgba(37, 99, 235, 0.12); }
+.chat .bubble.assistant { align-self: flex-start; background: rgba(127, 127, 127, 0.12); }
+.chat .turn-grade { align-self: flex-start; color: var(--muted); font-size: 12px; }
 @media (max-width: 640px) {
   body { padding: 12px; }
   .histogram { gap: 4px; }
@@ -334,6 +339,9 @@ export const REPORT_SCRIPT = `
     if (item.error !== null) {
       parts.push(el('h3', { text: 'Error' }), el('pre', { className: 'error', 'data-testid': 'error', text: item.error }));
     }
+    if (item.conversation) {
+      parts.push(el('h3', { text: 'Conversation (ended: ' + item.conversation.end + ')' }), renderConversation(item.conversation));
+    }
     parts.push(el('h3', { text: 'Answer' }), el('pre', { className: 'answer', 'data-testid': 'answer', text: item.answer || '(no answer)' }));
     if (item.misses.length > 0) parts.push(el('h3', { text: 'Misses' }), list(item.misses, 'misses'));
     if (item.hits.length > 0) parts.push(el('h3', { text: 'Hits' }), list(item.hits, 'hits'));
@@ -342,6 +350,22 @@ export const REPORT_SCRIPT = `
     if (item.workspace) parts.push(el('h3', { text: 'Workspace' }), renderWorkspace(item.workspace));
     parts.push(el('h3', { text: 'Trace' }), renderTrace(item));
     return el('div', { className: 'case-details' }, parts);
+  }
+
+  function renderConversation(conversation) {
+    var children = [];
+    conversation.turns.forEach(function (turn) {
+      children.push(el('pre', { className: 'bubble user', 'data-testid': 'chat-user',
+        title: 'turn ' + turn.turn + ' (' + turn.source + ')', text: turn.user }));
+      children.push(el('pre', { className: 'bubble assistant', 'data-testid': 'chat-assistant',
+        text: turn.error !== null && turn.answer === '' ? '(no answer: ' + turn.error + ')' : turn.answer || '(no answer)' }));
+      if (turn.status !== null) {
+        var grade = 'turn ' + turn.turn + ': ' + turn.status + (turn.score === null ? '' : ' (' + turn.score.toFixed(2) + ')');
+        if (turn.misses.length > 0) grade += ' \u2014 ' + turn.misses.join('; ');
+        children.push(el('div', { className: 'turn-grade', 'data-testid': 'chat-grade', text: grade }));
+      }
+    });
+    return el('div', { className: 'chat', 'data-testid': 'conversation' }, children);
   }
 
   function renderWorkspace(workspace) {

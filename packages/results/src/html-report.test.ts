@@ -172,4 +172,49 @@ describe('writeHtmlReport', () => {
     );
     expect(long.candidateAnswer).toBe(answer);
   });
+
+  it("shows a conversation turn by turn, with each turn's grade", () => {
+    const conversation = scored('chat-001', 1, {
+      conversationEnd: 'goal_reached',
+      turns: [
+        {
+          turn: 1,
+          source: 'scripted',
+          userMessage: 'I want a refund',
+          answer: 'What is your order number?',
+          traceSummary: null,
+          evaluatorResults: [],
+          score: 1,
+          passed: true,
+          attempts: 1,
+          durationMs: 5,
+        },
+        {
+          turn: 2,
+          source: 'simulated',
+          userMessage: hostile,
+          answer: '',
+          traceSummary: null,
+          evaluatorResults: [],
+          attempts: 3,
+          durationMs: 5,
+          error: 'agent exited with code 1',
+        },
+      ],
+    });
+    const data = embeddedData(renderHtmlReport([conversation]));
+    expect(data.cases[0]!.conversation).toEqual({
+      end: 'goal_reached',
+      turns: [
+        expect.objectContaining({ turn: 1, user: 'I want a refund', status: 'passed', score: 1 }),
+        expect.objectContaining({
+          turn: 2,
+          user: hostile,
+          status: 'errored',
+          error: 'agent exited with code 1',
+        }),
+      ],
+    });
+    expect(embeddedData(renderHtmlReport(results)).cases[0]!.conversation).toBeNull();
+  });
 });

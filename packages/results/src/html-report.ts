@@ -73,6 +73,25 @@ export interface HtmlReportCase {
   traceSummary: TraceSummary | null;
   trace: TraceEvent[] | null;
   workspace: HtmlReportWorkspace | null;
+  /** A conversation case's turns, shown as a chat; null for other cases. */
+  conversation: HtmlReportConversation | null;
+}
+
+/** A conversation as the report shows it. */
+export interface HtmlReportConversation {
+  /** Why it ended (`conversation_end`). */
+  end: string;
+  turns: {
+    turn: number;
+    source: string;
+    user: string;
+    answer: string;
+    /** The turn's grade; null when it has no graders. */
+    status: 'passed' | 'failed' | 'errored' | null;
+    score: number | null;
+    misses: string[];
+    error: string | null;
+  }[];
 }
 
 /** Everything the report shows, embedded in the page as JSON. */
@@ -187,6 +206,31 @@ function toReportCase(
     traceSummary: result.traceSummary,
     trace,
     workspace: reportWorkspace(result, workspaceChanges),
+    conversation: reportConversation(result),
+  };
+}
+
+function reportConversation(result: EvaluationResult): HtmlReportConversation | null {
+  if (result.turns === undefined) return null;
+  return {
+    end: result.conversationEnd ?? 'completed',
+    turns: result.turns.map((turn) => ({
+      turn: turn.turn,
+      source: turn.source,
+      user: displayAnswer(turn.userMessage),
+      answer: displayAnswer(turn.answer),
+      status:
+        turn.error !== undefined
+          ? 'errored'
+          : turn.passed === undefined
+            ? null
+            : turn.passed
+              ? 'passed'
+              : 'failed',
+      score: turn.score ?? null,
+      misses: turn.evaluatorResults.flatMap((entry) => entry.misses).map(displayText),
+      error: turn.error === undefined ? null : displayText(turn.error),
+    })),
   };
 }
 

@@ -35,6 +35,7 @@ export type { ReadResultFileOptions, ReadResultLine } from './read-result-file.j
 export { fromResultRecord, ResultFileLineError, readResultFile } from './read-result-file.js';
 export type { ResultWriter } from './result-file-writer.js';
 export type {
+  ConversationTurnRecord,
   EvaluatorResultRecord,
   RepeatSummaryRecord,
   ResultRecord,

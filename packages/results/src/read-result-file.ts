@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type EvaluationResult, type EvaluatorResult, formatIssue } from '@agentv/core';
-import { jsonParseProblem } from '@agentv/core/internal';
+import { type ConversationTurnResult, jsonParseProblem } from '@agentv/core/internal';
 import { fromTraceEventRecord, type TokenUsage } from '@agentv/core/provider-utils';
 import { describeLineProblems } from './describe-line-problems.js';
 import { compileQuickCheck } from './quick-check.js';
@@ -155,6 +155,33 @@ export function fromResultRecord(record: ResultRecord, evalFile: string): Evalua
       deletions: record.workspace.deletions,
       ...(record.workspace.kept_at === undefined ? {} : { keptAt: record.workspace.kept_at }),
     };
+  }
+  if (record.simulator_usage !== undefined) {
+    result.simulatorUsage = fromUsageRecord(record.simulator_usage);
+  }
+  if (record.simulator_cost_usd !== undefined) result.simulatorCostUsd = record.simulator_cost_usd;
+  if (record.conversation_end !== undefined) result.conversationEnd = record.conversation_end;
+  if (record.turns !== undefined) {
+    result.turns = record.turns.map((turn) => {
+      const read: ConversationTurnResult = {
+        turn: turn.turn,
+        source: turn.source,
+        userMessage: turn.user_message,
+        answer: turn.answer,
+        traceSummary: turn.trace_summary,
+        evaluatorResults: turn.evaluator_results.map(fromEvaluatorResultRecord),
+        attempts: turn.attempts,
+        durationMs: turn.duration_ms,
+      };
+      if (turn.score !== undefined) read.score = turn.score;
+      if (turn.passed !== undefined) read.passed = turn.passed;
+      if (turn.usage !== undefined) read.usage = fromUsageRecord(turn.usage);
+      if (turn.cost_usd !== undefined) read.costUsd = turn.cost_usd;
+      if (turn.cached === true) read.cached = true;
+      if (turn.error !== undefined) read.error = turn.error;
+      if (turn.trace) read.trace = turn.trace.map(fromTraceEventRecord);
+      return read;
+    });
   }
   if (record.repeats !== undefined) {
     const repeats = record.repeats;

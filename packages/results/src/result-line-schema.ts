@@ -150,6 +150,35 @@ const outputMessageSchema = z.object({
     .optional(),
 });
 
+/** One turn of a conversation case (`turns[]`). */
+const conversationTurnSchema = z.object({
+  turn: z.int().min(1).describe('1-based turn number.'),
+  source: z
+    .enum(['scripted', 'simulated'])
+    .describe("Who wrote the user's message: the eval file's turns, or the simulated user."),
+  user_message: z.string().describe("The user's message of the turn."),
+  answer: z.string().describe("The agent's answer; empty when the turn errored."),
+  trace_summary: traceSummarySchema
+    .nullable()
+    .describe("Counts over this turn's trace; null when the target gave none."),
+  evaluator_results: z
+    .array(evaluatorResultLineSchema)
+    .describe("The turn's own graders (empty when it has none)."),
+  score: z.number().optional().describe("The turn's score, when it has graders."),
+  passed: z.boolean().optional().describe('Whether the turn passed, when it has graders.'),
+  attempts: count().describe('Calls made to the target for this turn.'),
+  duration_ms: z.number().describe('Time spent answering the turn.'),
+  usage: tokenCounts.optional().describe("The turn's token counts, when reported."),
+  cost_usd: z.number().optional().describe("The turn's cost in US dollars, when known."),
+  cached: z.literal(true).optional().describe('Present (true) when answered from the cache.'),
+  error: z.string().optional().describe('Why the turn could not be answered or graded.'),
+  trace: z
+    .array(traceEventSchema)
+    .nullable()
+    .optional()
+    .describe("With --include-trace: this turn's trace events; null when there is none."),
+});
+
 /** One line of a JSONL result file (one YAML document of a YAML one): one case against one target. */
 export const resultLineSchema = z.object({
   timestamp: z.string().describe('When the case finished (ISO 8601, UTC).'),
@@ -183,6 +212,13 @@ export const resultLineSchema = z.object({
     .describe('Present (true) when an LLM target answered from .agentv/cache/.'),
   judge_usage: tokenCounts.optional().describe('Token counts of the judge calls that graded it.'),
   judge_cost_usd: z.number().optional().describe('Summed cost of those judge calls, when known.'),
+  simulator_usage: tokenCounts
+    .optional()
+    .describe("Token counts of the simulated user's calls (a conversation with simulated_user)."),
+  simulator_cost_usd: z
+    .number()
+    .optional()
+    .describe("Summed cost of the simulated user's calls, when known."),
   error: z.string().optional().describe('Why the case could not be answered or graded.'),
   failure_class: z
     .enum(['agent', 'infra', 'timeout', 'budget', 'grader'])
@@ -211,6 +247,16 @@ export const resultLineSchema = z.object({
     .describe(
       'For a case with a workspace: what the agent changed in it; the diff and file list are saved beside the result file (<result file>.workspaces/<case>.diff and .json).',
     ),
+  conversation_end: z
+    .enum(['completed', 'goal_reached', 'gave_up', 'max_turns', 'error'])
+    .optional()
+    .describe(
+      "For a conversation: why it ended (completed: every scripted turn was answered; the others are the simulated user's, or error).",
+    ),
+  turns: z
+    .array(conversationTurnSchema)
+    .optional()
+    .describe('For a conversation: every turn, in order.'),
   trace_summary: traceSummarySchema
     .nullable()
     .describe('Counts over the trace; null when the target gave none.'),
@@ -240,6 +286,8 @@ export type ResultRecord = z.infer<typeof resultLineSchema>;
 /** One grader's outcome in a result line. */
 export type EvaluatorResultRecord = z.infer<typeof evaluatorResultLineSchema>;
 export type RepeatSummaryRecord = z.infer<typeof repeatSummaryLineSchema>;
+/** One turn of a conversation case's line. */
+export type ConversationTurnRecord = z.infer<typeof conversationTurnSchema>;
 /** A result line's `workspace`: what the agent changed in the case's workspace. */
 export type WorkspaceRecord = NonNullable<ResultRecord['workspace']>;
 /** What identifies the run a result line belongs to. */

@@ -1,5 +1,6 @@
 import type { EvaluationResult, EvaluatorResult } from '@agentv/core';
 import {
+  type ConversationTurnResult,
   outputMessageRecord,
   type RepeatSummary,
   tokenUsageRecord,
@@ -7,6 +8,7 @@ import {
 } from '@agentv/core/internal';
 import { traceRecords } from '@agentv/core/provider-utils';
 import type {
+  ConversationTurnRecord,
   EvaluatorResultRecord,
   RepeatSummaryRecord,
   ResultRecord,
@@ -57,6 +59,10 @@ export function toResultRecord(
   if (result.cached === true) record.cached = true;
   if (result.judgeUsage !== undefined) record.judge_usage = tokenUsageRecord(result.judgeUsage);
   if (result.judgeCostUsd !== undefined) record.judge_cost_usd = result.judgeCostUsd;
+  if (result.simulatorUsage !== undefined) {
+    record.simulator_usage = tokenUsageRecord(result.simulatorUsage);
+  }
+  if (result.simulatorCostUsd !== undefined) record.simulator_cost_usd = result.simulatorCostUsd;
   if (result.error !== undefined) record.error = result.error;
   if (result.failureClass !== undefined) record.failure_class = result.failureClass;
   if (result.repeats !== undefined) {
@@ -64,6 +70,10 @@ export function toResultRecord(
     record.repeats = repeatSummaryRecord(result.repeats);
   }
   if (result.workspace !== undefined) record.workspace = workspaceRecord(result.workspace);
+  if (result.conversationEnd !== undefined) record.conversation_end = result.conversationEnd;
+  if (result.turns !== undefined) {
+    record.turns = result.turns.map((turn) => turnRecord(turn, options.includeTrace === true));
+  }
   record.trace_summary = result.traceSummary;
   if (options.includeTrace) {
     record.trace = result.trace ? traceRecords(result.trace) : null;
@@ -72,6 +82,27 @@ export function toResultRecord(
   if (options.evalFileName) record.eval_file = options.evalFileName(result.evalFile);
   if (options.run) record.run = options.run;
   if (options.gradedFrom !== undefined) record.graded_from = options.gradedFrom;
+  return record;
+}
+
+function turnRecord(turn: ConversationTurnResult, includeTrace: boolean): ConversationTurnRecord {
+  const record: ConversationTurnRecord = {
+    turn: turn.turn,
+    source: turn.source,
+    user_message: turn.userMessage,
+    answer: turn.answer,
+    trace_summary: turn.traceSummary,
+    evaluator_results: turn.evaluatorResults.map(toEvaluatorResultRecord),
+    attempts: turn.attempts,
+    duration_ms: turn.durationMs,
+  };
+  if (turn.score !== undefined) record.score = turn.score;
+  if (turn.passed !== undefined) record.passed = turn.passed;
+  if (turn.usage !== undefined) record.usage = tokenUsageRecord(turn.usage);
+  if (turn.costUsd !== undefined) record.cost_usd = turn.costUsd;
+  if (turn.cached === true) record.cached = true;
+  if (turn.error !== undefined) record.error = turn.error;
+  if (includeTrace) record.trace = turn.trace ? traceRecords(turn.trace) : null;
   return record;
 }
 

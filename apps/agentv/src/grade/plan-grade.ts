@@ -170,7 +170,9 @@ export function planGrade(options: PlanGradeOptions): GradePlan {
       providerRegistry: options.providerRegistry,
       evaluatorRegistry: options.evaluatorRegistry,
     });
-    plan.cases.push(...planned.plan.cases.map((c) => realJudge(c, options, issues)));
+    plan.cases.push(
+      ...planned.plan.cases.map((c) => recordedSimulator(realJudge(c, options, issues))),
+    );
     plan.targets.push(...planned.plan.targets);
     issues.push(...planned.issues);
   }
@@ -208,6 +210,15 @@ function standInTargets(
     if (!targets.some((target) => target.name === name)) list.push(standIn(name));
   }
   return list;
+}
+
+/**
+ * A conversation's simulated user replays its recorded messages: it is answered by the
+ * case's own stand-in, which holds the recorded conversation, and never called.
+ */
+function recordedSimulator(planned: PlannedCase): PlannedCase {
+  if (planned.evalCase.conversation?.simulatedUser === undefined) return planned;
+  return { ...planned, simulatorTarget: planned.target };
 }
 
 /** A judge target that is also a recorded target is asked for real, not replayed. */

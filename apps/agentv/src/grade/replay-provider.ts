@@ -10,7 +10,7 @@ import {
   parseOutputMessages,
   parseTokenUsage,
 } from '@agentv/core/provider-utils';
-import type { ResultRecord } from '@agentv/results';
+import type { ConversationTurnRecord, ResultRecord } from '@agentv/results';
 
 /** The `provider:` kind of the stand-in targets `agentv grade` runs; not a kind users write. */
 export const REPLAY_PROVIDER_KIND = 'agentv-replay';
@@ -57,6 +57,20 @@ export function replayProviderFactory(answers: RecordedAnswers): ProviderFactory
               retryable: false,
             });
           }
+          if (request.metadata?.purpose === 'simulated_user') {
+            return { text: replaySimulatorReply(record, request.metadata.turn) };
+          }
+          const turn = request.conversation?.turn;
+          if (turn !== undefined && record.turns !== undefined) {
+            const recordedTurn = record.turns[turn - 1];
+            if (recordedTurn === undefined) {
+              throw new ProviderError(
+                `case "${request.evalCaseId}" has no recorded turn ${turn} (the recorded conversation has ${record.turns.length}); its eval file now scripts more turns`,
+                { retryable: false },
+              );
+            }
+            return replayTurn(recordedTurn);
+          }
           return replayResponse(record);
         },
       };
@@ -76,4 +90,28 @@ export function replayResponse(record: ResultRecord): ProviderResponse {
   response.durationMs = record.duration_ms;
   if (record.cached === true) response.cached = true;
   return response;
+}
+
+/** The agent's recorded answer to one turn of a conversation. */
+function replayTurn(turn: ConversationTurnRecord): ProviderResponse {
+  const response: ProviderResponse = { text: turn.answer, durationMs: turn.duration_ms };
+  if (turn.trace) response.trace = turn.trace;
+  const usage = parseTokenUsage(turn.usage);
+  if (usage !== undefined) response.usage = usage;
+  if (turn.cost_usd !== undefined) response.costUsd = turn.cost_usd;
+  if (turn.cached === true) response.cached = true;
+  return response;
+}
+
+/**
+ * What the simulated user said before turn `turn` of the recorded conversation: the recorded
+ * message of a simulated turn, else how the conversation ended (`goal_reached`, `gave_up`; after
+ * `max_turns` any message, which ends it again at max_turns).
+ */
+function replaySimulatorReply(record: ResultRecord, turn: unknown): string {
+  const recorded = typeof turn === 'number' ? record.turns?.[turn - 1] : undefined;
+  if (recorded?.source === 'simulated') return JSON.stringify({ message: recorded.user_message });
+  const end = record.conversation_end;
+  if (end === 'goal_reached' || end === 'gave_up') return JSON.stringify({ stop: end });
+  return JSON.stringify({ message: '(the recorded conversation ended here)' });
 }

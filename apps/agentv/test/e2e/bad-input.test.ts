@@ -21,9 +21,9 @@ interface BadInput {
 }
 
 const PLACEHOLDERS =
-  'supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR} (hint: did you mean {PROMPT}? Write {{PROMTP}} for a literal {PROMTP})';
+  'supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE} (hint: did you mean {PROMPT}? Write {{PROMTP}} for a literal {PROMTP})';
 const EVALUATOR_TYPES =
-  'use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check';
+  'use one of: code_judge, command, composite, contains, contains_all, contains_any, conversation_turns, cost, diff, ends_with, equals, execution_metrics, file, goal_reached, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check';
 const PROVIDERS =
   'use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai';
 

@@ -680,7 +680,7 @@ max_retries: 0
     const run = await runAgentv(['eval', 'evals/a.yaml'], project.dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      'target "default": command_template: unknown placeholder {QUESTION}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR}',
+      'target "default": command_template: unknown placeholder {QUESTION}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE}',
     );
   });
 

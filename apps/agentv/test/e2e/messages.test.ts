@@ -322,9 +322,9 @@ evalcases:
     const problems = (output: string) =>
       output.split('\n').filter((line) => /^(error|warning): /.test(line));
     const expected = [
-      'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
+      'error: .agentv/targets.yaml:5:5: target "default": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
       'error: .agentv/targets.yaml:6:20: target "default": healthcheck.type: unsupported type "tcp"; the supported types are http and command (hint: use { type: http, url: "http://127.0.0.1:8080/health" } or { type: command, command_template: "..." })',
-      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check)',
+      'error: evals/b.yaml:13:15: case "first": evaluator "typo" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, contains_all, contains_any, conversation_turns, cost, diff, ends_with, equals, execution_metrics, file, goal_reached, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check)',
       'error: evals/b.yaml:16:15: case "first": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
       'error: evals/b.yaml:19:15: case "second": input_messages[0].role must be one of "system", "user", "assistant", "tool", not "usr" (hint: use one of: system, user, assistant, tool)',
     ];
@@ -358,12 +358,12 @@ evalcases:
 `,
     });
     const expected = [
-      'error: evals/bad.yaml:5:13: execution.evaluators: evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check)',
+      'error: evals/bad.yaml:5:13: execution.evaluators: evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, contains_all, contains_any, conversation_turns, cost, diff, ends_with, equals, execution_metrics, file, goal_reached, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check)',
       'error: evals/bad.yaml:7:24: execution.evaluators: evaluator "c": "value" is missing; give "value" as a string or a list of strings the answer must contain',
       'error: evals/bad.yaml:8:40: execution.evaluators: evaluator "r": "pattern" "(" with flags "" is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
       `error: evals/bad.yaml:9:44: execution.evaluators: evaluator "j": script file ./judges/missing.mjs not found (resolved to ${project.dir}/evals/judges/missing.mjs) (hint: fix the path in "script"; it is relative to the eval file's directory)`,
       // A case's own list is still the case's.
-      'error: evals/bad.yaml:17:38: case "own": evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check)',
+      'error: evals/bad.yaml:17:38: case "own": evaluator "said" has unknown type "contians" (hint: did you mean "contains"? Or use one of: code_judge, command, composite, contains, contains_all, contains_any, conversation_turns, cost, diff, ends_with, equals, execution_metrics, file, goal_reached, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check)',
     ];
     const problems = (output: string) =>
       output
@@ -523,7 +523,7 @@ evalcases:
     });
     const expected = [
       'error: evals/small.yaml:2:5: target "local": defined twice: inline in evals/small.yaml:2:5 and in .agentv/targets.yaml:2:5 (hint: rename one of them (inline targets are seen only by the cases of their own eval file), or delete the inline one to use .agentv/targets.yaml\'s)',
-      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
+      'error: evals/small.yaml:4:5: target "local": command_template: unknown placeholder {PROMT}; supported placeholders are {PROMPT}, {PROMPT_FILE}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {REPEAT}, {FILES}, {ATTACHMENTS}, {OUTPUT_FILE}, {INPUT_FILE}, {TRACE_FILE}, {WORKSPACE}, {EVAL_DIR}, {TURN}, {CONVERSATION_ID}, {CONVERSATION_FILE} (hint: did you mean {PROMPT}? Write {{PROMT}} for a literal {PROMT})',
       'error: evals/small.yaml:5:14: target "local": workers must be at least 1 (hint: workers is a whole number >= 1, e.g. `workers: 4`)',
     ];
     const problems = (output: string) =>

@@ -142,6 +142,12 @@ export interface EvalCase {
    * declares one. Cases of one file that do not override it share one object.
    */
   workspace?: WorkspaceConfig;
+  /**
+   * Set for a conversation (`turns:` and/or `simulated_user:`): the agent is asked
+   * turn by turn; `inputMessages` is what comes before the first turn (often empty),
+   * and `evaluators` grade the whole conversation.
+   */
+  conversation?: Conversation;
 }
 
 /** A loaded eval file. */
@@ -161,4 +167,43 @@ export interface EvalFile {
   /** Set (with `partial`) when the file has neither `evalcases` nor `cases`: maybe not an eval file at all. */
   noCases?: true;
   cases: EvalCase[];
+}
+
+/** How the scores of a conversation's graded turns become one grade. */
+export type TurnAggregation = 'all' | 'mean' | 'last' | 'min';
+
+/** One scripted user turn of a case's `turns:`. */
+export interface ConversationTurn {
+  /** The user's message(s) of this turn, appended to the conversation before the agent answers. */
+  messages: EvalMessage[];
+  /** Graders of this turn's answer (none: the turn is not graded). */
+  evaluators: EvaluatorConfig[];
+  /** Where those evaluators are written in the eval file. */
+  evaluatorPositions?: Record<string, EvaluatorPosition>;
+  /** What a good answer to this turn achieves, for this turn's LLM judges. */
+  expectedOutcome?: string;
+  /** 1-based line of the turn in the eval file (absent for dataset rows). */
+  line?: number;
+}
+
+/** The `simulated_user:` block, defaults applied. */
+export interface SimulatedUser {
+  /** The target (an LLM) that plays the user. */
+  target: string;
+  persona?: string;
+  goal: string;
+  /** The most user turns of the conversation, scripted ones included (default 10). */
+  maxTurns: number;
+  stopWhen?: string;
+  /** Sent as the first simulated turn without asking the simulator. */
+  firstMessage?: string;
+}
+
+/** The conversation of a case with `turns:` or `simulated_user:`. */
+export interface Conversation {
+  /** Scripted user turns, asked first, in order; empty when the simulated user starts. */
+  turns: ConversationTurn[];
+  simulatedUser?: SimulatedUser;
+  /** Default `all`. */
+  aggregation: TurnAggregation;
 }

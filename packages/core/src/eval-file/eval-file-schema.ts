@@ -153,6 +153,48 @@ export const caseExecutionSchema = z.looseObject({
     .describe('A case passes when its score reaches this, instead of every evaluator passing'),
 });
 
+/** How the scores of a conversation's graded turns become one grade (README, "Conversations"). */
+export const TURN_AGGREGATIONS = ['all', 'mean', 'last', 'min'] as const;
+
+/** One scripted user turn of `turns:`: its message as `input` (text) or `input_messages`. */
+export const conversationTurnSchema = z.looseObject({
+  input: z.string().optional().describe("The user's message as plain text"),
+  input_messages: z
+    .array(inputMessageSchema)
+    .min(1)
+    .optional()
+    .describe('The turn as messages (like a case), e.g. `- {role: user, content: "..."}`'),
+  expected_outcome: z
+    .string()
+    .optional()
+    .describe("What a good answer to this turn achieves, for this turn's LLM judges"),
+  evaluators: z.array(evaluatorEntrySchema).optional().describe("Graders of this turn's answer"),
+});
+
+/** `simulated_user:`: an LLM target that plays the user. */
+export const simulatedUserSchema = z.looseObject({
+  target: z.string().min(1).describe('The target (an LLM) that plays the user'),
+  persona: z.string().min(1).optional().describe('Who the user is and how they write'),
+  goal: z.string().min(1).describe('What the user wants from the conversation'),
+  max_turns: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('The most user turns (scripted ones included); default 10'),
+  stop_when: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('When the goal counts as reached, told to the simulated user'),
+  first_message: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The user's first message, as written (the simulator is not asked for it)"),
+});
+
 /** One entry of `evalcases:`. */
 export const evalCaseSchema = z.looseObject({
   id: z.string().min(1).describe('Unique within the file'),
@@ -161,7 +203,24 @@ export const evalCaseSchema = z.looseObject({
   input_messages: z
     .array(inputMessageSchema)
     .min(1)
-    .describe('What the agent is given, e.g. `- {role: user, content: "..."}`'),
+    .optional()
+    .describe(
+      'What the agent is given, e.g. `- {role: user, content: "..."}`; with `turns` or `simulated_user`, what comes before the first turn (a system message)',
+    ),
+  turns: z
+    .array(conversationTurnSchema)
+    .min(1)
+    .optional()
+    .describe("A conversation: the user's turns, asked one after another"),
+  simulated_user: simulatedUserSchema
+    .optional()
+    .describe('An LLM target plays the user (after the scripted `turns`, if any)'),
+  aggregation: z
+    .enum(TURN_AGGREGATIONS)
+    .optional()
+    .describe(
+      'How the graded turns make one grade: all (default: every turn must pass), mean, last, min',
+    ),
   expected_messages: z
     .array(messageSchema)
     .optional()
@@ -200,7 +259,16 @@ export const evalCaseSchema = z.looseObject({
 export const isPlainValidCase = schemaIdentityCheck(evalCaseSchema, {
   // Only the shape most cases of large files have skips zod; cases with their own graders,
   // rubrics, vars, tool calls or a workspace are parsed by it.
-  excludeKeys: ['execution', 'evaluators', 'rubrics', 'vars', 'tool_calls', 'workspace'],
+  excludeKeys: [
+    'execution',
+    'evaluators',
+    'rubrics',
+    'vars',
+    'tool_calls',
+    'workspace',
+    'turns',
+    'simulated_user',
+  ],
 }) as (value: unknown) => value is EvalCaseInput;
 
 /** The file's `execution:` block. */
@@ -280,6 +348,8 @@ export const KNOWN_KEYS = {
   case: Object.keys(evalCaseSchema.shape),
   caseExecution: Object.keys(caseExecutionSchema.shape),
   message: Object.keys(messageSchema.shape),
+  turn: Object.keys(conversationTurnSchema.shape),
+  simulatedUser: Object.keys(simulatedUserSchema.shape),
 } as const;
 
 /** How to fix a schema problem at `path` of an eval file. */
@@ -330,6 +400,21 @@ export function evalFileHint(path: readonly PropertyKey[], kind: ProblemKind): s
       return 'weight is a number >= 0 (0 excludes the evaluator from the score)';
     if (last === 'name') return 'write the evaluator name as non-empty text';
   }
+  if (keys.includes('simulated_user')) {
+    if (last === 'max_turns')
+      return 'max_turns is a whole number from 1 to 100, e.g. `max_turns: 8`';
+    if (last === 'simulated_user') {
+      return 'write simulated_user as a mapping, e.g. `simulated_user: {target: user_llm, goal: "get a refund"}`';
+    }
+    return `write ${last} as text, e.g. \`${last === 'target' ? 'target: user_llm' : `${last}: "..."`}\``;
+  }
+  if (last === 'turns' && typeof lastSegment === 'number') {
+    return 'write each turn as a mapping, e.g. `- input: "Where is my order?"`';
+  }
+  if (last === 'turns')
+    return 'write turns as a list, e.g. `turns: [{input: "Hi"}, {input: "..."}]`';
+  if (last === 'aggregation') return 'use one of: all, mean, last, min';
+  if (last === 'input' && keys.includes('turns')) return "write the turn's input as text";
   if (last === 'threshold') return 'threshold is a number from 0 to 1, e.g. `threshold: 0.8`';
   if (last === 'repeat_pass') {
     return 'repeat_pass is all, any, majority or rate>=X (X from 0 to 1), e.g. `repeat_pass: rate>=0.8`';

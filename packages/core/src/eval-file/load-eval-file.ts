@@ -19,6 +19,7 @@ import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
+import { buildConversation } from './build-conversation.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { mergeRunSettings, type RunSettings, runSettingsOf } from './case-run-settings.js';
 import { checkJudgeFiles } from './check-judge-files.js';
@@ -491,8 +492,10 @@ async function buildCase(
     dataset: defaults.dataset,
     filePath: defaults.filePath,
     inputMessages:
-      buildMessagesWithoutFiles(input.input_messages) ??
-      (await buildMessages(input.input_messages, listContext('input_messages'))),
+      input.input_messages === undefined
+        ? NO_EXPECTED_MESSAGES
+        : (buildMessagesWithoutFiles(input.input_messages) ??
+          (await buildMessages(input.input_messages, listContext('input_messages')))),
     expectedMessages:
       input.expected_messages === undefined
         ? NO_EXPECTED_MESSAGES
@@ -505,6 +508,28 @@ async function buildCase(
   if (position !== undefined) {
     evalCase.line = position.line;
     evalCase.column = position.column;
+  }
+  const conversation = await buildConversation(input, {
+    file,
+    source,
+    casePath,
+    caseId: input.id,
+    lookup: defaults.lookup,
+    issues,
+    readEvaluators: (list, listPath) =>
+      ownEvaluatorList(list, listPath, input.id, defaults, issues),
+  });
+  if (conversation !== undefined) {
+    evalCase.conversation = conversation;
+  } else if (input.input_messages === undefined) {
+    issues.push({
+      severity: 'error',
+      file,
+      ...(position ?? { line: defaults.datasetLine, column: 1 }),
+      caseId: input.id,
+      message: 'missing required key "input_messages"',
+      hint: 'add `input_messages:` with at least one message, e.g. `- {role: user, content: "..."}`, or a conversation (`turns:` / `simulated_user:`)',
+    });
   }
   if (input.vars !== undefined) evalCase.vars = input.vars;
   // The file's tags are one list, shared by the cases without tags of their own.
@@ -547,6 +572,13 @@ async function buildCase(
       ? defaults.targetPositions
       : { ...defaults.targetPositions, ...ownPositions };
   if (targetPositions !== undefined) evalCase.targetPositions = targetPositions;
+  const simulatorAt =
+    conversation?.simulatedUser === undefined || defaults.datasetLine !== undefined
+      ? undefined
+      : source.locate([...casePath, 'simulated_user', 'target']);
+  if (simulatorAt !== undefined) {
+    evalCase.targetPositions = { ...evalCase.targetPositions, simulated_user: simulatorAt };
+  }
   const ownEvaluators =
     input.execution?.evaluators !== undefined
       ? { list: input.execution.evaluators, path: [...casePath, 'execution', 'evaluators'] }
@@ -554,12 +586,11 @@ async function buildCase(
         ? { list: input.evaluators, path: [...casePath, 'evaluators'] }
         : undefined;
   if (ownEvaluators !== undefined) {
-    evalCase.evaluators = evaluatorsOf(
+    evalCase.evaluators = await ownEvaluatorList(
       ownEvaluators.list,
       ownEvaluators.path,
-      file,
-      source,
       input.id,
+      defaults,
       issues,
     );
     evalCase.evaluatorPositions = evaluatorPositions(
@@ -567,25 +598,9 @@ async function buildCase(
       ownEvaluators.path,
       source,
     );
-    if (defaults.datasetLine !== undefined) {
-      issues.push(
-        ...datasetCommandGraderIssues(evalCase.evaluators, {
-          file,
-          line: defaults.datasetLine,
-          caseId: input.id,
-        }),
-      );
-    }
-    await checkJudgeFiles(evalCase.evaluators, ownEvaluators.path, {
-      file,
-      source,
-      evalDir: defaults.lookup.evalDir,
-      caseId: input.id,
-      issues,
-      checked: defaults.lookup.checked,
-      roots: defaults.lookup.roots,
-      rootChecks: defaults.lookup.rootChecks,
-    });
+  } else if (conversation?.simulatedUser !== undefined && defaults.evaluators.length === 0) {
+    // A simulated user's conversation with no grader anywhere is graded by whether it got there.
+    evalCase.evaluators = [{ name: 'goal_reached', type: 'goal_reached' }];
   } else {
     // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
     evalCase.evaluators = defaults.evaluators;
@@ -721,6 +736,34 @@ function toRubricItem(rubric: RubricInput, index: number): RubricItem {
     weight: rubric.weight ?? 1,
     required: rubric.required ?? true,
   };
+}
+
+/** A case's (or a turn's) own evaluator list at `listPath`, named and checked. */
+async function ownEvaluatorList(
+  list: unknown,
+  listPath: readonly PropertyKey[],
+  caseId: string,
+  defaults: FileDefaults,
+  issues: Issue[],
+): Promise<EvaluatorConfig[]> {
+  const { file, source } = defaults;
+  const evaluators = evaluatorsOf(list, listPath, file, source, caseId, issues);
+  if (defaults.datasetLine !== undefined) {
+    issues.push(
+      ...datasetCommandGraderIssues(evaluators, { file, line: defaults.datasetLine, caseId }),
+    );
+  }
+  await checkJudgeFiles(evaluators, listPath, {
+    file,
+    source,
+    evalDir: defaults.lookup.evalDir,
+    caseId,
+    issues,
+    checked: defaults.lookup.checked,
+    roots: defaults.lookup.roots,
+    rootChecks: defaults.lookup.rootChecks,
+  });
+  return evaluators;
 }
 
 /** Names an evaluator list's entries and reports explicit names used twice; invalid lists give []. */

@@ -17,12 +17,14 @@ describe('createEvaluatorRegistry', () => {
       'contains',
       'contains_all',
       'contains_any',
+      'conversation_turns',
       'cost',
       'diff',
       'ends_with',
       'equals',
       'execution_metrics',
       'file',
+      'goal_reached',
       'icontains',
       'icontains_all',
       'icontains_any',
@@ -62,7 +64,7 @@ describe('createEvaluatorRegistry', () => {
       registry.get('llm_grader');
     } catch (error) {
       expect((error as { hint?: string }).hint).toBe(
-        'use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check',
+        'use one of: code_judge, command, composite, contains, contains_all, contains_any, conversation_turns, cost, diff, ends_with, equals, execution_metrics, file, goal_reached, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check',
       );
     }
   });
@@ -86,7 +88,7 @@ describe('createEvaluatorRegistry', () => {
       expect.stringContaining('"value" is missing'),
     ]);
     expect(messagesOf(registry.validate(makeConfig('nope')))).toEqual([
-      'unknown evaluator type "nope"; use one of: code_judge, command, composite, contains, contains_all, contains_any, cost, diff, ends_with, equals, execution_metrics, file, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check',
+      'unknown evaluator type "nope"; use one of: code_judge, command, composite, contains, contains_all, contains_any, conversation_turns, cost, diff, ends_with, equals, execution_metrics, file, goal_reached, icontains, icontains_all, icontains_any, is_json, is_valid_openai_tools_call, json_schema, latency, levenshtein, llm_judge, regex, rubric, starts_with, tool_trajectory, or not_<type> of an answer check',
     ]);
   });
 });

@@ -3,12 +3,14 @@ import { codeJudgeEvaluator } from './code-judge.js';
 import { commandEvaluator } from './command.js';
 import { compositeEvaluator } from './composite.js';
 import { containsEvaluator } from './contains.js';
+import { conversationTurnsEvaluator } from './conversation-turns.js';
 import { costEvaluator } from './cost.js';
 import { diffEvaluator } from './diff.js';
 import { equalsEvaluator } from './equals.js';
 import type { Evaluator, EvaluatorRegistry } from './evaluator.js';
 import { executionMetricsEvaluator } from './execution-metrics.js';
 import { fileEvaluator } from './file.js';
+import { goalReachedEvaluator } from './goal-reached.js';
 import { isJsonEvaluator } from './is-json.js';
 import { jsonSchemaEvaluator } from './json-schema.js';
 import { knownTypes } from './known-types.js';
@@ -87,10 +89,12 @@ export function defaultEvaluators(): Evaluator[] {
     codeJudgeEvaluator,
     commandEvaluator,
     compositeEvaluator,
+    conversationTurnsEvaluator,
     costEvaluator,
     diffEvaluator,
     executionMetricsEvaluator,
     fileEvaluator,
+    goalReachedEvaluator,
     latencyEvaluator,
     llmJudgeEvaluator,
     rubricEvaluator,

@@ -1,4 +1,5 @@
 import type { Issue } from '../errors/input-issue.js';
+import type { ConversationTranscript } from '../eval-file/conversation.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { ChatMessage } from '../provider/chat-message.js';
@@ -58,6 +59,11 @@ export interface EvaluationContext {
    * computed once, after the agent ran.
    */
   workspace?: CaseWorkspace;
+  /**
+   * Set when a conversation-level grader grades a conversation case: every
+   * answered turn and why it ended (`{{ conversation }}` in judge prompts).
+   */
+  conversation?: ConversationTranscript;
 }
 
 /** A case's workspace as graders see it. */

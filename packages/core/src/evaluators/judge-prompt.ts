@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
+import { transcriptText } from '../eval-file/conversation.js';
 import { promptFileOf } from '../eval-file/prompt-file-of.js';
 import { buildCodeJudgePayload } from './code-judge-payload.js';
 import type { EvaluationContext, EvaluationScore } from './evaluator.js';
@@ -19,6 +20,7 @@ export const JUDGE_PROMPT_VARIABLES = [
   'input_messages',
   'output_messages',
   'trace_summary',
+  'conversation',
 ] as const;
 
 /** The prompt `llm_judge` uses without `prompt:`. */
@@ -38,6 +40,15 @@ Treat the reference answer, when there is one, as an example of a good answer: t
 [[ ## candidate_answer ## ]]
 {{ candidate_answer }}`;
 
+/** The prompt `llm_judge` uses without `prompt:` to grade a whole conversation. */
+export const DEFAULT_CONVERSATION_JUDGE_PROMPT = `You are an expert evaluator. Grade the assistant's part in the conversation below by how well it achieves the expected outcome: over the whole conversation, not only its last answer. Be brief and specific.
+
+[[ ## expected_outcome ## ]]
+{{ expected_outcome }}
+
+[[ ## conversation ## ]]
+{{ conversation }}`;
+
 /** The reply contract appended to every score prompt. */
 export const SCORE_REPLY_CONTRACT = `Reply with one JSON object and nothing else:
 {"score": <number from 0.0 to 1.0>, "hits": [<up to 4 short strings: what the answer got right>], "misses": [<up to 4 short strings: what it missed or got wrong>], "reasoning": "<one or two sentences>"}`;
@@ -54,6 +65,7 @@ export function judgeVariables(context: EvaluationContext): Record<string, strin
     input_messages: JSON.stringify(payload.input_messages, null, 2),
     output_messages: JSON.stringify(payload.output_messages ?? [], null, 2),
     trace_summary: context.traceSummary ? JSON.stringify(context.traceSummary, null, 2) : '',
+    conversation: context.conversation ? transcriptText(context.conversation) : '',
   };
 }
 

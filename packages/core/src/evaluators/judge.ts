@@ -37,7 +37,7 @@ export function createJudge(
             inputFiles: [],
             ...(request.evalDir === undefined ? {} : { evalDir: request.evalDir }),
             ...(request.signal === undefined ? {} : { signal: request.signal }),
-            metadata: { ...request.metadata, purpose: 'judge' },
+            metadata: { purpose: 'judge', ...request.metadata },
           }),
         policy,
         {

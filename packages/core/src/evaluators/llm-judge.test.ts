@@ -112,6 +112,7 @@ describe('llm_judge', () => {
     );
     expect(Object.keys(variables).sort()).toEqual([
       'candidate_answer',
+      'conversation',
       'expected_messages',
       'expected_outcome',
       'input_messages',

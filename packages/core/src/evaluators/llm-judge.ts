@@ -1,6 +1,7 @@
 import type { Evaluator } from './evaluator.js';
 import {
   askJudgeJson,
+  DEFAULT_CONVERSATION_JUDGE_PROMPT,
   DEFAULT_JUDGE_PROMPT,
   judgeVariables,
   loadPromptTemplate,
@@ -26,7 +27,12 @@ export const llmJudgeEvaluator: Evaluator = {
   },
   async evaluate(config, context) {
     if (hasRubricItems(config.rubrics)) return gradeRubric(config, context);
-    const template = await loadPromptTemplate(config.prompt, context, DEFAULT_JUDGE_PROMPT);
+    const whole = context.conversation !== undefined && context.conversation.turn === undefined;
+    const template = await loadPromptTemplate(
+      config.prompt,
+      context,
+      whole ? DEFAULT_CONVERSATION_JUDGE_PROMPT : DEFAULT_JUDGE_PROMPT,
+    );
     const prompt = renderTemplate(template, judgeVariables(context));
     return askJudgeJson(context, prompt, SCORE_REPLY_CONTRACT, parseScoreReply);
   },

@@ -1,4 +1,5 @@
 import { type Issue, joinIssueMessages } from '../errors/input-issue.js';
+import { transcriptText } from '../eval-file/conversation.js';
 import type { RubricItem } from '../eval-file/eval-case.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { isRecord } from '../util/records.js';
@@ -144,23 +145,32 @@ export async function gradeRubric(
 }
 
 function buildRubricPrompt(items: readonly RubricItem[], context: EvaluationContext): string {
-  const parts = [
-    'You are an expert evaluator. Check the candidate answer against each rubric item below.',
-    '',
-    '[[ ## question ## ]]',
-    context.question.trim(),
-    '',
-  ];
+  const conversation = context.conversation;
+  const whole = conversation !== undefined && conversation.turn === undefined;
+  const parts = whole
+    ? [
+        "You are an expert evaluator. Check the assistant's part in the conversation below against each rubric item.",
+        '',
+        '[[ ## conversation ## ]]',
+        transcriptText(conversation),
+        '',
+      ]
+    : [
+        'You are an expert evaluator. Check the candidate answer against each rubric item below.',
+        '',
+        ...(conversation === undefined
+          ? []
+          : ['[[ ## conversation ## ]]', transcriptText(conversation), '']),
+        '[[ ## question ## ]]',
+        context.question.trim(),
+        '',
+      ];
   const outcome = context.evalCase.expectedOutcome?.trim();
   if (outcome) parts.push('[[ ## expected_outcome ## ]]', outcome, '');
   const reference = context.referenceAnswer?.trim();
   if (reference) parts.push('[[ ## reference_answer ## ]]', reference, '');
-  parts.push(
-    '[[ ## candidate_answer ## ]]',
-    context.candidateAnswer.trim(),
-    '',
-    '[[ ## rubrics ## ]]',
-  );
+  if (!whole) parts.push('[[ ## candidate_answer ## ]]', context.candidateAnswer.trim(), '');
+  parts.push('[[ ## rubrics ## ]]');
   for (const item of items) {
     const labels = [
       item.required ? ' (REQUIRED)' : '',

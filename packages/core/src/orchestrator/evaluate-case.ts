@@ -25,6 +25,7 @@ import {
   holdWorkspace,
   workspaceForGraders,
 } from './case-workspace.js';
+import { evaluateConversation } from './evaluate-conversation.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import { failureMessage, messageOf } from './failure-message.js';
 import type { PlannedCase } from './plan-run.js';
@@ -44,6 +45,8 @@ export async function evaluateCase(
   provider: Provider,
   run: RunState,
 ): Promise<EvaluationResult> {
+  if (planned.evalCase.conversation !== undefined)
+    return evaluateConversation(planned, provider, run);
   const { options } = run;
   const context: CaseContext = { planned, run, started: Date.now() };
   let prompt: Awaited<ReturnType<typeof buildPrompt>>;

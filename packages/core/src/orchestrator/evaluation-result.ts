@@ -1,9 +1,11 @@
 import type { FailureClass } from '../errors/failure-class.js';
+import type { ConversationEnd } from '../eval-file/conversation.js';
 import type { EvaluatorResult } from '../evaluators/evaluator.js';
 import type { TokenUsage } from '../provider/provider-response.js';
 import type { OutputMessage } from '../trace/output-message.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
+import type { ConversationTurnResult } from './conversation-turn-result.js';
 
 /**
  * The outcome of one eval case. Writers in `@agentv/results` turn it into the
@@ -49,6 +51,14 @@ export interface EvaluationResult {
   outputMessages?: OutputMessage[];
   /** What the agent changed in the case's workspace, when it had one. */
   workspace?: WorkspaceSummary;
+  /** A conversation case's turns, in order (README, "Conversations"). */
+  turns?: ConversationTurnResult[];
+  /** Why a conversation case's conversation ended. */
+  conversationEnd?: ConversationEnd;
+  /** Tokens of the simulated user's calls, when it reports them. */
+  simulatorUsage?: TokenUsage;
+  /** Summed cost of those calls, when known. */
+  simulatorCostUsd?: number;
 }
 
 /** The result line's `workspace` summary; the full diff is saved beside the results. */

@@ -17,6 +17,13 @@ import { targetSettingsIssue } from '../provider/target-settings-issue.js';
 import { targetIssuePosition } from '../targets/target-positions.js';
 import { closestMatch } from '../util/closest-match.js';
 import { sortIssues } from '../util/load-result.js';
+import {
+  allEvaluatorsOf,
+  hasTurnGraders,
+  planSimulator,
+  type SimulatorLookup,
+  turnsAsCases,
+} from './plan-conversation.js';
 import { sandboxHookIssues } from './sandbox-hook-issues.js';
 
 export interface PlanRunOptions {
@@ -63,6 +70,8 @@ export interface PlannedCase {
   target: ResolvedTarget;
   /** The target graders ask (`--judge-target`, else the eval file's, else the target's `judge_target`). */
   judgeTarget?: ResolvedTarget;
+  /** The target playing the user of a conversation with `simulated_user:`. */
+  simulatorTarget?: ResolvedTarget;
 }
 
 /** What the judge answers in a dry run: a fixed passing grade. */
@@ -168,7 +177,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       defined !== undefined &&
       options.providerRegistry.canJudge(defined.provider);
     const judgeName = configuredJudge ?? (selfJudging ? target.name : undefined);
-    if (evalCase.evaluators.length === 0 && judgeName !== undefined) {
+    if (evalCase.evaluators.length === 0 && judgeName !== undefined && !hasTurnGraders(evalCase)) {
       // A case with no evaluators anywhere is graded by a default llm_judge (README, "Graders").
       evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
     }
@@ -176,7 +185,11 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     // it found nothing it finds nothing for the next case either, and the problems of the
     // file's `execution.evaluators` are the file's, the same for every case. Rubric items
     // are the case's own and are checked for each.
-    if (!checkedEvaluators.has(evalCase.evaluators)) {
+    // A conversation graded turn by turn needs no grader of the whole.
+    const turnsOnly = evalCase.evaluators.length === 0 && hasTurnGraders(evalCase);
+    for (const turn of turnsAsCases(evalCase))
+      checkEvaluators(turn, options.evaluatorRegistry, issues);
+    if (!turnsOnly && !checkedEvaluators.has(evalCase.evaluators)) {
       const before = issues.added;
       checkEvaluators(evalCase, options.evaluatorRegistry, issues);
       if (issues.added === before || isFileEvaluatorList(evalCase)) {
@@ -185,7 +198,16 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     }
     checkRubrics(evalCase, issues);
     const planned: PlannedCase = { evalCase, target };
-    if (evalCase.evaluators.some((config) => needsJudge(config, options.evaluatorRegistry))) {
+    if (evalCase.conversation?.simulatedUser !== undefined) {
+      const simulator = planSimulator(
+        evalCase,
+        simulatorLookup(evalCase.conversation.simulatedUser.target),
+      );
+      for (const issue of simulator.issues) issues.add(issue);
+      if (simulator.target) planned.simulatorTarget = simulator.target;
+    }
+    const graders = allEvaluatorsOf(evalCase);
+    if (graders.some((config) => needsJudge(config, options.evaluatorRegistry))) {
       const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
       if (judgeTarget) planned.judgeTarget = judgeTarget;
       if (selfJudging && !selfJudges.has(key)) {
@@ -200,6 +222,26 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       }
     }
     return planned;
+
+    function simulatorLookup(name: string): SimulatorLookup {
+      const inline = findInline(options, evalCase.filePath, name);
+      const defined = inline.target ?? byName.get(name);
+      return {
+        defined,
+        mocked:
+          options.dryRun === true || options.checkTargets === false || inline.unusable === true,
+        mock: () => mockTarget(name, defined, evalCase),
+        check: (simulator) => {
+          const key = `simulator\u0000${simulator.filePath}\u0000${name}`;
+          if (options.targetsChecked || checkedUses.has(key)) return [];
+          checkedUses.add(key);
+          return checkTarget(simulator, options.providerRegistry, RUN_TARGET_POLICY).map(
+            (issue) => ({ ...issue, ...targetIssuePosition(simulator, issue.path) }),
+          );
+        },
+        available,
+      };
+    }
   }
 }
 

@@ -81,7 +81,8 @@ async function runCases(run: RunState): Promise<RunOutcome> {
   const spend = (result: EvaluationResult) => {
     if (options.budget === undefined || counted.has(result)) return;
     counted.add(result);
-    options.budget.spentUsd += (result.costUsd ?? 0) + (result.judgeCostUsd ?? 0);
+    options.budget.spentUsd +=
+      (result.costUsd ?? 0) + (result.judgeCostUsd ?? 0) + (result.simulatorCostUsd ?? 0);
   };
   const emit = async (graded: EvaluationResult, planned: PlannedCase) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
@@ -107,27 +108,37 @@ async function runCases(run: RunState): Promise<RunOutcome> {
   for (const [targetName, cases] of byTarget) {
     const provider = providers.get(targetName)!;
     const target = cases[0]!.target;
-    if (target.providerBatching && canBatch(provider, options)) {
+    const batched = target.providerBatching && canBatch(provider, options);
+    // A conversation is asked turn by turn, never in a batch.
+    const conversations = batched ? cases.filter((planned) => planned.evalCase.conversation) : [];
+    const single = batched ? conversations : cases;
+    if (batched) {
+      const batchCases =
+        conversations.length === 0
+          ? cases
+          : cases.filter((planned) => !planned.evalCase.conversation);
       // Batch answers are matched to cases by id, and ids are unique only within one eval file.
-      for (const fileCases of groupBy(cases, (planned) => planned.evalCase.filePath).values()) {
+      for (const fileCases of groupBy(
+        batchCases,
+        (planned) => planned.evalCase.filePath,
+      ).values()) {
         for (const chunk of chunked(fileCases, target.batchSize ?? fileCases.length)) {
           tasks.push(
             runTask(pool, targetName, run, () => evaluateBatch(chunk, provider, run, size, emit)),
           );
         }
       }
-    } else {
-      for (const planned of cases) {
-        // The worker slot is freed as soon as the case is graded: reporting the result
-        // (result file, progress) must not hold back the next case's process.
-        tasks.push(
-          runTask(pool, targetName, run, async () => {
-            const result = await evaluateCase(planned, provider, run);
-            spend(result);
-            return result;
-          }).then((result) => (result === undefined ? undefined : emit(result, planned))),
-        );
-      }
+    }
+    for (const planned of single) {
+      // The worker slot is freed as soon as the case is graded: reporting the result
+      // (result file, progress) must not hold back the next case's process.
+      tasks.push(
+        runTask(pool, targetName, run, async () => {
+          const result = await evaluateCase(planned, provider, run);
+          spend(result);
+          return result;
+        }).then((result) => (result === undefined ? undefined : emit(result, planned))),
+      );
     }
   }
   // Cases never throw; a hook that does (e.g. the result writer on a full disk) ends
@@ -227,13 +238,16 @@ async function startProviders(run: RunState): Promise<void> {
   }
   // Judge targets that no case runs against are started here too, so their
   // providers' health checks run once, like the run targets'.
-  for (const { judgeTarget } of options.plan.cases) {
-    if (!judgeTarget || isDryRunJudge(judgeTarget)) continue;
-    if (providers.has(judgeTarget.name) || judgeProviders.has(judgeTarget.name)) continue;
-    try {
-      judgeProviders.set(judgeTarget.name, openProvider(run, judgeTarget, 'judge'));
-    } catch {
-      // judgeFor reports it on each case that asks.
+  for (const { judgeTarget, simulatorTarget } of options.plan.cases) {
+    // A simulated user's target is started and health-checked like a judge's.
+    for (const asked of simulatorTarget ? [judgeTarget, simulatorTarget] : [judgeTarget]) {
+      if (!asked || isDryRunJudge(asked)) continue;
+      if (providers.has(asked.name) || judgeProviders.has(asked.name)) continue;
+      try {
+        judgeProviders.set(asked.name, openProvider(run, asked, 'judge'));
+      } catch {
+        // judgeFor (or the simulated user) reports it on each case that asks.
+      }
     }
   }
   // Targets with a case that runs on this machine (not in a sandbox); judges always do.

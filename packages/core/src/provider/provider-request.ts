@@ -1,5 +1,6 @@
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import type { ChatMessage } from './chat-message.js';
+import type { ConversationRequest } from './conversation-request.js';
 import type { TokenUsage } from './provider-response.js';
 import type { TraceContext } from './trace-intake.js';
 
@@ -64,6 +65,11 @@ export interface ProviderRequest {
    * `traceparent` header (`http`) that send the agent's spans to AgentV's receiver.
    */
   traceContext?: TraceContext;
+  /**
+   * Set when the case is a conversation: which turn this is. `chatPrompt` then
+   * holds the conversation so far (earlier answers as `assistant` messages).
+   */
+  conversation?: ConversationRequest;
   /** Free-form data about the case (dataset, conversation id); providers must not depend on it. */
   metadata?: Record<string, unknown>;
 }

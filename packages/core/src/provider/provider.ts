@@ -36,6 +36,12 @@ export interface Provider {
    */
   healthcheck?(use?: HealthcheckUse): Promise<void>;
   /**
+   * Called once when a conversation (`request.conversation.id`) ends, after its
+   * last turn: a provider that kept something for it (a persistent agent's
+   * worker) may let it go. Never rejects.
+   */
+  endConversation?(conversationId: string): void;
+  /**
    * Release what the provider holds (processes it keeps running, connections).
    * `runEvaluation` calls it once when the run ends, finished or interrupted;
    * no `invoke` is made after it. Never rejects.
