@@ -56,7 +56,7 @@ function line(index, run = 0) {
     trace_summary: null,
     eval_file: `evals/suite-${index % 5}.yaml`,
     tags: [`area-${index % 4}`],
-    ...(verdict === 'failed' ? { failure_class: index % 2 ? 'wrong_answer' : 'tool_misuse' } : {}),
+    ...(verdict === 'failed' ? { failure_class: index % 2 ? 'agent' : 'timeout' } : {}),
     run: { id: `run-${run}`, cases: CASES },
   })}\n`;
 }

@@ -764,7 +764,7 @@ targets:
     provider: cli
     cwd: ..
     command_template: node agent.mjs {PROMPT}
-    healthcheck: { url: "http://127.0.0.1:8080/health" }
+    healthcheck: { timeout_seconds: 5 }
 `,
       'evals/a.yaml': `
 evalcases:

@@ -414,7 +414,7 @@ describe('a missing nested setting and a bad one', () => {
       '.agentv/targets.yaml': targets(`
 command_template: node agent.mjs {PROMPT}
 healthcheck:
-  url: http://127.0.0.1:9/health
+  timeout_seconds: 5
 files_format: "{nope}"
 `),
       'evals/n.yaml': evalFile(['one']),
@@ -702,7 +702,7 @@ describe('colours', () => {
     const typo = await runAgentv(['help', 'evl'], cwd);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe(
-      'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, results, compare, grade, help; see agentv --help\n',
+      'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, migrate, results, compare, grade, view, help; see agentv --help\n',
     );
   });
 });

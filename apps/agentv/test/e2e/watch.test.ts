@@ -145,12 +145,15 @@ describe('agentv eval --watch', () => {
     project = await createProject(FILES);
     const watch = startWatch(project.dir);
     await until(() => count(watch.output(), WATCHING) === 1, 'the first pass');
-    await writeFile(project.file('evals/b.yaml'), 'evalcases:\n  - id: b-case\n    input: x\n');
+    await writeFile(
+      project.file('evals/b.yaml'),
+      'evalcases:\n  - id: b-case\n    evaluators: [{ type: contains, value: x }]\n',
+    );
     await until(() => count(watch.output(), WATCHING) === 2, 'the pass after the broken edit');
     const pass = passes(watch.output()).at(-1)!;
     expect(pass).toContain('agentv: evals/b.yaml changed; running evals/b.yaml\n');
     expect(pass).toContain(
-      'error: evals/b.yaml:2:5: case "b-case": missing required key "input_messages" (hint: add `input_messages:` with at least one message, e.g. `- {role: user, content: "..."}`)\n',
+      'error: evals/b.yaml:2:5: case "b-case": missing required key "input_messages" (hint: add `input_messages:` with at least one message, e.g. `- {role: user, content: "..."}`, or a conversation (`turns:` / `simulated_user:`))\n',
     );
     watch.process.kill('SIGINT');
     expect(await watch.exited).toBe(2);

@@ -329,7 +329,7 @@ function toResolvedTarget(
   if (input.timeout_seconds !== undefined) target.timeoutSeconds = input.timeout_seconds;
   if (input.max_output_bytes !== undefined) target.maxOutputBytes = input.max_output_bytes;
   if (input.judge_target !== undefined) target.judgeTarget = input.judge_target;
-  if (input.trace !== undefined) {
+  if (input.trace !== undefined && !Array.isArray(input.trace)) {
     target.trace = { source: input.trace.source };
     if (input.trace.grace_ms !== undefined) target.trace.graceMs = input.trace.grace_ms;
   }

@@ -49,10 +49,14 @@ export const targetSchema = z
       ),
     judge_target: z.string().min(1).optional().describe('The target LLM judges use'),
     trace: z
-      .strictObject({
-        source: z.literal('otlp', { error: 'must be `otlp`' }),
-        grace_ms: z.int().min(0).max(60_000).optional(),
-      })
+      .union([
+        z.strictObject({
+          source: z.literal('otlp', { error: 'must be `otlp`' }),
+          grace_ms: z.int().min(0).max(60_000).optional(),
+        }),
+        // The `mock` provider's own setting: the trace events it answers with.
+        z.array(z.unknown()),
+      ])
       .optional()
       .describe(
         "Where the call's trace comes from: `{ source: otlp }` runs an OTLP receiver and gives each call OTEL_EXPORTER_OTLP_ENDPOINT, TRACEPARENT and OTEL_RESOURCE_ATTRIBUTES (http targets: a traceparent header); `grace_ms` waits for late batches after the call (default 50)",

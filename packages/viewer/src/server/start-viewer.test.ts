@@ -71,7 +71,7 @@ describe('startViewer', () => {
     await writeFile(path.join(dir, 'secret.txt'), 'top secret');
     await writeFile(
       run('eval_a.jsonl'),
-      resultLine('case-1') + resultLine('case-2', { passed: false, failure_class: 'wrong_answer' }),
+      resultLine('case-1') + resultLine('case-2', { passed: false, failure_class: 'agent' }),
     );
     await mkdir(run('eval_a.workspaces'));
     await writeFile(
@@ -117,7 +117,7 @@ describe('startViewer', () => {
     const key = encodeURIComponent('.agentv/results/eval_a.jsonl');
     const runReply = await getJson<RunResponse>(server, `/api/run?key=${key}`);
     expect(runReply.cases.id).toEqual(['case-1', 'case-2']);
-    expect(runReply.failureClasses).toEqual([{ name: 'wrong_answer', count: 1 }]);
+    expect(runReply.failureClasses).toEqual([{ name: 'agent', count: 1 }]);
     expect(runReply.metrics).toEqual([
       { metric: 'contains', pass: 1, borderline: 0, fail: 1, error: 0 },
     ]);
