@@ -25,7 +25,7 @@ const PLACEHOLDERS =
 const EVALUATOR_TYPES =
   'use one of: code_judge, command, composite, contains, diff, equals, file, is_json, json_schema, llm_judge, regex, rubric, tool_trajectory';
 const PROVIDERS =
-  'use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai';
+  'use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, copilot, copilot-cli, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai';
 
 /** The same message from both commands. */
 const both = (...fragments: string[]) => ({ eval: fragments, validate: fragments });
