@@ -4,6 +4,10 @@ import {
   claudeCodeProviderFactory,
 } from './claude-code/claude-code-provider.js';
 import { codexProviderFactory } from './codex/codex-provider.js';
+import {
+  copilotCliAliasFactories,
+  copilotCliProviderFactory,
+} from './copilot-cli/copilot-cli-provider.js';
 import { geminiCliProviderFactory } from './gemini-cli/gemini-cli-provider.js';
 import { opencodeProviderFactory } from './opencode/opencode-provider.js';
 
@@ -14,4 +18,6 @@ export const codingAgentProviderFactories: readonly ProviderFactory[] = [
   ...claudeCodeAliasFactories,
   geminiCliProviderFactory,
   opencodeProviderFactory,
+  copilotCliProviderFactory,
+  ...copilotCliAliasFactories,
 ];

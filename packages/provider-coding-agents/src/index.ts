@@ -2,6 +2,7 @@
 export { claudeCodeProviderFactory } from './claude-code/claude-code-provider.js';
 export { codexProviderFactory } from './codex/codex-provider.js';
 export { codingAgentProviderFactories } from './coding-agent-factories.js';
+export { copilotCliProviderFactory } from './copilot-cli/copilot-cli-provider.js';
 export { geminiCliProviderFactory } from './gemini-cli/gemini-cli-provider.js';
 export { opencodeProviderFactory } from './opencode/opencode-provider.js';
 export type {

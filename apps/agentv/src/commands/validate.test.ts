@@ -31,7 +31,7 @@ describe('agentv validate (in process)', () => {
     const { result, stdout } = await runValidate([PROJECT]);
     expect(result).toBe(1);
     expect(stdout.split('\n')).toEqual([
-      `error: ${shown('.agentv/targets.yaml')}:9:5: target "editor": unknown provider "vscode" (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai (used by ${shown('evals/nested/broken.yaml')}))`,
+      `error: ${shown('.agentv/targets.yaml')}:9:5: target "editor": unknown provider "vscode" (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, copilot, copilot-cli, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai (used by ${shown('evals/nested/broken.yaml')}))`,
       `error: ${shown('evals/nested/broken.yaml')}:6:5: case "typo": missing required key "input_messages" (hint: add \`input_messages:\` with at least one message, e.g. \`- {role: user, content: "..."}\`, or a conversation (\`turns:\` / \`simulated_user:\`))`,
       `error: ${shown('evals/nested/broken.yaml')}:6:5: case "typo": has no evaluators (hint: add \`evaluators:\` to the case or \`execution.evaluators\` to the file, e.g. \`- { type: contains, value: "refund" }\`)`,
       `warning: ${shown('evals/nested/broken.yaml')}:7:5: case "typo": unknown key "input_mesages" is ignored (hint: did you mean "input_messages"?)`,
@@ -47,7 +47,7 @@ describe('agentv validate (in process)', () => {
     ]);
     expect(result).toBe(0);
     expect(stdout.split('\n')).toEqual([
-      `warning: ${shown('.agentv/targets.yaml')}:9:5: target "editor": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai, or leave it for runs that do not use it)`,
+      `warning: ${shown('.agentv/targets.yaml')}:9:5: target "editor": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, copilot, copilot-cli, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai, or leave it for runs that do not use it)`,
       '3 files checked: no errors (1 warning)',
       '',
     ]);

@@ -17,7 +17,7 @@ export const EXAMPLE_EVAL_PATH = 'evals/example.yaml';
 
 /**
  * The starter project: a targets file with a `cli` target named `default`
- * (commented-out `codex`, `claude-code`, `gemini-cli` and `opencode` targets, and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
+ * (commented-out `codex`, `claude-code`, `gemini-cli`, `opencode` and `copilot-cli` targets, and a commented-out `openai-compatible` target reading `.env`, with the provider, model and key
  * variable of every other LLM kind), a config file, an offline example agent and an eval file
  * whose cases that agent passes.
  */
@@ -81,6 +81,16 @@ targets:
   #   provider: opencode
   #   model: gpt-5
   #   api_key: \${{ OPENAI_API_KEY }}
+  #   timeout_seconds: 600
+
+  # GitHub Copilot CLI, the same way (npm i -g @github/copilot, a GitHub token
+  # with the "Copilot Requests" permission as GH_TOKEN=... in .env; your
+  # ~/.copilot login is not used; with base_url, a model server of your own
+  # serves the model instead, without GitHub):
+  # - name: copilot
+  #   provider: copilot-cli
+  #   model: gpt-5
+  #   api_key: \${{ GH_TOKEN }}
   #   timeout_seconds: 600
 
   # An LLM target: any server speaking OpenAI chat completions (OpenAI itself,

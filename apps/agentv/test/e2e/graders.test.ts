@@ -204,7 +204,7 @@ describe('LLM graders with a cli judge target', () => {
     const run = await runAgentv(['validate', 'evals', '.agentv'], project.dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      'error: .agentv/targets.yaml:6:5: target "judge": unknown provider "not-a-provider" (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai (used by evals/graders.yaml))',
+      'error: .agentv/targets.yaml:6:5: target "judge": unknown provider "not-a-provider" (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, copilot, copilot-cli, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai (used by evals/graders.yaml))',
     );
   });
 

@@ -89,7 +89,7 @@ describe('agentv validate', () => {
     // Unknown providers and unset variables are warnings, a CLI not installed an error; the run
     // below uses none of these targets.
     expect(validate.stdout.split('\n')).toEqual([
-      'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai, or leave it for runs that do not use it)',
+      'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, copilot, copilot-cli, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai, or leave it for runs that do not use it)',
       // The codex provider exists; its CLI is not on this PATH (only Node's folder): an error, as
       // a cli target's missing program is, though no eval file uses the target.
       'error: .agentv/targets.yaml:12:5: target "codex": provider: Codex is not installed: "codex" was not found on PATH (hint: install it with npm i -g @openai/codex (0.169.0 or newer), or set executable on the target to its path)',

@@ -9,7 +9,7 @@ import type { CodingAgentSettings } from './settings.js';
  * config home, the transcript and the error messages are shared.
  */
 export interface AgentAdapter {
-  /** The provider name: 'codex' | 'claude-code' | 'gemini-cli' | 'opencode'. */
+  /** The provider name: 'codex' | 'claude-code' | 'gemini-cli' | 'opencode' | 'copilot-cli'. */
   kind: string;
   /** Other provider names served by the same adapter (upstream's 'claude', 'claude-cli'). */
   aliases?: string[];
@@ -27,8 +27,12 @@ export interface AgentAdapter {
   parseVersion(output: string): string | undefined;
   /** Writes the agent's config files into `call.home` and returns the argv, env and stdin of one call. */
   prepare(call: AgentCall): Promise<AgentInvocation> | AgentInvocation;
-  /** A fresh reader of one call's event stream. */
-  createReader(): AgentEventReader;
+  /**
+   * A fresh reader of one call's event stream. The runner passes the call `prepare` configured:
+   * an agent that reports part of its run in a file of the call's home (Copilot CLI's token
+   * usage) reads it in `finish`.
+   */
+  createReader(call?: AgentCall): AgentEventReader;
   /** The agent's own tool names → canonical names; a name not listed keeps its own name. */
   toolNames: Record<string, CanonicalToolName>;
   /** Settings this agent cannot honour, each with the reason (validate reports them as warnings). */

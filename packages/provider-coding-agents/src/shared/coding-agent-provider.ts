@@ -120,13 +120,8 @@ export function createCodingAgentProvider(
     const workdir = sandbox !== undefined ? SANDBOX_WORKSPACE : (request.workspace ?? ownWorkdir!);
     const home = await createAgentHome(adapter.kind, exchange?.hostPath);
     try {
-      let invocation = await adapter.prepare({
-        settings,
-        prompt: request.question,
-        workdir,
-        home,
-        runEnv,
-      });
+      const call = { settings, prompt: request.question, workdir, home, runEnv };
+      let invocation = await adapter.prepare(call);
       let env: Record<string, string>;
       let start: ((command: string[]) => Promise<AgentProcess>) | undefined;
       if (sandbox !== undefined && exchange !== undefined) {
@@ -165,7 +160,7 @@ export function createCodingAgentProvider(
         invocation,
         env,
         cwd: workdir,
-        reader: adapter.createReader(),
+        reader: adapter.createReader(call),
         displayName: adapter.displayName,
         ...(timeout.seconds === undefined ? {} : { timeoutMs: timeout.seconds * 1000 }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),

@@ -14,6 +14,9 @@ export const PINNED_AGENTS = {
   'gemini-cli': { npmPackage: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   // A native binary from an optional dependency of the package (~180 MB).
   opencode: { npmPackage: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  // A native binary from an optional dependency of the package (~190 MB); it unpacks its code
+  // (~235 MB) on first start.
+  'copilot-cli': { npmPackage: '@github/copilot', version: '1.0.102', bin: 'copilot' },
 } as const;
 
 export type PinnedAgent = keyof typeof PINNED_AGENTS;

@@ -6,4 +6,5 @@ export default async function setup(): Promise<void> {
   await ensureAgentCli('claude-code');
   await ensureAgentCli('gemini-cli');
   await ensureAgentCli('opencode');
+  await ensureAgentCli('copilot-cli');
 }
