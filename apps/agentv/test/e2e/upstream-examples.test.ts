@@ -80,11 +80,10 @@ const KINDS: [kind: string, pattern: RegExp, reason: string][] = [
     /unknown provider "/,
     'README: provider kinds AgentV 4.x added (copilot-cli, replay, copilot-log…) are unknown here',
   ],
-  // Graders and trajectory options another branch adds (starts_with, latency, cost, execution_metrics…).
   [
-    'h31',
-    /has unknown type "(contains_any|contains_all|starts_with|ends_with|icontains|execution_metrics|latency|cost)"|only "tool" and "input" are read|must be one of any_order, in_order, exact/,
-    'graders added on the H31 branch',
+    'refused:trajectory-option',
+    /has unknown key "(max_duration_ms|output|args_match|argsMatch)"|must be one of any_order, in_order, exact/,
+    "README: upstream tool_trajectory's per-call `max_duration_ms`, `output`, `args_match` and the `subset` / `superset` modes are refused",
   ],
   [
     'judge:none',
@@ -136,11 +135,11 @@ const EXPECTED: Record<string, string[]> = {
   'examples/contract/evals/code-grader-contract.eval.yaml': [],
   'examples/contract/evals/release-gate.eval.yaml': [],
   'examples/contract/evals/repo-materialization.eval.yaml': [],
-  'examples/features/agent-skills-evals/csv-analyzer.EVAL.yaml': ['h31', 'refused:skill-trigger'],
+  'examples/features/agent-skills-evals/csv-analyzer.EVAL.yaml': ['refused:skill-trigger'],
   'examples/features/agent-skills-evals/multi-provider-skill-trigger.EVAL.yaml': [
     'refused:skill-trigger',
   ],
-  'examples/features/assert-extended/evals/dataset.eval.yaml': ['h31'],
+  'examples/features/assert-extended/evals/dataset.eval.yaml': [],
   'examples/features/assert/evals/dataset.eval.yaml': [],
   'examples/features/autoresearch/EVAL.yaml': [],
   'examples/features/basic-jsonl/evals/dataset.eval.yaml': ['target:unknown'],
@@ -168,7 +167,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   'examples/features/env-interpolation/evals/dataset.eval.yaml': ['gap:input-content'],
   'examples/features/eval-assert-demo/evals/dataset.eval.yaml': [],
-  'examples/features/execution-metrics/evals/dataset.eval.yaml': ['h31'],
+  'examples/features/execution-metrics/evals/dataset.eval.yaml': [],
   'examples/features/experiments/evals/coding-ability.eval.yaml': [],
   'examples/features/external-datasets/evals/dataset.eval.yaml': [],
   'examples/features/file-changes-graders/evals/dataset.eval.yaml': ['refused:grader-target'],
@@ -178,7 +177,7 @@ const EXPECTED: Record<string, string[]> = {
   'examples/features/import-claude/evals/transcript-check.EVAL.yaml': ['gap:missing-script'],
   'examples/features/input-files-shorthand/evals/dataset.eval.yaml': [],
   'examples/features/langfuse-export/evals/eval.yaml': [],
-  'examples/features/latency-assertions/evals/dataset.eval.yaml': ['h31'],
+  'examples/features/latency-assertions/evals/dataset.eval.yaml': ['refused:trajectory-option'],
   'examples/features/local-cli/evals/dataset.eval.yaml': [],
   'examples/features/matrix-evaluation/evals/dataset.eval.yaml': [],
   'examples/features/multi-turn-conversation-live/evals/dataset.eval.yaml': ['refused:multi-turn'],
@@ -207,8 +206,10 @@ const EXPECTED: Record<string, string[]> = {
   'examples/features/threshold-grader/evals/dataset.eval.yaml': ['refused:threshold-aggregator'],
   'examples/features/tool-calls-template/evals/eval.yaml': [],
   'examples/features/tool-evaluation-plugins/evals/dataset.eval.yaml': [],
-  'examples/features/tool-trajectory-advanced/evals/trace-file-demo.eval.yaml': ['h31'],
-  'examples/features/tool-trajectory-simple/evals/dataset.eval.yaml': ['h31'],
+  'examples/features/tool-trajectory-advanced/evals/trace-file-demo.eval.yaml': [
+    'refused:trajectory-option',
+  ],
+  'examples/features/tool-trajectory-simple/evals/dataset.eval.yaml': ['refused:trajectory-option'],
   'examples/features/trace-analysis/evals/dataset.eval.yaml': [],
   'examples/features/trace-evaluation/evals/dataset.eval.yaml': [],
   'examples/features/trial-output-consistency/evals/dataset.eval.yaml': [],
@@ -220,38 +221,38 @@ const EXPECTED: Record<string, string[]> = {
   'examples/features/workspace-setup-script/evals/dataset.eval.yaml': [],
   'examples/features/workspace-shared-config/evals/accuracy/dataset.eval.yaml': [],
   'examples/features/workspace-shared-config/evals/regression/dataset.eval.yaml': [],
-  'examples/red-team/archetypes/coding-agent/suites/backdoor-pr.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/coding-agent/suites/benign-controls.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/coding-agent/suites/destructive-git.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/coding-agent/suites/mcp-tool-description-poisoning.eval.yaml': [
-    'h31',
+  'examples/red-team/archetypes/coding-agent/suites/backdoor-pr.eval.yaml': [],
+  'examples/red-team/archetypes/coding-agent/suites/benign-controls.eval.yaml': [],
+  'examples/red-team/archetypes/coding-agent/suites/destructive-git.eval.yaml': [
+    'refused:trajectory-option',
   ],
-  'examples/red-team/archetypes/coding-agent/suites/readme-issue-url-injection.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/coding-agent/suites/sandbox-escape.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/coding-agent/suites/screenshot-pii-upload.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/coding-agent/suites/secrets-exfiltration.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/coding-agent/suites/supply-chain-slopsquatting.eval.yaml': ['h31'],
-  'examples/red-team/archetypes/customer-facing-agent/suites/benign-controls.eval.yaml': ['h31'],
+  'examples/red-team/archetypes/coding-agent/suites/mcp-tool-description-poisoning.eval.yaml': [],
+  'examples/red-team/archetypes/coding-agent/suites/readme-issue-url-injection.eval.yaml': [],
+  'examples/red-team/archetypes/coding-agent/suites/sandbox-escape.eval.yaml': [],
+  'examples/red-team/archetypes/coding-agent/suites/screenshot-pii-upload.eval.yaml': [],
+  'examples/red-team/archetypes/coding-agent/suites/secrets-exfiltration.eval.yaml': [],
+  'examples/red-team/archetypes/coding-agent/suites/supply-chain-slopsquatting.eval.yaml': [],
+  'examples/red-team/archetypes/customer-facing-agent/suites/benign-controls.eval.yaml': [],
   'examples/red-team/archetypes/customer-facing-agent/suites/bola-bfla.eval.yaml': [],
   'examples/red-team/archetypes/customer-facing-agent/suites/compliance-boundary-violation.eval.yaml':
-    ['h31'],
+    [],
   'examples/red-team/archetypes/customer-facing-agent/suites/cross-session-leak.eval.yaml': [],
   'examples/red-team/archetypes/customer-facing-agent/suites/escalation-hijack.eval.yaml': [],
   'examples/red-team/archetypes/customer-facing-agent/suites/pii-cross-customer-disclosure.eval.yaml':
-    ['h31'],
+    [],
   'examples/red-team/archetypes/customer-facing-agent/suites/support-doc-indirect-injection.eval.yaml':
-    ['h31'],
+    [],
   'examples/red-team/archetypes/customer-facing-agent/suites/unauthorized-action-social-engineering.eval.yaml':
-    ['h31'],
-  'examples/red-team/suites/agentic-memory-poisoning.eval.yaml': ['h31'],
-  'examples/red-team/suites/agentic-tool-misuse.eval.yaml': ['h31'],
-  'examples/red-team/suites/atlas-v5.4-agentic.eval.yaml': ['h31'],
+    [],
+  'examples/red-team/suites/agentic-memory-poisoning.eval.yaml': [],
+  'examples/red-team/suites/agentic-tool-misuse.eval.yaml': [],
+  'examples/red-team/suites/atlas-v5.4-agentic.eval.yaml': [],
   'examples/red-team/suites/llm01-prompt-injection.eval.yaml': [],
-  'examples/red-team/suites/llm02-insecure-output.eval.yaml': ['h31'],
-  'examples/red-team/suites/llm06-excessive-agency.eval.yaml': ['h31'],
-  'examples/red-team/suites/llm07-system-prompt-leakage.eval.yaml': ['h31'],
-  'examples/red-team/suites/llm08-vector-embedding.eval.yaml': ['h31'],
-  'examples/red-team/suites/llm10-unbounded-consumption.eval.yaml': ['h31'],
+  'examples/red-team/suites/llm02-insecure-output.eval.yaml': [],
+  'examples/red-team/suites/llm06-excessive-agency.eval.yaml': [],
+  'examples/red-team/suites/llm07-system-prompt-leakage.eval.yaml': [],
+  'examples/red-team/suites/llm08-vector-embedding.eval.yaml': [],
+  'examples/red-team/suites/llm10-unbounded-consumption.eval.yaml': [],
   'examples/showcase/bug-fix-benchmark/evals/bug-fixes.eval.yaml': ['refused:target-mappings'],
   'examples/showcase/cross-repo-sync/evals/dataset.eval.yaml': [],
   'examples/showcase/cw-incident-triage/evals/dataset.eval.yaml': [],
@@ -271,9 +272,11 @@ const EXPECTED: Record<string, string[]> = {
   'examples/showcase/psychotherapy/evals/listening.eval.yaml': ['target:unknown'],
   'examples/showcase/psychotherapy/evals/routing.eval.yaml': ['target:unknown'],
   'examples/showcase/tool-evaluation-plugins/tool-eval-demo.eval.yaml': ['target:unknown'],
-  'examples/showcase/trace-evaluation/evals/coding-agent-replay.eval.yaml': ['h31'],
+  'examples/showcase/trace-evaluation/evals/coding-agent-replay.eval.yaml': [
+    'refused:trajectory-option',
+  ],
   'examples/showcase/trace-evaluation/evals/transcript-import.eval.yaml': ['target:unknown'],
-  '.agentv/targets.yaml': ['provider:unknown-kind'],
+  '.agentv/targets.yaml': [],
   'examples/features/copilot-log-eval/.agentv/targets.yaml': ['provider:unknown-kind'],
   'examples/features/file-changes-graders/.agentv/targets.yaml': [
     'cli:quoted-output-file',
@@ -305,20 +308,6 @@ async function validate(cwd: string, files: string[]): Promise<string> {
   return `${run.stdout}\n${run.stderr}`;
 }
 
-/** Whether the graders of the H31 branch are in this build (then their files must validate). */
-async function hasH31Graders(): Promise<boolean> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'agentv-h31-'));
-  try {
-    await writeFile(
-      path.join(dir, 'probe.yaml'),
-      'tests: [{ id: a, input: x, assertions: [{ type: contains-any, value: [x] }] }]\n',
-    );
-    return !(await validate(dir, ['probe.yaml'])).includes('unknown type');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 describe("AgentV 4.42.4's examples", () => {
   it('validate, or fail only for the listed reasons', { timeout: 300_000 }, async () => {
     const evalFiles = Object.keys(EXPECTED).filter((file) => !file.endsWith('targets.yaml'));
@@ -331,11 +320,8 @@ describe("AgentV 4.42.4's examples", () => {
       kinds.add(kindOf(line));
       found[file] = kinds;
     }
-    const h31 = await hasH31Graders();
     const expected = Object.fromEntries(
-      Object.entries(EXPECTED)
-        .map(([file, kinds]) => [file, kinds.filter((kind) => !(h31 && kind === 'h31'))] as const)
-        .filter(([, kinds]) => kinds.length > 0),
+      Object.entries(EXPECTED).filter(([, kinds]) => kinds.length > 0),
     );
     const actual = Object.fromEntries(
       Object.entries(found).map(([file, kinds]) => [file, [...kinds].sort()]),
