@@ -15,8 +15,7 @@ import {
 } from './case-steps.js';
 import type { HeldWorkspace } from './case-workspace.js';
 import { failureMessage } from './failure-message.js';
-import { rateLimiterFor } from './rate-limiter-for.js';
-import { invokeTraced } from './traced-call.js';
+import { invokeTarget } from './invoke-target.js';
 
 /**
  * Asks the agent one turn of a conversation, retrying failed calls per the
@@ -42,17 +41,7 @@ export async function askTurn(
       request.conversation = conversation;
       request.metadata = { ...request.metadata, conversationId: conversation.id };
       // Rate limits and OTLP intake apply to each turn as to a single call.
-      const limiter = rateLimiterFor(run, planned.target);
-      await limiter?.acquire(options.signal);
-      try {
-        const response = await invokeTraced(provider, request, planned, run);
-        limiter?.release({ usage: response.usage });
-        return response;
-      } catch (error) {
-        if (limiter !== undefined) limiter.release({ error });
-        else rateLimiterFor(run, planned.target, error)?.refused(error);
-        throw error;
-      }
+      return invokeTarget(provider, request, planned, run, options.signal);
     },
     retryPolicyFor(planned.target, options),
     {

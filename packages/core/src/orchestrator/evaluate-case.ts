@@ -28,10 +28,9 @@ import {
 import { evaluateConversation } from './evaluate-conversation.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import { failureMessage, messageOf } from './failure-message.js';
+import { invokeTarget } from './invoke-target.js';
 import type { PlannedCase } from './plan-run.js';
-import { rateLimiterFor } from './rate-limiter-for.js';
 import type { RunState } from './run-state.js';
-import { invokeTraced } from './traced-call.js';
 
 /**
  * Answers one case with `provider.invoke`, retrying failed calls per the
@@ -82,24 +81,17 @@ export async function evaluateCase(
           throw new ProviderError(messageOf(error), { retryable: false });
         }
       }
-      const limiter = rateLimiterFor(run, planned.target);
-      await limiter?.acquire(guard?.signal ?? options.signal);
-      callStarted = Date.now();
-      firstCallStarted ??= callStarted;
-      try {
-        const response = await invokeTraced(
-          provider,
-          buildRequest(context, prompt, attempt, held, guard),
-          planned,
-          run,
-        );
-        limiter?.release({ usage: response.usage });
-        return response;
-      } catch (error) {
-        if (limiter !== undefined) limiter.release({ error });
-        else rateLimiterFor(run, planned.target, error)?.refused(error);
-        throw error;
-      }
+      return invokeTarget(
+        provider,
+        buildRequest(context, prompt, attempt, held, guard),
+        planned,
+        run,
+        guard?.signal ?? options.signal,
+        () => {
+          callStarted = Date.now();
+          firstCallStarted ??= callStarted;
+        },
+      );
     },
     retryPolicyFor(planned.target, options),
     {
