@@ -77,7 +77,7 @@ describe('a case budget over a conversation', () => {
 ${SCRIPTED('within', ['one', 'two', 'three'], 'max_cost_usd: 1, max_tokens: 2000')}${SCRIPTED('cost', ['one', 'two', 'three', 'four'], 'max_cost_usd: 0.5')}${SCRIPTED('tokens', ['one', 'two', 'three'], 'max_tokens: 1000')}${SCRIPTED('slow', ['one', 'be slow', 'three'], 'max_duration_seconds: 6')}`,
     });
     const run = await runAgentv(
-      ['eval', 'evals/talk.yaml', '--out', 'out.jsonl', '--workers', '2'],
+      ['eval', 'evals/talk.yaml', '--out', 'out.jsonl', '--workers', '2', '--include-trace'],
       project.dir,
     );
     expect(run.stderr).toBe('');
@@ -122,7 +122,20 @@ ${SCRIPTED('within', ['one', 'two', 'three'], 'max_cost_usd: 1, max_tokens: 2000
     expect(byId.slow!.duration_ms).toBeLessThan(18_000);
     expect((await calls()).filter((call) => !call.startsWith('talk/within'))).toHaveLength(6);
     expect(run.stdout).toContain('Failures by class: budget 3');
-  }, 60_000);
+
+    // Re-graded from the line, nobody called: the recorded usage crosses the budget at the same
+    // turn again; a conversation stopped during a turn has no answer to grade there.
+    const graded = await runAgentv(['grade', 'out.jsonl', '--out', 'graded.jsonl'], project.dir);
+    expect(graded.stderr).toMatch(
+      /case "slow" .* not graded: its conversation was stopped over its budget during turn 2/,
+    );
+    expect(await calls()).toHaveLength(9);
+    const regraded = await lines('graded.jsonl');
+    expect(Object.keys(regraded).sort()).toEqual(['cost', 'tokens', 'within']);
+    expect(regraded.cost).toMatchObject({ conversation_end: 'budget', failure_class: 'budget' });
+    expect(regraded.cost!.misses[0]).toBe('over budget: cost $0.6 > max_cost_usd $0.5');
+    expect(regraded.within).toMatchObject({ passed: true, conversation_end: 'completed' });
+  }, 90_000);
 
   it("does not count the simulated user's tokens against the case, but --budget-usd counts them", async () => {
     llm = await startUser();
