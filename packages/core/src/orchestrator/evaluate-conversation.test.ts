@@ -297,6 +297,24 @@ describe('a budget across the conversation', () => {
     ]);
   });
 
+  it('counts a turn answered from the cache as spending nothing', async () => {
+    const agent = scripted('default', () => 'ok');
+    const invoke = agent.invoke.bind(agent);
+    agent.invoke = async (request) => ({ ...(await invoke(request)), cached: true });
+    const result = await run(
+      conversationCase({ turns: three }, { budget: { maxCostUsd: 0.8 } }),
+      agent,
+    );
+    expect(result).toMatchObject({
+      passed: true,
+      cached: true,
+      conversationEnd: 'completed',
+      costUsd: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
+    expect(result.turns).toHaveLength(3);
+  });
+
   it("does not count the simulated user's tokens: they are the run's, not the agent's", async () => {
     const agent = scripted('default', (request) => `answer ${request.conversation!.turn}`);
     const user = scripted('user_llm', (request) =>
