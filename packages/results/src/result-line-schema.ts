@@ -171,7 +171,12 @@ const conversationTurnSchema = z.object({
   usage: tokenCounts.optional().describe("The turn's token counts, when reported."),
   cost_usd: z.number().optional().describe("The turn's cost in US dollars, when known."),
   cached: z.literal(true).optional().describe('Present (true) when answered from the cache.'),
-  error: z.string().optional().describe('Why the turn could not be answered or graded.'),
+  error: z
+    .string()
+    .optional()
+    .describe(
+      "Why the turn could not be answered or graded (`over budget: …` when the case's budget stopped the agent during it).",
+    ),
   trace: z
     .array(traceEventSchema)
     .nullable()
@@ -248,10 +253,10 @@ export const resultLineSchema = z.object({
       'For a case with a workspace: what the agent changed in it; the diff and file list are saved beside the result file (<result file>.workspaces/<case>.diff and .json).',
     ),
   conversation_end: z
-    .enum(['completed', 'goal_reached', 'gave_up', 'max_turns', 'error'])
+    .enum(['completed', 'goal_reached', 'gave_up', 'max_turns', 'budget', 'error'])
     .optional()
     .describe(
-      "For a conversation: why it ended (completed: every scripted turn was answered; the others are the simulated user's, or error).",
+      "For a conversation: why it ended (completed: every scripted turn was answered; budget: a turn crossed the case's budget; the others are the simulated user's, or error).",
     ),
   turns: z
     .array(conversationTurnSchema)

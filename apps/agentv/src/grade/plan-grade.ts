@@ -103,6 +103,14 @@ export function planGrade(options: PlanGradeOptions): GradePlan {
       });
       continue;
     }
+    const stopped = record.turns?.at(-1);
+    if (record.conversation_end === 'budget' && stopped?.error !== undefined) {
+      ungraded.push({
+        ...ref,
+        reason: `its conversation was stopped over its budget during turn ${stopped.turn}, so that turn has no answer to grade (${firstLine(stopped.error)})`,
+      });
+      continue;
+    }
     if (!('trace' in record)) {
       ungraded.push({
         ...ref,

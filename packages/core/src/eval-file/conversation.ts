@@ -1,7 +1,7 @@
 /** Why a conversation ended, as the result line's `conversation_end` says. */
 export type ConversationEnd =
-  /** Every scripted turn was answered (no simulated user). */
-  'completed' | 'goal_reached' | 'gave_up' | 'max_turns' | 'error';
+  /** Every scripted turn was answered (no simulated user). `budget`: a turn crossed the case's budget. */
+  'completed' | 'goal_reached' | 'gave_up' | 'max_turns' | 'budget' | 'error';
 
 export const DEFAULT_MAX_TURNS = 10;
 

@@ -4,6 +4,7 @@ import { callLabel } from '../provider/call-label.js';
 import type { ConversationRequest } from '../provider/conversation-request.js';
 import type { Provider } from '../provider/provider.js';
 import { withRetries } from '../retry/retry-policy.js';
+import type { CaseBudgetGuard } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
 import { retryPolicyFor, verboseRetryWaits } from './case-retries.js';
 import {
@@ -20,7 +21,8 @@ import { invokeTarget } from './invoke-target.js';
 /**
  * Asks the agent one turn of a conversation, retrying failed calls per the
  * retry policy (the workspace is kept as it is between attempts: it holds the
- * earlier turns' work). Each attempt is reported through `onAttempt`.
+ * earlier turns' work). Each attempt is reported through `onAttempt`. With a
+ * `guard` (the case has a budget) the turn's calls get its signal and report their usage to it.
  */
 export async function askTurn(
   context: CaseContext,
@@ -28,24 +30,26 @@ export async function askTurn(
   prompt: BuiltPrompt,
   conversation: ConversationRequest,
   held: HeldWorkspace | undefined,
+  guard?: CaseBudgetGuard,
 ): Promise<Answer | { error: string; attempts: number; failureClass: FailureClass }> {
   const { planned, run } = context;
   const { options } = run;
+  const signal = guard?.signal ?? options.signal;
   let callStarted = 0;
   let firstStarted: number | undefined;
   const outcome = await withRetries(
     async (attempt) => {
       callStarted = Date.now();
       firstStarted ??= callStarted;
-      const request = buildRequest(context, prompt, attempt, held);
+      const request = buildRequest(context, prompt, attempt, held, guard);
       request.conversation = conversation;
       request.metadata = { ...request.metadata, conversationId: conversation.id };
       // Rate limits and OTLP intake apply to each turn as to a single call.
-      return invokeTarget(provider, request, planned, run, options.signal);
+      return invokeTarget(provider, request, planned, run, signal);
     },
     retryPolicyFor(planned.target, options),
     {
-      signal: options.signal,
+      signal,
       onWait: verboseRetryWaits(options, provider.id, (failed) =>
         callLabel({ evalCaseId: planned.evalCase.id, attempt: failed - 1 }),
       ),

@@ -1,5 +1,6 @@
 import type { CaseBudget } from '../eval-file/eval-case.js';
 import type { TokenUsage } from '../provider/provider-response.js';
+import { addTokenUsage } from '../provider/token-usage.js';
 
 /** Why a case went over its budget, with the measured value: `cost $0.62 > max_cost_usd $0.50`. */
 export type BudgetOverrun = string;
@@ -9,6 +10,19 @@ export interface CaseSpend {
   usage?: TokenUsage | undefined;
   costUsd?: number | undefined;
   durationMs: number;
+}
+
+/** `a` and `b` together: a conversation's turns so far and the running one. */
+export function addSpend(a: CaseSpend, b: CaseSpend): CaseSpend {
+  const costUsd =
+    a.costUsd === undefined && b.costUsd === undefined
+      ? undefined
+      : (a.costUsd ?? 0) + (b.costUsd ?? 0);
+  return {
+    usage: addTokenUsage(a.usage, b.usage),
+    costUsd,
+    durationMs: a.durationMs + b.durationMs,
+  };
 }
 
 /** The first limit of `budget` that `spend` crossed; undefined within it (or without a budget). */
@@ -48,7 +62,8 @@ function round(value: number): string {
  * The signal a case's provider calls get when the case has a budget: aborted when the run's
  * signal is, when `max_duration_seconds` passes, or when usage reported as it goes
  * (`ProviderRequest.onUsage`) crosses `max_tokens` or `max_cost_usd`. `overrun` then says
- * which limit; it stays undefined when the run itself was stopped.
+ * which limit; it stays undefined when the run itself was stopped. For a turn of a
+ * conversation, `earlier` is what the turns before it spent: the limits hold for them together.
  */
 export class CaseBudgetGuard {
   readonly signal: AbortSignal;
@@ -63,6 +78,7 @@ export class CaseBudgetGuard {
   constructor(
     private readonly budget: CaseBudget,
     private readonly runSignal: AbortSignal | undefined,
+    private readonly earlier: CaseSpend = { durationMs: 0 },
   ) {
     this.signal = this.controller.signal;
     if (runSignal !== undefined) {
@@ -71,7 +87,8 @@ export class CaseBudgetGuard {
       runSignal.addEventListener('abort', this.stopWithRun, { once: true });
     }
     if (budget.maxDurationSeconds !== undefined) {
-      this.timer = setTimeout(() => this.check(), budget.maxDurationSeconds * 1000 + 1);
+      const left = Math.max(0, budget.maxDurationSeconds * 1000 - earlier.durationMs);
+      this.timer = setTimeout(() => this.check(), left + 1);
       this.timer.unref();
     }
   }
@@ -85,11 +102,14 @@ export class CaseBudgetGuard {
 
   private check(): void {
     if (this.controller.signal.aborted) return;
-    const overrun = budgetOverrun(this.budget, {
-      usage: this.usage,
-      costUsd: this.costUsd,
-      durationMs: Date.now() - this.started,
-    });
+    const overrun = budgetOverrun(
+      this.budget,
+      addSpend(this.earlier, {
+        usage: this.usage,
+        costUsd: this.costUsd,
+        durationMs: Date.now() - this.started,
+      }),
+    );
     if (overrun === undefined) return;
     this.overrun = overrun;
     this.controller.abort(new Error(`the case went over its budget: ${overrun}`));

@@ -224,3 +224,119 @@ describe('simulated user', () => {
     );
   });
 });
+
+describe('a budget across the conversation', () => {
+  const turn = (message: string, evaluators: EvalCase['evaluators'] = []) => ({
+    messages: [{ role: 'user' as const, content: text(message) }],
+    evaluators,
+  });
+  const three = [
+    turn('one', [{ name: 'ok', type: 'contains', value: 'ok' }]),
+    turn('two'),
+    turn('three'),
+  ];
+
+  it('adds up every turn and stops the conversation at the turn that crosses it', async () => {
+    // $0.50 and 12 tokens a turn: the second turn crosses $0.80.
+    const agent = scripted('default', () => 'ok');
+    const result = await run(
+      conversationCase(
+        { turns: three },
+        {
+          budget: { maxCostUsd: 0.8 },
+          evaluators: [{ name: 'short', type: 'conversation_turns', max: 5 }],
+        },
+      ),
+      agent,
+    );
+    expect(agent.requests).toHaveLength(2);
+    expect(result).toMatchObject({
+      passed: false,
+      failureClass: 'budget',
+      conversationEnd: 'budget',
+      costUsd: 1,
+      usage: { inputTokens: 20, outputTokens: 4 },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.misses[0]).toBe('over budget: cost $1 > max_cost_usd $0.8');
+    expect(result.turns!.map((entry) => [entry.userMessage, entry.answer])).toEqual([
+      ['one', 'ok'],
+      ['two', 'ok'],
+    ]);
+    // Cut short, the conversation is not graded as a whole.
+    expect(result.evaluatorResults.map((entry) => entry.name)).toEqual(['turns']);
+  });
+
+  it('stops the running call through its signal once the turns together cross max_tokens', async () => {
+    const agent = scripted('default', () => 'ok');
+    const invoke = agent.invoke.bind(agent);
+    agent.invoke = async (request) => {
+      if (request.conversation!.turn === 1) return invoke(request);
+      agent.requests.push(request);
+      request.onUsage?.({ inputTokens: 20 });
+      const signal = request.signal!;
+      if (signal.aborted) throw signal.reason;
+      return new Promise((_, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+    };
+    const result = await run(
+      conversationCase({ turns: three }, { budget: { maxTokens: 25 } }),
+      agent,
+    );
+    expect(agent.requests).toHaveLength(2);
+    expect(result).toMatchObject({
+      passed: false,
+      failureClass: 'budget',
+      conversationEnd: 'budget',
+    });
+    expect(result.misses[0]).toBe('over budget: 32 tokens > max_tokens 25 (the agent was stopped)');
+    expect(result.turns!.map((entry) => [entry.userMessage, entry.answer, entry.error])).toEqual([
+      ['one', 'ok', undefined],
+      ['two', '', 'over budget: 32 tokens > max_tokens 25 (the agent was stopped)'],
+    ]);
+  });
+
+  it('counts a turn answered from the cache as spending nothing', async () => {
+    const agent = scripted('default', () => 'ok');
+    const invoke = agent.invoke.bind(agent);
+    agent.invoke = async (request) => ({ ...(await invoke(request)), cached: true });
+    const result = await run(
+      conversationCase({ turns: three }, { budget: { maxCostUsd: 0.8 } }),
+      agent,
+    );
+    expect(result).toMatchObject({
+      passed: true,
+      cached: true,
+      conversationEnd: 'completed',
+      costUsd: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
+    expect(result.turns).toHaveLength(3);
+  });
+
+  it("does not count the simulated user's tokens: they are the run's, not the agent's", async () => {
+    const agent = scripted('default', (request) => `answer ${request.conversation!.turn}`);
+    const user = scripted('user_llm', (request) =>
+      request.question.includes('answer 2') ? '{"stop": "goal_reached"}' : '{"message": "more"}',
+    );
+    const result = await run(
+      conversationCase(
+        { simulatedUser: { target: 'user_llm', goal: 'a refund', maxTurns: 5 } },
+        {
+          budget: { maxTokens: 30, maxCostUsd: 1 },
+          evaluators: [{ name: 'goal', type: 'goal_reached' }],
+        },
+      ),
+      agent,
+      user,
+    );
+    // The agent spent 24 tokens and $1, the simulated user 36 tokens and $1.50.
+    expect(result).toMatchObject({
+      passed: true,
+      conversationEnd: 'goal_reached',
+      costUsd: 1,
+      simulatorCostUsd: 1.5,
+    });
+  });
+});

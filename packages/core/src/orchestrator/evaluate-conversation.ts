@@ -11,8 +11,9 @@ import { addTokenUsage } from '../provider/token-usage.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { askTurn } from './ask-turn.js';
+import { addSpend, budgetOverrun, CaseBudgetGuard, type CaseSpend } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
-import { errorResult } from './case-steps.js';
+import { errorResult, overBudget } from './case-steps.js';
 import {
   changesIfKnown,
   type HeldWorkspace,
@@ -34,7 +35,10 @@ import { type Simulator, simulatorFor } from './simulated-user.js';
  * the conversation so far. Each scripted turn is graded by its own graders, then the
  * whole conversation by the case's. A turn the agent could not answer (after its
  * retries) or a simulated user that failed ends the conversation with
- * `conversation_end: error`, the case's error. Throws only a `WorkspaceSetupError`.
+ * `conversation_end: error`, the case's error. The case's budget holds for the agent's
+ * turns together: a turn that crosses it ends the conversation with `conversation_end:
+ * budget` (a running call is stopped), and the case fails without its conversation-level
+ * graders. Throws only a `WorkspaceSetupError`.
  */
 export async function evaluateConversation(
   planned: PlannedCase,
@@ -63,7 +67,7 @@ export async function evaluateConversation(
     provider.endConversation?.(id);
   }
   let workspace: CaseWorkspace | undefined;
-  if (held !== undefined && talk.error === undefined) {
+  if (held !== undefined && talk.error === undefined && talk.overrun === undefined) {
     const got = await workspaceForGraders(context, held, talk.attempts);
     if ('error' in got) return got.error;
     workspace = got;
@@ -82,6 +86,8 @@ interface Talk {
   error?: string;
   /** Whose fault that error is (a failed turn: its call's class; the simulated user: `grader`). */
   errorClass?: FailureClass;
+  /** Set when the conversation ended with `budget`: the limit and the measured value. */
+  overrun?: string;
   simulator?: Simulator;
   judge?: ReturnType<typeof meteredJudge>;
 }
@@ -106,6 +112,9 @@ async function converse(
   const transcript: ConversationTranscript = { turns: [], end: 'completed' };
   const shared = judgeFor(planned, run);
   const talk: Talk = { turns: [], transcript, attempts: 0 };
+  const { budget } = evalCase;
+  // What the agent's turns spent so far (a cached answer spent nothing).
+  let spent: CaseSpend = { durationMs: 0 };
   if (shared) talk.judge = meteredJudge(shared);
   if (simulated !== undefined) talk.simulator = simulatorFor(planned, run, id);
   const end = (why: ConversationEnd, error?: string, errorClass?: FailureClass): Talk => {
@@ -143,13 +152,35 @@ async function converse(
     } catch (error) {
       return end('error', `turn ${turn}: could not build the prompt: ${messageOf(error)}`, 'infra');
     }
+    const turnStarted = Date.now();
+    const guard =
+      budget === undefined ? undefined : new CaseBudgetGuard(budget, run.options.signal, spent);
     const asked = await askTurn(
       context,
       provider,
       prompt,
       { id, turn, messages: prompt.chatPrompt.slice(-messages.length) },
       held,
+      guard,
     );
+    guard?.dispose();
+    if ('error' in asked && guard?.overrun !== undefined) {
+      const overrun = `${guard.overrun} (the agent was stopped)`;
+      talk.attempts += asked.attempts;
+      talk.turns.push({
+        turn,
+        source: scripted ? 'scripted' : 'simulated',
+        userMessage,
+        answer: '',
+        traceSummary: null,
+        evaluatorResults: [],
+        attempts: asked.attempts,
+        durationMs: Date.now() - turnStarted,
+        error: `over budget: ${overrun}`,
+      });
+      talk.overrun = overrun;
+      return end('budget');
+    }
     if ('error' in asked) {
       talk.attempts += asked.attempts;
       talk.turns.push({
@@ -183,6 +214,11 @@ async function converse(
     if (response.usage !== undefined) record.usage = response.usage;
     if (response.costUsd !== undefined) record.costUsd = response.costUsd;
     if (response.cached === true) record.cached = true;
+    spent = addSpend(spent, {
+      usage: response.cached === true ? undefined : response.usage,
+      costUsd: response.cached === true ? undefined : response.costUsd,
+      durationMs: asked.durationMs,
+    });
     if (scripted !== undefined && scripted.evaluators.length > 0) {
       const turnCase: EvalCase = { ...evalCase, evaluators: scripted.evaluators };
       if (scripted.expectedOutcome !== undefined)
@@ -210,6 +246,12 @@ async function converse(
       if (grade.error !== undefined) record.error = grade.error;
     }
     talk.turns.push(record);
+    // Checked once the turn is graded: its answer is kept, and no further turn is asked.
+    const overrun = guard?.overrun ?? budgetOverrun(budget, spent);
+    if (overrun !== undefined) {
+      talk.overrun = overrun;
+      return end('budget');
+    }
   }
 }
 
@@ -249,7 +291,12 @@ async function conversationResult(
   const fromTurns = turnsResult(talk.turns, conversation.aggregation);
   if (fromTurns !== undefined) results.push(fromTurns);
   let error = talk.error;
-  if (error === undefined && (evalCase.evaluators.length > 0 || fromTurns === undefined)) {
+  // A conversation cut short by its budget is not graded as a whole: it fails anyway.
+  if (
+    error === undefined &&
+    talk.overrun === undefined &&
+    (evalCase.evaluators.length > 0 || fromTurns === undefined)
+  ) {
     const grade = await gradeCase(
       evalCase.evaluators,
       {
@@ -276,8 +323,9 @@ async function conversationResult(
   let usage: TokenUsage | undefined;
   let costUsd: number | undefined;
   for (const turn of talk.turns) {
-    usage = addTokenUsage(usage, turn.usage);
-    if (turn.costUsd !== undefined) costUsd = (costUsd ?? 0) + turn.costUsd;
+    // An answer from the cache spent nothing, as a single case's does (`--budget-usd` too).
+    usage = addTokenUsage(usage, turn.cached === true ? zeroUsage(turn.usage) : turn.usage);
+    if (turn.costUsd !== undefined) costUsd = (costUsd ?? 0) + (turn.cached ? 0 : turn.costUsd);
   }
   const result: EvaluationResult = {
     timestamp: new Date().toISOString(),
@@ -317,5 +365,10 @@ async function conversationResult(
     result.failureClass = 'agent';
   }
   if (anyTrace) result.trace = trace;
-  return result;
+  return talk.overrun === undefined ? result : overBudget(result, talk.overrun);
+}
+
+/** Zero tokens, when any were reported. */
+function zeroUsage(usage: TokenUsage | undefined): TokenUsage | undefined {
+  return usage === undefined ? undefined : { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
