@@ -1,4 +1,5 @@
 import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
+import type { TraceEvent } from '../trace/trace-event.js';
 import type { FailureClass } from './failure-class.js';
 
 export interface ProviderErrorOptions extends AgentvErrorOptions {
@@ -17,6 +18,11 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
   retryAfterMs?: number;
   /** The agent's raw event stream up to the failure, secrets masked (see `ProviderResponse.transcript`). */
   transcript?: string;
+  /**
+   * The agent's trace up to the failure, secrets masked: kept on the result of a case whose
+   * agent was stopped for crossing its budget.
+   */
+  trace?: TraceEvent[];
   /** Who the failure is on, when the provider knows (`classifyFailure` guesses otherwise). */
   failureClass?: 'agent' | 'infra' | 'timeout';
 }
@@ -30,6 +36,7 @@ export class ProviderError extends AgentvError {
   readonly details?: Record<string, unknown>;
   readonly retryAfterMs?: number;
   readonly transcript?: string;
+  readonly trace?: TraceEvent[];
   readonly failureClass?: FailureClass;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
@@ -40,6 +47,7 @@ export class ProviderError extends AgentvError {
     this.details = options.details;
     this.retryAfterMs = options.retryAfterMs;
     if (options.transcript !== undefined) this.transcript = options.transcript;
+    if (options.trace !== undefined) this.trace = options.trace;
     if (options.failureClass !== undefined) this.failureClass = options.failureClass;
   }
 }

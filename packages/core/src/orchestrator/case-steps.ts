@@ -275,14 +275,35 @@ export function attemptRecord(
   };
 }
 
-/** The result of a case whose agent was stopped for crossing its budget: failed, not errored. */
+/** What a stopped call had spent and done: its provider's last running totals and its trace so far. */
+export interface PartialSpend {
+  usage?: TokenUsage;
+  costUsd?: number;
+  /** The error the call ended with: the trace it carries (`ProviderError.trace`) is kept. */
+  error?: unknown;
+}
+
+/**
+ * The result of a case whose agent was stopped for crossing its budget: failed, not errored,
+ * with the usage, cost and trace the call had reached when it was stopped.
+ */
 export function stoppedOverBudget(
   context: CaseContext,
   attempts: number,
   overrun: string,
+  partial: PartialSpend = {},
 ): EvaluationResult {
   const { error: _none, ...result } = errorResult(context, attempts, '', 'budget');
-  return overBudget({ ...result, reasoning: '' }, `${overrun} (the agent was stopped)`);
+  const stopped: EvaluationResult = { ...result, reasoning: '' };
+  if (partial.usage !== undefined) stopped.usage = partial.usage;
+  if (partial.costUsd !== undefined) stopped.costUsd = partial.costUsd;
+  const raw = isProviderError(partial.error) ? partial.error.trace : undefined;
+  const trace = raw === undefined ? undefined : normalizeTrace({ text: '', trace: raw });
+  if (trace !== undefined) {
+    stopped.trace = trace;
+    stopped.traceSummary = summarizeTrace(trace);
+  }
+  return overBudget(stopped, `${overrun} (the agent was stopped)`);
 }
 
 /** The result of a case that could not be answered or graded; `failureClass` says who is to blame. */
