@@ -330,12 +330,13 @@ evalcases:
     expect(run.code, run.stderr).toBe(1);
     // The third model request was the last: the later ones were never made.
     expect(server.conversation()).toHaveLength(3);
-    const [line] = (await readFile(out, 'utf8')).trim().split('\n').map((text) => JSON.parse(text));
+    const [line] = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
     expect(line).toMatchObject({ passed: false, failure_class: 'budget' });
     expect(line.error).toBeUndefined();
-    expect(line.misses[0]).toBe(
-      'over budget: 363 tokens > max_tokens 300 (the agent was stopped)',
-    );
+    expect(line.misses[0]).toBe('over budget: 363 tokens > max_tokens 300 (the agent was stopped)');
     // What it had spent and done when it was stopped stays on the result.
     expect(line.usage).toMatchObject({ input_tokens: 360, output_tokens: 3 });
     expect(line.cost_usd).toBeGreaterThan(0);

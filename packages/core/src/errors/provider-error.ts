@@ -1,5 +1,5 @@
-import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
 import type { TraceEvent } from '../trace/trace-event.js';
+import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
 import type { FailureClass } from './failure-class.js';
 
 export interface ProviderErrorOptions extends AgentvErrorOptions {

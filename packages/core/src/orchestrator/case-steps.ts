@@ -258,10 +258,12 @@ export function attemptRecord(
   if ('error' in outcome) {
     const { error } = outcome;
     const transcript = isProviderError(error) ? error.transcript : undefined;
+    // A call stopped mid-way (its case's budget) keeps what it did until then.
+    const partial = isProviderError(error) ? partialTrace(error.trace) : undefined;
     return {
       ...base,
-      trace: null,
-      traceSummary: null,
+      trace: partial ?? null,
+      traceSummary: partial === undefined ? null : summarizeTrace(partial),
       error: messageOf(error),
       ...(transcript === undefined ? {} : { transcript }),
     };
@@ -297,13 +299,17 @@ export function stoppedOverBudget(
   const stopped: EvaluationResult = { ...result, reasoning: '' };
   if (partial.usage !== undefined) stopped.usage = partial.usage;
   if (partial.costUsd !== undefined) stopped.costUsd = partial.costUsd;
-  const raw = isProviderError(partial.error) ? partial.error.trace : undefined;
-  const trace = raw === undefined ? undefined : normalizeTrace({ text: '', trace: raw });
+  const trace = isProviderError(partial.error) ? partialTrace(partial.error.trace) : undefined;
   if (trace !== undefined) {
     stopped.trace = trace;
     stopped.traceSummary = summarizeTrace(trace);
   }
   return overBudget(stopped, `${overrun} (the agent was stopped)`);
+}
+
+/** The valid events of the trace a failed call carries (`ProviderError.trace`), if any. */
+function partialTrace(trace: TraceEvent[] | undefined): TraceEvent[] | undefined {
+  return trace === undefined ? undefined : normalizeTrace({ text: '', trace });
 }
 
 /** The result of a case that could not be answered or graded; `failureClass` says who is to blame. */

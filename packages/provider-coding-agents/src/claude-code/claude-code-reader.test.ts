@@ -199,10 +199,22 @@ describe('the Claude Code event reader', () => {
     }
     // Four model requests of 120 prompt tokens; msg_0003 came as two events and counts once.
     expect(seen).toEqual([
-      { usage: { inputTokens: 120, outputTokens: 1, totalTokens: 121 }, model: 'claude-sonnet-4-5' },
-      { usage: { inputTokens: 240, outputTokens: 2, totalTokens: 242 }, model: 'claude-sonnet-4-5' },
-      { usage: { inputTokens: 360, outputTokens: 3, totalTokens: 363 }, model: 'claude-sonnet-4-5' },
-      { usage: { inputTokens: 480, outputTokens: 4, totalTokens: 484 }, model: 'claude-sonnet-4-5' },
+      {
+        usage: { inputTokens: 120, outputTokens: 1, totalTokens: 121 },
+        model: 'claude-sonnet-4-5',
+      },
+      {
+        usage: { inputTokens: 240, outputTokens: 2, totalTokens: 242 },
+        model: 'claude-sonnet-4-5',
+      },
+      {
+        usage: { inputTokens: 360, outputTokens: 3, totalTokens: 363 },
+        model: 'claude-sonnet-4-5',
+      },
+      {
+        usage: { inputTokens: 480, outputTokens: 4, totalTokens: 484 },
+        model: 'claude-sonnet-4-5',
+      },
     ]);
     // The outcome keeps the result's totals, output tokens counted in full.
     expect(reader.finish({ exitCode: 0, stderr: '' }).usage).toMatchObject({
