@@ -246,7 +246,7 @@ evalcases:
     // before it was stopped, none after it.
     expect(server.conversation().length).toBeGreaterThanOrEqual(2);
     expect(server.conversation().length).toBeLessThanOrEqual(3);
-    const [line] = parseJsonl(await readFile(out, 'utf8'));
+    const line = parseJsonl(await readFile(out, 'utf8'))[0]!;
     expect(line).toMatchObject({
       passed: false,
       failure_class: 'budget',

@@ -1,4 +1,3 @@
-import type { TraceEvent } from '../trace/trace-event.js';
 import { AgentvError, type AgentvErrorOptions, isAgentvError } from './agentv-error.js';
 import type { FailureClass } from './failure-class.js';
 
@@ -19,10 +18,10 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
   /** The agent's raw event stream up to the failure, secrets masked (see `ProviderResponse.transcript`). */
   transcript?: string;
   /**
-   * The agent's trace up to the failure, secrets masked: kept on the result of a case whose
-   * agent was stopped for crossing its budget.
+   * The agent's trace events up to the failure, secrets masked: kept (the valid ones) on the
+   * result of a case whose agent was stopped for crossing its budget.
    */
-  trace?: TraceEvent[];
+  trace?: readonly unknown[];
   /** Who the failure is on, when the provider knows (`classifyFailure` guesses otherwise). */
   failureClass?: 'agent' | 'infra' | 'timeout';
 }
@@ -36,7 +35,7 @@ export class ProviderError extends AgentvError {
   readonly details?: Record<string, unknown>;
   readonly retryAfterMs?: number;
   readonly transcript?: string;
-  readonly trace?: TraceEvent[];
+  readonly trace?: readonly unknown[];
   readonly failureClass?: FailureClass;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {

@@ -12,6 +12,7 @@ import type { ProviderResponse, TokenUsage } from '../provider/provider-response
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
+import { parseTraceEvents } from '../trace/trace-schemas.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { CaseBudgetGuard } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
@@ -308,8 +309,8 @@ export function stoppedOverBudget(
 }
 
 /** The valid events of the trace a failed call carries (`ProviderError.trace`), if any. */
-function partialTrace(trace: TraceEvent[] | undefined): TraceEvent[] | undefined {
-  return trace === undefined ? undefined : normalizeTrace({ text: '', trace });
+function partialTrace(trace: readonly unknown[] | undefined): TraceEvent[] | undefined {
+  return trace === undefined ? undefined : parseTraceEvents(trace);
 }
 
 /** The result of a case that could not be answered or graded; `failureClass` says who is to blame. */
