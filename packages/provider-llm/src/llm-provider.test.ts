@@ -373,6 +373,24 @@ describe.each(cases)('$kind provider against a local server', (kindCase) => {
     ]);
   });
 
+  it('reports its usage and cost through onUsage once the answer is in, and still answers when that crosses a budget', async () => {
+    const reported: [unknown, unknown][] = [];
+    const budget = new AbortController();
+    const response = await create().invoke(
+      request({
+        signal: budget.signal,
+        onUsage: (usage, costUsd) => {
+          reported.push([usage, costUsd]);
+          // The case's budget guard aborts here: the one model request is already answered.
+          budget.abort(new Error('the case went over its budget'));
+        },
+      }),
+    );
+    expect(reported).toEqual([[kindCase.usage, response.costUsd]]);
+    expect(response.text).toBe('Six.');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('makes a 429 retryable with the Retry-After delay, and the next call succeeds', async () => {
     server.queue({
       status: 429,

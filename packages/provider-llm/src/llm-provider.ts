@@ -16,7 +16,7 @@ import {
   type ProviderResponse,
   type TokenUsage,
 } from '@agentv/core/provider-utils';
-import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
+import type { LanguageModel, LanguageModelUsage, ModelMessage, ProviderMetadata } from 'ai';
 import { createLlmCache, llmCacheKey } from './llm-cache.js';
 import {
   likelyKeyVariable,
@@ -142,6 +142,11 @@ export function createLlmProvider(
     const abortSignal = request.signal
       ? AbortSignal.any([request.signal, timeout.signal])
       : timeout.signal;
+    // The target's own pricing wins; else what the service says the call cost; else the table.
+    const costOf = (usage: TokenUsage, metadata: ProviderMetadata | undefined) =>
+      (settings.pricing === undefined ? reportedCostUsd(metadata) : undefined) ??
+      estimateCostUsd(settings.model, usage, settings.pricing);
+    let spent: { usage?: TokenUsage; costUsd?: number } = {};
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
       result = await generateText({
@@ -153,6 +158,14 @@ export function createLlmProvider(
         maxOutputTokens: settings.maxOutputTokens,
         maxRetries: 0,
         abortSignal,
+        // Running totals after each model request: the case's budget aborts `abortSignal` once
+        // they cross it, and no further request is made.
+        onStepFinish: (step) => {
+          const usage = toTokenUsage(step.usage);
+          if (usage === undefined) return;
+          spent = addSpend(spent, usage, costOf(usage, step.providerMetadata));
+          request.onUsage?.(spent.usage, spent.costUsd);
+        },
         ...(settings.thinkingBudget === undefined
           ? {}
           : {
@@ -183,12 +196,9 @@ export function createLlmProvider(
       clearTimeout(timer);
     }
 
-    const usage = toTokenUsage(result.usage);
-    // The target's own pricing wins; else what the service says the call cost; else the table.
+    const usage = toTokenUsage(result.totalUsage ?? result.usage);
     const costUsd =
-      usage &&
-      ((settings.pricing === undefined ? reportedCostUsd(result.providerMetadata) : undefined) ??
-        estimateCostUsd(settings.model, usage, settings.pricing));
+      spent.usage === undefined ? usage && costOf(usage, result.providerMetadata) : spent.costUsd;
     const durationMs = Date.now() - started;
     verbose(
       `${callLabel(request)}: ${settings.model} answered in ${durationMs} ms` +
@@ -250,6 +260,26 @@ function toTokenUsage(usage: LanguageModelUsage | undefined): TokenUsage | undef
   set('cachedTokens', usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens);
   set('reasoningTokens', usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens);
   return Object.keys(mapped).length > 0 ? mapped : undefined;
+}
+
+/** `spent` with one more model request's usage and cost added (cost unknown once any is). */
+function addSpend(
+  spent: { usage?: TokenUsage; costUsd?: number },
+  usage: TokenUsage,
+  costUsd: number | undefined,
+): { usage: TokenUsage; costUsd?: number } {
+  const total: TokenUsage = { ...spent.usage };
+  for (const [key, count] of Object.entries(usage)) {
+    if (count !== undefined) total[key] = (total[key] ?? 0) + count;
+  }
+  const cost =
+    spent.usage === undefined
+      ? costUsd
+      : costUsd === undefined || spent.costUsd === undefined
+        ? undefined
+        : // Rounded so sums of float products do not print as 0.30000000000000004.
+          Math.round((spent.costUsd + costUsd) * 1e9) / 1e9;
+  return cost === undefined ? { usage: total } : { usage: total, costUsd: cost };
 }
 
 function definedOnly(usage: TokenUsage): Record<string, number> {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatReply, startLlmServer } from '../support/llm-servers.js';
 import { createProject, type Project, parseJsonl, runAgentv } from '../support/project.js';
 
 // Budgets end to end with a real `cli` agent that reports its usage and cost (600 tokens and
@@ -71,6 +72,49 @@ describe('case budgets', () => {
     );
     expect(elapsed).toBeLessThan(18_000);
     expect(run.stdout).toContain('Failures by class: budget 3');
+  });
+});
+
+describe('case budgets of an LLM target', () => {
+  it('fail a case whose one model request crossed max_tokens after the fact, with its answer kept', async () => {
+    const llm = await startLlmServer(() =>
+      chatReply('answer ok', { prompt: 500, completion: 100 }),
+    );
+    const llmProject = await createProject({
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: openai-compatible
+    base_url: ${llm.url}/v1
+    api_key: sk-budget-test
+    model: gpt-4o-mini
+    max_retries: 0
+`,
+      'evals/llm.yaml': `execution:
+  target: default
+  evaluators:
+    - { name: right, type: contains, value: "answer ok" }
+evalcases:${CASE('tokens', 'max_tokens: 100')}${CASE('within', 'max_tokens: 1000')}
+`,
+    });
+    try {
+      const run = await runAgentv(['eval', 'evals/llm.yaml', '--out', 'llm.jsonl'], llmProject.dir);
+      expect(run.code).toBe(1);
+      const lines = parseJsonl(await readFile(llmProject.file('llm.jsonl'), 'utf8')) as Line[];
+      const byId = Object.fromEntries(lines.map((line) => [line.eval_id, line]));
+      // Its usage is known once the answer is in: graded, then failed with the measured value.
+      expect(byId.tokens).toMatchObject({
+        passed: false,
+        failure_class: 'budget',
+        candidate_answer: 'answer ok',
+        usage: { input_tokens: 500, output_tokens: 100 },
+      });
+      expect(byId.tokens!.misses[0]).toBe('over budget: 600 tokens > max_tokens 100');
+      expect(byId.within!.passed).toBe(true);
+      expect(llm.requests).toHaveLength(2);
+    } finally {
+      await llm.close();
+      await llmProject.cleanup();
+    }
   });
 });
 

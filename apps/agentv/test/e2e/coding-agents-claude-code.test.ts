@@ -301,6 +301,49 @@ describe('provider: claude-code, the real CLI against a scripted model', {
     );
   });
 
+  it('stops Claude Code mid-run once its per-message usage crosses max_tokens', async (context) => {
+    if (!claude) return context.skip();
+    // Six steps of a command taking 3 s, then an answer. Each message streams 120 prompt tokens
+    // and 1 output token when it starts: 121, 242, 363 > 300 at the third message, whose
+    // command is still running when the agent is stopped.
+    const steps: ScriptedTurn[] = [1, 2, 3, 4, 5, 6].map((n) => ({
+      tools: [{ tool: 'Bash', input: { command: `sleep 3 && echo step ${n}` } }],
+    }));
+    const server = await serve([...steps, { text: 'All six steps ran.' }]);
+    const dir = await exampleAgainst(server, { max_retries: 0 });
+    await writeFile(
+      path.join(dir, 'budget.yaml'),
+      `execution:
+  target: claude
+  evaluators:
+    - { name: done, type: contains, value: "All six steps ran." }
+evalcases:
+  - id: long-task
+    input_messages: [{ role: user, content: "Run the six steps." }]
+    execution: { max_tokens: 300 }
+`,
+    );
+    const out = path.join(dir, 'budget.jsonl');
+    const run = await runAgentv(['eval', 'budget.yaml', '--out', out, '--include-trace'], dir, {
+      SCRIPTED_KEY: 'sk-ant-scripted-secret-1234',
+    });
+    expect(run.code, run.stderr).toBe(1);
+    // The third model request was the last: the later ones were never made.
+    expect(server.conversation()).toHaveLength(3);
+    const [line] = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    expect(line).toMatchObject({ passed: false, failure_class: 'budget' });
+    expect(line.error).toBeUndefined();
+    expect(line.misses[0]).toBe('over budget: 363 tokens > max_tokens 300 (the agent was stopped)');
+    // What it had spent and done when it was stopped stays on the result.
+    expect(line.usage).toMatchObject({ input_tokens: 360, output_tokens: 3 });
+    expect(line.cost_usd).toBeGreaterThan(0);
+    expect(toolCalls(line)).toEqual(['shell/Bash', 'shell/Bash', 'shell/Bash']);
+    expect(run.stdout).toContain('Failures by class: budget 1');
+  });
+
   it('accepts upstream’s provider names claude and claude-cli', async (context) => {
     if (!claude) return context.skip();
     const server = await serve(solve);

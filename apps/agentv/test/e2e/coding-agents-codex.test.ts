@@ -109,6 +109,51 @@ describe('provider: codex, the real CLI against a scripted model', { timeout: 30
     expect(dump.transcript.at(-1)).toMatchObject({ type: 'turn.completed' });
   });
 
+  it('fails a case over max_tokens after the fact: Codex reports its usage only when its turn completes', async (context) => {
+    if (!codex) return context.skip();
+    // Four commands, then the answer: 5 responses of 120 + 30 tokens, 150 past max_tokens at
+    // the second. `codex exec --json` says nothing of tokens until `turn.completed`, its last
+    // event, so the agent cannot be stopped mid-run: it finishes and the case fails after it.
+    const server = await startResponsesServer(() => [
+      { shell: 'echo one' },
+      { shell: 'echo two' },
+      { shell: 'echo three' },
+      { shell: 'echo four' },
+      { answer: 'All four commands ran.' },
+    ]);
+    servers.push(server);
+    const dir = await exampleAgainst(server, { max_retries: 0 });
+    await writeFile(
+      path.join(dir, 'budget.yaml'),
+      `execution:
+  target: codex
+  evaluators:
+    - { name: done, type: contains, value: "All four commands ran." }
+evalcases:
+  - id: long-task
+    input_messages: [{ role: user, content: "Run the four commands." }]
+    execution: { max_tokens: 300 }
+`,
+    );
+    const out = path.join(dir, 'budget.jsonl');
+    const run = await runAgentv(['eval', 'budget.yaml', '--out', out], dir, {
+      SCRIPTED_KEY: 'sk-scripted-secret-1234',
+    });
+    expect(run.code, run.stderr).toBe(1);
+    expect(server.requests.filter((request) => request.url.endsWith('/responses'))).toHaveLength(5);
+    const [line] = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    expect(line).toMatchObject({
+      passed: false,
+      failure_class: 'budget',
+      candidate_answer: 'All four commands ran.',
+      usage: { input_tokens: 600, output_tokens: 150 },
+    });
+    expect(line.misses[0]).toBe('over budget: 750 tokens > max_tokens 300');
+  });
+
   it('fails all three tasks when the model claims success without doing anything', async (context) => {
     if (!codex) return context.skip();
     const server = await startResponsesServer(lazy);

@@ -216,6 +216,49 @@ describe('provider: opencode, the real CLI against a scripted model', { timeout:
     expect(dump.transcript.at(-1)).toMatchObject({ type: 'step_finish' });
   });
 
+  it('stops opencode mid-run at the step whose tokens cross max_tokens', async (context) => {
+    if (!opencode) return context.skip();
+    // Six command steps, then an answer: 150 tokens a step, 300 > 250 when the second finishes.
+    const server = await startChatCompletionsServer(() => [
+      ...[1, 2, 3, 4, 5, 6].map((n) => ({ shell: `echo step ${n}` })),
+      { answer: 'All six steps ran.' },
+    ]);
+    servers.push(server);
+    const dir = await exampleAgainst(server, { max_retries: 0 });
+    await writeFile(
+      path.join(dir, 'budget.yaml'),
+      `execution:
+  target: opencode
+  evaluators:
+    - { name: done, type: contains, value: "All six steps ran." }
+evalcases:
+  - id: long-task
+    input_messages: [{ role: user, content: "Run the six steps." }]
+    execution: { max_tokens: 250 }
+`,
+    );
+    const out = path.join(dir, 'budget.jsonl');
+    const run = await runAgentv(['eval', 'budget.yaml', '--out', out, '--include-trace'], dir, {
+      SCRIPTED_KEY: SECRET,
+    });
+    expect(run.code, run.stderr).toBe(1);
+    // opencode asks for its next step as soon as one finishes: that request may have gone out
+    // before it was stopped, none after it.
+    expect(server.conversation().length).toBeGreaterThanOrEqual(2);
+    expect(server.conversation().length).toBeLessThanOrEqual(3);
+    const line = parseJsonl(await readFile(out, 'utf8'))[0]!;
+    expect(line).toMatchObject({
+      passed: false,
+      failure_class: 'budget',
+      usage: { input_tokens: 240, output_tokens: 60 },
+    });
+    expect(line.error).toBeUndefined();
+    expect(line.misses[0]).toBe('over budget: 300 tokens > max_tokens 250 (the agent was stopped)');
+    expect(
+      line.trace.filter((event: { type: string }) => event.type === 'tool_call').length,
+    ).toBeGreaterThanOrEqual(2);
+  });
+
   it('fails all three tasks when the model claims success without doing anything', async (context) => {
     if (!opencode) return context.skip();
     const server = await startChatCompletionsServer(lazy);

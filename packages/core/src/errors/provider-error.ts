@@ -17,6 +17,11 @@ export interface ProviderErrorOptions extends AgentvErrorOptions {
   retryAfterMs?: number;
   /** The agent's raw event stream up to the failure, secrets masked (see `ProviderResponse.transcript`). */
   transcript?: string;
+  /**
+   * The agent's trace events up to the failure, secrets masked: kept (the valid ones) on the
+   * result of a case whose agent was stopped for crossing its budget.
+   */
+  trace?: readonly unknown[];
   /** Who the failure is on, when the provider knows (`classifyFailure` guesses otherwise). */
   failureClass?: 'agent' | 'infra' | 'timeout';
 }
@@ -30,6 +35,7 @@ export class ProviderError extends AgentvError {
   readonly details?: Record<string, unknown>;
   readonly retryAfterMs?: number;
   readonly transcript?: string;
+  readonly trace?: readonly unknown[];
   readonly failureClass?: FailureClass;
 
   constructor(message: string, options: ProviderErrorOptions = {}) {
@@ -40,6 +46,7 @@ export class ProviderError extends AgentvError {
     this.details = options.details;
     this.retryAfterMs = options.retryAfterMs;
     if (options.transcript !== undefined) this.transcript = options.transcript;
+    if (options.trace !== undefined) this.trace = options.trace;
     if (options.failureClass !== undefined) this.failureClass = options.failureClass;
   }
 }

@@ -115,6 +115,14 @@ export class CaseBudgetGuard {
     this.controller.abort(new Error(`the case went over its budget: ${overrun}`));
   }
 
+  /** The running totals last reported (`report`): what a stopped call had spent. */
+  spent(): { usage?: TokenUsage; costUsd?: number } {
+    const spent: { usage?: TokenUsage; costUsd?: number } = {};
+    if (this.usage !== undefined) spent.usage = this.usage;
+    if (this.costUsd !== undefined) spent.costUsd = this.costUsd;
+    return spent;
+  }
+
   /** Stops the timer and lets go of the run's signal. */
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);

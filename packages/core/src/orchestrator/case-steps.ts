@@ -12,6 +12,7 @@ import type { ProviderResponse, TokenUsage } from '../provider/provider-response
 import type { Sandbox } from '../sandbox/sandbox-runtime.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
+import { parseTraceEvents } from '../trace/trace-schemas.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
 import type { CaseBudgetGuard } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
@@ -258,10 +259,12 @@ export function attemptRecord(
   if ('error' in outcome) {
     const { error } = outcome;
     const transcript = isProviderError(error) ? error.transcript : undefined;
+    // A call stopped mid-way (its case's budget) keeps what it did until then.
+    const partial = isProviderError(error) ? partialTrace(error.trace) : undefined;
     return {
       ...base,
-      trace: null,
-      traceSummary: null,
+      trace: partial ?? null,
+      traceSummary: partial === undefined ? null : summarizeTrace(partial),
       error: messageOf(error),
       ...(transcript === undefined ? {} : { transcript }),
     };
@@ -275,14 +278,39 @@ export function attemptRecord(
   };
 }
 
-/** The result of a case whose agent was stopped for crossing its budget: failed, not errored. */
+/** What a stopped call had spent and done: its provider's last running totals and its trace so far. */
+export interface PartialSpend {
+  usage?: TokenUsage;
+  costUsd?: number;
+  /** The error the call ended with: the trace it carries (`ProviderError.trace`) is kept. */
+  error?: unknown;
+}
+
+/**
+ * The result of a case whose agent was stopped for crossing its budget: failed, not errored,
+ * with the usage, cost and trace the call had reached when it was stopped.
+ */
 export function stoppedOverBudget(
   context: CaseContext,
   attempts: number,
   overrun: string,
+  partial: PartialSpend = {},
 ): EvaluationResult {
   const { error: _none, ...result } = errorResult(context, attempts, '', 'budget');
-  return overBudget({ ...result, reasoning: '' }, `${overrun} (the agent was stopped)`);
+  const stopped: EvaluationResult = { ...result, reasoning: '' };
+  if (partial.usage !== undefined) stopped.usage = partial.usage;
+  if (partial.costUsd !== undefined) stopped.costUsd = partial.costUsd;
+  const trace = isProviderError(partial.error) ? partialTrace(partial.error.trace) : undefined;
+  if (trace !== undefined) {
+    stopped.trace = trace;
+    stopped.traceSummary = summarizeTrace(trace);
+  }
+  return overBudget(stopped, `${overrun} (the agent was stopped)`);
+}
+
+/** The valid events of the trace a failed call carries (`ProviderError.trace`), if any. */
+function partialTrace(trace: readonly unknown[] | undefined): TraceEvent[] | undefined {
+  return trace === undefined ? undefined : parseTraceEvents(trace);
 }
 
 /** The result of a case that could not be answered or graded; `failureClass` says who is to blame. */

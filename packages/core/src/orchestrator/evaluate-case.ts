@@ -108,7 +108,10 @@ export async function evaluateCase(
   guard?.dispose();
   if (renewFailed !== undefined && isWorkspaceSetupError(renewFailed)) throw renewFailed;
   if (!outcome.ok && guard?.overrun !== undefined) {
-    const stopped = stoppedOverBudget(context, outcome.attempts, guard.overrun);
+    const stopped = stoppedOverBudget(context, outcome.attempts, guard.overrun, {
+      ...guard.spent(),
+      error: outcome.error,
+    });
     return held === undefined ? stopped : held.finish(stopped, await changesIfKnown(held));
   }
   if (!outcome.ok) {

@@ -390,6 +390,48 @@ describe('runEvaluation', () => {
   });
 });
 
+describe('a case stopped by its budget', () => {
+  it('keeps the usage, cost and trace its provider reached when onUsage crossed max_tokens', async () => {
+    let steps = 0;
+    const provider: Provider = {
+      specificationVersion: 'v1',
+      id: 'stepper',
+      kind: 'stepper',
+      targetName: 'default',
+      async invoke(request) {
+        const trace = [];
+        // One model step of 100 tokens at a time, as an agent loop reports its running totals.
+        while (!request.signal?.aborted && steps < 10) {
+          steps += 1;
+          trace.push({
+            type: 'tool_call' as const,
+            timestamp: new Date().toISOString(),
+            name: 'shell',
+          });
+          request.onUsage?.({ inputTokens: steps * 90, outputTokens: steps * 10 }, steps * 0.01);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        throw new ProviderError('the stepper was stopped', { retryable: false, trace });
+      },
+    };
+    const { results } = await run([evalCase('long', { budget: { maxTokens: 250 } })], provider);
+    expect(steps).toBe(3);
+    const [result] = results;
+    expect(result).toMatchObject({
+      passed: false,
+      failureClass: 'budget',
+      usage: { inputTokens: 270, outputTokens: 30 },
+      costUsd: 0.03,
+    });
+    expect(result?.error).toBeUndefined();
+    expect(result?.misses[0]).toBe(
+      'over budget: 300 tokens > max_tokens 250 (the agent was stopped)',
+    );
+    expect(result?.trace).toHaveLength(3);
+    expect(result?.traceSummary).not.toBeNull();
+  });
+});
+
 describe('planRun', () => {
   // Targets that cannot judge their own answers, like `cli` ones (plan-judge.test.ts covers those that can).
   const providerRegistry = createProviderRegistry([{ ...mockProviderFactory, canJudge: false }]);

@@ -185,4 +185,41 @@ describe('the Claude Code event reader', () => {
       { type: 'tool_result', timestamp: '2026-11-26T00:00:00.000Z', id: 'unknown' },
     ]);
   });
+
+  it('reports running totals of its model requests as they stream, one snapshot per message', () => {
+    const reader = createClaudeCodeReader();
+    const receivedAt = new Date('2026-11-26T00:00:00.000Z');
+    const seen: unknown[] = [];
+    for (const event of fixture('tools-bypass')) {
+      reader.push(event, receivedAt);
+      const spent = reader.spent?.();
+      if (spent !== undefined && JSON.stringify(spent) !== JSON.stringify(seen.at(-1))) {
+        seen.push(spent);
+      }
+    }
+    // Four model requests of 120 prompt tokens; msg_0003 came as two events and counts once.
+    expect(seen).toEqual([
+      {
+        usage: { inputTokens: 120, outputTokens: 1, totalTokens: 121 },
+        model: 'claude-sonnet-4-5',
+      },
+      {
+        usage: { inputTokens: 240, outputTokens: 2, totalTokens: 242 },
+        model: 'claude-sonnet-4-5',
+      },
+      {
+        usage: { inputTokens: 360, outputTokens: 3, totalTokens: 363 },
+        model: 'claude-sonnet-4-5',
+      },
+      {
+        usage: { inputTokens: 480, outputTokens: 4, totalTokens: 484 },
+        model: 'claude-sonnet-4-5',
+      },
+    ]);
+    // The outcome keeps the result's totals, output tokens counted in full.
+    expect(reader.finish({ exitCode: 0, stderr: '' }).usage).toMatchObject({
+      inputTokens: 480,
+      outputTokens: 120,
+    });
+  });
 });

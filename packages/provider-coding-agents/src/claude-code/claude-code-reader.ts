@@ -15,7 +15,9 @@ interface PendingTool {
  * model), `assistant` messages (`text` and `tool_use` blocks, one event per block), `user`
  * messages (`tool_result` blocks, with `tool_use_result.stdout/stderr` for commands),
  * `system/permission_denied`, and the closing `result` with the answer and the run's totals.
- * Per-message `usage` is a snapshot taken when the message started, so only `result` is counted.
+ * Per-message `usage` is a snapshot taken when the message started (its prompt in full, its output
+ * barely begun): summed over messages it is the running total `spent` reports while Claude Code
+ * works; the outcome's usage is the `result`'s.
  */
 export function createClaudeCodeReader(): AgentEventReader {
   const trace: TraceEvent[] = [];
@@ -25,6 +27,9 @@ export function createClaudeCodeReader(): AgentEventReader {
   let initModel: string | undefined;
   let result: Json | undefined;
   let streamError: AgentFailure | undefined;
+  // Model requests so far: each message's largest usage snapshot, by message id.
+  const requests = new Map<string, TokenUsage>();
+  let requestModel: string | undefined;
 
   const at = (event: Json, receivedAt: Date) => eventTime(event.timestamp) ?? receivedAt;
 
@@ -40,6 +45,12 @@ export function createClaudeCodeReader(): AgentEventReader {
       return;
     }
     const id = typeof message.id === 'string' ? message.id : undefined;
+    const snapshot = resultUsage(message);
+    if (snapshot !== undefined) {
+      const key = id ?? `message ${requests.size}`;
+      requests.set(key, largest(requests.get(key), snapshot));
+      if (typeof message.model === 'string') requestModel = message.model;
+    }
     if (id !== undefined && !modelSteps.has(id)) {
       modelSteps.add(id);
       const step: TraceEvent = { type: 'model_step', timestamp, id };
@@ -128,6 +139,14 @@ export function createClaudeCodeReader(): AgentEventReader {
           trace.push(denialEvent(receivedAt, rawName, callId, undefined));
         }
       }
+    },
+
+    spent() {
+      if (requests.size === 0) return undefined;
+      let usage: TokenUsage = {};
+      for (const request of requests.values()) usage = sum(usage, request);
+      const model = requestModel ?? initModel;
+      return model === undefined ? { usage } : { usage, model };
     },
 
     finish(exit) {
@@ -226,6 +245,24 @@ function failureKind(error: unknown, status: unknown, type: unknown): AgentFailu
   return 'agent_error';
 }
 
+/** Each count of `a` and `b`, the larger one (a message's usage grows as it streams). */
+function largest(a: TokenUsage | undefined, b: TokenUsage): TokenUsage {
+  const merged: TokenUsage = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    if (value !== undefined) merged[key] = Math.max(merged[key] ?? 0, value);
+  }
+  return merged;
+}
+
+function sum(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const total: TokenUsage = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    if (value !== undefined) total[key] = (total[key] ?? 0) + value;
+  }
+  return total;
+}
+
+/** The `usage` of a `result` or an `assistant` message, the prompt's cached tokens counted as input. */
 function resultUsage(result: Json): TokenUsage | undefined {
   const usage = asObject(result.usage);
   if (usage === undefined) return undefined;

@@ -115,4 +115,8 @@ describe('createCodexReader', () => {
       ['tool_result', 'mcp:docs/lookup', 'docs.lookup'],
     ]);
   });
+
+  it('has no running totals: `codex exec` reports usage once, when its turn completes', () => {
+    expect(createCodexReader().spent).toBeUndefined();
+  });
 });

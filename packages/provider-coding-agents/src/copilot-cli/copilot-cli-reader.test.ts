@@ -142,4 +142,8 @@ describe('createCopilotCliReader', () => {
     expect(readUsageFile(path.join(root, 'missing.json'))).toBeUndefined();
     expect(readUsageFile(fixtureFile('success.jsonl'))).toBeUndefined();
   });
+
+  it('has no running totals: Copilot CLI writes its usage to a file when it finishes', () => {
+    expect(createCopilotCliReader().spent).toBeUndefined();
+  });
 });

@@ -153,4 +153,8 @@ describe('createGeminiCliReader', () => {
       detail: 'Model stream ended with empty response text.',
     });
   });
+
+  it('has no running totals: Gemini CLI reports its stats once, in its result', () => {
+    expect(createGeminiCliReader().spent).toBeUndefined();
+  });
 });

@@ -164,4 +164,21 @@ describe('createOpencodeReader', () => {
       ['tool_result', 'mcp:docs/lookup', 'docs_lookup'],
     ]);
   });
+
+  it('reports running totals after each step_finish', () => {
+    const reader = createOpencodeReader();
+    const totals: number[] = [];
+    for (const event of fixture('success-edit-write.jsonl')) {
+      reader.push(event, new Date());
+      const spent = reader.spent?.();
+      if (spent?.usage.totalTokens !== totals.at(-1) && spent?.usage.totalTokens !== undefined) {
+        totals.push(spent.usage.totalTokens);
+      }
+    }
+    // Eight steps of 120 + 30 tokens, each reported when it finished; opencode priced none ($0).
+    expect(totals).toEqual([150, 300, 450, 600, 750, 900, 1050, 1200]);
+    const spent = reader.spent?.();
+    expect(spent?.usage).toMatchObject({ inputTokens: 960, outputTokens: 240, totalTokens: 1200 });
+    expect(spent?.costUsd).toBeUndefined();
+  });
 });

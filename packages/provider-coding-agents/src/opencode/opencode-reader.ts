@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
  * `step_start` opens a model step (a `model_step` event); `tool_use` is a finished tool call
  * (`part.state` with `input`, `output` or `error`, and `time.start` / `time.end` in ms, which
  * time the `tool_call` / `tool_result` pair); `text` is the model's text; `step_finish` adds the
- * step's `tokens` and `cost`; `error` is the failure (an `APIError` with the HTTP status). The
+ * step's `tokens` and `cost` (the running totals `spent` reports while opencode works); `error` is the failure (an `APIError` with the HTTP status). The
  * answer is the text of the last step: a run whose last step said nothing has no answer. Calls
  * of tools opencode did not offer (its `invalid` tool) make a warning.
  */
@@ -107,6 +107,11 @@ export function createOpencodeReader(): AgentEventReader {
         default:
           return;
       }
+    },
+    spent() {
+      if (usage === undefined) return undefined;
+      const total = { ...usage, totalTokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) };
+      return cost > 0 ? { usage: total, costUsd: cost } : { usage: total };
     },
     finish({ exitCode, stderr }): AgentOutcome {
       // Text after the last step_finish (a stream cut short) still counts as the answer.

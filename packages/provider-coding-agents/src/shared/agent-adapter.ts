@@ -89,8 +89,24 @@ export interface AgentInvocation {
 export interface AgentEventReader {
   /** One parsed JSON line, with the time it was read. */
   push(event: unknown, receivedAt: Date): void;
+  /**
+   * The run's running totals so far, for an agent whose stream carries usage as it goes (per
+   * model request or step): read after every event, so a case's budget can stop the agent
+   * mid-run. Undefined before the first usage. Agents that report usage only when they finish
+   * have no `spent`: their totals come from `finish`, checked after the call.
+   */
+  spent?(): AgentSpend | undefined;
   /** After the process ended: the answer, trace, usage, cost, and a classified failure if any. */
   finish(exit: { exitCode?: number; stderr: string }): AgentOutcome;
+}
+
+/** What a run has spent so far. */
+export interface AgentSpend {
+  usage: TokenUsage;
+  /** When the agent reports its own cost; else the provider prices `usage` with the price table. */
+  costUsd?: number;
+  /** The model the agent says it uses, for pricing. */
+  model?: string;
 }
 
 /** What a call produced, as the reader saw it. */

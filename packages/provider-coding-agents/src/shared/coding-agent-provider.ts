@@ -16,7 +16,7 @@ import {
   SANDBOX_WORKSPACE,
   stderrSummary,
 } from '@agentv/core/provider-utils';
-import type { AgentAdapter, AgentFailure } from './agent-adapter.js';
+import type { AgentAdapter, AgentFailure, AgentSpend } from './agent-adapter.js';
 import { agentFailureError, type FailureContext } from './agent-errors.js';
 import { createAgentHome, openAgentHome, removeAgentHome } from './agent-home.js';
 import { compareVersions, readAgentVersion } from './agent-version.js';
@@ -154,13 +154,20 @@ export function createCodingAgentProvider(
           `[${options.targetName}] ${label}: ${mask([executable, ...invocation.args].join(' '))} (in ${workdir}${sandbox === undefined ? '' : ` of sandbox ${sandbox.id.slice(0, 12)}`})`,
         );
       }
+      const reader = adapter.createReader(call);
+      const onUsage = request.onUsage;
+      const reportSpend =
+        onUsage === undefined || reader.spent === undefined
+          ? undefined
+          : spendReporter(reader.spent.bind(reader), settings.model, onUsage);
       const run = await runAgent({
         executable,
         ...(start === undefined ? {} : { start }),
         invocation,
         env,
         cwd: workdir,
-        reader: adapter.createReader(call),
+        reader,
+        ...(reportSpend === undefined ? {} : { onEvent: reportSpend }),
         displayName: adapter.displayName,
         ...(timeout.seconds === undefined ? {} : { timeoutMs: timeout.seconds * 1000 }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -186,6 +193,8 @@ export function createCodingAgentProvider(
         throw new ProviderError(`${adapter.displayName} was stopped: the run was interrupted`, {
           retryable: false,
           transcript: run.transcript,
+          // What the agent did before it was stopped stays on a case stopped by its budget.
+          trace: secretMask ? secretMask.deep(run.outcome.trace) : run.outcome.trace,
         });
       if (run.outputExceeded !== undefined) {
         const error = outputLimitError(
@@ -253,5 +262,29 @@ export function createCodingAgentProvider(
       if (use?.onHost === false) return;
       await locate();
     },
+  };
+}
+
+/**
+ * Reports a run's running totals through the request's `onUsage` whenever they change: the
+ * agent's own cost when it gives one, else `usage` priced with the price table (the model the
+ * agent names, else the target's).
+ */
+function spendReporter(
+  spent: () => AgentSpend | undefined,
+  targetModel: string | undefined,
+  onUsage: NonNullable<ProviderRequest['onUsage']>,
+): () => void {
+  let last = '';
+  return () => {
+    const now = spent();
+    if (now === undefined) return;
+    const model = now.model ?? targetModel;
+    const costUsd =
+      now.costUsd ?? (model === undefined ? undefined : estimateCostUsd(model, now.usage));
+    const key = JSON.stringify([now.usage, costUsd]);
+    if (key === last) return;
+    last = key;
+    onUsage({ ...now.usage }, costUsd);
   };
 }

@@ -36,6 +36,8 @@ export interface AgentRunOptions {
   maxOutputBytes: number;
   /** Masks secrets in the transcript. */
   mask: (text: string) => string;
+  /** Called after each event the reader took, while the agent runs (to read `reader.spent`). */
+  onEvent?: () => void;
 }
 
 /** How a run ended and what the reader made of the stream. */
@@ -97,6 +99,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       return;
     }
     reader.push(event, receivedAt);
+    options.onEvent?.();
   });
 
   let stdoutBytes = 0;
