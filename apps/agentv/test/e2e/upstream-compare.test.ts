@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,7 +68,6 @@ const PROJECTS: Project[] = [
       'aml-001': 'batchMissing',
       'aml-002': 'batchMissing',
       'aml-003': 'batchMissing',
-      'aml-004-not-exist': 'batchMissing',
     },
   },
   {
@@ -128,8 +127,11 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-/** Both AgentVs on a fresh copy of the project each: the outcome of every case. */
-async function runBoth(project: Project) {
+/**
+ * Both AgentVs on a fresh copy of the project each: the outcome of every case. With `migrated`,
+ * upstream runs the `agentv migrate` output of the file (written beside it as `migrated`).
+ */
+async function runBoth(project: Project, migrated?: string) {
   const { agentv, bun } = upstream!;
   const work = await mkdtemp(path.join(scratch, 'run-'));
   const env = offlineEnv(path.join(work, 'home'), bun);
@@ -137,6 +139,13 @@ async function runBoth(project: Project) {
   const theirCopy = path.join(work, 'theirs');
   await cp(path.join(FIXTURES, project.root), ourCopy, { recursive: true });
   await cp(path.join(FIXTURES, project.root), theirCopy, { recursive: true });
+  let theirFile = project.file;
+  if (migrated !== undefined) {
+    const migration = await runOurs(['migrate', project.file], ourCopy, env);
+    expect(migration.stderr).toBe('');
+    theirFile = path.join(path.dirname(project.file), migrated);
+    await writeFile(path.join(theirCopy, theirFile), migration.stdout);
+  }
   const ourRun = await runOurs(
     ['eval', project.file, '--out', path.join(work, 'ours.jsonl')],
     ourCopy,
@@ -144,14 +153,14 @@ async function runBoth(project: Project) {
   );
   const theirRun = await runUpstream(
     agentv,
-    ['eval', 'run', project.file, '--output', path.join(work, 'theirs')],
+    ['eval', 'run', theirFile, '--output', path.join(work, 'theirs-run')],
     theirCopy,
     env,
   );
   const ours = await ourOutcomes(path.join(work, 'ours.jsonl')).catch((error) => {
     throw new Error(`no results of ours: ${error}\n${ourRun.stdout}\n${ourRun.stderr}`);
   });
-  const theirs = await upstreamOutcomes(path.join(work, 'theirs')).catch((error) => {
+  const theirs = await upstreamOutcomes(path.join(work, 'theirs-run')).catch((error) => {
     throw new Error(
       `no results of AgentV 4.42.4: ${error}\n${theirRun.stdout}\n${theirRun.stderr}`,
     );
@@ -192,4 +201,20 @@ describe('AgentV 4.42.4 beside this AgentV, offline', () => {
       expect(same).toEqual(expectedSame);
     },
   );
+
+  it('`agentv migrate` round trip: a 1.x file here and its migration under AgentV 4.42.4 give the same outcomes', {
+    timeout: 600_000,
+  }, async () => {
+    if (!upstream) return;
+    const project = { root: 'upstream-compare', file: 'evals/legacy.eval.yaml', differs: {} };
+    const { ours, theirs } = await runBoth(project, 'migrated.eval.yaml');
+    expect(Object.keys(ours).sort()).toEqual([
+      'legacy-contains',
+      'legacy-metrics',
+      'legacy-regex-miss',
+      'legacy-script',
+      'legacy-trajectory',
+    ]);
+    expect(ours).toEqual(theirs);
+  });
 });
