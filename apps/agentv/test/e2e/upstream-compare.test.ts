@@ -179,11 +179,12 @@ describe('AgentV 4.42.4 beside this AgentV, offline', () => {
     }
   });
 
-  it.each(PROJECTS.map((project) => [`${project.root}/${project.file}`, project] as const))(
+  it.for(PROJECTS.map((project) => [`${project.root}/${project.file}`, project] as const))(
     '%s: the same outcome per case, but for the listed differences',
     { timeout: 600_000 },
-    async (_name, project) => {
-      if (!upstream) return; // not installable here, and neither CI nor AGENTV_REQUIRE_AGENTS set
+    async ([, project], context) => {
+      // Not installable here, and neither CI nor AGENTV_REQUIRE_AGENTS is set.
+      if (!upstream) return context.skip();
       const { ours, theirs } = await runBoth(project);
       expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
       const same: Record<string, unknown> = {};
@@ -204,8 +205,8 @@ describe('AgentV 4.42.4 beside this AgentV, offline', () => {
 
   it('`agentv migrate` round trip: a 1.x file here and its migration under AgentV 4.42.4 give the same outcomes', {
     timeout: 600_000,
-  }, async () => {
-    if (!upstream) return;
+  }, async (context) => {
+    if (!upstream) return context.skip();
     const project = { root: 'upstream-compare', file: 'evals/legacy.eval.yaml', differs: {} };
     const { ours, theirs } = await runBoth(project, 'migrated.eval.yaml');
     expect(Object.keys(ours).sort()).toEqual([
