@@ -148,7 +148,7 @@ describe('validateCliSettings', () => {
       const issues = healthcheckIssues({
         type: 'command',
         command_template: 'curl {EVAL_ID}',
-        cwd: 'missing-dir',
+        cwd: '/missing-dir',
         timeout_seconds: -1,
       });
       expect(issues.map((issue) => issue.path?.join('.')).sort()).toEqual([
@@ -184,7 +184,7 @@ describe('parseCliSettings', () => {
       baseDir,
       env: { A: 'x', N: '3', B: 'false' },
       maxOutputBytes: 16 * 1024 * 1024,
-      healthcheck: { type: 'command', commandTemplate: 'true', cwd: baseDir },
+      healthcheck: { type: 'command', commandTemplate: 'true', cwd: '.' },
       verbose: false,
     });
   });

@@ -35,7 +35,10 @@ export interface CliHttpHealthcheck {
 export interface CliCommandHealthcheck {
   type: 'command';
   commandTemplate: string;
-  /** Absolute working directory; default the provider's `cwd`. */
+  /**
+   * Working directory as written: a relative one resolves against the folder of the eval file
+   * of the target's first case (as AgentV 4.x does); default the provider's `cwd`.
+   */
   cwd?: string;
   timeoutSeconds?: number;
 }
@@ -262,7 +265,7 @@ export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
   assertValidSettings(target, validateCliSettings(target));
   const raw = cliSettingsSchema.parse(target.settings);
   const timeoutSeconds = target.timeoutSeconds;
-  const healthcheck = parseHealthcheck(target.settings.healthcheck, target.baseDir);
+  const healthcheck = parseHealthcheck(target.settings.healthcheck);
   return {
     commandTemplate: raw.command_template,
     filesFormat: raw.files_format ?? DEFAULT_FILE_FORMAT,
@@ -408,7 +411,8 @@ function healthcheckIssues(value: unknown, baseDir: string): Issue[] {
         });
       }
     }
-    if (typeof healthcheck.cwd === 'string' && healthcheck.cwd.trim().length > 0) {
+    // A relative cwd depends on the eval file, so only an absolute one is checked here.
+    if (typeof healthcheck.cwd === 'string' && isAbsolute(healthcheck.cwd.trim())) {
       const issue = directoryIssue(['healthcheck', 'cwd'], healthcheck.cwd, baseDir);
       if (issue) issues.push(issue);
     }
@@ -416,7 +420,7 @@ function healthcheckIssues(value: unknown, baseDir: string): Issue[] {
   return issues;
 }
 
-function parseHealthcheck(value: unknown, baseDir: string): CliHealthcheck | undefined {
+function parseHealthcheck(value: unknown): CliHealthcheck | undefined {
   if (!isRecord(value)) return undefined;
   const healthcheck = snakeCaseSettings(value).value;
   if (healthcheck.type === 'http') {
@@ -431,7 +435,7 @@ function parseHealthcheck(value: unknown, baseDir: string): CliHealthcheck | und
   return {
     type: 'command',
     commandTemplate: parsed.command_template,
-    ...(parsed.cwd === undefined ? {} : { cwd: resolve(baseDir, parsed.cwd) }),
+    ...(parsed.cwd === undefined ? {} : { cwd: parsed.cwd }),
     ...(parsed.timeout_seconds === undefined ? {} : { timeoutSeconds: parsed.timeout_seconds }),
   };
 }

@@ -1,9 +1,12 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { ProviderError } from '@agentv/core/provider-utils';
+import path from 'node:path';
+import { type Provider, ProviderError } from '@agentv/core/provider-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HealthcheckContext, runHealthcheck } from './healthcheck.js';
+import type { CliProviderSettings } from './cli-provider-settings.js';
+import { type HealthcheckContext, runHealthcheck, withHealthcheck } from './healthcheck.js';
 import { createRedactor } from './redact.js';
 import { catchError } from './test-support/catch-error.js';
 import { fakeAgentCommand } from './test-support/fake-agent-path.js';
@@ -104,5 +107,47 @@ describe('runHealthcheck with a command', () => {
         context,
       ),
     ).resolves.toBe(undefined);
+  });
+});
+
+describe('withHealthcheck', () => {
+  const provider = {
+    specificationVersion: 'v1',
+    id: 'cli:agent',
+    kind: 'cli',
+    targetName: 'agent',
+    invoke: async () => ({ output: [] }),
+  } as unknown as Provider;
+  const settings = (cwd: string, expected: string): CliProviderSettings => ({
+    commandTemplate: 'agent',
+    filesFormat: '{path}',
+    attachmentsFormat: '{path}',
+    cwd: '.',
+    baseDir: '/',
+    env: {},
+    verbose: false,
+    healthcheck: { type: 'command', commandTemplate: `test "$(pwd)" = "${expected}"`, cwd },
+  });
+  const redact = createRedactor({});
+
+  it("resolves a relative cwd against the eval file's folder, as AgentV 4.x does", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'agentv-health-'));
+    try {
+      await mkdir(path.join(dir, 'probe'));
+      const evalFile = path.join(dir, 'evals', 'suite.eval.yaml');
+      const checked = withHealthcheck(provider, settings('../probe', path.join(dir, 'probe')), {
+        redact,
+      });
+      await expect(checked.healthcheck?.({ onHost: true, evalFile })).resolves.toBe(undefined);
+      const wrong = withHealthcheck(provider, settings('missing', ''), { redact });
+      const error = (await catchError(() =>
+        wrong.healthcheck?.({ onHost: true, evalFile }),
+      )) as Error;
+      expect(error.message).toBe(
+        `the health check's cwd ${path.join(dir, 'evals', 'missing')} does not exist`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { isAbsolute } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import {
   type Provider,
   ProviderError,
@@ -25,9 +26,10 @@ export interface HealthcheckContext {
 }
 
 /**
- * Adds the target's `healthcheck` (when it has one) to a cli provider. A probe
- * runs before any case, so no eval file is known: the target's cwd counts only
- * when absolute; else the targets' base folder (a probe's own cwd wins).
+ * Adds the target's `healthcheck` (when it has one) to a cli provider. The probe runs in its own
+ * `cwd`, else in the target's when absolute, else in the folder of the eval file of the target's
+ * first case (`use.evalFile`; the targets' base folder when none): a relative probe `cwd`
+ * resolves against that folder too, as AgentV 4.x resolves it.
  */
 export function withHealthcheck(
   provider: Provider,
@@ -42,14 +44,27 @@ export function withHealthcheck(
   if (healthcheck === undefined) return provider;
   return {
     ...provider,
-    healthcheck: () =>
-      runHealthcheck(healthcheck, {
-        cwd: isAbsolute(settings.cwd) ? settings.cwd : (settings.baseDir ?? process.cwd()),
+    healthcheck: async (use) => {
+      const base = use?.evalFile
+        ? dirname(resolve(use.evalFile))
+        : (settings.baseDir ?? process.cwd());
+      const own = healthcheck.type === 'command' ? healthcheck.cwd : undefined;
+      const cwd =
+        own !== undefined ? resolve(base, own) : isAbsolute(settings.cwd) ? settings.cwd : base;
+      if (own !== undefined && !existsSync(cwd)) {
+        throw new ProviderError(`the health check's cwd ${cwd} does not exist`, {
+          retryable: false,
+          hint: "fix healthcheck.cwd: a relative one resolves against the eval file's folder",
+        });
+      }
+      await runHealthcheck(healthcheck.type === 'command' ? { ...healthcheck, cwd } : healthcheck, {
+        cwd,
         env: settings.env,
         ...(options.env === undefined ? {} : { baseEnv: options.env }),
         redact: options.redact,
         ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-      }),
+      });
+    },
   };
 }
 

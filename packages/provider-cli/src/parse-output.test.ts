@@ -56,6 +56,18 @@ describe('parseCliOutput', () => {
     ]);
   });
 
+  it("reads AgentV 4.x's `output` messages as output_messages, and `output` text as plain text", () => {
+    const messages = fixture('answer-with-output-messages.json').replace(
+      '"output_messages"',
+      '"output"',
+    );
+    expect(parseCliOutput(messages)).toEqual(
+      parseCliOutput(fixture('answer-with-output-messages.json')),
+    );
+    const notMessages = '{"output": "just text"}';
+    expect(parseCliOutput(notMessages)).toEqual({ text: notMessages });
+  });
+
   it('keeps both trace and outputMessages when both are present', () => {
     const response = parseCliOutput(fixture('answer-with-trace-and-output-messages.json'));
     expect(response.text).toBe('42');

@@ -14,7 +14,7 @@ import {
  * response (the output contract in the README's "Targets").
  *
  * A JSON object that is a reply (`isReplyRecord`) gives the answer and, when
- * present, `trace` (invalid events dropped), `output_messages` (as
+ * present, `trace` (invalid events dropped), `output` or `output_messages` (as
  * `outputMessages`), token counts (`token_usage` or `usage`), `cost_usd` and
  * `duration_ms`. Anything else (not JSON, a JSON array, an object that is not
  * a reply) is the answer as plain text, with one trailing newline removed.
@@ -29,11 +29,11 @@ export function parseCliOutput(content: string): ProviderResponse {
 
 /**
  * True when a wire record is a reply: it has `text`, or (as AgentV reads it)
- * `output_messages` holding at least one valid message.
+ * `output` or `output_messages` holding at least one valid message.
  */
 export function isReplyRecord(record: Record<string, unknown>): boolean {
   if ('text' in record) return true;
-  const messages = parseOutputMessages(record.output_messages ?? record.outputMessages);
+  const messages = replyMessages(record);
   return messages !== undefined && messages.length > 0;
 }
 
@@ -46,7 +46,7 @@ export function isReplyRecord(record: Record<string, unknown>): boolean {
  * `cost_usd` or `duration_ms` is ignored.
  */
 export function parseOutputRecord(record: Record<string, unknown>): ProviderResponse {
-  const outputMessages = parseOutputMessages(record.output_messages ?? record.outputMessages);
+  const outputMessages = replyMessages(record);
   const text =
     'text' in record ? answerText(record.text) : lastAssistantContent(outputMessages ?? []);
   const response: ProviderResponse = { text };
@@ -64,6 +64,16 @@ export function parseOutputRecord(record: Record<string, unknown>): ProviderResp
   const durationMs = nonNegative(record.duration_ms ?? record.durationMs);
   if (durationMs !== undefined) response.durationMs = durationMs;
   return response;
+}
+
+/**
+ * The reply's messages: `output` (AgentV 4.x's name) when it is a list of messages, else
+ * `output_messages` (or `outputMessages`).
+ */
+function replyMessages(record: Record<string, unknown>): OutputMessage[] | undefined {
+  const output = Array.isArray(record.output) ? parseOutputMessages(record.output) : undefined;
+  if (output !== undefined && output.length > 0) return output;
+  return parseOutputMessages(record.output_messages ?? record.outputMessages);
 }
 
 /** AgentV's `token_usage: {input, output, cached?}` as `TokenUsage`; undefined when it holds no count. */

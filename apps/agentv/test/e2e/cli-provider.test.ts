@@ -510,13 +510,13 @@ healthcheck: { type: command, command_template: "echo 'model server not ready' >
     expect(existsSync(project.file('events.log'))).toBe(false);
   });
 
-  it('runs a probe command once, in its own cwd, before the first case', async () => {
+  it("runs a probe command once, in its own cwd (relative to the eval file's folder), before the first case", async () => {
     project = await createProject({
       'agent.mjs': LOGGING_AGENT,
       'probe/check.sh': 'echo probe >> ../events.log\n',
       '.agentv/targets.yaml': targets(`
 command_template: node agent.mjs {EVAL_ID}
-healthcheck: { type: command, command_template: "sh check.sh", cwd: ./probe }
+healthcheck: { type: command, command_template: "sh check.sh", cwd: ../probe }
 `),
       'evals/h.yaml': threeCases,
     });
@@ -618,7 +618,7 @@ targets:
     maxRetries: 0
     workers: 2
     verbose: false
-    healthcheck: { type: command, commandTemplate: "test -f probe.txt", cwd: ./agents, timeoutSeconds: 5 }
+    healthcheck: { type: command, commandTemplate: "test -f probe.txt", cwd: ../agents, timeoutSeconds: 5 }
 `,
       'evals/c.yaml': evalFile(`
   - id: camel

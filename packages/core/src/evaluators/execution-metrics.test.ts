@@ -96,6 +96,15 @@ describe('execution_metrics', () => {
     expect(result.hits).toEqual(['Steps 3 <= 3 (max_steps)', 'LLM calls 2 <= 2 (max_llm_calls)']);
   });
 
+  it('counts no tool calls for an agent that sent its messages without any, as AgentV 4.x does', async () => {
+    const context = makeContext({ outputMessages: [{ role: 'assistant', content: 'Hello!' }] });
+    const result = await grade({ max_tool_calls: 10, max_steps: 1 }, context);
+    expect(result.hits).toEqual([
+      'Tool calls 0 <= 10 (max_tool_calls)',
+      'Steps 1 <= 1 (max_steps)',
+    ]);
+  });
+
   it("checks upstream's exploration ratio", async () => {
     const near = await grade({ target_exploration_ratio: 0.6 });
     expect(near.hits).toEqual(['Exploration ratio 0.50 within 0.2 of 0.6']);

@@ -8,7 +8,7 @@ export interface MeasuredMetrics {
   outputTokens?: number;
   costUsd?: number;
   durationMs?: number;
-  /** `tool_call` events of the trace. */
+  /** `tool_call` events of the trace; without a trace, the tool calls of the output messages. */
   toolCalls?: number;
   /** Model turns: `model_step` events, else assistant output messages. */
   llmCalls?: number;
@@ -32,7 +32,15 @@ export function measureMetrics(context: EvaluationContext): MeasuredMetrics {
   if (llmCalls !== undefined) metrics.llmCalls = llmCalls;
   if (context.trace !== undefined) {
     metrics.toolCalls = context.trace.filter((event) => event.type === 'tool_call').length;
-    if (llmCalls !== undefined) metrics.steps = metrics.toolCalls + llmCalls;
+  } else if (context.outputMessages !== undefined && context.outputMessages.length > 0) {
+    // An agent that reported its messages reported its tool calls too: none, as AgentV 4.x counts.
+    metrics.toolCalls = context.outputMessages.reduce(
+      (sum, message) => sum + (message.toolCalls?.length ?? 0),
+      0,
+    );
+  }
+  if (metrics.toolCalls !== undefined && llmCalls !== undefined) {
+    metrics.steps = metrics.toolCalls + llmCalls;
   }
   return metrics;
 }

@@ -252,14 +252,19 @@ async function startProviders(run: RunState): Promise<void> {
   }
   // Targets with a case that runs on this machine (not in a sandbox); judges always do.
   const onHost = new Set<string>();
+  const firstFile = new Map<string, string>();
   for (const { evalCase, target } of options.plan.cases) {
     if (evalCase.workspace?.docker === undefined) onHost.add(target.name);
+    if (!firstFile.has(target.name)) firstFile.set(target.name, evalCase.filePath);
   }
   for (const provider of [...providers.values(), ...judgeProviders.values()]) {
     if (!provider.healthcheck) continue;
     try {
       await provider.healthcheck({
         onHost: judgeProviders.has(provider.targetName) || onHost.has(provider.targetName),
+        ...(firstFile.has(provider.targetName)
+          ? { evalFile: firstFile.get(provider.targetName) }
+          : {}),
       });
     } catch (error) {
       // The provider's own hint says what to do about its probe; keep it as the one hint.

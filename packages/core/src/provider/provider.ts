@@ -56,4 +56,9 @@ export interface HealthcheckUse {
    * (`workspace.docker`): what it would run on this machine need not be here.
    */
   onHost: boolean;
+  /**
+   * The eval file of the first case that uses the provider, when one does: a relative path
+   * of the health check (its `cwd`) resolves against this file's folder, as a case's does.
+   */
+  evalFile?: string;
 }

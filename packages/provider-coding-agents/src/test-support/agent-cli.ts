@@ -21,6 +21,13 @@ export const PINNED_AGENTS = {
 
 export type PinnedAgent = keyof typeof PINNED_AGENTS;
 
+/** A command-line program from npm at a fixed version: its package and the command it installs. */
+export interface PinnedCli {
+  npmPackage: string;
+  version: string;
+  bin: string;
+}
+
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
@@ -44,8 +51,16 @@ export function agentsRequired(): boolean {
  * finished). Undefined when the install failed and the tests may skip (neither
  * `AGENTV_REQUIRE_AGENTS=1` nor `CI`); throws then otherwise.
  */
-export async function ensureAgentCli(agent: PinnedAgent): Promise<string | undefined> {
-  const { npmPackage, version, bin } = PINNED_AGENTS[agent];
+export function ensureAgentCli(agent: PinnedAgent): Promise<string | undefined> {
+  return ensurePinnedCli(PINNED_AGENTS[agent]);
+}
+
+/**
+ * `ensureAgentCli` for any pinned npm command (one whose `--version` prints its version): the
+ * path of its command in the cache folder, installed the first time.
+ */
+export async function ensurePinnedCli(pin: PinnedCli): Promise<string | undefined> {
+  const { npmPackage, version, bin } = pin;
   const dir = path.join(agentCacheDir(), `${npmPackage.replace('/', '+')}@${version}`);
   const executable = path.join(dir, 'node_modules/.bin', bin);
   const marker = path.join(dir, '.installed');
