@@ -71,6 +71,12 @@ export { SANDBOX_EXCHANGE, SANDBOX_WORKSPACE } from './sandbox/sandbox-runtime.j
 export type { CanonicalToolName } from './trace/canonical-tool-names.js';
 export { CANONICAL_TOOL_NAMES, mcpToolName } from './trace/canonical-tool-names.js';
 export type { OutputMessage } from './trace/output-message.js';
+export type {
+  RecordedTraceReader,
+  RecordedTraceRef,
+  RecordedTraceSource,
+} from './trace/recorded-trace.js';
+export { RECORDED_TRACE_SOURCES } from './trace/recorded-trace.js';
 export type { TraceEvent, TraceEventRecord } from './trace/trace-event.js';
 export { fromTraceEventRecord, traceEventRecord, traceRecords } from './trace/trace-event.js';
 export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';

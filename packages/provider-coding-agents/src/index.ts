@@ -18,3 +18,5 @@ export type {
 export { agentProviderFactory } from './shared/agent-provider-factory.js';
 export type { CodingAgentSettings, PermissionMode } from './shared/settings.js';
 export { CODING_AGENT_SETTINGS_KEYS, PERMISSION_MODES } from './shared/settings.js';
+export { readClaudeSession } from './claude-code/claude-session.js';
+export { readCodexSession } from './codex/codex-session.js';

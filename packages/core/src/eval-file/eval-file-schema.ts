@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { targetSchema } from '../targets/targets-schema.js';
+import { RECORDED_TRACE_SOURCES } from '../trace/recorded-trace.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 import { schemaIdentityCheck } from './schema-identity-check.js';
 import { workspaceFieldSchema, workspaceHint } from './workspace-schema.js';
@@ -247,6 +248,17 @@ export const evalCaseSchema = z.looseObject({
     .describe(
       "This case's workspace: its keys replace the file's `workspace:` key by key (`hooks` hook by hook); or the path of a YAML file holding the block",
     ),
+  trace: z
+    .strictObject({
+      source: z.enum(RECORDED_TRACE_SOURCES, {
+        error: `must be one of ${RECORDED_TRACE_SOURCES.join(', ')}`,
+      }),
+      path: z.string().min(1),
+    })
+    .optional()
+    .describe(
+      'A session recorded outside AgentV answers the case, its target never called: a Codex rollout (`codex-session`), a Claude Code session (`claude-session`) or OTLP/JSON spans (`otlp-file`); `path` is relative to the eval file',
+    ),
 });
 
 /**
@@ -268,6 +280,7 @@ export const isPlainValidCase = schemaIdentityCheck(evalCaseSchema, {
     'workspace',
     'turns',
     'simulated_user',
+    'trace',
   ],
 }) as (value: unknown) => value is EvalCaseInput;
 

@@ -20,6 +20,7 @@ import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildConversation } from './build-conversation.js';
+import { recordedTraceOf } from './recorded-trace-of.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { mergeRunSettings, type RunSettings, runSettingsOf } from './case-run-settings.js';
 import { checkJudgeFiles } from './check-judge-files.js';
@@ -519,9 +520,30 @@ async function buildCase(
     readEvaluators: (list, listPath) =>
       ownEvaluatorList(list, listPath, input.id, defaults, issues),
   });
+  if (input.trace !== undefined) {
+    const recorded = await recordedTraceOf(input.trace, {
+      file,
+      source,
+      casePath,
+      caseId: input.id,
+      lookup: defaults.lookup,
+      issues,
+    });
+    if (recorded !== undefined) evalCase.recordedTrace = recorded;
+  }
+  if (conversation !== undefined && evalCase.recordedTrace !== undefined) {
+    issues.push({
+      severity: 'error',
+      file,
+      ...source.locateKey(casePath, 'trace'),
+      caseId: input.id,
+      message: 'a case with `trace:` (a recorded session) cannot also be a conversation',
+      hint: 'a recorded session answers a case once: remove `turns:` / `simulated_user:`, or `trace:`',
+    });
+  }
   if (conversation !== undefined) {
     evalCase.conversation = conversation;
-  } else if (input.input_messages === undefined) {
+  } else if (input.input_messages === undefined && input.trace === undefined) {
     issues.push({
       severity: 'error',
       file,
