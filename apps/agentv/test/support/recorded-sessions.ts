@@ -50,15 +50,19 @@ export async function codexSession(options: {
     path.join(codexHome, 'config.toml'),
     codexConfigToml({ baseUrl: options.baseUrl, model: 'gpt-5', permissionMode: 'full' }),
   );
-  await run(options.codex, ['exec', '--skip-git-repo-check', '-C', options.workdir, options.prompt], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: options.home,
-      CODEX_HOME: codexHome,
-      AGENTV_CODEX_API_KEY: 'sk-scripted',
+  await run(
+    options.codex,
+    ['exec', '--skip-git-repo-check', '-C', options.workdir, options.prompt],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: options.home,
+        CODEX_HOME: codexHome,
+        AGENTV_CODEX_API_KEY: 'sk-scripted',
+      },
+      timeout: 180_000,
     },
-    timeout: 180_000,
-  });
+  );
   const rollouts = (await filesUnder(path.join(codexHome, 'sessions'))).filter((file) =>
     path.basename(file).startsWith('rollout-'),
   );
@@ -80,7 +84,14 @@ export async function claudeSession(options: {
   await mkdir(options.home, { recursive: true });
   await run(
     options.claude,
-    ['-p', '--permission-mode', 'bypassPermissions', '--model', 'claude-sonnet-4-5', options.prompt],
+    [
+      '-p',
+      '--permission-mode',
+      'bypassPermissions',
+      '--model',
+      'claude-sonnet-4-5',
+      options.prompt,
+    ],
     {
       cwd: options.workdir,
       env: {

@@ -20,7 +20,6 @@ import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildConversation } from './build-conversation.js';
-import { recordedTraceOf } from './recorded-trace-of.js';
 import { buildMessage, buildMessages, buildMessagesWithoutFiles } from './build-messages.js';
 import { mergeRunSettings, type RunSettings, runSettingsOf } from './case-run-settings.js';
 import { checkJudgeFiles } from './check-judge-files.js';
@@ -49,6 +48,7 @@ import { checkFileRootOnce, describeRefusal, fileRootsFor } from './file-roots.j
 import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
 import { readWorkspaceBlock, type WorkspaceReading } from './read-workspace-block.js';
+import { recordedTraceOf } from './recorded-trace-of.js';
 import type { FileLookup } from './resolve-input-file.js';
 import { expandUpstreamTests } from './upstream/expand-upstream-tests.js';
 import { isUpstreamFormat, translateUpstreamFormat } from './upstream/translate-upstream-format.js';

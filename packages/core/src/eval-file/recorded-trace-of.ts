@@ -36,7 +36,9 @@ export async function recordedTraceOf(
   const info = system === undefined ? await stat(absolute).catch(() => undefined) : undefined;
   const refused =
     system ??
-    (info?.isFile() ? await checkFileRootOnce(absolute, lookup.roots, lookup.rootChecks) : undefined);
+    (info?.isFile()
+      ? await checkFileRootOnce(absolute, lookup.roots, lookup.rootChecks)
+      : undefined);
   if (refused !== undefined) {
     context.issues.push({
       ...at,

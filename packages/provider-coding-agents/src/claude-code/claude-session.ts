@@ -15,8 +15,7 @@ import { createClaudeCodeReader } from './claude-code-reader.js';
 export function readClaudeSession(text: string, shown: string): ProviderResponse {
   const { lines, warnings } = sessionLines(text, shown, 'Claude Code session');
   const messages = lines.filter(
-    ({ value }) =>
-      (value.type === 'user' || value.type === 'assistant') && isRecord(value.message),
+    ({ value }) => (value.type === 'user' || value.type === 'assistant') && isRecord(value.message),
   );
   if (messages.length === 0) {
     throw new AgentvError(

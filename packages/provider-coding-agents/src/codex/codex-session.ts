@@ -5,7 +5,13 @@ import { toolCallEvent, toolResultEvent } from '../shared/tool-events.js';
 import { CODEX_TOOL_NAMES, createCodexReader } from './codex-reader.js';
 
 /** Codex's shell tools in a rollout (by Codex version): each is a `command_execution`. */
-const SHELL_CALLS = new Set(['shell', 'exec_command', 'container.exec', 'local_shell', 'shell_command']);
+const SHELL_CALLS = new Set([
+  'shell',
+  'exec_command',
+  'container.exec',
+  'local_shell',
+  'shell_command',
+]);
 
 /**
  * A Codex session rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl`) as a case's answer.
@@ -53,7 +59,9 @@ export function readCodexSession(text: string, shown: string): ProviderResponse 
       if (item.type !== 'other') reader.push(event, at);
       else if (event.type === 'item.started') {
         item.startedAt = at;
-        other.push(toolCallEvent(CODEX_TOOL_NAMES, String(item.name), at, String(item.id), item.arguments));
+        other.push(
+          toolCallEvent(CODEX_TOOL_NAMES, String(item.name), at, String(item.id), item.arguments),
+        );
       } else {
         other.push(
           toolResultEvent(CODEX_TOOL_NAMES, String(item.name), at, String(item.id), item.result, {
@@ -130,10 +138,15 @@ function toolItem(item: Record<string, unknown>, id: string): Record<string, unk
   const args = argumentsOf(item);
   if (item.type === 'local_shell_call' || SHELL_CALLS.has(name)) {
     const action = isRecord(item.action) ? item.action : undefined;
-    return { id, type: 'command_execution', command: commandOf(args.cmd ?? args.command ?? action?.command) };
+    return {
+      id,
+      type: 'command_execution',
+      command: commandOf(args.cmd ?? args.command ?? action?.command),
+    };
   }
   if (name === 'apply_patch') {
-    const patch = typeof item.input === 'string' ? item.input : String(args.input ?? args.patch ?? '');
+    const patch =
+      typeof item.input === 'string' ? item.input : String(args.input ?? args.patch ?? '');
     return { id, type: 'file_change', changes: patchChanges(patch) };
   }
   // Another tool (an MCP server's, a web search): its own name and arguments.
