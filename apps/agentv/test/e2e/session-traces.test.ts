@@ -158,7 +158,9 @@ describe('recorded sessions as traces', { timeout: 300_000 }, () => {
       const output = run.stdout + run.stderr;
       expect(output).toMatch(/evals\/bad\.yaml:3:\d+.*trace file .* outside/);
       expect(output).toContain('trace file nowhere.jsonl (claude-session) not found');
-      expect(output).toContain('must be one of codex-session, claude-session, otlp-file');
+      expect(output).toContain(
+        'trace.source must be one of "codex-session", "claude-session", "otlp-file", not "copilot-session"',
+      );
     } finally {
       await project.cleanup();
       await rm(outside, { recursive: true, force: true });

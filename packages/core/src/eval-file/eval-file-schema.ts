@@ -250,9 +250,7 @@ export const evalCaseSchema = z.looseObject({
     ),
   trace: z
     .strictObject({
-      source: z.enum(RECORDED_TRACE_SOURCES, {
-        error: `must be one of ${RECORDED_TRACE_SOURCES.join(', ')}`,
-      }),
+      source: z.enum(RECORDED_TRACE_SOURCES),
       path: z.string().min(1),
     })
     .optional()
