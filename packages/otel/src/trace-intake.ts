@@ -35,9 +35,10 @@ export function createTraceIntake(options: TraceIntakeOptions = {}): TraceIntake
     return { rejected, reason: 'the trace id belongs to no running AgentV call' };
   };
   return {
-    async start() {
+    async start(start: { port?: number } = {}) {
       receiver ??= await startOtlpReceiver({
         onSpans,
+        ...(start.port === undefined ? {} : { port: start.port }),
         ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       });
     },
