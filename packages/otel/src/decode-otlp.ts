@@ -67,8 +67,11 @@ function spansOf(request: Wire, id: (value: unknown) => string): OtlpSpan[] {
   return spans;
 }
 
+// Most spans have no events: they share one empty list, never changed.
+const NO_EVENTS: OtlpSpanEvent[] = [];
+
 function eventsOf(events: Wire): OtlpSpanEvent[] {
-  if (!Array.isArray(events) || events.length === 0) return [];
+  if (!Array.isArray(events) || events.length === 0) return NO_EVENTS;
   return events.map((event) => ({
     name: typeof event?.name === 'string' ? event.name : '',
     timeMs: nanosToMs(event?.timeUnixNano),
@@ -138,5 +141,7 @@ function jsonId(value: unknown): string {
 }
 
 function bytesId(value: unknown): string {
-  return value instanceof Uint8Array ? Buffer.from(value).toString('hex') : '';
+  if (!(value instanceof Uint8Array)) return '';
+  // A view of the decoded bytes, not a copy.
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }

@@ -140,16 +140,7 @@ async function handle(
       JSON.stringify(partial === undefined ? {} : { partialSuccess: partial }),
     );
   } else {
-    const messages = traceMessages();
-    const message = messages.ExportTraceServiceResponse.fromObject(
-      partial === undefined ? {} : { partialSuccess: partial },
-    );
-    send(
-      response,
-      200,
-      'application/x-protobuf',
-      messages.ExportTraceServiceResponse.encode(message).finish(),
-    );
+    send(response, 200, 'application/x-protobuf', protobufSuccess(partial));
   }
 }
 
@@ -172,6 +163,25 @@ function listenError(error: NodeJS.ErrnoException, port: number): AgentvError {
   return new AgentvError(`the OTLP receiver cannot listen on 127.0.0.1:${port}: ${error.message}`, {
     hint: 'leave trace.port out for a free port',
   });
+}
+
+// The answer to almost every request: a full success, encoded once.
+let fullSuccess: Uint8Array | undefined;
+
+/** An `ExportTraceServiceResponse`, with the partial success when spans were refused. */
+function protobufSuccess(
+  partial: { rejectedSpans: number; errorMessage: string } | undefined,
+): Uint8Array {
+  const messages = traceMessages();
+  if (partial === undefined) {
+    fullSuccess ??= messages.ExportTraceServiceResponse.encode(
+      messages.ExportTraceServiceResponse.fromObject({}),
+    ).finish();
+    return fullSuccess;
+  }
+  return messages.ExportTraceServiceResponse.encode(
+    messages.ExportTraceServiceResponse.fromObject({ partialSuccess: partial }),
+  ).finish();
 }
 
 function encodingOf(contentType: string | undefined): Encoding | undefined {
