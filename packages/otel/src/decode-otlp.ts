@@ -133,9 +133,14 @@ function statusCode(code: Wire): number {
   return 0;
 }
 
+const LOWER_HEX = /^[0-9a-f]*$/;
+const ANY_HEX = /^[0-9a-fA-F]*$/;
+
 function jsonId(value: unknown): string {
   if (typeof value !== 'string') return '';
-  if (/^[0-9a-fA-F]*$/.test(value)) return value.toLowerCase();
+  // Exporters write lowercase hex: that string is the id as it is.
+  if (LOWER_HEX.test(value)) return value;
+  if (ANY_HEX.test(value)) return value.toLowerCase();
   // Some exporters send ids base64-encoded (the protobuf JSON mapping of bytes).
   return Buffer.from(value, 'base64').toString('hex');
 }
