@@ -44,6 +44,12 @@ export type { ProviderOptions } from './provider/provider-options.js';
 export { providerOptions } from './provider/provider-options.js';
 export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
+export type {
+  RecordedTraceReader,
+  RecordedTraceRef,
+  RecordedTraceSource,
+} from './provider/recorded-trace.js';
+export { RECORDED_TRACE_SOURCES } from './provider/recorded-trace.js';
 export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export type { SettingsIssuesOptions } from './provider/settings-issues.js';
@@ -71,12 +77,6 @@ export { SANDBOX_EXCHANGE, SANDBOX_WORKSPACE } from './sandbox/sandbox-runtime.j
 export type { CanonicalToolName } from './trace/canonical-tool-names.js';
 export { CANONICAL_TOOL_NAMES, mcpToolName } from './trace/canonical-tool-names.js';
 export type { OutputMessage } from './trace/output-message.js';
-export type {
-  RecordedTraceReader,
-  RecordedTraceRef,
-  RecordedTraceSource,
-} from './trace/recorded-trace.js';
-export { RECORDED_TRACE_SOURCES } from './trace/recorded-trace.js';
 export type { TraceEvent, TraceEventRecord } from './trace/trace-event.js';
 export { fromTraceEventRecord, traceEventRecord, traceRecords } from './trace/trace-event.js';
 export { parseOutputMessages, parseTraceEvents } from './trace/trace-schemas.js';

@@ -1,5 +1,5 @@
+import type { RecordedTraceRef } from '../provider/recorded-trace.js';
 import type { RepeatPassRule } from '../repeats/repeat-pass-rule.js';
-import type { RecordedTraceRef } from '../trace/recorded-trace.js';
 import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { RECORDED_TRACE_SOURCES } from '../provider/recorded-trace.js';
 import { targetSchema } from '../targets/targets-schema.js';
-import { RECORDED_TRACE_SOURCES } from '../trace/recorded-trace.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 import { schemaIdentityCheck } from './schema-identity-check.js';
 import { workspaceFieldSchema, workspaceHint } from './workspace-schema.js';

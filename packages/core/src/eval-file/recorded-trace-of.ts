@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
-import type { RecordedTraceRef, RecordedTraceSource } from '../trace/recorded-trace.js';
+import type { RecordedTraceRef, RecordedTraceSource } from '../provider/recorded-trace.js';
 import { displayPath } from '../util/display-path.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { checkFileRootOnce, describeRefusal, systemFolderRefusal } from './file-roots.js';

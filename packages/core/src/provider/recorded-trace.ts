@@ -1,4 +1,4 @@
-import type { ProviderResponse } from '../provider/provider-response.js';
+import type { ProviderResponse } from './provider-response.js';
 
 /** The formats a case's `trace: { source, path }` may name. */
 export const RECORDED_TRACE_SOURCES = ['codex-session', 'claude-session', 'otlp-file'] as const;
