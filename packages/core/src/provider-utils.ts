@@ -44,6 +44,12 @@ export type { ProviderOptions } from './provider/provider-options.js';
 export { providerOptions } from './provider/provider-options.js';
 export type { ProviderRequest } from './provider/provider-request.js';
 export type { ProviderResponse, TokenUsage } from './provider/provider-response.js';
+export type {
+  RecordedTraceReader,
+  RecordedTraceRef,
+  RecordedTraceSource,
+} from './provider/recorded-trace.js';
+export { RECORDED_TRACE_SOURCES } from './provider/recorded-trace.js';
 export type { ResolvedTarget } from './provider/resolved-target.js';
 export { parseRetryAfterMs } from './provider/retry-after.js';
 export type { SettingsIssuesOptions } from './provider/settings-issues.js';

@@ -67,8 +67,11 @@ function spansOf(request: Wire, id: (value: unknown) => string): OtlpSpan[] {
   return spans;
 }
 
+// Most spans have no events: they share one empty list, never changed.
+const NO_EVENTS: OtlpSpanEvent[] = [];
+
 function eventsOf(events: Wire): OtlpSpanEvent[] {
-  if (!Array.isArray(events) || events.length === 0) return [];
+  if (!Array.isArray(events) || events.length === 0) return NO_EVENTS;
   return events.map((event) => ({
     name: typeof event?.name === 'string' ? event.name : '',
     timeMs: nanosToMs(event?.timeUnixNano),
@@ -130,13 +133,20 @@ function statusCode(code: Wire): number {
   return 0;
 }
 
+const LOWER_HEX = /^[0-9a-f]*$/;
+const ANY_HEX = /^[0-9a-fA-F]*$/;
+
 function jsonId(value: unknown): string {
   if (typeof value !== 'string') return '';
-  if (/^[0-9a-fA-F]*$/.test(value)) return value.toLowerCase();
+  // Exporters write lowercase hex: that string is the id as it is.
+  if (LOWER_HEX.test(value)) return value;
+  if (ANY_HEX.test(value)) return value.toLowerCase();
   // Some exporters send ids base64-encoded (the protobuf JSON mapping of bytes).
   return Buffer.from(value, 'base64').toString('hex');
 }
 
 function bytesId(value: unknown): string {
-  return value instanceof Uint8Array ? Buffer.from(value).toString('hex') : '';
+  if (!(value instanceof Uint8Array)) return '';
+  // A view of the decoded bytes, not a copy.
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }

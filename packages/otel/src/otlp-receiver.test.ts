@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { traceMessages } from './otlp-proto.js';
@@ -185,5 +187,30 @@ describe('startOtlpReceiver', () => {
     expect((await post(url, 'text/plain')).status).toBe(415);
     expect((await post(url, 'application/json', { 'content-encoding': 'br' })).status).toBe(415);
     expect((await post(url, 'application/json')).status).toBe(200);
+  });
+});
+
+describe('the receiver port', () => {
+  it('listens on the port asked for, and says so clearly when it is taken', async () => {
+    // A free port, found by listening on 0 and letting it go.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+
+    receiver = await startOtlpReceiver({ onSpans: () => ({ rejected: 0 }), port });
+    expect(receiver.endpoint).toBe(`http://127.0.0.1:${port}`);
+    const answer = await fetch(`${receiver.endpoint}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(answer.status).toBe(200);
+
+    const taken = startOtlpReceiver({ onSpans: () => ({ rejected: 0 }), port });
+    await expect(taken).rejects.toThrow(
+      `the OTLP receiver cannot listen on 127.0.0.1:${port}: another program uses that port`,
+    );
+    await expect(taken).rejects.toMatchObject({ hint: expect.stringContaining('trace.port') });
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGunzip, createInflate } from 'node:zlib';
+import { AgentvError } from '@agentv/core';
 import { decodeOtlpJson, decodeOtlpProtobuf, MalformedOtlpError } from './decode-otlp.js';
 import { traceMessages } from './otlp-proto.js';
 import type { OtlpSpan } from './otlp-span.js';
@@ -15,6 +16,8 @@ export interface OtlpReceiverOptions {
   onSpans: SpanSink;
   /** Most bytes of one body, compressed or not (default 16 MiB): past it the answer is 413. */
   maxBodyBytes?: number;
+  /** The port on 127.0.0.1 (default: a free one). */
+  port?: number;
 }
 
 export interface OtlpReceiver {
@@ -49,13 +52,14 @@ export async function startOtlpReceiver(options: OtlpReceiverOptions): Promise<O
     });
   });
   server.keepAliveTimeout = 5_000;
+  const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, port)));
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const address = server.address() as AddressInfo;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://127.0.0.1:${address.port}`,
     settled: () => Promise.all([...active]).then(() => undefined),
     close: () =>
       new Promise<void>((resolve) => {
@@ -136,17 +140,48 @@ async function handle(
       JSON.stringify(partial === undefined ? {} : { partialSuccess: partial }),
     );
   } else {
-    const messages = traceMessages();
-    const message = messages.ExportTraceServiceResponse.fromObject(
-      partial === undefined ? {} : { partialSuccess: partial },
-    );
-    send(
-      response,
-      200,
-      'application/x-protobuf',
-      messages.ExportTraceServiceResponse.encode(message).finish(),
+    send(response, 200, 'application/x-protobuf', protobufSuccess(partial));
+  }
+}
+
+/** Why the receiver could not listen, in the user's terms. */
+function listenError(error: NodeJS.ErrnoException, port: number): AgentvError {
+  if (error.code === 'EADDRINUSE') {
+    return new AgentvError(
+      `the OTLP receiver cannot listen on 127.0.0.1:${port}: another program uses that port`,
+      {
+        hint: 'stop the program on that port (e.g. a collector), choose another trace.port in the target, or leave port out for a free one',
+      },
     );
   }
+  if (error.code === 'EACCES') {
+    return new AgentvError(
+      `the OTLP receiver may not listen on 127.0.0.1:${port} (ports below 1024 need privileges)`,
+      { hint: 'choose a trace.port of 1024 or more, or leave it out for a free one' },
+    );
+  }
+  return new AgentvError(`the OTLP receiver cannot listen on 127.0.0.1:${port}: ${error.message}`, {
+    hint: 'leave trace.port out for a free port',
+  });
+}
+
+// The answer to almost every request: a full success, encoded once.
+let fullSuccess: Uint8Array | undefined;
+
+/** An `ExportTraceServiceResponse`, with the partial success when spans were refused. */
+function protobufSuccess(
+  partial: { rejectedSpans: number; errorMessage: string } | undefined,
+): Uint8Array {
+  const messages = traceMessages();
+  if (partial === undefined) {
+    fullSuccess ??= messages.ExportTraceServiceResponse.encode(
+      messages.ExportTraceServiceResponse.fromObject({}),
+    ).finish();
+    return fullSuccess;
+  }
+  return messages.ExportTraceServiceResponse.encode(
+    messages.ExportTraceServiceResponse.fromObject({ partialSuccess: partial }),
+  ).finish();
 }
 
 function encodingOf(contentType: string | undefined): Encoding | undefined {

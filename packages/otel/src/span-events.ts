@@ -19,6 +19,20 @@ interface ModelCall {
 /** GenAI operations that call a model (`gen_ai.operation.name`). */
 const MODEL_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'embeddings']);
 
+/** An event with what orders it: its time, its span's start, the span's arrival, its place in the span. */
+interface Pending {
+  ms: number;
+  spanStart: number;
+  seq: number;
+  event: TraceEvent;
+}
+
+/** Collects a call's spans as they arrive, mapped at once so that only their events are kept. */
+export interface SpanCollector {
+  add(spans: readonly OtlpSpan[]): void;
+  finish(): CollectedTrace;
+}
+
 /**
  * The trace events of a call's spans, in time order: a `tool_call` at a tool
  * span's start and a `tool_result` at its end (GenAI `execute_tool`, the AI
@@ -28,81 +42,111 @@ const MODEL_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content',
  * and `duration_ms`. Usage is summed over the model calls.
  */
 export function spanEvents(spans: readonly OtlpSpan[]): CollectedTrace {
-  // Spans that start in the same millisecond keep the order they arrived in (the order they
-  // ended): the JS SDK, for one, records start times to the millisecond.
-  const ordered = [...spans].sort((a, b) => a.startMs - b.startMs);
-  const events: TraceEvent[] = [];
-  let inputTokens: number | undefined;
-  let outputTokens: number | undefined;
-  for (const span of ordered) {
-    const metadata = {
-      trace_id: span.traceId,
-      span_id: span.spanId,
-      duration_ms: round(span.endMs - span.startMs),
-    };
-    const tool = toolCallOf(span);
-    if (tool !== undefined) {
-      const call: TraceEvent = {
-        type: 'tool_call',
-        timestamp: iso(span.startMs),
-        name: tool.name,
-        metadata,
-      };
-      if (tool.id !== undefined) call.id = tool.id;
-      if (tool.input !== undefined) call.input = tool.input;
-      events.push(call);
-      const result: TraceEvent = {
-        type: 'tool_result',
-        timestamp: iso(span.endMs),
-        name: tool.name,
-      };
-      if (tool.id !== undefined) result.id = tool.id;
-      if (tool.output !== undefined) result.output = tool.output;
-      result.metadata = metadata;
-      events.push(result);
-    } else {
-      const model = modelCallOf(span);
-      if (model !== undefined) {
-        const step: TraceEvent = { type: 'model_step', timestamp: iso(span.startMs), metadata };
-        if (model.model !== undefined) step.name = model.model;
-        if (model.text !== undefined) step.text = model.text;
-        if (model.inputTokens !== undefined) {
-          inputTokens = (inputTokens ?? 0) + model.inputTokens;
-          step.metadata = { ...metadata, input_tokens: model.inputTokens };
-        }
-        if (model.outputTokens !== undefined) {
-          outputTokens = (outputTokens ?? 0) + model.outputTokens;
-          step.metadata = { ...step.metadata, output_tokens: model.outputTokens };
-        }
-        events.push(step);
-      }
-    }
-    if (span.statusCode === STATUS_ERROR) {
-      events.push({
-        type: 'error',
-        timestamp: iso(span.endMs),
-        name: span.name,
-        text: span.statusMessage ?? exceptionMessage(span) ?? `span "${span.name}" failed`,
-        metadata,
-      });
-    }
-  }
-  events.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
-  const collected: CollectedTrace = { trace: events, spanCount: spans.length };
-  if (inputTokens !== undefined || outputTokens !== undefined) {
-    const usage: TokenUsage = {};
-    if (inputTokens !== undefined) usage.inputTokens = inputTokens;
-    if (outputTokens !== undefined) usage.outputTokens = outputTokens;
-    if (inputTokens !== undefined && outputTokens !== undefined) {
-      usage.totalTokens = inputTokens + outputTokens;
-    }
-    collected.usage = usage;
-  }
-  return collected;
+  const collector = createSpanCollector();
+  collector.add(spans);
+  return collector.finish();
 }
 
-function toolCallOf(span: OtlpSpan): ToolCall | undefined {
-  const a = span.attributes;
+/**
+ * `spanEvents` batch by batch: `add` maps each batch as it arrives (the spans need not be kept),
+ * `finish` orders the events. Events in the same millisecond come in the order of their spans'
+ * starts, then of the spans' arrival (the JS SDK, for one, records start times to the millisecond).
+ */
+export function createSpanCollector(): SpanCollector {
+  const pending: Pending[] = [];
+  let spanCount = 0;
+  let inputTokens: number | undefined;
+  let outputTokens: number | undefined;
+  const push = (ms: number, span: OtlpSpan, event: TraceEvent) => {
+    // Timestamps are ISO strings to the millisecond: events within one are ordered by their span.
+    pending.push({ ms: Math.floor(ms), spanStart: span.startMs, seq: pending.length, event });
+  };
+  return {
+    add(spans) {
+      spanCount += spans.length;
+      for (const span of spans) {
+        const metadata: Record<string, unknown> = {
+          trace_id: span.traceId,
+          span_id: span.spanId,
+          duration_ms: round(span.endMs - span.startMs),
+        };
+        const a = span.attributes;
+        const tool = toolCallOf(span, a);
+        if (tool !== undefined) {
+          const call: TraceEvent = { type: 'tool_call', timestamp: '', name: tool.name, metadata };
+          if (tool.id !== undefined) call.id = tool.id;
+          if (tool.input !== undefined) call.input = tool.input;
+          push(span.startMs, span, call);
+          const result: TraceEvent = { type: 'tool_result', timestamp: '', name: tool.name };
+          if (tool.id !== undefined) result.id = tool.id;
+          if (tool.output !== undefined) result.output = tool.output;
+          result.metadata = metadata;
+          push(span.endMs, span, result);
+        } else {
+          const model = modelCallOf(span, a);
+          if (model !== undefined) {
+            const step: TraceEvent = { type: 'model_step', timestamp: '' };
+            if (model.model !== undefined) step.name = model.model;
+            if (model.text !== undefined) step.text = model.text;
+            if (model.inputTokens !== undefined) {
+              inputTokens = (inputTokens ?? 0) + model.inputTokens;
+              metadata.input_tokens = model.inputTokens;
+            }
+            if (model.outputTokens !== undefined) {
+              outputTokens = (outputTokens ?? 0) + model.outputTokens;
+              metadata.output_tokens = model.outputTokens;
+            }
+            step.metadata = metadata;
+            push(span.startMs, span, step);
+          }
+        }
+        if (span.statusCode === STATUS_ERROR) {
+          push(span.endMs, span, {
+            type: 'error',
+            timestamp: '',
+            name: span.name,
+            text: span.statusMessage ?? exceptionMessage(span) ?? `span "${span.name}" failed`,
+            // The error's own copy: a model step's metadata holds its tokens.
+            metadata: {
+              trace_id: span.traceId,
+              span_id: span.spanId,
+              duration_ms: metadata.duration_ms,
+            },
+          });
+        }
+      }
+    },
+    finish() {
+      pending.sort((x, y) => x.ms - y.ms || x.spanStart - y.spanStart || x.seq - y.seq);
+      const trace: TraceEvent[] = new Array(pending.length);
+      // Neighbouring events often share a millisecond: its text is made once.
+      let lastMs = Number.NaN;
+      let lastIso = '';
+      for (let index = 0; index < pending.length; index++) {
+        const { ms, event } = pending[index]!;
+        if (ms !== lastMs) {
+          lastMs = ms;
+          lastIso = new Date(ms).toISOString();
+        }
+        event.timestamp = lastIso;
+        trace[index] = event;
+      }
+      const collected: CollectedTrace = { trace, spanCount };
+      if (inputTokens !== undefined || outputTokens !== undefined) {
+        const usage: TokenUsage = {};
+        if (inputTokens !== undefined) usage.inputTokens = inputTokens;
+        if (outputTokens !== undefined) usage.outputTokens = outputTokens;
+        if (inputTokens !== undefined && outputTokens !== undefined) {
+          usage.totalTokens = inputTokens + outputTokens;
+        }
+        collected.usage = usage;
+      }
+      return collected;
+    },
+  };
+}
+
+function toolCallOf(span: OtlpSpan, a: Record<string, unknown>): ToolCall | undefined {
   if (span.name === 'ai.toolCall' || typeof a['ai.toolCall.name'] === 'string') {
     return tool(
       a['ai.toolCall.name'],
@@ -138,8 +182,7 @@ function tool(name: unknown, id: unknown, input: unknown, output: unknown): Tool
   return call;
 }
 
-function modelCallOf(span: OtlpSpan): ModelCall | undefined {
-  const a = span.attributes;
+function modelCallOf(span: OtlpSpan, a: Record<string, unknown>): ModelCall | undefined {
   const name = span.name;
   if (name.startsWith('ai.')) {
     // The AI SDK's outer spans (`ai.generateText`) repeat the usage of their provider calls
@@ -206,10 +249,6 @@ function exceptionMessage(span: OtlpSpan): string | undefined {
   const exception = span.events.find((event) => event.name === 'exception');
   const message = exception?.attributes['exception.message'];
   return typeof message === 'string' ? message : undefined;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }
 
 function round(ms: number): number {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TraceContext, TraceIntake, TraceIntakeCall } from '@agentv/core/provider-utils';
 import { type OtlpReceiver, startOtlpReceiver } from './otlp-receiver.js';
 import type { OtlpSpan } from './otlp-span.js';
-import { spanEvents } from './span-events.js';
+import { createSpanCollector, type SpanCollector } from './span-events.js';
 
 export interface TraceIntakeOptions {
   /** The environment calls run in: its `OTEL_RESOURCE_ATTRIBUTES` are kept before AgentV's. */
@@ -22,22 +22,31 @@ const IN_FLIGHT_WAIT_MS = 2_000;
  * own trace). Other spans are refused (a partial success).
  */
 export function createTraceIntake(options: TraceIntakeOptions = {}): TraceIntake {
-  const calls = new Map<string, OtlpSpan[]>();
+  // Each call's spans are mapped as they arrive: only their events are kept.
+  const calls = new Map<string, SpanCollector>();
   let receiver: OtlpReceiver | undefined;
   const inherited = options.env?.OTEL_RESOURCE_ATTRIBUTES?.trim();
   const onSpans = (spans: OtlpSpan[]) => {
     let rejected = 0;
+    const byOwner = new Map<SpanCollector, OtlpSpan[]>();
     for (const span of spans) {
       const owner = calls.get(span.traceId) ?? callOfResource(calls, span);
-      if (owner === undefined) rejected++;
-      else owner.push(span);
+      if (owner === undefined) {
+        rejected++;
+        continue;
+      }
+      const list = byOwner.get(owner);
+      if (list === undefined) byOwner.set(owner, [span]);
+      else list.push(span);
     }
+    for (const [owner, owned] of byOwner) owner.add(owned);
     return { rejected, reason: 'the trace id belongs to no running AgentV call' };
   };
   return {
-    async start() {
+    async start(start: { port?: number } = {}) {
       receiver ??= await startOtlpReceiver({
         onSpans,
+        ...(start.port === undefined ? {} : { port: start.port }),
         ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       });
     },
@@ -46,8 +55,8 @@ export function createTraceIntake(options: TraceIntakeOptions = {}): TraceIntake
       const started = receiver;
       const traceId = randomBytes(16).toString('hex');
       const spanId = randomBytes(8).toString('hex');
-      const spans: OtlpSpan[] = [];
-      calls.set(traceId, spans);
+      const collector = createSpanCollector();
+      calls.set(traceId, collector);
       const traceparent = `00-${traceId}-${spanId}-01`;
       const attributes = [
         `agentv.case_id=${encodeURIComponent(evalCaseId)}`,
@@ -74,7 +83,7 @@ export function createTraceIntake(options: TraceIntakeOptions = {}): TraceIntake
           // A batch being read as the grace period ends still counts.
           await Promise.race([started.settled(), delay(IN_FLIGHT_WAIT_MS)]);
           calls.delete(traceId);
-          return spanEvents(spans);
+          return collector.finish();
         },
       };
     },
@@ -86,7 +95,10 @@ export function createTraceIntake(options: TraceIntakeOptions = {}): TraceIntake
   };
 }
 
-function callOfResource(calls: Map<string, OtlpSpan[]>, span: OtlpSpan): OtlpSpan[] | undefined {
+function callOfResource(
+  calls: Map<string, SpanCollector>,
+  span: OtlpSpan,
+): SpanCollector | undefined {
   const id = span.resource['agentv.trace_id'];
   return typeof id === 'string' ? calls.get(id) : undefined;
 }

@@ -25,6 +25,7 @@ import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { openRun } from '../eval/open-run.js';
 import { openOtelExport } from '../eval/otel-export.js';
 import { wantsLiveProgress } from '../eval/progress-display.js';
+import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import {
   parseRepeatPass,
   parseRepeatReducer,
@@ -438,6 +439,7 @@ const evalCommand = defineCommand({
           onWorkspaceChanges: artifacts.onWorkspaceChanges,
           ...(sandboxRuntime === undefined ? {} : { sandboxRuntime }),
           ...(traceIntake === undefined ? {} : { traceIntake }),
+          recordedTraces: createRecordedTraceReader(cwd),
         },
         repeat,
       );

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   computeRunStatistics,
@@ -14,6 +15,7 @@ import { formatSummary, type ReadResultLine, type RunRecord, terminalText } from
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
+import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
 import { lockResultFile } from '../eval/result-file-lock.js';
@@ -24,7 +26,8 @@ import { caseKey, createEvalFileNamer, runIdOf } from '../eval/shard.js';
 import { describeWriteError, writeFailureError } from '../eval/write-failure.js';
 import { ExitCode } from '../exit-code.js';
 import { keptWorkspaceManager, samePath } from '../grade/kept-workspaces.js';
-import { NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js';
+import { type GradePlan, NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js';
+import { planSessionGrade, type SessionGradePlan } from '../grade/plan-session-grade.js';
 import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
 import { type RecordedAnswers, replayProviderFactory } from '../grade/replay-provider.js';
 import { createAppProviderRegistry } from '../registry.js';
@@ -89,12 +92,18 @@ export default defineCommand({
     const [resultsArg, ...evalArgs] = args._;
     if (resultsArg === undefined) {
       throw new UsageError('grade needs the result file to grade', {
-        hint: 'write agentv grade .agentv/results/eval_….jsonl [eval files]',
+        hint: 'write agentv grade .agentv/results/eval_….jsonl [eval files], or agentv grade EVAL_FILE for cases whose trace: names a recorded session',
       });
     }
+    // Without a result file, the eval files' cases that name a recorded session are graded.
+    const sessions = await isEvalInput(path.resolve(cwd, resultsArg));
     const resultsPath = path.resolve(cwd, resultsArg);
-    const shownResults = displayPath(cwd, resultsPath);
-    const reportFlags = await parseReportFlags({ ...args, _: evalArgs }, rawArgs, cwd);
+    const shownResults = sessions ? 'the recorded sessions' : displayPath(cwd, resultsPath);
+    const reportFlags = await parseReportFlags(
+      { ...args, _: sessions ? args._ : evalArgs },
+      rawArgs,
+      cwd,
+    );
     const outPath = path.resolve(cwd, out ?? defaultResultPath(reportFlags.outputFormat, 'grade'));
     if (outPath === resultsPath) {
       throw new UsageError(`--out ${out} is the result file being graded`, {
@@ -103,15 +112,20 @@ export default defineCommand({
     }
 
     const workspaceFlag = stringFlag(args.workspace, 'workspace');
-    const allLines = await readResultLines(resultsPath, cwd, RESULT_HINT);
+    if (sessions && workspaceFlag !== undefined) {
+      throw new UsageError('--workspace grades a case of a result file, and none was given', {
+        hint: 'write agentv grade results.jsonl --workspace DIR',
+      });
+    }
+    const allLines = sessions ? [] : await readResultLines(resultsPath, cwd, RESULT_HINT);
     const lines =
       workspaceFlag === undefined
         ? allLines
         : linesKeptAt(allLines, path.resolve(cwd, workspaceFlag), shownResults);
-    if (lines.length === 0) {
+    if (!sessions && lines.length === 0) {
       throw new UsageError(`${shownResults} holds no result lines`, { hint: RESULT_HINT });
     }
-    if (!lines.some(({ record }) => 'trace' in record)) {
+    if (!sessions && !lines.some(({ record }) => 'trace' in record)) {
       throw new UsageError(
         `${shownResults} was written without --include-trace: it holds no recorded traces to grade`,
         { hint: NO_TRACE_HINT },
@@ -153,23 +167,45 @@ export default defineCommand({
     });
     const evaluatorRegistry = createEvaluatorRegistry(defaultEvaluators());
     const targetsFile = project.evalFiles[0]?.targetsFile;
-    const grading = planGrade({
-      lines,
-      cases: project.cases,
-      evalFileNames: new Set(evalPaths.map(evalFileName)),
-      evalFileName,
-      targets: (targetsFile === undefined ? undefined : project.targets.get(targetsFile)) ?? [],
-      ...(targetsFile === undefined ? {} : { targetsFile: displayPath(cwd, targetsFile) }),
-      ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
-      providerRegistry,
-      evaluatorRegistry,
-      cwd,
-    });
+    const grading = sessions
+      ? sessionGrading(
+          planSessionGrade({
+            cases: project.cases,
+            targets:
+              (targetsFile === undefined ? undefined : project.targets.get(targetsFile)) ?? [],
+            ...(targetsFile === undefined ? {} : { targetsFile: displayPath(cwd, targetsFile) }),
+            ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
+            providerRegistry,
+            evaluatorRegistry,
+            cwd,
+          }),
+          evalFileName,
+        )
+      : planGrade({
+          lines,
+          cases: project.cases,
+          evalFileNames: new Set(evalPaths.map(evalFileName)),
+          evalFileName,
+          targets: (targetsFile === undefined ? undefined : project.targets.get(targetsFile)) ?? [],
+          ...(targetsFile === undefined ? {} : { targetsFile: displayPath(cwd, targetsFile) }),
+          ...(judgeTargetOverride === undefined ? {} : { judgeTargetOverride }),
+          providerRegistry,
+          evaluatorRegistry,
+          cwd,
+        });
     reportIssues([...project.issues, ...grading.issues], cwd, (message) =>
       process.stderr.write(`warning: ${terminalText(message)}\n`),
     );
     for (const [target, byCase] of grading.answers) answers.set(target, byCase);
-    if (grading.otherFiles === lines.length) {
+    if (sessions && grading.plan.cases.length === 0) {
+      throw new UsageError(
+        `no case of ${evalPaths.map((file) => displayPath(cwd, file)).join(', ')} names a recorded session`,
+        {
+          hint: 'give a case `trace: { source: codex-session, path: rollout.jsonl }` (or claude-session, otlp-file), or grade a result file: agentv grade results.jsonl',
+        },
+      );
+    }
+    if (!sessions && grading.otherFiles === lines.length) {
       throw new UsageError(`no line of ${shownResults} belongs to the eval files given`, {
         hint: 'result lines name their eval file in eval_file; pass those eval files, or none to use them',
       });
@@ -179,6 +215,10 @@ export default defineCommand({
     const warn = (line: string) => process.stderr.write(`warning: ${terminalText(line)}\n`);
     for (const line of warnings) warn(line);
     for (const missing of grading.ungraded) {
+      if (missing.line === 0) {
+        warn(`case "${missing.evalId}" (${missing.evalFile}) not graded: ${missing.reason}`);
+        continue;
+      }
       warn(
         `${shownResults}:${missing.line} case "${missing.evalId}" (${missing.evalFile}, target ${missing.target}) not graded: ${missing.reason}`,
       );
@@ -195,12 +235,18 @@ export default defineCommand({
       );
     }
 
-    const recordedRun = lines[0]!.record.run;
+    const recordedRun = lines[0]?.record.run;
     const run: RunRecord = recordedRun
       ? { id: recordedRun.id, cases: recordedRun.cases }
       : {
-          id: runIdOf([...grading.recorded.keys()]),
-          cases: grading.recorded.size,
+          id: runIdOf(
+            sessions
+              ? grading.plan.cases.map((c) =>
+                  caseKey(evalFileName(c.evalCase.filePath), c.evalCase.id, c.target.name),
+                )
+              : [...grading.recorded.keys()],
+          ),
+          cases: sessions ? grading.plan.cases.length : grading.recorded.size,
         };
     const lock = await lockResultFile(outPath, cwd, (message) =>
       process.stderr.write(`note: ${message}\n`),
@@ -249,7 +295,8 @@ export default defineCommand({
       ...grading.plan,
       cases: grading.plan.cases.map((planned): PlannedCase => {
         const { evalCase } = planned;
-        if (evalCase.workspace === undefined) return planned;
+        // A session's case gets a fresh workspace, as agentv eval gives it.
+        if (evalCase.workspace === undefined || sessions) return planned;
         if (keptAtOf(evalCase.filePath, evalCase.id, planned.target.name) !== undefined) {
           return planned;
         }
@@ -257,7 +304,7 @@ export default defineCommand({
         return { ...planned, evalCase: withoutWorkspace };
       }),
     };
-    const workspaces = plan.cases.some((c) => c.evalCase.workspace !== undefined)
+    const workspaces = plan.cases.some((c) => c.evalCase.workspace !== undefined && !sessions)
       ? await keptWorkspaceManager(resultsPath, (info) =>
           keptAtOf(info.evalFile, info.evalId, info.target),
         )
@@ -282,6 +329,7 @@ export default defineCommand({
           cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
         },
         signal: controller.signal,
+        recordedTraces: createRecordedTraceReader(cwd),
         onWarning: (message) => progress.log(`warning: ${terminalText(message)}`),
         onPrompt: (evalCase, prompt, target) => {
           progress.onCaseStart(evalCase.id);
@@ -311,7 +359,7 @@ export default defineCommand({
     process.stdout.write(`\n${formatSummary(statistics, { color: useColor(process.stdout) })}\n`);
     const notGraded = grading.ungraded.length;
     process.stdout.write(
-      `Re-graded ${results.length} recorded case(s) of ${shownResults} without running any target` +
+      `${sessions ? 'Graded' : 'Re-graded'} ${results.length} recorded case(s) of ${shownResults} without running any target` +
         `${notGraded > 0 ? `; ${notGraded} not graded (see the warnings above)` : ''}` +
         `${grading.unrecorded.length > 0 ? `; ${grading.unrecorded.length} eval case(s) not in the result file` : ''}\n`,
     );
@@ -365,4 +413,33 @@ function withRecordedAttempts(
     caseKey(evalFileName(result.evalFile), result.evalId, result.target),
   )?.attempts;
   return attempts === undefined ? result : { ...result, attempts };
+}
+
+/** A session grading in the shape of a result file's: cases without a session are "not graded". */
+function sessionGrading(
+  planned: SessionGradePlan,
+  evalFileName: (absolutePath: string) => string,
+): GradePlan {
+  return {
+    plan: planned.plan,
+    answers: new Map(),
+    recorded: new Map(),
+    ungraded: planned.withoutSession.map((evalCase) => ({
+      evalFile: evalFileName(evalCase.filePath),
+      evalId: evalCase.id,
+      target: '',
+      line: 0,
+      reason: 'it names no recorded session (trace: { source, path }); run it with agentv eval',
+    })),
+    unrecorded: [],
+    otherFiles: 0,
+    issues: planned.issues,
+  };
+}
+
+/** True for an eval file or folder of eval files (YAML), false for a result file. */
+async function isEvalInput(file: string): Promise<boolean> {
+  if (/\.ya?ml$/i.test(file)) return true;
+  const info = await stat(file).catch(() => undefined);
+  return info?.isDirectory() === true;
 }

@@ -133,7 +133,7 @@ describe('a command without its files', () => {
       }),
     );
     expect(messages).toEqual([
-      'agentv: grade needs the result file to grade\n  hint: write agentv grade .agentv/results/eval_….jsonl [eval files]\n',
+      'agentv: grade needs the result file to grade\n  hint: write agentv grade .agentv/results/eval_….jsonl [eval files], or agentv grade EVAL_FILE for cases whose trace: names a recorded session\n',
       'agentv: compare takes one or two result files, got 0\n  hint: write agentv compare base.jsonl new.jsonl, or agentv compare run.jsonl --base-target A --new-target B\n',
       'agentv: results merge needs the result files to join\n  hint: write e.g. agentv results merge shard-*.jsonl --out results.jsonl\n',
     ]);

@@ -1,3 +1,4 @@
+import type { RecordedTraceRef } from '../provider/recorded-trace.js';
 import type { RepeatPassRule } from '../repeats/repeat-pass-rule.js';
 import type { WorkspaceConfig } from '../workspace/workspace-config.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
@@ -148,6 +149,11 @@ export interface EvalCase {
    * and `evaluators` grade the whole conversation.
    */
   conversation?: Conversation;
+  /**
+   * `trace: { source, path }`: a session recorded outside AgentV answers the case; its
+   * target is never called (README, "Sessions and trace files as answers").
+   */
+  recordedTrace?: RecordedTraceRef;
 }
 
 /** A loaded eval file. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECORDED_TRACE_SOURCES } from '../provider/recorded-trace.js';
 import { targetSchema } from '../targets/targets-schema.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 import { schemaIdentityCheck } from './schema-identity-check.js';
@@ -247,6 +248,15 @@ export const evalCaseSchema = z.looseObject({
     .describe(
       "This case's workspace: its keys replace the file's `workspace:` key by key (`hooks` hook by hook); or the path of a YAML file holding the block",
     ),
+  trace: z
+    .strictObject({
+      source: z.enum(RECORDED_TRACE_SOURCES),
+      path: z.string().min(1),
+    })
+    .optional()
+    .describe(
+      'A session recorded outside AgentV answers the case, its target never called: a Codex rollout (`codex-session`), a Claude Code session (`claude-session`) or OTLP/JSON spans (`otlp-file`); `path` is relative to the eval file',
+    ),
 });
 
 /**
@@ -268,6 +278,7 @@ export const isPlainValidCase = schemaIdentityCheck(evalCaseSchema, {
     'workspace',
     'turns',
     'simulated_user',
+    'trace',
   ],
 }) as (value: unknown) => value is EvalCaseInput;
 

@@ -48,6 +48,7 @@ import { checkFileRootOnce, describeRefusal, fileRootsFor } from './file-roots.j
 import { normalizeEvaluators } from './normalize-evaluators.js';
 import { datasetFormat, readDataset } from './read-dataset.js';
 import { readWorkspaceBlock, type WorkspaceReading } from './read-workspace-block.js';
+import { recordedTraceOf } from './recorded-trace-of.js';
 import type { FileLookup } from './resolve-input-file.js';
 import { expandUpstreamTests } from './upstream/expand-upstream-tests.js';
 import { isUpstreamFormat, translateUpstreamFormat } from './upstream/translate-upstream-format.js';
@@ -519,9 +520,30 @@ async function buildCase(
     readEvaluators: (list, listPath) =>
       ownEvaluatorList(list, listPath, input.id, defaults, issues),
   });
+  if (input.trace !== undefined) {
+    const recorded = await recordedTraceOf(input.trace, {
+      file,
+      source,
+      casePath,
+      caseId: input.id,
+      lookup: defaults.lookup,
+      issues,
+    });
+    if (recorded !== undefined) evalCase.recordedTrace = recorded;
+  }
+  if (conversation !== undefined && evalCase.recordedTrace !== undefined) {
+    issues.push({
+      severity: 'error',
+      file,
+      ...source.locateKey(casePath, 'trace'),
+      caseId: input.id,
+      message: 'a case with `trace:` (a recorded session) cannot also be a conversation',
+      hint: 'a recorded session answers a case once: remove `turns:` / `simulated_user:`, or `trace:`',
+    });
+  }
   if (conversation !== undefined) {
     evalCase.conversation = conversation;
-  } else if (input.input_messages === undefined) {
+  } else if (input.input_messages === undefined && input.trace === undefined) {
     issues.push({
       severity: 'error',
       file,

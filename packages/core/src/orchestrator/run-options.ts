@@ -5,6 +5,7 @@ import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderContext } from '../provider/provider-factory.js';
 import type { ProviderRegistry } from '../provider/provider-registry.js';
+import type { RecordedTraceReader } from '../provider/recorded-trace.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { TraceIntake } from '../provider/trace-intake.js';
 import type { RetryPolicy } from '../retry/retry-policy.js';
@@ -108,6 +109,12 @@ export interface RunEvaluationOptions {
    * its end; a run with such a target and no receiver stops before its first case.
    */
   traceIntake?: TraceIntake;
+  /**
+   * Reads the sessions and trace files cases name in `trace: { source, path }` (the app
+   * gives one knowing Codex, Claude Code and OTLP/JSON). Such a case is answered from its
+   * file and its target never called; without a reader the case errors.
+   */
+  recordedTraces?: RecordedTraceReader;
 }
 
 /** A run's spending limit and what was spent against it so far (US dollars). */

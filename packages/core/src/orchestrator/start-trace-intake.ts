@@ -20,6 +20,21 @@ export async function startTraceIntake(run: RunState): Promise<TraceIntake | und
       },
     );
   }
-  await intake.start();
+  const ports = new Map<number, string>();
+  for (const target of options.plan.targets) {
+    const port = target.trace?.source === 'otlp' ? target.trace.port : undefined;
+    if (port !== undefined && !ports.has(port)) ports.set(port, target.name);
+  }
+  if (ports.size > 1) {
+    const named = [...ports].map(([port, name]) => `"${name}" port ${port}`).join(', ');
+    throw new AgentvError(
+      `the run's targets name different OTLP receiver ports (${named}); a run has one receiver`,
+      {
+        hint: 'give the traced targets of one run the same trace.port, or leave it out (a free port)',
+      },
+    );
+  }
+  const [port] = ports.keys();
+  await intake.start(port === undefined ? {} : { port });
   return intake;
 }

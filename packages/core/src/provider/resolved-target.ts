@@ -1,7 +1,11 @@
-/** A target's `trace:` block: its spans arrive over OTLP; `graceMs` is the wait for late batches. */
+/**
+ * A target's `trace:` block: its spans arrive over OTLP; `graceMs` is the wait for late
+ * batches, `port` the receiver's port on 127.0.0.1 (default: a free one).
+ */
 export interface TargetTraceSource {
   source: 'otlp';
   graceMs?: number;
+  port?: number;
 }
 
 /**

@@ -40,8 +40,11 @@ export interface TraceIntakeCall {
  * when the run ends.
  */
 export interface TraceIntake {
-  /** Starts listening on 127.0.0.1; rejects with an `AgentvError` when it cannot. */
-  start(): Promise<void>;
+  /**
+   * Starts listening on 127.0.0.1, on `port` when given (else a free port); rejects with an
+   * `AgentvError` when it cannot (the port is taken).
+   */
+  start(options?: { port?: number }): Promise<void>;
   /** A new trace id for one provider call of a case. */
   openCall(call: { evalCaseId: string; attempt: number; target: string }): TraceIntakeCall;
   /** Stops listening. Never rejects. */

@@ -332,6 +332,7 @@ function toResolvedTarget(
   if (input.trace !== undefined && !Array.isArray(input.trace)) {
     target.trace = { source: input.trace.source };
     if (input.trace.grace_ms !== undefined) target.trace.graceMs = input.trace.grace_ms;
+    if (input.trace.port !== undefined) target.trace.port = input.trace.port;
   }
   if (prepared.missing.length > 0) target.missingVariables = prepared.missing;
   if (prepared.substituted.length > 0) target.secretValues = prepared.substituted;

@@ -53,13 +53,14 @@ export const targetSchema = z
         z.strictObject({
           source: z.literal('otlp', { error: 'must be `otlp`' }),
           grace_ms: z.int().min(0).max(60_000).optional(),
+          port: z.int().min(1).max(65_535).optional(),
         }),
         // The `mock` provider's own setting: the trace events it answers with.
         z.array(z.unknown()),
       ])
       .optional()
       .describe(
-        "Where the call's trace comes from: `{ source: otlp }` runs an OTLP receiver and gives each call OTEL_EXPORTER_OTLP_ENDPOINT, TRACEPARENT and OTEL_RESOURCE_ATTRIBUTES (http targets: a traceparent header); `grace_ms` waits for late batches after the call (default 50)",
+        "Where the call's trace comes from: `{ source: otlp }` runs an OTLP receiver and gives each call OTEL_EXPORTER_OTLP_ENDPOINT, TRACEPARENT and OTEL_RESOURCE_ATTRIBUTES (http targets: a traceparent header); `grace_ms` waits for late batches after the call (default 50); `port` is the receiver's port on 127.0.0.1 (default: a free one)",
       ),
   })
   .describe(
@@ -95,7 +96,7 @@ const FIELD_HINTS: Record<string, string> = {
     'max_output_bytes is a number of bytes from 1 to 64 MiB, or a size such as `max_output_bytes: 32MiB` (units KiB, MiB, GiB)',
   judge_target: 'judge_target is the name of another target, e.g. `judge_target: judge`',
   trace:
-    'write `trace: { source: otlp }`, optionally with `grace_ms:` (milliseconds to wait for late spans, 0 to 60000)',
+    'write `trace: { source: otlp }`, optionally with `grace_ms:` (milliseconds to wait for late spans, 0 to 60000) and `port:` (the port of the receiver on 127.0.0.1, 1 to 65535; default a free one)',
 };
 
 /** How to fix a schema problem at `path` of a targets file. */
