@@ -9,13 +9,15 @@
 // than AgentV's cost, so a difference of two separate measurements was mostly noise). AgentV's cost
 // per case is the marginal wall time of `agentv eval` per case (N cases minus 1 case, over N - 1,
 // one worker) less the marginal agent time of the same runs; medians of interleaved rounds. The
-// script's own start (a shell and two `date`) counts as AgentV's. Without the installed CLI the
-// figures are reported as skipped, not failed.
-import { spawn } from 'node:child_process';
+// script's own start and end (a shell, a `date` before the agent, the log line after it) are the
+// bench's, not AgentV's: each round measures them by running the same script around `true`
+// (its wall time, less what it logged, less a direct run of `true`) and takes them off. Without
+// the installed CLI the figures are reported as skipped, not failed.
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evalAndVerify, interleaved, report, tempProject } from './support.mjs';
+import { evalAndVerify, interleaved, middle, report, tempProject } from './support.mjs';
 
 const N = 8;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -107,21 +109,45 @@ const project = tempProject({
 });
 process.env.BENCH_KEY = 'sk-bench';
 const LOG = `${project.dir}/agent-times.log`;
-writeFileSync(
-  `${project.dir}/.agentv/timed-codex`,
-  [
-    '#!/bin/sh',
-    // Only the eval calls: the health check asks for --version.
-    `[ "$1" = exec ] || exec ${JSON.stringify(CODEX)} "$@"`,
-    'began=$(date +%s%N)',
-    `${JSON.stringify(CODEX)} "$@"`,
-    'code=$?',
-    `echo "$began $(date +%s%N)" >> ${JSON.stringify(LOG)}`,
-    'exit $code',
-    '',
-  ].join('\n'),
-);
-chmodSync(`${project.dir}/.agentv/timed-codex`, 0o755);
+/** A script that runs `agent` and logs when each `exec` call of it began and ended to `log`. */
+function timedScript(file, agent, log) {
+  writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      // Only the eval calls: the health check asks for --version.
+      `[ "$1" = exec ] || exec ${JSON.stringify(agent)} "$@"`,
+      'began=$(date +%s%N)',
+      `${JSON.stringify(agent)} "$@"`,
+      'code=$?',
+      `echo "$began $(date +%s%N)" >> ${JSON.stringify(log)}`,
+      'exit $code',
+      '',
+    ].join('\n'),
+  );
+  chmodSync(file, 0o755);
+}
+timedScript(`${project.dir}/.agentv/timed-codex`, CODEX, LOG);
+const TRUE = spawnSync('sh', ['-c', 'command -v true'], { encoding: 'utf8' }).stdout.trim();
+const PROBE_LOG = `${project.dir}/probe-times.log`;
+timedScript(`${project.dir}/.agentv/timed-true`, TRUE, PROBE_LOG);
+
+/** The timing script's own cost per call outside what it logs (ms): median of `calls` runs. */
+function scriptCost(calls = 15) {
+  const costs = [];
+  for (let call = 0; call < calls; call++) {
+    rmSync(PROBE_LOG, { force: true });
+    let started = performance.now();
+    spawnSync(`${project.dir}/.agentv/timed-true`, ['exec']);
+    const wrapped = performance.now() - started;
+    started = performance.now();
+    spawnSync(TRUE, ['exec']);
+    const direct = performance.now() - started;
+    const [began, ended] = readFileSync(PROBE_LOG, 'utf8').trim().split(' ').map(Number);
+    costs.push(wrapped - (ended - began) / 1e6 - direct);
+  }
+  return middle(costs);
+}
 writeFileSync(
   `${project.dir}/.agentv/targets.yaml`,
   `targets:\n  - { name: codex, provider: codex, executable: ${JSON.stringify(`${project.dir}/.agentv/timed-codex`)}, base_url: ${JSON.stringify(baseUrl)}, api_key: "\${{ BENCH_KEY }}", model: gpt-5, max_retries: 0, workers: 1 }\n`,
@@ -145,19 +171,22 @@ try {
     agentv: () => {
       const one = timedRun('one', 1);
       const many = timedRun('many', N);
+      const script = scriptCost();
       return {
-        overhead: (many.ms - many.agentMs - (one.ms - one.agentMs)) / (N - 1),
+        overhead: (many.ms - many.agentMs - (one.ms - one.agentMs)) / (N - 1) - script,
         agent: (many.agentMs - one.agentMs) / (N - 1),
+        script,
       };
     },
   });
   const overhead = Math.max(0, figures.agentv.overhead);
   const agentPerCase = figures.agentv.agent;
   console.log(
-    `per case: AgentV ${overhead.toFixed(1)} ms around Codex's own ${agentPerCase.toFixed(1)} ms`,
+    `per case: AgentV ${overhead.toFixed(1)} ms around Codex's own ${agentPerCase.toFixed(1)} ms (the timing script's own ${figures.agentv.script.toFixed(1)} ms taken off)`,
   );
   report('coding-agent overhead per case', overhead.toFixed(1), 'ms', '<= 50 ms', overhead <= 50, {
     agentPerCaseMs: agentPerCase,
+    timingScriptMs: figures.agentv.script,
   });
   const share = (overhead / agentPerCase) * 100;
   report('coding-agent overhead / agent time', share.toFixed(2), '%', '<= 2%', share <= 2);

@@ -7,7 +7,7 @@
 export { InvalidInputError } from './errors/invalid-input-error.js';
 export type { ProviderErrorOptions } from './errors/provider-error.js';
 export { isProviderError, ProviderError } from './errors/provider-error.js';
-export { makeTempDir } from './process/make-temp-dir.js';
+export { makeTempDir, makeTempDirSync } from './process/make-temp-dir.js';
 export type { OutputLimitExceeded } from './process/output-guard.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';
 export { runProcess } from './process/run-process.js';

@@ -43,6 +43,7 @@ import { shardPlan } from '../eval/shard-plan.js';
 import { traceIntakeFor } from '../eval/trace-intake-for.js';
 import { watchEval } from '../eval/watch.js';
 import { resolveWorkspaceRoot } from '../eval/workspace-root.js';
+import { writesTranscripts } from '../eval/writes-transcripts.js';
 import { ExitCode } from '../exit-code.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { readVersion } from '../version.js';
@@ -420,8 +421,11 @@ const evalCommand = defineCommand({
                   return artifacts.onPrompt(evalCase, prompt, target);
                 },
               }),
-          // Attempt records are only dumped (--dump-traces): without it none is made.
-          ...(reportFlags.traceDir === undefined ? {} : { onAttempt: artifacts.onAttempt }),
+          // Attempt records are dumped (--dump-traces) and carry coding agents' transcripts:
+          // without either none is made.
+          ...(reportFlags.traceDir === undefined && !opened.plan.targets.some(writesTranscripts)
+            ? {}
+            : { onAttempt: artifacts.onAttempt }),
           onResult: async (result) => {
             tally.add(result);
             await artifacts.save(result);

@@ -44,12 +44,13 @@ export interface RunArtifacts {
   onPrompt(evalCase: EvalCase, prompt: BuiltPrompt, target: ResolvedTarget): Promise<void>;
   /**
    * Dumps an attempt's trace when `--dump-traces` is on, and saves its agent transcript (coding
-   * agents) beside the result file (`transcriptsFolder`). Never throws.
+   * agents) beside the result file (`transcriptsFolder`), in the background (`finish` waits for
+   * it). Never throws.
    */
   onAttempt(record: AttemptRecord): Promise<void>;
   /**
    * Saves what a case changed in its workspace beside the result file
-   * (`workspaceChangesFolder`). Never throws.
+   * (`workspaceChangesFolder`), in the background (`finish` waits for it). Never throws.
    */
   onWorkspaceChanges(record: WorkspaceChangesRecord): Promise<void>;
   /** The first write that failed (result file or dump); the run must stop. */
@@ -145,10 +146,34 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
   const savedChanges = new Map<string, string>();
   const written = { traces: 0, prompts: 0, workspaces: 0, transcripts: 0 };
   let failure: WriteFailure | undefined;
+  // A case's own files (transcripts, workspace changes) are written while the run goes on: the
+  // next case does not wait for them; `finish` does.
+  const writing = new Set<Promise<void>>();
+  const inBackground = (write: Promise<void>) => {
+    writing.add(write);
+    void write.then(() => writing.delete(write));
+  };
   const fail = (kind: WriteFailure['kind'], failedPath: string, error: unknown) => {
     if (failure) return;
     failure = { kind, path: failedPath, error };
     options.onWriteFailure(failure);
+  };
+  const saveChanges = async ({ result, changes, repeat }: WorkspaceChangesRecord) => {
+    try {
+      const saved = await workspaceChanges.write({
+        evalId: result.evalId,
+        dataset: result.dataset,
+        evalFile: result.evalFile,
+        target: result.target,
+        ...(repeat === undefined ? {} : { repeat }),
+        ...(result.workspace?.keptAt === undefined ? {} : { keptAt: result.workspace.keptAt }),
+        changes,
+      });
+      written.workspaces++;
+      if (flags.htmlPath) savedChanges.set(caseKeyOf(result), saved);
+    } catch (error) {
+      fail('workspace changes', workspaceChanges.directory, error);
+    }
   };
 
   return {
@@ -185,13 +210,14 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
     async onAttempt(record) {
       if (failure) return;
       if (record.transcript !== undefined) {
-        try {
-          await transcripts.write({ ...record, transcript: record.transcript });
-          written.transcripts++;
-        } catch (error) {
-          fail('transcripts', transcripts.directory, error);
-          return;
-        }
+        inBackground(
+          transcripts.write({ ...record, transcript: record.transcript }).then(
+            () => {
+              written.transcripts++;
+            },
+            (error) => fail('transcripts', transcripts.directory, error),
+          ),
+        );
       }
       if (!traces) return;
       try {
@@ -206,23 +232,10 @@ export async function openRunArtifacts(options: RunArtifactsOptions): Promise<Ru
       // Nothing to show and nothing `grade` reads back (it reads kept workspaces' changes):
       // the result line's summary says it all, and a file per case would cost ~1 ms a case.
       if (changes.files.length === 0 && result.workspace?.keptAt === undefined) return;
-      try {
-        const saved = await workspaceChanges.write({
-          evalId: result.evalId,
-          dataset: result.dataset,
-          evalFile: result.evalFile,
-          target: result.target,
-          ...(repeat === undefined ? {} : { repeat }),
-          ...(result.workspace?.keptAt === undefined ? {} : { keptAt: result.workspace.keptAt }),
-          changes,
-        });
-        written.workspaces++;
-        if (flags.htmlPath) savedChanges.set(caseKeyOf(result), saved);
-      } catch (error) {
-        fail('workspace changes', workspaceChanges.directory, error);
-      }
+      inBackground(saveChanges({ result, changes, repeat }));
     },
     async finish(results, incomplete) {
+      await Promise.all(writing);
       const notRun = incomplete?.notRun ?? [];
       const interrupted =
         notRun.length > 0

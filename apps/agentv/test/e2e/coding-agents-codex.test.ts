@@ -158,8 +158,12 @@ evalcases:
     if (!codex) return context.skip();
     const server = await startResponsesServer(lazy);
     servers.push(server);
-    const { code, byId } = await evalExample(await exampleAgainst(server));
+    const { code, byId, out } = await evalExample(await exampleAgainst(server));
     expect(code).toBe(1);
+    // Transcripts are saved without --dump-traces too.
+    expect((await readdir(path.join(path.dirname(out), 'out.transcripts'))).sort()).toEqual(
+      CODING_TASKS.map((id) => `${id}_attempt-1.jsonl`).sort(),
+    );
     for (const id of CODING_TASKS) {
       expect(byId[id], id).toMatchObject({ passed: false });
       expect(byId[id].candidate_answer).toContain('tests pass');

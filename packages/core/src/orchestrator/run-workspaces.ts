@@ -38,8 +38,14 @@ function createRunWorkspaceManager(
   options: RunEvaluationOptions,
   sandboxes: SandboxImages | undefined,
 ): WorkspaceManager {
+  const expectedCases = new Map<string, number>();
+  for (const { evalCase } of options.plan.cases) {
+    const key = evalCase.workspace?.key;
+    if (key !== undefined) expectedCases.set(key, (expectedCases.get(key) ?? 0) + 1);
+  }
   return createWorkspaceManager({
     ...(sandboxes === undefined ? {} : { sandboxes }),
+    expectedCases,
     env: options.providerContext?.env ?? process.env,
     runId: options.runId ?? `run-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
     ...(options.workspaceRoot === undefined ? {} : { root: options.workspaceRoot }),

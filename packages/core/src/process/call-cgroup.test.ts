@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cgroupRoot } from './call-cgroup.js';
+import { acquireCallCgroup, cgroupRoot } from './call-cgroup.js';
 import { runProcess } from './run-process.js';
 import { startProcess } from './start-process.js';
 import { processAlive } from './test-support/process-alive.js';
@@ -94,6 +94,22 @@ describe('cgroups of started processes', () => {
       }
       await child.stop();
       expect(processAlive(pidIn('persistent'))).toBe(false);
+    });
+
+    it('tells whether a process entered the cgroup since the call took it', async () => {
+      const cgroup = acquireCallCgroup()!;
+      try {
+        expect(cgroup.entered()).toBe(false);
+        await runProcess({ command: 'true', cwd: dir });
+        // Another call's cgroup: not this one.
+        expect(cgroup.entered()).toBe(false);
+        const outcome = await runProcess({ command: `${cgroup.enter}ls /`, cwd: dir });
+        expect(outcome.exitCode).toBe(0);
+        expect(cgroup.entered()).toBe(true);
+        expect(cgroup.populated()).toBe(false);
+      } finally {
+        cgroup.release();
+      }
     });
 
     it('reuses the cgroup of a finished call', async () => {

@@ -33,6 +33,12 @@ export interface CallCgroup {
    */
   populated(): boolean;
   /**
+   * True when a process ran in the cgroup since this call took it: the shell entered it, so
+   * the whole process group is in it (and `populated` speaks for the group). False where
+   * that cannot be told.
+   */
+  entered(): boolean;
+  /**
    * SIGTERM: to each process of the cgroup for which `only` (default: all) is true;
    * SIGKILL: to every process in and below it.
    */
@@ -54,6 +60,8 @@ interface Slot {
   enter: string;
   /** Its cgroup.events, kept open: reading it again from the start is one system call. */
   events?: number;
+  /** Its cpu.stat, kept open likewise; null when it cannot be read. */
+  cpuStat?: number | null;
 }
 
 let root: CgroupRoot | undefined | null = null;
@@ -97,7 +105,12 @@ class CallCgroupLease implements CallCgroup {
   // Seen empty after the process exited: nothing can be left in it, no need to look again.
   private empty = false;
 
-  constructor(private readonly slot: Slot) {}
+  // The cgroup's CPU time when the call took it (slots are reused): it grows once a process runs in it.
+  private readonly usageAtStart: number | undefined;
+
+  constructor(private readonly slot: Slot) {
+    this.usageAtStart = slotUsage(slot);
+  }
 
   get dir(): string {
     return this.slot.dir;
@@ -110,6 +123,12 @@ class CallCgroupLease implements CallCgroup {
   populated(): boolean {
     this.empty = !slotPopulated(this.slot);
     return !this.empty;
+  }
+
+  entered(): boolean {
+    if (this.usageAtStart === undefined) return false;
+    const usage = slotUsage(this.slot);
+    return usage !== undefined && usage > this.usageAtStart;
   }
 
   signal(signal: 'SIGTERM' | 'SIGKILL', only?: (pid: number) => boolean): void {
@@ -137,6 +156,22 @@ function slotPopulated(slot: Slot): boolean {
   }
 }
 
+const statBuffer = Buffer.alloc(512);
+
+/** `usage_usec` of the slot's cpu.stat (a cgroup v2 core file, kept by the kernel to the µs). */
+function slotUsage(slot: Slot): number | undefined {
+  if (slot.cpuStat === null) return undefined;
+  try {
+    slot.cpuStat ??= openSync(join(slot.dir, 'cpu.stat'), 'r');
+    const length = readSync(slot.cpuStat, statBuffer, 0, statBuffer.length, 0);
+    const match = /^usage_usec (\d+)$/m.exec(statBuffer.toString('latin1', 0, length));
+    return match === null ? undefined : Number(match[1]);
+  } catch {
+    slot.cpuStat = null;
+    return undefined;
+  }
+}
+
 /**
  * On the way out (synchronous): kills every process left in this process's cgroups and
  * removes them; those whose processes are still dying are left to the watchdog.
@@ -148,6 +183,7 @@ export function removeCallCgroups(): void {
   for (const slot of slots) {
     try {
       if (slot.events !== undefined) closeSync(slot.events);
+      if (typeof slot.cpuStat === 'number') closeSync(slot.cpuStat);
     } catch {
       // Closed already.
     }

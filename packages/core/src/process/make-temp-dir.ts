@@ -1,3 +1,4 @@
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,4 +12,9 @@ import { join } from 'node:path';
  */
 export function makeTempDir(kind: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `agentv-${kind}-${process.pid}-`));
+}
+
+/** `makeTempDir`, synchronous: for a folder made on the way to a process's start. */
+export function makeTempDirSync(kind: string): string {
+  return mkdtempSync(join(tmpdir(), `agentv-${kind}-${process.pid}-`));
 }

@@ -65,9 +65,13 @@ class GroupTerminator implements ProcessGroupTerminator {
     clearTimeout(this.killTimer);
   }
 
-  // The cgroup holds the whole group, unless the shell could not enter it.
+  // The cgroup holds the whole group, unless the shell could not enter it: only then is the
+  // group looked for among all processes (a read of every /proc/<pid>/stat, milliseconds).
   private live(): boolean {
-    return this.cgroup?.populated() === true || groupHasLiveMembers(this.pgid);
+    const { cgroup } = this;
+    if (cgroup === undefined) return groupHasLiveMembers(this.pgid);
+    if (cgroup.populated()) return true;
+    return !cgroup.entered() && groupHasLiveMembers(this.pgid);
   }
 }
 

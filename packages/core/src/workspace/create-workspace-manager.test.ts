@@ -30,7 +30,7 @@ afterEach(() => {
   for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function setup() {
+function setup(expectedCases?: ReadonlyMap<string, number>) {
   const base = tempFolder();
   cleanup.push(base);
   const template = join(base, 'template');
@@ -43,7 +43,12 @@ function setup() {
   symlinkSync('src/app.js', join(template, 'link-to-app'));
   symlinkSync('/etc/hostname', join(template, 'outside-link'));
   const root = join(base, 'root');
-  const manager = createWorkspaceManager({ root, env: process.env, runId: 'run-1' });
+  const manager = createWorkspaceManager({
+    root,
+    env: process.env,
+    runId: 'run-1',
+    ...(expectedCases === undefined ? {} : { expectedCases }),
+  });
   return { base, template, root, manager };
 }
 
@@ -118,6 +123,37 @@ describe('createWorkspaceManager: a template', () => {
     expect(second.path).not.toBe(first.path);
     expect(existsSync(join(second.path, 'marker-a'))).toBe(false);
     await second.release({ keep: false });
+    await manager.close();
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('makes the next temp workspace while a case works when more cases are to come, pristine, and leaves none behind', async () => {
+    const base = tempFolder();
+    cleanup.push(base);
+    const template = join(base, 'template');
+    writeFiles(template, { 'README.md': 'hello\n' });
+    const config = workspaceConfig(template, { template, mode: 'temp' });
+    const { root, manager } = setup(new Map([[config.key, 3]]));
+    const first = await manager.acquire(config, caseInfo('a'));
+    writeFileSync(join(first.path, 'marker-a'), '');
+    const folder = join(first.path, '..');
+    const workspaces = () => readdirSync(folder).filter((name) => /^workspace-\d+$/.test(name));
+    // Made in the background: waited for with a generous deadline.
+    for (const deadline = Date.now() + 30_000; workspaces().length < 2 && Date.now() < deadline; )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const ahead = workspaces().find((name) => join(folder, name) !== first.path);
+    expect(ahead).toBeDefined();
+    await first.release({ keep: false });
+    expect(existsSync(first.path)).toBe(false);
+    const second = await manager.acquire(config, caseInfo('b'));
+    expect(second.path).toBe(join(folder, ahead!));
+    expect(readdirSync(second.path)).toEqual(['README.md']);
+    writeFileSync(join(second.path, 'README.md'), 'changed\n');
+    expect((await second.changes()).files).toEqual([
+      expect.objectContaining({ path: 'README.md', status: 'modified' }),
+    ]);
+    await second.release({ keep: false });
+    // The third case's copy may still be being made: close waits for it and removes it.
     await manager.close();
     expect(readdirSync(root)).toEqual([]);
   });

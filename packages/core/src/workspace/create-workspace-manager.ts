@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileChanges } from './file-changes.js';
-import { removeTree } from './remove-tree.js';
+import { removeTree, removeTreeLater } from './remove-tree.js';
 import { createRepoCache, type RepoCache } from './repo-cache.js';
 import { keptFolder, makeRunFolder, moveToKept, removeIfEmpty, safeName } from './run-folder.js';
 import { type HookContext, hookFailureMessage, runHook } from './run-hook.js';
@@ -42,6 +42,13 @@ export interface WorkspaceManagerOptions {
    * configs with `docker:`; without it such a config's setup fails.
    */
   sandboxes?: SandboxImages;
+  /**
+   * How many cases of the run use each config (by `WorkspaceConfig.key`). A
+   * `temp` config on this machine with cases still to come has its next copy
+   * made while the current case works, so no case waits for its copy but the
+   * first. Without it every copy is made when a case asks for it.
+   */
+  expectedCases?: ReadonlyMap<string, number>;
 }
 
 /** Everything one workspace config (one `WorkspaceConfig.key`) has during the run. */
@@ -52,6 +59,10 @@ interface ConfigState {
   pristine: Promise<PristineWorkspace>;
   /** Pooled workspaces not in use. */
   free: WorkspaceCopy[];
+  /** `temp`: the next case's copy, made ahead (see `expectedCases`). */
+  spare?: Promise<WorkspaceCopy>;
+  /** Cases of the run still to ask for a workspace of this config (see `expectedCases`). */
+  toCome: number;
   shared?: Promise<WorkspaceCopy>;
   /** The shared workspace was handed out before (changes are measured from a fresh walk). */
   sharedUsed: boolean;
@@ -84,6 +95,15 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
   let exchanges = 0;
   /** Every container started and not yet destroyed: `close` removes what is left. */
   const live = new Set<Promise<WorkspaceSandbox>>();
+  /**
+   * Copies being made ahead and used ones being removed, neither waited for by a
+   * case: the run folder is removed only after them.
+   */
+  const background = new Set<Promise<unknown>>();
+  const inBackground = (work: Promise<unknown>) => {
+    background.add(work);
+    void work.then(() => background.delete(work));
+  };
   const log = (message: string) => options.onLog?.(message);
   const signalOption = options.signal === undefined ? {} : { signal: options.signal };
 
@@ -102,6 +122,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         dir: '',
         pristine: setUp(() => created, number),
         free: [],
+        toCome: options.expectedCases?.get(config.key) ?? 0,
         sharedUsed: false,
         copies: 0,
         sandboxes: new Map(),
@@ -269,6 +290,33 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     });
   }
 
+  /**
+   * A new copy for a `temp` workspace: the one made ahead when there is one. With
+   * more cases to come, the next one is started once this one is there (not at the
+   * same time: the case waiting for this one would share the disk and CPU with it).
+   */
+  async function freshCopy(
+    state: ConfigState,
+    pristine: PristineWorkspace,
+  ): Promise<WorkspaceCopy> {
+    state.toCome--;
+    const ready = state.spare;
+    state.spare = undefined;
+    const copy = await (ready ?? newCopy(state, pristine));
+    // A container per copy is too much to start for a case that may never come.
+    if (
+      state.toCome > 0 &&
+      state.spare === undefined &&
+      !closed &&
+      state.config.docker === undefined
+    ) {
+      const spare = newCopy(state, pristine);
+      state.spare = spare;
+      inBackground(spare.catch(() => undefined));
+    }
+    return copy;
+  }
+
   async function acquire(
     config: WorkspaceConfig,
     info: WorkspaceCaseInfo,
@@ -282,6 +330,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         // The run ended (Ctrl-C) while this workspace was made: what was written after close
         // removed the run folder goes too, and containers started since.
         await Promise.all([...live].map(destroySandbox));
+        await Promise.all(background);
         const dir = await runFolder?.catch(() => undefined);
         if (dir !== undefined) removeTree(dir);
       }
@@ -307,7 +356,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
     } else if (config.mode === 'pooled') {
       copy = state.free.pop() ?? (await newCopy(state, pristine));
     } else {
-      copy = await newCopy(state, pristine);
+      copy = await freshCopy(state, pristine);
     }
     const scratch = join(state.dir, `lease-${++leases}`);
     let sandbox: WorkspaceSandbox | undefined;
@@ -413,11 +462,20 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       }
     }
     await dropSandbox(state, copy);
+    // Gone from its path at once (one rename); its files are removed while the next case works,
+    // and `close` waits for that.
+    let doomed = copy.path;
     try {
-      removeTree(copy.path);
-    } catch (error) {
-      log(`warning: could not remove workspace ${copy.path}: ${(error as Error).message}`);
+      renameSync(copy.path, `${copy.path}-removed`);
+      doomed = `${copy.path}-removed`;
+    } catch {
+      // Removed where it is.
     }
+    const removed = removeTreeLater(doomed).catch((error: Error) => {
+      log(`warning: could not remove workspace ${copy.path}: ${error.message}`);
+    });
+    if (closed) await removed;
+    else inBackground(removed);
   }
 
   function keptName(info: WorkspaceCaseInfo): string {
@@ -510,6 +568,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       // Containers go before folders: a container holds its workspace mounted.
       await Promise.all([...live].map(destroySandbox));
       for (const { from, to } of keepAtClose) await moveToKept(from, to, options.env);
+      await Promise.all(background);
       // Made for a workspace that could not be moved there in the end: not left empty.
       removeIfEmpty(keptFolder(options.root, options.runId));
       if (runFolder !== undefined) {

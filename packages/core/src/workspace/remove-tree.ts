@@ -1,4 +1,5 @@
 import { chmodSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -14,6 +15,18 @@ export function removeTree(path: string): void {
     if (code !== 'EACCES' && code !== 'EPERM') throw error;
     openUp(path);
     rmSync(path, { recursive: true, force: true, maxRetries: 2 });
+  }
+}
+
+/** `removeTree` off the main thread: for trees nobody waits for. */
+export async function removeTreeLater(path: string): Promise<void> {
+  try {
+    await rm(path, { recursive: true, force: true, maxRetries: 2 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM') throw error;
+    openUp(path);
+    await rm(path, { recursive: true, force: true, maxRetries: 2 });
   }
 }
 

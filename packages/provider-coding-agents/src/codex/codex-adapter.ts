@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentAdapter } from '../shared/agent-adapter.js';
 import { CODEX_API_KEY_VARIABLE, codexConfigToml } from './codex-config.js';
@@ -18,8 +18,9 @@ export const codexAdapter: AgentAdapter = {
   parseVersion: (output) => /codex(?:-cli)?\s+v?(\d+\.\d+\.\d+)/i.exec(output)?.[1],
   async prepare({ settings, workdir, home, prompt, runEnv }) {
     const codexHome = path.join(home.root, 'codex');
-    await mkdir(codexHome, { recursive: true });
-    await writeFile(
+    // Synchronous: small, and on the way to the agent's start (see createAgentHome).
+    mkdirSync(codexHome);
+    writeFileSync(
       path.join(codexHome, 'config.toml'),
       codexConfigToml({
         ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),

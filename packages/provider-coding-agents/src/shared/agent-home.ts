@@ -1,6 +1,7 @@
-import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { chmod, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDir } from '@agentv/core/provider-utils';
+import { makeTempDirSync } from '@agentv/core/provider-utils';
 import type { AgentHome } from './agent-adapter.js';
 
 /**
@@ -9,10 +10,12 @@ import type { AgentHome } from './agent-adapter.js';
  * environment that points the agent at them.
  */
 export async function createAgentHome(kind: string, parent?: string): Promise<AgentHome> {
+  // Synchronous: seven small calls on the way to the agent's start, each of which would
+  // otherwise wait for a turn of the event loop (on a busy machine, milliseconds each).
   const root =
     parent === undefined
-      ? await makeTempDir(`${kind}-home`)
-      : await mkdtemp(path.join(parent, `${kind}-home-`));
+      ? makeTempDirSync(`${kind}-home`)
+      : mkdtempSync(path.join(parent, `${kind}-home-`));
   const at = (name: string) => path.join(root, name);
   const home: AgentHome = {
     root,
@@ -21,9 +24,7 @@ export async function createAgentHome(kind: string, parent?: string): Promise<Ag
     xdg: { config: at('config'), data: at('data'), cache: at('cache'), state: at('state') },
     env: {},
   };
-  await Promise.all(
-    [home.home, home.tmp, ...Object.values(home.xdg)].map((dir) => mkdir(dir, { recursive: true })),
-  );
+  for (const dir of [home.home, home.tmp, ...Object.values(home.xdg)]) mkdirSync(dir);
   home.env = {
     HOME: home.home,
     TMPDIR: home.tmp,

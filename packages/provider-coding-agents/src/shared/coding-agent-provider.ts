@@ -75,6 +75,12 @@ export function createCodingAgentProvider(
     if (value !== undefined) baseEnv[name] = value;
   }
   let checked: Promise<string> | undefined;
+  /** Config homes and work folders of finished calls still being removed; `close` waits for them. */
+  const removing = new Set<Promise<unknown>>();
+  const removeLater = (removal: Promise<unknown>) => {
+    removing.add(removal);
+    void removal.then(() => removing.delete(removal));
+  };
 
   const failureContext = (extra: Partial<FailureContext> = {}): FailureContext => ({
     settings,
@@ -245,9 +251,12 @@ export function createCodingAgentProvider(
       if (secretMask) response.text = secretMask.text(response.text);
       return response;
     } finally {
-      await removeAgentHome(home);
+      // Off the case's path: its grading does not wait for what the agent left in its home
+      // (Codex writes a hundred files there), and the agent's temp folders are named after this
+      // process, so the watchdog or the next run removes them if this one is killed first.
+      removeLater(removeAgentHome(home));
       if (ownWorkdir !== undefined)
-        await rm(ownWorkdir, { recursive: true, force: true }).catch(() => {});
+        removeLater(rm(ownWorkdir, { recursive: true, force: true }).catch(() => {}));
     }
   }
 
@@ -257,6 +266,9 @@ export function createCodingAgentProvider(
     kind: adapter.kind,
     targetName: options.targetName,
     invoke,
+    close: async () => {
+      await Promise.all(removing);
+    },
     healthcheck: async (use) => {
       // Cases that all run in a sandbox use the image's CLI, checked in its first sandbox.
       if (use?.onHost === false) return;
