@@ -14,6 +14,11 @@ export default defineConfig({
           name: 'agentv',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: DOCKER_TESTS,
+          // Most of an e2e file's time is spent waiting on what it spawned (the CLI, servers, a
+          // timeout it proves), so three files at once keep 2 cores busy; vitest's default on 2
+          // cores is one file at a time. Each file has its own folders, servers on free ports and
+          // process markers, so files do not see each other.
+          maxWorkers: 3,
         },
       },
       {
@@ -24,6 +29,9 @@ export default defineConfig({
           // One dockerd for the whole run, with a busybox image and a Node image tagged
           // node:20-slim (test/support/docker-setup.ts); started only when a docker test runs.
           globalSetup: ['./test/support/docker-setup.ts'],
+          // One file at a time (after the other project's): they share the engine, and a file
+          // checks that a run leaves no container behind in it.
+          maxWorkers: 1,
           // Containers start in a few hundred ms alone, much slower on a busy 2-core machine.
           testTimeout: 120_000,
           hookTimeout: 120_000,
