@@ -14,11 +14,12 @@ export default defineConfig({
           name: 'agentv',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: DOCKER_TESTS,
-          // Most of an e2e file's time is spent waiting on what it spawned (the CLI, servers, a
-          // timeout it proves), so three files at once keep 2 cores busy; vitest's default on 2
-          // cores is one file at a time. Each file has its own folders, servers on free ports and
-          // process markers, so files do not see each other.
-          maxWorkers: 3,
+          // Much of an e2e file's time is spent waiting on what it spawned (the CLI, servers, a
+          // timeout it proves), so two files at once keep 2 cores busier; vitest's default on 2
+          // cores is one file at a time. Not more: a test's budget is its own, and under load a
+          // third file slows every spawned CLI further. Each file has its own folders, servers on
+          // free ports and process markers, so files do not see each other.
+          maxWorkers: 2,
         },
       },
       {
