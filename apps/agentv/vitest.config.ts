@@ -5,8 +5,10 @@ const DOCKER_TESTS = ['test/e2e/sandbox*.test.ts', 'test/e2e/example-workspace-d
 
 export default defineConfig({
   test: {
-    // End-to-end tests spawn the built CLI and real agents.
-    testTimeout: 30_000,
+    // End-to-end tests spawn the built CLI and real agents, some ten times in one test; on a busy
+    // 2-core machine, with two files at once, 30 s failed such tests spuriously. Timing goals
+    // live in `pnpm bench`, not here.
+    testTimeout: 60_000,
     projects: [
       {
         extends: true,
