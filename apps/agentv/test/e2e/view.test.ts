@@ -10,7 +10,7 @@ import {
   chromiumAvailable,
   launchChromium,
 } from '../support/chromium.js';
-import { BIN, type Project, runAgentv } from '../support/project.js';
+import { BIN, createProject, type Project, runAgentv } from '../support/project.js';
 import { agentCase, workspaceProject } from '../support/workspaces.js';
 
 const HOSTILE = '</script><img src=x onerror="window.pwned=1"><b>bold</b>';
@@ -368,13 +368,21 @@ ${agentCase('fix-sum', 'hostile', FIXED)}`,
     );
     await page.close();
   });
+});
 
+// Outside the browser's describe: it runs wherever the CLI does (also without Chromium).
+describe('agentv view refusals', () => {
   it('refuses a missing folder and an unknown option with a hint', async () => {
-    const missing = await runAgentv(['view', 'nope', '--no-open'], project.dir);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('nope does not exist');
-    const unknown = await runAgentv(['view', '--prot', '80'], project.dir);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('did you mean --port');
+    const project = await createProject({});
+    try {
+      const missing = await runAgentv(['view', 'nope', '--no-open'], project.dir);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('nope does not exist');
+      const unknown = await runAgentv(['view', '--prot', '80'], project.dir);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('did you mean --port');
+    } finally {
+      await project.cleanup();
+    }
   });
 });

@@ -4,8 +4,16 @@ import { chromium } from 'playwright-core';
 /** Debian's `chromium` package; `.ci/run` installs it. */
 export const CHROMIUM_PATH = process.env.AGENTV_CHROMIUM ?? '/usr/bin/chromium';
 
-/** True when the browser tests can run; false only locally, never under `.ci/run`. */
+/**
+ * True when the browser tests can run; false locally without Chromium, and in `.ci/run`'s second
+ * pass (`AGENTV_SKIP_EXTERNAL_PROGRAMS=1`: what Chromium draws does not depend on the Node that
+ * wrote the page), never in its first.
+ */
 export function chromiumAvailable(): boolean {
+  if (process.env.AGENTV_SKIP_EXTERNAL_PROGRAMS === '1') {
+    console.warn('skipping browser tests: AGENTV_SKIP_EXTERNAL_PROGRAMS=1');
+    return false;
+  }
   if (existsSync(CHROMIUM_PATH)) return true;
   if (process.env.AGENTV_REQUIRE_CHROMIUM === '1') {
     throw new Error(

@@ -46,12 +46,22 @@ export function agentsRequired(): boolean {
 }
 
 /**
+ * Whether this run leaves the real agent CLIs out (`AGENTV_SKIP_EXTERNAL_PROGRAMS=1`): `.ci/run`'s
+ * second pass, on another Node, where what the CLIs do does not depend on the Node running AgentV.
+ */
+export function agentsSkipped(): boolean {
+  return process.env.AGENTV_SKIP_EXTERNAL_PROGRAMS === '1';
+}
+
+/**
  * The path of the pinned CLI of `agent`, installed with npm into the cache folder the first
  * time (once across concurrent test files: a lock folder; a marker file says the install
  * finished). Undefined when the install failed and the tests may skip (neither
- * `AGENTV_REQUIRE_AGENTS=1` nor `CI`); throws then otherwise.
+ * `AGENTV_REQUIRE_AGENTS=1` nor `CI`), throws then otherwise; undefined, without installing,
+ * when `agentsSkipped()`.
  */
 export function ensureAgentCli(agent: PinnedAgent): Promise<string | undefined> {
+  if (agentsSkipped()) return Promise.resolve(undefined);
   return ensurePinnedCli(PINNED_AGENTS[agent]);
 }
 
