@@ -175,12 +175,14 @@ evalcases:
     if (!codex) return context.skip();
     const server = await startResponsesServer(() => [{ hang: true }]);
     servers.push(server);
-    const dir = await exampleAgainst(server, { timeout_seconds: 3, max_retries: 0 });
+    // Long enough for the agent to start and send its first request on a busy machine; the three
+    // cases run at once.
+    const dir = await exampleAgainst(server, { timeout_seconds: 10, max_retries: 0 });
     const started = Date.now();
-    const { code, byId, stderr } = await evalExample(dir, ['--workers', '1']);
+    const { code, byId, stderr } = await evalExample(dir, ['--workers', '3']);
     expect(code, stderr).toBe(2);
     expect(byId['fix-slugify'].error).toContain(
-      'Codex did not finish within 3 s; it and every process it started were stopped',
+      'Codex did not finish within 10 s; it and every process it started were stopped',
     );
     // Three cases, each stopped near its limit rather than after Codex's own stream timeout (minutes).
     expect(Date.now() - started).toBeLessThan(90_000);
