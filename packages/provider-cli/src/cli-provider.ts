@@ -153,7 +153,7 @@ export function createCliProvider(
    * carries in `raw`.
    */
   const execute = async (
-    { command, variables }: RenderedCommand,
+    { command, variables, argv }: RenderedCommand,
     label: string,
     request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace' | 'sandbox' | 'traceContext'>,
     limits: OutputLimits,
@@ -168,6 +168,7 @@ export function createCliProvider(
       const shown = referencedVariables(command, variables);
       if (shown !== '') log(`${tag} env: ${redact(shown)}`);
       log(`${tag} cwd: ${cwd}`);
+      if (argv !== undefined && sandbox === undefined) log(`${tag} plain words: run without a shell`);
     }
     // The call's variables on top of the shared environment without copying it (a copy of
     // process.env per call costs more than the rest of the call's own work): Node's spawn
@@ -181,6 +182,11 @@ export function createCliProvider(
       }
       const run: RunCommandOptions = { ...runOptions, ...limits.run, env: callEnv, command, cwd };
       if (signal !== undefined) run.signal = signal;
+      if (argv !== undefined) {
+        run.argv = argv;
+        // What /bin/sh would export: PWD naming the directory the command runs in.
+        callEnv.PWD = cwd;
+      }
       outcome = await runCommand(run);
     } else {
       outcome = await runInSandbox(sandbox, {
