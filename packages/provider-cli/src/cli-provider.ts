@@ -168,7 +168,8 @@ export function createCliProvider(
       const shown = referencedVariables(command, variables);
       if (shown !== '') log(`${tag} env: ${redact(shown)}`);
       log(`${tag} cwd: ${cwd}`);
-      if (argv !== undefined && sandbox === undefined) log(`${tag} plain words: run without a shell`);
+      if (argv !== undefined && sandbox === undefined)
+        log(`${tag} plain words: run without a shell`);
     }
     // The call's variables on top of the shared environment without copying it (a copy of
     // process.env per call costs more than the rest of the call's own work): Node's spawn

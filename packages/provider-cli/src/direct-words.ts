@@ -49,7 +49,8 @@ export function directArgv(
 
 // Literal text the shell keeps as it is (no `{`/`}`: bash as /bin/sh expands `a{b,c}`), or a
 // placeholder bare, in double quotes or in single quotes.
-const PIECE = /[A-Za-z0-9_@%+,./:=-]+|\{([A-Z][A-Z0-9_]*)\}|"\{([A-Z][A-Z0-9_]*)\}"|'\{([A-Z][A-Z0-9_]*)\}'/y;
+const PIECE =
+  /[A-Za-z0-9_@%+,./:=-]+|\{([A-Z][A-Z0-9_]*)\}|"\{([A-Z][A-Z0-9_]*)\}"|'\{([A-Z][A-Z0-9_]*)\}'/y;
 
 function wordPieces(text: string): DirectWord | undefined {
   if (text === '') return undefined;
