@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderError } from '@agentv/core/provider-utils';
+import { callsEnterCgroups, ProviderError } from '@agentv/core/provider-utils';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
@@ -10,6 +10,10 @@ import { makeRequest } from './test-support/make-request.js';
 
 // Templates of plain words run without /bin/sh: the values must still arrive byte for byte,
 // nothing in them may run, and what users see when the program cannot run stays the shell's.
+
+// Without a cgroup per call: where calls enter one (root with cgroup v2, like CI), /bin/sh moves
+// each there and runs every command, so this file would test the shell's path only.
+process.env.AGENTV_CGROUPS = '0';
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'agentv-direct-test-')));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -83,6 +87,7 @@ describe('a template of plain words', () => {
     const lines: string[] = [];
     await provider('./args.sh {PROMPT}', (line) => lines.push(line)).invoke(makeRequest());
     expect(captured()).toContain(`PWD=${scratch}`);
+    expect(callsEnterCgroups()).toBe(false);
     expect(lines).toContain('[cli:direct] case-1 attempt 1 plain words: run without a shell');
     lines.length = 0;
     await provider('./args.sh {PROMPT} 2>/dev/null', (line) => lines.push(line)).invoke(
