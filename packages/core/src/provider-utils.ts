@@ -7,6 +7,7 @@
 export { InvalidInputError } from './errors/invalid-input-error.js';
 export type { ProviderErrorOptions } from './errors/provider-error.js';
 export { isProviderError, ProviderError } from './errors/provider-error.js';
+export { callsEnterCgroups } from './process/call-cgroup.js';
 export { makeTempDir, makeTempDirSync } from './process/make-temp-dir.js';
 export type { OutputLimitExceeded } from './process/output-guard.js';
 export type { ProcessOutcome, RunProcessOptions } from './process/run-process.js';

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Issue } from '@agentv/core';
 import {
   callLabel,
+  callsEnterCgroups,
   callTimeout,
   DEFAULT_MAX_OUTPUT_BYTES,
   describeCallTimeout,
@@ -153,7 +154,7 @@ export function createCliProvider(
    * carries in `raw`.
    */
   const execute = async (
-    { command, variables }: RenderedCommand,
+    { command, variables, argv }: RenderedCommand,
     label: string,
     request: Pick<ProviderRequest, 'signal' | 'evalDir' | 'workspace' | 'sandbox' | 'traceContext'>,
     limits: OutputLimits,
@@ -163,11 +164,14 @@ export function createCliProvider(
     const cwd = sandbox === undefined ? cwdFor(request) : sandboxCwd(settings.cwd);
     // With several workers lines interleave: every line names its case and attempt.
     const tag = verbose ? `${prefix} ${label}` : '';
+    // Where each call enters its cgroup through /bin/sh, the shell runs anyway: nothing to gain.
+    const direct = argv !== undefined && sandbox === undefined && !callsEnterCgroups();
     if (verbose) {
       log(`${tag}: ${redact(command)}`);
       const shown = referencedVariables(command, variables);
       if (shown !== '') log(`${tag} env: ${redact(shown)}`);
       log(`${tag} cwd: ${cwd}`);
+      if (direct) log(`${tag} plain words: run without a shell`);
     }
     // The call's variables on top of the shared environment without copying it (a copy of
     // process.env per call costs more than the rest of the call's own work): Node's spawn
@@ -181,6 +185,11 @@ export function createCliProvider(
       }
       const run: RunCommandOptions = { ...runOptions, ...limits.run, env: callEnv, command, cwd };
       if (signal !== undefined) run.signal = signal;
+      if (direct) {
+        run.argv = argv;
+        // What /bin/sh would export: PWD naming the directory the command runs in.
+        callEnv.PWD = cwd;
+      }
       outcome = await runCommand(run);
     } else {
       outcome = await runInSandbox(sandbox, {

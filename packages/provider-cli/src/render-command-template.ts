@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { ProviderError } from '@agentv/core/provider-utils';
 import { type CompiledFilesFormat, compileFilesFormat } from './compile-files-format.js';
+import { directArgv, directWords } from './direct-words.js';
 import { itemVariableName, mentionedPlaceholders, variableName } from './placeholder-variables.js';
 import {
   FILE_PLACEHOLDERS,
@@ -39,6 +40,12 @@ export interface RenderedCommand {
   command: string;
   /** `AGENTV_*` variables holding the call's values. */
   variables: Record<string, string>;
+  /**
+   * Set when the template is plain words (see `directWords`): the same command as a program
+   * and its arguments, each placeholder's value byte for byte in its argument, to run
+   * without a shell.
+   */
+  argv?: string[];
 }
 
 /** A command template read once, rendered for every call. */
@@ -143,6 +150,7 @@ export function compileCommandTemplate(
   const constant = pieces.every((piece) => typeof piece === 'string')
     ? (pieces as string[]).join('')
     : undefined;
+  const direct = directWords(template);
 
   return {
     problems,
@@ -175,7 +183,9 @@ export function compileCommandTemplate(
           },
         );
       }
-      return { command, variables };
+      return direct === undefined
+        ? { command, variables }
+        : { command, variables, argv: directArgv(direct, values) };
     },
   };
 }

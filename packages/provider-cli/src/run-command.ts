@@ -10,6 +10,13 @@ import {
 export interface RunCommandOptions extends Omit<RunProcessOptions, 'command'> {
   /** The shell command line, run as `/bin/sh -c command`. */
   command: string;
+  /**
+   * The same command as a program and its arguments, when it needs no shell: run without
+   * one (a process less per call). When it cannot start (a program not found or not
+   * executable), `command` runs through the shell instead, which reports it as it always
+   * has (`not found`, exit 127).
+   */
+  argv?: readonly string[];
 }
 
 /** What a finished (or stopped) command did. */
@@ -24,9 +31,17 @@ export type CommandOutcome = ProcessOutcome;
  * E2BIG).
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
+  const { argv, ...shellOptions } = options;
+  if (argv !== undefined) {
+    try {
+      return await runProcess({ ...shellOptions, command: argv });
+    } catch {
+      // Not started: the shell's attempt gives the error users know (or runs what libuv would not).
+    }
+  }
   try {
     // runProcess spawns before it first waits; callers may rely on that.
-    return await runProcess(options);
+    return await runProcess(shellOptions);
   } catch (error) {
     throw startError(error, options.cwd);
   }

@@ -644,7 +644,7 @@ max_retries: 1
     expect(lines.length).toBeGreaterThan(12);
     for (const line of lines) {
       expect(line).toMatch(
-        /^\[cli:default\] case-[abc] attempt [12](: | env: | cwd: | command | stderr: | failed; waiting )/,
+        /^\[cli:default\] case-[abc] attempt [12](: | env: | cwd: | plain words: | command | stderr: | failed; waiting )/,
       );
     }
     for (const id of ['case-a', 'case-b', 'case-c']) {

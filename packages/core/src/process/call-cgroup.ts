@@ -80,6 +80,14 @@ export function cgroupRoot(): CgroupRoot | undefined {
   return root ?? undefined;
 }
 
+/**
+ * True when processes run here start in a cgroup of their own, which they enter through
+ * `/bin/sh` (see `CallCgroup.enter`): an argument list then runs through the shell as well.
+ */
+export function callsEnterCgroups(): boolean {
+  return cgroupRoot() !== undefined;
+}
+
 /** A cgroup for one call, or undefined where cgroups cannot be used. */
 export function acquireCallCgroup(): CallCgroup | undefined {
   const base = cgroupRoot();

@@ -1,0 +1,121 @@
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callsEnterCgroups, ProviderError } from '@agentv/core/provider-utils';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCliProvider } from './cli-provider.js';
+import { catchError } from './test-support/catch-error.js';
+import { makeRequest } from './test-support/make-request.js';
+
+// Templates of plain words run without /bin/sh: the values must still arrive byte for byte,
+// nothing in them may run, and what users see when the program cannot run stays the shell's.
+
+// Without a cgroup per call: where calls enter one (root with cgroup v2, like CI), /bin/sh moves
+// each there and runs every command, so this file would test the shell's path only.
+process.env.AGENTV_CGROUPS = '0';
+
+const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'agentv-direct-test-')));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const MARKER = join(scratch, 'INJECTED');
+const CAPTURE = join(scratch, 'argv.bin');
+
+function script(name: string, body: string, mode = 0o755): void {
+  writeFileSync(join(scratch, name), body);
+  chmodSync(join(scratch, name), mode);
+}
+
+// Writes its arguments and its PWD, NUL-ended, to the capture file.
+script(
+  'args.sh',
+  `#!/bin/sh\nprintf '%s\\0' "$@" "PWD=$PWD" > "$AGENTV_TEST_CAPTURE"\necho done\n`,
+);
+
+function provider(commandTemplate: string, log?: (line: string) => void) {
+  return createCliProvider(
+    {
+      commandTemplate,
+      filesFormat: '{path}',
+      attachmentsFormat: '{path}',
+      cwd: scratch,
+      env: { AGENTV_TEST_CAPTURE: CAPTURE },
+      verbose: !!log,
+    },
+    { targetName: 'direct', killGraceMs: 200, ...(log ? { log } : {}) },
+  );
+}
+
+function captured(): string[] {
+  return readFileSync(CAPTURE, 'utf8').split('\0').slice(0, -1);
+}
+
+describe('a template of plain words', () => {
+  const direct = provider('./args.sh --id={EVAL_ID} {PROMPT} "{GUIDELINES}"');
+
+  it('hands each value to the program byte for byte, and no value runs', async () => {
+    const hostile = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(
+        `$(touch ${MARKER})`,
+        `\`touch ${MARKER}\``,
+        `'; touch ${MARKER}; '`,
+        `"; touch ${MARKER}; "`,
+        `\ntouch ${MARKER}\n`,
+        `| touch ${MARKER} &`,
+        '*',
+        '~',
+        '-n',
+        '',
+      ),
+    );
+    const noNul = hostile.filter((value) => !value.includes('\0'));
+    await fc.assert(
+      fc.asyncProperty(noNul, noNul, noNul, async (prompt, guidelines, id) => {
+        const response = await direct.invoke(
+          makeRequest({ question: prompt, guidelines, evalCaseId: id }),
+        );
+        expect(response.text?.trim()).toBe('done');
+        expect(captured().slice(0, 3)).toEqual([`--id=${id}`, prompt, guidelines]);
+      }),
+      { numRuns: 300 },
+    );
+    expect(() => readFileSync(MARKER)).toThrow();
+  }, 300_000);
+
+  it('runs without a shell, with PWD naming its working directory as the shell exports it', async () => {
+    const lines: string[] = [];
+    await provider('./args.sh {PROMPT}', (line) => lines.push(line)).invoke(makeRequest());
+    expect(captured()).toContain(`PWD=${scratch}`);
+    expect(callsEnterCgroups()).toBe(false);
+    expect(lines).toContain('[cli:direct] case-1 attempt 1 plain words: run without a shell');
+    lines.length = 0;
+    await provider('./args.sh {PROMPT} 2>/dev/null', (line) => lines.push(line)).invoke(
+      makeRequest(),
+    );
+    expect(lines.join('\n')).not.toContain('without a shell');
+  });
+
+  it('fails like the shell did for a program that is not executable or not there', async () => {
+    script('not-executable.sh', '#!/bin/sh\necho hi\n', 0o644);
+    for (const program of ['./not-executable.sh', './missing-agent']) {
+      // The same command with a `;` goes through /bin/sh: what users saw before.
+      const viaShell = await catchError(() =>
+        provider(`${program} {PROMPT};`).invoke(makeRequest()),
+      );
+      const plain = await catchError(() => provider(`${program} {PROMPT}`).invoke(makeRequest()));
+      expect(viaShell).toBeInstanceOf(ProviderError);
+      expect(plain).toBeInstanceOf(ProviderError);
+      expect((plain as ProviderError).message).toBe((viaShell as ProviderError).message);
+      expect((plain as ProviderError).message).toMatch(/exited with code 12[67]/);
+    }
+  });
+
+  it('runs a script without #! through /bin/sh, as the shell does', async () => {
+    script('no-shebang.sh', 'printf "%s" "no shebang: $1"\n');
+    const response = await provider('./no-shebang.sh {PROMPT}').invoke(
+      makeRequest({ question: 'a b' }),
+    );
+    expect(response.text).toBe('no shebang: a b');
+  });
+});
