@@ -19,7 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evalAndVerify, interleaved, middle, report, tempProject } from './support.mjs';
 
-const N = 8;
+// Enough cases that the one-case run's start-up noise, spread over N - 1, stays a few ms.
+const N = 24;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE =
   process.env.AGENTV_AGENT_CACHE ?? path.join(ROOT, 'node_modules/.cache/agentv-agents');
@@ -179,10 +180,12 @@ try {
       };
     },
   });
-  const overhead = Math.max(0, figures.agentv.overhead);
+  // Not clamped: a negative figure means AgentV's cost is below what these runs can resolve
+  // (its work overlapping the agent's, and the agent's own time varying from call to call).
+  const overhead = figures.agentv.overhead;
   const agentPerCase = figures.agentv.agent;
   console.log(
-    `per case: AgentV ${overhead.toFixed(1)} ms around Codex's own ${agentPerCase.toFixed(1)} ms (the timing script's own ${figures.agentv.script.toFixed(1)} ms taken off)`,
+    `per case: AgentV ${overhead.toFixed(1)} ms around Codex's own ${agentPerCase.toFixed(1)} ms (the timing script's own ${figures.agentv.script.toFixed(1)} ms taken off)${overhead < 0 ? "; below zero: within the noise of the agent's own time" : ''}`,
   );
   report('coding-agent overhead per case', overhead.toFixed(1), 'ms', '<= 50 ms', overhead <= 50, {
     agentPerCaseMs: agentPerCase,
