@@ -195,12 +195,12 @@ describe('gradeCase', () => {
       threshold,
     );
     expect(numeric).toMatchObject({ passed: false, score: 0 });
-    expect(numeric.misses.at(-1)).toContain('below its bar 0.6');
+    expect(numeric.misses[1]).toContain('below its bar 0.6');
 
     // Without a threshold `true` needs the grader's own pass, and a number is its pass mark.
     const own = await gradeCase([fixed('a', 0.7, { required: true })], context, registry);
     expect(own).toMatchObject({ passed: false, score: 0 });
-    expect(own.misses.at(-1)).toContain('did not pass (score 0.70, verdict borderline)');
+    expect(own.misses[0]).toContain('did not pass (score 0.70, verdict borderline)');
     const mark = await gradeCase(
       [fixed('a', 1), fixed('b', 0.65, { required: 0.6 })],
       context,

@@ -65,7 +65,8 @@ export async function gradeCase(
       if (miss !== undefined) {
         requiredMissed = true;
         result.failsCase = true;
-        result.misses = [...result.misses, miss];
+        // First, so a report that shows one miss shows why the score is 0.
+        result.misses = [miss, ...result.misses];
       }
     }
     if (result.error !== undefined) {
