@@ -17,6 +17,8 @@ export interface CaseGrade {
   evaluatorResults: EvaluatorResult[];
   /** Set when an evaluator could not run, or nothing could grade the case. */
   error?: string;
+  /** True when a `required` grader missed its bar (the score is then 0). */
+  requiredMissed?: boolean;
 }
 
 export interface GradeCaseOptions {
@@ -111,6 +113,7 @@ export async function gradeCase(
     evaluatorResults: results,
   };
   if (errors.length > 0) grade.error = errors.join('; ');
+  if (requiredMissed) grade.requiredMissed = true;
   return grade;
 }
 
