@@ -229,6 +229,38 @@ targets:
     expect(plain.stdout).not.toContain('\u001b');
   });
 
+  it("reports a grader's required that is not true, false or a score, and a misspelling of it, at their lines", async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
+`,
+      'evals/range.yaml': `evalcases:
+  - id: refund
+    input_messages: [{ role: user, content: Refund order 42 }]
+    evaluators:
+      - { name: ok, type: contains, value: Refunded, required: 0.6 }
+      - { name: too-high, type: contains, value: Refunded, required: 2 }
+`,
+      'evals/spelling.yaml': `evalcases:
+  - id: refund
+    input_messages: [{ role: user, content: Refund order 42 }]
+    evaluators:
+      - { name: ok, type: contains, value: Refunded, required: true }
+      - { name: misspelt, type: contains, value: Refunded, requird: true }
+`,
+    });
+    const run = await runAgentv(['validate', 'evals'], project.dir);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n').filter((line) => line.startsWith('error:'));
+    expect(lines).toEqual([
+      'error: evals/range.yaml:6:70: case "refund": evaluators[1].required must be at most 1 (hint: required is true, false, or the lowest score the case accepts from this grader (above 0, at most 1), e.g. `required: 0.6`)',
+      'error: evals/spelling.yaml:6:60: case "refund": evaluator "misspelt": unknown key "requird": ignoring it would change the grade (hint: did you mean "required"?)',
+    ]);
+  });
+
   it('exits 2 for a path that does not exist', async () => {
     project = await createProject({});
     const run = await runAgentv(['validate', 'evals'], project.dir);

@@ -50,7 +50,7 @@ export const messageSchema = z.looseObject({
 /** A message in `input_messages` (content required). */
 export const inputMessageSchema = messageSchema.extend({ content: messageContentSchema });
 
-/** An evaluator entry; keys other than `type`, `name`, `weight`, `negate`, `metric` are its options. */
+/** An evaluator entry; keys other than `type`, `name`, `weight`, `negate`, `metric`, `required` are its options. */
 export const evaluatorEntrySchema = z
   .looseObject({
     type: z
@@ -77,6 +77,12 @@ export const evaluatorEntrySchema = z
       .optional()
       .describe(
         "A named metric (e.g. accuracy) its score counts toward: result lines and the summary report each metric's mean score",
+      ),
+    required: z
+      .union([z.boolean(), z.number().gt(0).max(1)])
+      .optional()
+      .describe(
+        "The case fails (score 0) when this grader misses its bar: true (the case's threshold, else the grader's own pass) or a score from 0 (exclusive) to 1",
       ),
   })
   .describe("A grader; other keys are the evaluator's options (script, value, pattern, mode, ...)");
@@ -410,6 +416,8 @@ export function evalFileHint(path: readonly PropertyKey[], kind: ProblemKind): s
     if (last === 'weight')
       return 'weight is a number >= 0 (0 excludes the evaluator from the score)';
     if (last === 'name') return 'write the evaluator name as non-empty text';
+    if (last === 'required')
+      return 'required is true, false, or the lowest score the case accepts from this grader (above 0, at most 1), e.g. `required: 0.6`';
   }
   if (keys.includes('simulated_user')) {
     if (last === 'max_turns')

@@ -11,5 +11,11 @@ export interface EvaluatorConfig {
   negate?: boolean;
   /** A named metric its score is reported under (per case and as a mean over the run). */
   metric?: string;
+  /**
+   * A grader the case cannot pass without: `true` (its bar is the case's
+   * threshold, else its own pass) or a score in (0, 1] (its bar, and its pass mark).
+   * Under its bar the case fails with score 0.
+   */
+  required?: boolean | number;
   [option: string]: unknown;
 }

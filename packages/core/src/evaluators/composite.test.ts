@@ -154,6 +154,15 @@ describe('composite', () => {
     ).toEqual([
       '"aggregator.weights" names "other", which is not a member; members: refund, apology',
     ]);
+    expect(
+      messagesOf(
+        registry.validate(
+          composite({ evaluators: [{ type: 'contains', value: 'x', required: true }] }),
+        ),
+      ),
+    ).toEqual([
+      'member "contains": "required" is not read on a member of a composite; ignoring it would change the verdict',
+    ]);
   });
 });
 

@@ -163,6 +163,15 @@ function validateComposite(config: EvaluatorConfig, registry?: EvaluatorRegistry
         continue;
       }
       const evaluator = registry.get(member.type);
+      if (member.required !== undefined) {
+        // The composite's own score is what the case sees; a member's bar would be ignored.
+        problems.push({
+          severity: 'error',
+          path: ['evaluators', index, 'required:key'],
+          message: `member "${member.name}": "required" is not read on a member of a composite; ignoring it would change the verdict`,
+          hint: 'put `required` on the composite, or make this member a grader of the case',
+        });
+      }
       const memberProblems = [
         ...(evaluator.validate?.(member, registry) ?? []),
         ...evaluatorKeyIssues(member, registry),

@@ -26,7 +26,7 @@ describe('evaluatorKeyIssues', () => {
       'error not:key: "not" is not a grader option here; ignoring it would change the verdict (write `negate: true` to pass when the check does not hold)',
     ]);
     expect(keyIssues({ type: 'llm_judge', threshold: 0.5 })[0]).toMatch(
-      /^error threshold:key: .* \(a grader passes at score 0\.8 .* set `threshold` on the case/,
+      /^error threshold:key: .* \(a grader passes at score 0\.8; `required: 0\.6` .* set `threshold` on the case/,
     );
     expect(keyIssues({ type: 'regex', pattern: 'x', transform: 'output.trim()' })[0]).toMatch(
       /^error transform:key: .*reshape it in a code_judge script/,
@@ -55,6 +55,10 @@ describe('evaluatorKeyIssues', () => {
     expect(keyIssues({ type: 'contains', value: 'x', case_sensitve: false })[0]).toMatch(
       /^error case_sensitve:key: .*did you mean "case_sensitive"\?/,
     );
+    expect(keyIssues({ type: 'contains', value: 'x', requird: true })).toEqual([
+      'error requird:key: unknown key "requird": ignoring it would change the grade (did you mean "required"?)',
+    ]);
+    expect(keyIssues({ type: 'contains', value: 'x', required: 0.6 })).toEqual([]);
   });
 
   it('keeps harmless unknown keys warnings', () => {

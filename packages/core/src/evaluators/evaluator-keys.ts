@@ -12,14 +12,15 @@ export const COMMON_EVALUATOR_KEYS: readonly string[] = [
   'weight',
   'negate',
   'metric',
+  'required',
 ];
 
 /** The common keys that change a grade or its report: a misspelling of one is an error. */
-const GRADE_KEYS = ['weight', 'negate', 'metric'];
+const GRADE_KEYS = ['weight', 'negate', 'metric', 'required'];
 
 const NEGATE = 'write `negate: true` to pass when the check does not hold';
 const THRESHOLD =
-  'a grader passes at score 0.8 and cannot be given its own pass mark; to pass cases at a lower score set `threshold` on the case or `execution.threshold` in the eval file (or --threshold)';
+  'a grader passes at score 0.8; `required: 0.6` gives it its own pass mark (the case fails with score 0 below it); to pass cases at a lower score set `threshold` on the case or `execution.threshold` in the eval file (or --threshold)';
 const TRANSFORM =
   'AgentV graders see the answer as the agent gave it; reshape it in a code_judge script, or grade the form the agent answers in';
 const JUDGE =

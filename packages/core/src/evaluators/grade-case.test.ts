@@ -165,6 +165,59 @@ describe('gradeCase', () => {
     expect((await gradeCase(configs, withCaseThreshold, registry)).passed).toBe(true);
   });
 
+  it('fails the case with score 0 when a required grader misses its bar, saying which and why', async () => {
+    const threshold = { threshold: 0.7 };
+    // Under a threshold, `required: true` is held to it.
+    const missed = await gradeCase(
+      [fixed('a', 1), fixed('b', 0.6, { required: true })],
+      context,
+      registry,
+      threshold,
+    );
+    expect(missed).toMatchObject({ passed: false, score: 0 });
+    expect(missed.misses).toContain(
+      `required grader "b" (fixed) scored 0.60, below the case's threshold 0.7, so the case fails with score 0`,
+    );
+    expect(missed.evaluatorResults[1]).toMatchObject({ score: 0.6, failsCase: true });
+    const held = await gradeCase(
+      [fixed('a', 0.4), fixed('b', 0.75, { required: true })],
+      context,
+      registry,
+      { threshold: 0.5 },
+    );
+    expect(held).toMatchObject({ passed: true, score: 0.575 });
+
+    // A number is its own bar, whatever the threshold.
+    const numeric = await gradeCase(
+      [fixed('a', 1), fixed('b', 0.5, { required: 0.6 })],
+      context,
+      registry,
+      threshold,
+    );
+    expect(numeric).toMatchObject({ passed: false, score: 0 });
+    expect(numeric.misses[1]).toContain('below its bar 0.6');
+
+    // Without a threshold `true` needs the grader's own pass, and a number is its pass mark.
+    const own = await gradeCase([fixed('a', 0.7, { required: true })], context, registry);
+    expect(own).toMatchObject({ passed: false, score: 0 });
+    expect(own.misses[0]).toContain('did not pass (score 0.70, verdict borderline)');
+    const mark = await gradeCase(
+      [fixed('a', 1), fixed('b', 0.65, { required: 0.6 })],
+      context,
+      registry,
+    );
+    expect(mark).toMatchObject({ passed: true, score: 0.825 });
+
+    // `required: false` changes nothing.
+    const optional = await gradeCase(
+      [fixed('a', 1), fixed('b', 0.5, { required: false })],
+      context,
+      registry,
+      threshold,
+    );
+    expect(optional).toMatchObject({ passed: true, score: 0.75 });
+  });
+
   it('accepts a score a hair below the pass mark from floating-point sums', async () => {
     expect(await gradeCase([fixed('a', 0.7 + 0.1)], context, registry)).toMatchObject({
       passed: true,

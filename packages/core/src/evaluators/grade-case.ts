@@ -2,11 +2,12 @@ import { isAgentvError } from '../errors/agentv-error.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { EvaluationContext, EvaluatorRegistry, EvaluatorResult } from './evaluator.js';
 import { isEvaluatorError } from './evaluator-error.js';
+import { passesOwnMark, requiredMiss } from './required-grader.js';
 import { reaches, verdictFor } from './verdict.js';
 
 /** The grade of one case across its evaluators. */
 export interface CaseGrade {
-  /** Weighted mean of the scores of evaluators with weight > 0 that did not error; in [0, 1]. */
+  /** Weighted mean of the scores of evaluators with weight > 0 that did not error; in [0, 1]; 0 when a required grader missed its bar. */
   score: number;
   passed: boolean;
   hits: string[];
@@ -16,6 +17,8 @@ export interface CaseGrade {
   evaluatorResults: EvaluatorResult[];
   /** Set when an evaluator could not run, or nothing could grade the case. */
   error?: string;
+  /** True when a `required` grader missed its bar (the score is then 0). */
+  requiredMissed?: boolean;
 }
 
 export interface GradeCaseOptions {
@@ -29,8 +32,10 @@ export interface GradeCaseOptions {
  * that is not a number) gets verdict `error` and score 0, and the case gets
  * `error`: `evaluator "<name>" (<type>) failed: <message>`, several joined by
  * `; `. The case passes when nothing errored and, with a threshold, its score
- * reaches it, else every evaluator with weight > 0 has verdict `pass`. No
- * evaluators, or none with weight > 0, is an error.
+ * reaches it, else every evaluator with weight > 0 has verdict `pass` (a
+ * `required: <score>` one: reaches that score). A `required` grader under its
+ * bar (`requiredMiss`) fails the case with score 0 and says why among its
+ * misses. No evaluators, or none with weight > 0, is an error.
  */
 export async function gradeCase(
   configs: readonly EvaluatorConfig[],
@@ -44,15 +49,28 @@ export async function gradeCase(
     context.evaluators === registry ? context : { ...context, evaluators: registry };
   for (const config of configs) results.push(await runEvaluator(config, withRegistry, registry));
 
+  const threshold = options.threshold ?? context.evalCase.threshold;
   // One pass over the results (a run grades every case: no intermediate arrays).
   const errors: string[] = [];
+  let requiredMissed = false;
   let weighted = false;
   let totalWeight = 0;
   let weightedScores = 0;
   let failsCase = false;
   let allPass = true;
   let reasoning = '';
-  for (const result of results) {
+  for (let index = 0; index < results.length; index++) {
+    const result = results[index]!;
+    const config = configs[index]!;
+    if (config.required !== undefined) {
+      const miss = requiredMiss(config, result, threshold);
+      if (miss !== undefined) {
+        requiredMissed = true;
+        result.failsCase = true;
+        // First, so a report that shows one miss shows why the score is 0.
+        result.misses = [miss, ...result.misses];
+      }
+    }
     if (result.error !== undefined) {
       errors.push(`evaluator "${result.name}" (${result.type}) failed: ${result.error}`);
     }
@@ -62,7 +80,7 @@ export async function gradeCase(
         totalWeight += result.weight;
         weightedScores += result.score * result.weight;
         if (result.failsCase) failsCase = true;
-        if (result.verdict !== 'pass') allPass = false;
+        if (!passesOwnMark(config, result)) allPass = false;
       }
     }
     if (result.reasoning) {
@@ -79,8 +97,8 @@ export async function gradeCase(
     );
   }
 
-  const score = totalWeight > 0 ? clamp(weightedScores / totalWeight) : 0;
-  const threshold = options.threshold ?? context.evalCase.threshold;
+  // As AgentV 4.x: a required grader under its bar makes the case score 0.
+  const score = totalWeight > 0 && !requiredMissed ? clamp(weightedScores / totalWeight) : 0;
   const passed =
     errors.length === 0 &&
     !failsCase &&
@@ -95,6 +113,7 @@ export async function gradeCase(
     evaluatorResults: results,
   };
   if (errors.length > 0) grade.error = errors.join('; ');
+  if (requiredMissed) grade.requiredMissed = true;
   return grade;
 }
 

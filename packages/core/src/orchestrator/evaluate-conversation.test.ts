@@ -157,6 +157,28 @@ describe('scripted turns', () => {
     expect(result.misses).toContain('2 turns (expected at most 1)');
   });
 
+  it('scores the case 0 when a required conversation grader misses its bar', async () => {
+    const agent = scripted('default', (request) =>
+      lastUser(request) === 'I want a refund'
+        ? 'What is your order number?'
+        : 'Order 42 is refunded 42.',
+    );
+    const result = await run(
+      conversationCase(
+        { turns },
+        {
+          threshold: 0.5,
+          evaluators: [{ name: 'short', type: 'conversation_turns', max: 1, required: true }],
+        },
+      ),
+      agent,
+    );
+    expect(result).toMatchObject({ passed: false, score: 0 });
+    expect(result.misses[0]).toMatch(
+      /^required grader "short" \(conversation_turns\) scored 0\.00/,
+    );
+  });
+
   it('gives each repeat a conversation of its own', async () => {
     const agent = scripted('default', () => 'ok');
     await run(conversationCase({ turns: turns.slice(0, 1) }), agent, undefined, 2);

@@ -292,6 +292,7 @@ async function conversationResult(
   if (fromTurns !== undefined) results.push(fromTurns);
   let error = talk.error;
   // A conversation cut short by its budget is not graded as a whole: it fails anyway.
+  let requiredMissed = false;
   if (
     error === undefined &&
     talk.overrun === undefined &&
@@ -318,8 +319,11 @@ async function conversationResult(
       error = grade.error;
       talk.errorClass = 'grader';
     }
+    requiredMissed = grade.requiredMissed === true;
   }
   const combined = combineResults(results, run.options.threshold ?? evalCase.threshold);
+  // A conversation-level grader under its `required` bar makes the case score 0, as gradeCase does.
+  if (requiredMissed) combined.score = 0;
   let usage: TokenUsage | undefined;
   let costUsd: number | undefined;
   for (const turn of talk.turns) {

@@ -101,6 +101,83 @@ describe('loadEvalFile: the tests: format of AgentV 2.7–4.42', () => {
     ]);
   });
 
+  it("passes cases at upstream's threshold 0.8 unless the file or the case sets one", async () => {
+    const cases = [
+      'tests:',
+      '  - id: one',
+      '    input: hi',
+      '    assertions: [{type: contains, value: hi}]',
+    ];
+    cases.push('  - id: two', '    input: hi', '    execution: { threshold: 0.5 }');
+    cases.push('    assertions: [{type: contains, value: hi}]');
+    const defaulted = await load(cases.join('\n'));
+    expect(defaulted.issues).toEqual([]);
+    expect(defaulted.value!.cases.map((item) => item.threshold)).toEqual([0.8, 0.5]);
+    const suite = await load(['execution: { threshold: 0.6 }', ...cases].join('\n'));
+    expect(suite.value!.cases.map((item) => item.threshold)).toEqual([0.6, 0.5]);
+  });
+
+  it('carries required and min_score over as upstream reads them, at their lines when wrong', async () => {
+    const { value, issues } = await load(
+      [
+        'tests:',
+        '  - id: one',
+        '    input: hi',
+        '    assertions:',
+        '      - { name: a, type: contains, value: hi, required: true }',
+        '      - { name: b, type: contains, value: hi, required: 0.6 }',
+        '      - { name: c, type: contains, value: hi, required: true, min_score: 0.7 }',
+        '      - { name: d, type: contains, value: hi, required: 0.5, min_score: 0.9 }',
+        '      - { name: e, type: contains, value: hi, min_score: 0.7 }',
+        '      - { name: f, type: contains, value: hi, required: 1.5 }',
+        '      - type: composite',
+        '        assertions:',
+        '          - { name: g, type: contains, value: hi, required: true }',
+        '        aggregator: { type: weighted_average }',
+      ].join('\n'),
+    );
+    expect(issues).toEqual([
+      {
+        severity: 'warning',
+        line: 9,
+        message:
+          '"min_score" without "required: true" has no effect (as in AgentV 4.42) and is ignored',
+      },
+      {
+        severity: 'error',
+        line: 10,
+        message:
+          '"required" must be true, false or a score above 0 and at most 1, e.g. `0.6`, got 1.5',
+      },
+      {
+        severity: 'warning',
+        line: 13,
+        message:
+          '"required" on a member of a composite has no effect (as in AgentV 4.42) and is ignored',
+      },
+    ]);
+    expect(value).toBeUndefined();
+    const fixed = await load(
+      [
+        'tests:',
+        '  - id: one',
+        '    input: hi',
+        '    assertions:',
+        '      - { name: a, type: contains, value: hi, required: true }',
+        '      - { name: b, type: contains, value: hi, required: 0.6 }',
+        '      - { name: c, type: contains, value: hi, required: true, min_score: 0.7 }',
+        '      - { name: d, type: contains, value: hi, required: 0.5, min_score: 0.9 }',
+      ].join('\n'),
+    );
+    expect(fixed.issues).toEqual([]);
+    expect(fixed.value!.cases[0]!.evaluators!.map((grader) => grader.required)).toEqual([
+      true,
+      0.6,
+      0.7,
+      0.9,
+    ]);
+  });
+
   it('refuses multi-turn conversations and a trials strategy it lacks, and reports a wrong input at its line', async () => {
     const { issues } = await load(
       [

@@ -58,7 +58,8 @@ export function isUpstreamFormat(data: Record<string, unknown>): boolean {
  * `expected_output`, `criteria`, `assertions`…) into the `agentv-eval-v2`
  * shape the loader validates (README, "Coming from AgentV"), as upstream
  * 4.42.4 reads it: `${{ VAR }}` references replaced from `env`, `{{ var }}`
- * in a case's input, criteria and expected output from its `vars`. Graders
+ * in a case's input, criteria and expected output from its `vars`, and
+ * upstream's threshold 0.8 when the file sets none (a case's own still wins). Graders
  * are mapped through `UPSTREAM_GRADERS`; what AgentV cannot do is an error at
  * its line; old keys beside new ones are warnings naming the preferred key.
  */
@@ -104,7 +105,6 @@ export function translateUpstreamFormat(
   const listKey = casesKey[0];
   let warnedEvalcases = false;
   if (listKey === 'eval_cases') prefer([], listKey, 'tests');
-  const threshold = isRecord(raw.execution) ? raw.execution.threshold : undefined;
 
   for (const [key, value] of Object.entries(raw)) {
     if (key === listKey) continue;
@@ -128,6 +128,11 @@ export function translateUpstreamFormat(
     }
     data[key] = value;
   }
+  // AgentV 4.x passes a case at score 0.8 unless the file or the case sets another threshold.
+  if (data.execution === undefined) data.execution = { threshold: 0.8 };
+  else if (isRecord(data.execution) && data.execution.threshold === undefined) {
+    data.execution.threshold = 0.8;
+  }
   if (typeof raw.name === 'string' && raw.name !== '' && data.dataset === undefined) {
     data.dataset = raw.name;
     map.set(['dataset'], ['name']);
@@ -142,7 +147,6 @@ export function translateUpstreamFormat(
       suiteAssertions,
       [suiteKey],
       ['execution', 'evaluators'],
-      threshold !== undefined,
     );
     data.execution = execution;
   } else if (isRecord(data.execution) && data.execution.evaluators !== undefined) {
@@ -150,7 +154,6 @@ export function translateUpstreamFormat(
       data.execution.evaluators,
       ['execution', 'evaluators'],
       ['execution', 'evaluators'],
-      threshold !== undefined,
     );
   }
 
@@ -320,7 +323,6 @@ export function translateUpstreamFormat(
     value: unknown,
     writtenPath: PropertyKey[],
     ourPath: PropertyKey[],
-    hasThreshold: boolean,
     caseId?: string,
   ): unknown {
     if (!Array.isArray(value)) {
@@ -341,7 +343,7 @@ export function translateUpstreamFormat(
         }
         return;
       }
-      const translated = translateGrader(item, hasThreshold);
+      const translated = translateGrader(item);
       for (const problem of translated.problems) {
         issues.push({
           severity: problem.severity,
@@ -374,9 +376,6 @@ export function translateUpstreamFormat(
     const vars = isRecord(item.vars) ? item.vars : undefined;
     const rendered = vars === undefined ? item : interpolateCaseVars(item, vars);
     const result: Record<string, unknown> = {};
-    const hasThreshold =
-      threshold !== undefined ||
-      (isRecord(item.execution) && item.execution.threshold !== undefined);
     for (const [key, value] of Object.entries(rendered)) {
       const refusal = REFUSED_CASE_KEYS[key];
       if (refusal !== undefined) {
@@ -459,7 +458,6 @@ export function translateUpstreamFormat(
             value,
             [...written, key],
             [...ours, 'evaluators'],
-            hasThreshold,
             caseId,
           );
           break;
@@ -475,7 +473,6 @@ export function translateUpstreamFormat(
         graders,
         [...written, key],
         [...ours, 'evaluators'],
-        hasThreshold,
         caseId,
       );
     }

@@ -90,13 +90,13 @@ export interface TranslatedGrader {
 
 /**
  * One upstream grader entry as ours (README, "Coming from AgentV"): the type
- * and options renamed per `UPSTREAM_GRADERS`, `required: true` dropped (a case
- * passes only when every grader passes, unless a threshold is set:
- * `hasThreshold` makes it a refusal), composite members and rubric items
- * rewritten. A type neither upstream nor we know is kept as written, for
- * the evaluator registry to report.
+ * and options renamed per `UPSTREAM_GRADERS`, `required` and `min_score` as
+ * our `required` (`requiredOf`), composite members and rubric items
+ * rewritten. `member`: the entry is a composite's member, where upstream
+ * ignores `required`. A type neither upstream nor we know is kept as
+ * written, for the evaluator registry to report.
  */
-export function translateGrader(raw: unknown, hasThreshold: boolean): TranslatedGrader {
+export function translateGrader(raw: unknown, member = false): TranslatedGrader {
   const problems: GraderProblem[] = [];
   const renamed: Record<string, string> = {};
   if (!isRecord(raw) || typeof raw.type !== 'string')
@@ -113,24 +113,11 @@ export function translateGrader(raw: unknown, hasThreshold: boolean): Translated
     return { problems, renamed };
   }
   const entry: Record<string, unknown> = { type: known.type };
+  const required = requiredOf(raw, member, problems);
   for (const [key, value] of Object.entries(raw)) {
     if (key === 'type') continue;
-    if (key === 'required') {
-      if (value !== true && value !== false) {
-        problems.push({
-          severity: 'error',
-          path: [key],
-          message: `"required" must be true or false, got ${JSON.stringify(value)}`,
-        });
-      } else if (hasThreshold && value === true) {
-        problems.push({
-          severity: 'error',
-          path: [key],
-          message:
-            '"required: true" under a threshold is not supported: the case would pass on its score alone',
-          hint: 'remove the threshold (a case then passes only when every grader passes), or move this grader to a case without one',
-        });
-      }
+    if (key === 'required' || key === 'min_score') {
+      if (required !== undefined && !('required' in entry)) entry.required = required;
       continue;
     }
     const refusal = REFUSED_GRADER_OPTIONS[key];
@@ -172,7 +159,7 @@ export function translateGrader(raw: unknown, hasThreshold: boolean): Translated
     if (Array.isArray(entry.evaluators)) {
       const members: unknown[] = [];
       entry.evaluators.forEach((member, index) => {
-        const translated = translateGrader(member, hasThreshold);
+        const translated = translateGrader(member, true);
         for (const problem of translated.problems) {
           problems.push({ ...problem, path: [key, index, ...problem.path] });
         }
@@ -236,4 +223,61 @@ function translateRubricItem(
     } else result[key] = value;
   }
   return result;
+}
+
+const SCORE = 'a score above 0 and at most 1, e.g. `0.6`';
+
+/**
+ * Our `required` for upstream's `required` and `min_score` (AgentV 4.42 reads
+ * `min_score` first, then a numeric `required`, then `true`; `min_score` alone
+ * does nothing there, nor does `required` on a composite's member): a warning
+ * for what upstream ignores, an error for a value it would not read.
+ */
+function requiredOf(
+  raw: Record<string, unknown>,
+  member: boolean,
+  problems: GraderProblem[],
+): boolean | number | undefined {
+  const { required, min_score: minScore } = raw;
+  const isScore = (value: unknown): value is number =>
+    typeof value === 'number' && value > 0 && value <= 1;
+  if (required !== undefined && typeof required !== 'boolean' && !isScore(required)) {
+    problems.push({
+      severity: 'error',
+      path: ['required'],
+      message: `"required" must be true, false or ${SCORE}, got ${JSON.stringify(required)}`,
+    });
+    return undefined;
+  }
+  if (minScore !== undefined && !isScore(minScore)) {
+    problems.push({
+      severity: 'error',
+      path: ['min_score'],
+      message: `"min_score" must be ${SCORE}, got ${JSON.stringify(minScore)}`,
+    });
+    return undefined;
+  }
+  if (required === undefined || required === false) {
+    if (minScore !== undefined) {
+      problems.push({
+        severity: 'warning',
+        path: ['min_score'],
+        message:
+          '"min_score" without "required: true" has no effect (as in AgentV 4.42) and is ignored',
+        hint: 'add `required: true` for the case to fail when this grader scores below it, or remove it',
+      });
+    }
+    return required;
+  }
+  if (member) {
+    problems.push({
+      severity: 'warning',
+      path: ['required'],
+      message:
+        '"required" on a member of a composite has no effect (as in AgentV 4.42) and is ignored',
+      hint: 'put `required` on the composite itself',
+    });
+    return undefined;
+  }
+  return minScore ?? required;
 }
