@@ -1,21 +1,16 @@
-import {
-  type EvalCase,
-  type EvaluatorRegistry,
-  type Issue,
-  type PlannedCase,
-  type ProviderRegistry,
-  planRun,
-  type RunPlan,
+import type {
+  EvalCase,
+  EvaluatorRegistry,
+  Issue,
+  PlannedCase,
+  ProviderRegistry,
+  RunPlan,
 } from '@agentv/core';
-import {
-  CLI_OPTION_NAMES,
-  checkTarget,
-  RUN_TARGET_POLICY,
-  uniqueIssues,
-} from '@agentv/core/internal';
+import { checkTarget, RUN_TARGET_POLICY, uniqueIssues } from '@agentv/core/internal';
 import type { ResolvedTarget } from '@agentv/core/provider-utils';
 import type { ReadResultLine, ResultRecord } from '@agentv/results';
 import { caseKey } from '../eval/shard.js';
+import { planPerTarget } from './plan-per-target.js';
 import { REPLAY_PROVIDER_KIND, type RecordedAnswers, replayKey } from './replay-provider.js';
 
 /** A recorded case `agentv grade` could not grade, and why. */
@@ -163,27 +158,10 @@ export function planGrade(options: PlanGradeOptions): GradePlan {
   }
 
   const standIns = standInTargets(options.targets, recordedTargets, options);
-  const plan: RunPlan = { cases: [], targets: [] };
   const issues: Issue[] = [];
-  for (const [target, cases] of casesByTarget) {
-    const planned = planRun({
-      cases,
-      targets: standIns,
-      ...(options.targetsFile === undefined ? {} : { targetsFile: options.targetsFile }),
-      targetOverride: target,
-      optionNames: CLI_OPTION_NAMES,
-      ...(options.judgeTargetOverride === undefined
-        ? {}
-        : { judgeTargetOverride: options.judgeTargetOverride }),
-      providerRegistry: options.providerRegistry,
-      evaluatorRegistry: options.evaluatorRegistry,
-    });
-    plan.cases.push(
-      ...planned.plan.cases.map((c) => recordedSimulator(realJudge(c, options, issues))),
-    );
-    plan.targets.push(...planned.plan.targets);
-    issues.push(...planned.issues);
-  }
+  const plan = planPerTarget(casesByTarget, { ...options, targets: standIns }, issues, (c) =>
+    recordedSimulator(realJudge(c, options, issues)),
+  );
   return {
     plan,
     answers,

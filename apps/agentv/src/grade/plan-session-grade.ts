@@ -1,13 +1,7 @@
-import {
-  type EvalCase,
-  type EvaluatorRegistry,
-  type Issue,
-  type ProviderRegistry,
-  planRun,
-  type RunPlan,
-} from '@agentv/core';
-import { CLI_OPTION_NAMES, uniqueIssues } from '@agentv/core/internal';
+import type { EvalCase, EvaluatorRegistry, Issue, ProviderRegistry, RunPlan } from '@agentv/core';
+import { uniqueIssues } from '@agentv/core/internal';
 import type { ResolvedTarget } from '@agentv/core/provider-utils';
+import { planPerTarget } from './plan-per-target.js';
 import { REPLAY_PROVIDER_KIND } from './replay-provider.js';
 
 export interface SessionGradePlan {
@@ -52,24 +46,7 @@ export function planSessionGrade(options: {
     baseDir: options.cwd,
   }));
   const targets = [...options.targets.filter((target) => !bySource.has(target.name)), ...standIns];
-  const plan: RunPlan = { cases: [], targets: [] };
   const issues: Issue[] = [];
-  for (const [source, cases] of bySource) {
-    const planned = planRun({
-      cases,
-      targets,
-      ...(options.targetsFile === undefined ? {} : { targetsFile: options.targetsFile }),
-      targetOverride: source,
-      optionNames: CLI_OPTION_NAMES,
-      ...(options.judgeTargetOverride === undefined
-        ? {}
-        : { judgeTargetOverride: options.judgeTargetOverride }),
-      providerRegistry: options.providerRegistry,
-      evaluatorRegistry: options.evaluatorRegistry,
-    });
-    plan.cases.push(...planned.plan.cases);
-    plan.targets.push(...planned.plan.targets);
-    issues.push(...planned.issues);
-  }
+  const plan = planPerTarget(bySource, { ...options, targets }, issues);
   return { plan, withoutSession, issues: uniqueIssues(issues) };
 }

@@ -164,8 +164,10 @@ async function converse(
       guard,
     );
     guard?.dispose();
-    if ('error' in asked && guard?.overrun !== undefined) {
-      const overrun = `${guard.overrun} (the agent was stopped)`;
+    if ('error' in asked) {
+      const overrun =
+        guard?.overrun === undefined ? undefined : `${guard.overrun} (the agent was stopped)`;
+      // A turn the agent did not answer stays in `turns` with its error and no answer.
       talk.attempts += asked.attempts;
       talk.turns.push({
         turn,
@@ -175,26 +177,14 @@ async function converse(
         traceSummary: null,
         evaluatorResults: [],
         attempts: asked.attempts,
-        durationMs: Date.now() - turnStarted,
-        error: `over budget: ${overrun}`,
+        durationMs: overrun === undefined ? 0 : Date.now() - turnStarted,
+        error: overrun === undefined ? asked.error : `over budget: ${overrun}`,
       });
+      if (overrun === undefined) {
+        return end('error', `turn ${turn}: ${asked.error}`, asked.failureClass);
+      }
       talk.overrun = overrun;
       return end('budget');
-    }
-    if ('error' in asked) {
-      talk.attempts += asked.attempts;
-      talk.turns.push({
-        turn,
-        source: scripted ? 'scripted' : 'simulated',
-        userMessage,
-        answer: '',
-        traceSummary: null,
-        evaluatorResults: [],
-        attempts: asked.attempts,
-        durationMs: 0,
-        error: asked.error,
-      });
-      return end('error', `turn ${turn}: ${asked.error}`, asked.failureClass);
     }
     talk.attempts += asked.attempts;
     const { response } = asked;
