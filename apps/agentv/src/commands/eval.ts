@@ -19,6 +19,7 @@ import { defineCommand } from 'citty';
 import { splitDryRun, writeDryRunWorkspaces } from '../eval/dry-run-workspaces.js';
 import { chooseRepeat } from '../eval/file-repeat.js';
 import { finishRun } from '../eval/finish-run.js';
+import { keepHeapTightWhileLoading } from '../eval/heap-tuning.js';
 import { type KeptWorkspace, writeKeptWorkspaces } from '../eval/kept-workspaces.js';
 import { listCases } from '../eval/list-cases.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
@@ -277,6 +278,7 @@ const evalCommand = defineCommand({
     const output = createRunConsole();
 
     // Load the project, select its cases, plan the run: every file problem is reported at once.
+    keepHeapTightWhileLoading();
     const providerRegistry = createAppProviderRegistry();
     const project = await loadProject({
       cwd,

@@ -8,7 +8,7 @@ import { fitHeapToRun } from './heap-tuning.js';
 import { createProgressDisplay } from './progress-display.js';
 import type { ReportFlags } from './report-flags.js';
 import { lockResultFile } from './result-file-lock.js';
-import { casesToResume, prepareResume, type ResumeState } from './resume.js';
+import { casesToResume, type ResumeState } from './resume.js';
 import { openRunArtifacts, type RunArtifacts } from './run-artifacts.js';
 import type { RunConsole } from './run-console.js';
 import { defaultResultPath } from './run-output.js';
@@ -65,7 +65,7 @@ export async function openRun(options: OpenRunOptions): Promise<OpenedRun> {
     const resumed =
       resumePath === undefined
         ? undefined
-        : await prepareResume(
+        : await (await import('./prepare-resume.js')).prepareResume(
             outPath,
             run,
             cwd,

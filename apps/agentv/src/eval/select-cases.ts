@@ -20,8 +20,11 @@ export interface CaseSelection {
 
 /** Applies `--eval-id`, then `--filter`, then the tags to the loaded cases. */
 export function selectCases(all: readonly EvalCase[], flags: SelectionFlags): CaseSelection {
-  const byId = filterCasesById(all, flags.idPatterns);
-  const byFilter = filterCasesById(byId, flags.filterPatterns);
+  // Without a flag a step keeps the list it was given: a copy per step is one more array of
+  // every case, for the whole run.
+  const byId = flags.idPatterns.length === 0 ? all : filterCasesById(all, flags.idPatterns);
+  const byFilter =
+    flags.filterPatterns.length === 0 ? byId : filterCasesById(byId, flags.filterPatterns);
   const cases = filterCasesByTags(byFilter, flags.includeTags, flags.excludeTags);
   return { all, byId, byFilter, cases };
 }

@@ -37,14 +37,13 @@ export async function buildMessages(
 export function buildMessagesWithoutFiles(
   messages: readonly MessageInput[],
 ): EvalMessage[] | undefined {
-  const built: EvalMessage[] = [];
   for (let index = 0; index < messages.length; index++) {
-    const input = messages[index]!;
-    const content = input.content;
+    const content = messages[index]!.content;
     if (Array.isArray(content) && content.some((block) => block.type !== 'text')) return undefined;
-    built.push(toMessage(input, undefined));
   }
-  return built;
+  // `map` sizes the list once: a large dataset keeps it for each of its cases, and a list grown
+  // from empty by `push` keeps room for 17 messages (~130 bytes more per case).
+  return messages.map((input) => toMessage(input, undefined));
 }
 
 /** The message without its content blocks when `blocks` is undefined (computed from text content). */
