@@ -105,6 +105,26 @@ describe.runIf(process.platform === 'linux')('processes started by the spawn hel
 });
 
 describe.runIf(process.platform === 'linux')('the spawn helper on its own', () => {
+  it('says when it cannot open its owner’s capture files, so that the owner starts it instead', async () => {
+    const helper = spawn(
+      process.execPath,
+      ['-e', SPAWN_HELPER_SCRIPT, String(process.pid), '200'],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    let text = '';
+    helper.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    const request = { i: 3, f: '/bin/true', a: [], c: dir, e: [], o: 987_654, r: 987_654 };
+    helper.stdin.write(`${JSON.stringify(request)}\n`);
+    expect(await waitFor(() => text.split('\n').length > 2)).toBe(true);
+    const answer = JSON.parse(text.split('\n')[1]!);
+    expect(answer).toMatchObject({ i: 3, u: 1, t: { code: 'ENOENT' } });
+    helper.stdin.end();
+  });
+
   it('stops what it started when its owner goes away (its stdin closes)', async () => {
     const capture = join(dir, 'capture');
     const fd = openSync(capture, 'w');
