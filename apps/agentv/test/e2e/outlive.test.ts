@@ -431,10 +431,21 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
   describe('through the spawn helper (runs of more than a few cases)', () => {
     // One after another, 2.4 s: time enough for the helper to start before the last case.
     const slow = Array.from({ length: 24 }, (_, index) => `slow${index}`);
-    const helperOf = (agentv: number) =>
-      childrenOf(agentv).find(
-        (child) => child.args[1] === '-e' && child.args[2]?.includes('live.add'),
-      )?.pid;
+    /** Pids of the spawn helpers of agentv process `owner` (`node -e <script> <owner> <grace>`). */
+    const helpersOf = (owner: number): number[] => {
+      const found: number[] = [];
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        try {
+          const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+          const isHelper = args[1] === '-e' && args[2]?.includes('live.add');
+          if (isHelper && args[3] === String(owner)) found.push(Number(entry));
+        } catch {
+          // Exited meanwhile.
+        }
+      }
+      return found;
+    };
     const parentOf = (pid: number) => {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
@@ -447,49 +458,50 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
       }
       return ancestor;
     };
-
-    it('kill -9: every agent process is stopped and the helper exits', async () => {
+    /** A run whose last case is stuck, started by the helper (asserted). */
+    const stuckThroughHelper = async () => {
       const where = await setUp([...slow, 'stuck']);
       const { child, run } = startEval(where, ['--out', 'out.jsonl', '--workers', '1'], {
         AGENTV_SPAWN_HELPER: '1',
       });
       await allStarted(where, 'stuck');
-      const helper = helperOf(child.pid!);
+      const [helper] = helpersOf(child.pid!);
       expect(helper).toBeDefined();
       // The stuck agent (under the shell of its command line) was started by the helper.
       expect(startedBy(agentPids(where)['stuck.leader']!)).toBe(helper);
-      const stop = mustStop(where, 'stuck');
+      return { child, run, helper: helper!, stop: mustStop(where, 'stuck') };
+    };
+
+    it('kill -9: every agent process is stopped and the helper exits', async () => {
+      const { child, run, helper, stop } = await stuckThroughHelper();
       child.kill('SIGKILL');
       await run;
       await until(() => stop.every((pid) => !processAlive(pid)), 'the agents to be stopped');
-      await until(() => !processAlive(helper!), 'the helper to exit');
+      await until(() => !processAlive(helper), 'the helper to exit');
       await until(() => tempFoldersOf(child.pid!).length === 0, 'the call folders to be removed');
     }, 60_000);
 
-    it('a run leaves nothing behind, and Ctrl-C stops what the helper started', async () => {
-      const done = await setUp([...slow, 'escape']);
-      const finished = startEval(done, ['--out', 'out.jsonl', '--workers', '2']);
-      const { code } = await finished.run;
-      expect(code).toBe(0);
-      expect(resultIds(done)).toHaveLength(slow.length + 1);
-      expect(mustStop(done, 'escape').filter(processAlive)).toEqual([]);
-      expect(tempFoldersOf(finished.child.pid!)).toEqual([]);
-      await until(() => childrenOf(finished.child.pid!).length === 0, 'its helpers to exit');
-
-      const where = await setUp([...slow, 'stuck']);
-      const { child, run } = startEval(where, ['--out', 'out.jsonl', '--workers', '1'], {
-        AGENTV_SPAWN_HELPER: '1',
-      });
-      await allStarted(where, 'stuck');
-      const helper = helperOf(child.pid!);
-      expect(helper).toBeDefined();
-      expect(startedBy(agentPids(where)['stuck.leader']!)).toBe(helper);
-      const stop = mustStop(where, 'stuck');
+    it('Ctrl-C stops what the helper started, and the helper exits', async () => {
+      const { child, run, helper, stop } = await stuckThroughHelper();
       child.kill('SIGINT');
       expect((await run).code).toBe(130);
       expect(stop.filter(processAlive)).toEqual([]);
-      await until(() => !processAlive(helper!), 'the helper to exit');
-    }, 90_000);
+      await until(() => !processAlive(helper), 'the helper to exit');
+    }, 60_000);
+
+    it('a run with the helper leaves nothing behind', async () => {
+      const where = await setUp([...slow, 'escape']);
+      const { child, run } = startEval(where, ['--out', 'out.jsonl', '--workers', '2'], {
+        AGENTV_SPAWN_HELPER: '1',
+      });
+      await until(() => helpersOf(child.pid!).length > 0, 'the helper to start');
+      const { code } = await run;
+      expect(code).toBe(0);
+      expect(resultIds(where)).toHaveLength(slow.length + 1);
+      expect(mustStop(where, 'escape').filter(processAlive)).toEqual([]);
+      expect(tempFoldersOf(child.pid!)).toEqual([]);
+      await until(() => helpersOf(child.pid!).length === 0, 'the helper to exit');
+    }, 60_000);
   });
 
   it('prints no MaxListenersExceededWarning with 64 workers', async () => {
