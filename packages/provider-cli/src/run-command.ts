@@ -40,7 +40,8 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     }
   }
   try {
-    // runProcess spawns before it first waits; callers may rely on that.
+    // runProcess opens its files and starts the process (or asks the spawn helper to) before it
+    // first waits; callers may rely on that.
     return await runProcess(shellOptions);
   } catch (error) {
     throw startError(error, options.cwd);

@@ -18,7 +18,7 @@ import { spawnInTerminal } from '../support/run-in-terminal.js';
 // Nothing AgentV starts may outlive it: SIGHUP, a closed terminal, kill -9, setsid escapees.
 
 /**
- * Records its pids in pids/<case>.<role>. `quick` answers at once; `escape` answers after
+ * Records its pids in pids/<case>.<role>. `quick…` cases answer at once, `slow…` after 0.1 s; `escape` answers after
  * starting a setsid escapee; any other case starts a child, a grandchild, a setsid escapee and a
  * double-forked setsid escapee, all ignoring SIGTERM, and never answers. `$2` is {OUTPUT_FILE}.
  */
@@ -27,7 +27,10 @@ id=$1
 echo $$ > "pids/$id.leader"
 cat /proc/$$/cgroup > "pids/$id.cgroup" 2>/dev/null
 dirname "$2" > "pids/$id.folder"
-if [ "$id" = quick ]; then echo done > "$2"; exit 0; fi
+case $id in
+  quick*) echo done > "$2"; exit 0 ;;
+  slow*) sleep 0.1; echo done > "$2"; exit 0 ;;
+esac
 trap '' TERM
 setsid sh -c 'echo $$ > "pids/'$id'.escapee"; exec sleep 1000' &
 if [ "$id" = escape ]; then
@@ -424,6 +427,82 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
     await until(() => cgroupFoldersOf(child.pid!).length === 0, 'the cgroups to be removed');
     if (watchdog !== undefined) await until(() => !processAlive(watchdog), 'the watchdog to exit');
   }, 60_000);
+
+  describe('through the spawn helper (runs of more than a few cases)', () => {
+    // One after another, 2.4 s: time enough for the helper to start before the last case.
+    const slow = Array.from({ length: 24 }, (_, index) => `slow${index}`);
+    /** Pids of the spawn helpers of agentv process `owner` (`node -e <script> <owner> <grace>`). */
+    const helpersOf = (owner: number): number[] => {
+      const found: number[] = [];
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        try {
+          const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+          const isHelper = args[1] === '-e' && args[2]?.includes('live.add');
+          if (isHelper && args[3] === String(owner)) found.push(Number(entry));
+        } catch {
+          // Exited meanwhile.
+        }
+      }
+      return found;
+    };
+    const parentOf = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    };
+    /** The first ancestor of `pid` that is not a shell. */
+    const startedBy = (pid: number): number => {
+      let ancestor = parentOf(pid);
+      while (readFileSync(`/proc/${ancestor}/comm`, 'utf8').trim().endsWith('sh')) {
+        ancestor = parentOf(ancestor);
+      }
+      return ancestor;
+    };
+    /** A run whose last case is stuck, started by the helper (asserted). */
+    const stuckThroughHelper = async () => {
+      const where = await setUp([...slow, 'stuck']);
+      const { child, run } = startEval(where, ['--out', 'out.jsonl', '--workers', '1'], {
+        AGENTV_SPAWN_HELPER: '1',
+      });
+      await allStarted(where, 'stuck');
+      const [helper] = helpersOf(child.pid!);
+      expect(helper).toBeDefined();
+      // The stuck agent (under the shell of its command line) was started by the helper.
+      expect(startedBy(agentPids(where)['stuck.leader']!)).toBe(helper);
+      return { child, run, helper: helper!, stop: mustStop(where, 'stuck') };
+    };
+
+    it('kill -9: every agent process is stopped and the helper exits', async () => {
+      const { child, run, helper, stop } = await stuckThroughHelper();
+      child.kill('SIGKILL');
+      await run;
+      await until(() => stop.every((pid) => !processAlive(pid)), 'the agents to be stopped');
+      await until(() => !processAlive(helper), 'the helper to exit');
+      await until(() => tempFoldersOf(child.pid!).length === 0, 'the call folders to be removed');
+    }, 60_000);
+
+    it('Ctrl-C stops what the helper started, and the helper exits', async () => {
+      const { child, run, helper, stop } = await stuckThroughHelper();
+      child.kill('SIGINT');
+      expect((await run).code).toBe(130);
+      expect(stop.filter(processAlive)).toEqual([]);
+      await until(() => !processAlive(helper), 'the helper to exit');
+    }, 60_000);
+
+    it('a run with the helper leaves nothing behind', async () => {
+      const where = await setUp([...slow, 'escape']);
+      const { child, run } = startEval(where, ['--out', 'out.jsonl', '--workers', '2'], {
+        AGENTV_SPAWN_HELPER: '1',
+      });
+      await until(() => helpersOf(child.pid!).length > 0, 'the helper to start');
+      const { code } = await run;
+      expect(code).toBe(0);
+      expect(resultIds(where)).toHaveLength(slow.length + 1);
+      expect(mustStop(where, 'escape').filter(processAlive)).toEqual([]);
+      expect(tempFoldersOf(child.pid!)).toEqual([]);
+      await until(() => helpersOf(child.pid!).length === 0, 'the helper to exit');
+    }, 60_000);
+  });
 
   it('prints no MaxListenersExceededWarning with 64 workers', async () => {
     const project = await createProject({

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { type CaptureFile, openCaptureFile } from './capture-file.js';
 import { type ExecChildOptions, execChild } from './exec-child.js';
@@ -7,6 +6,7 @@ import { pollWhileRunning, stopPolling } from './poll-while-running.js';
 import { createProcessGroupTerminator } from './process-group.js';
 import { guardProcess, type ProcessGuard } from './process-guard.js';
 import { spawnArgv } from './spawn-argv.js';
+import { HELPER_FAULT, type HelperChild, spawnHelper } from './spawn-helper.js';
 
 /** How to run one process. */
 export interface RunProcessOptions {
@@ -87,7 +87,8 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
  * killed, the watchdog stops them (see `guardProcess`). A process that has
  * already exited is never reported as timed out.
  *
- * The process is spawned before the returned promise first waits. Never
+ * The process is spawned (or asked of the spawn helper, see `spawnHelper`)
+ * before the returned promise first waits. Never
  * rejects for a process that ran; rejects with the error of the failed
  * `spawn` (an `ErrnoException` such as `spawn /bin/sh EMFILE`, or the
  * `TypeError` for an argument the OS cannot take) when it could not start.
@@ -106,11 +107,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     const stdout = openCapture(captures, dir);
     const stderr = openCapture(captures, dir);
     guard = guardProcess(graceMs);
-    const child = start(options, stdout.fd, stderr.fd, guard.enter);
-    const pid = child.pid;
-    const group =
-      pid === undefined ? undefined : createProcessGroupTerminator(pid, graceMs, guard.cgroup);
-    if (pid !== undefined) guard.started(pid);
+    const child = start(options, stdout.fd, stderr.fd, guard.enter, graceMs);
+    const pid = await child.started;
+    const group = createProcessGroupTerminator(pid, graceMs, guard.cgroup);
+    guard.started(pid);
 
     let timedOut = false;
     let aborted = false;
@@ -119,22 +119,24 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
         ? undefined
         : setTimeout(() => {
             // A process that already exited finished in time; leftovers are settle()'s job.
-            if (child.exitCode !== null || child.signalCode !== null || aborted) return;
+            if (child.exited || aborted) return;
             timedOut = true;
-            group?.terminate();
+            group.terminate();
           }, options.timeoutMs);
     const onAbort = () => {
       aborted = true;
-      group?.terminate();
+      group.terminate();
     };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted while it was being started: stopped at once.
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     const outputGuard = createOutputGuard(stdout, stderr, options, group);
     if (outputGuard !== undefined) pollWhileRunning(outputGuard);
 
     try {
-      const end = await waitForExit(child);
+      const end = await child.ended;
       clearTimeout(timer);
-      await group?.settle();
+      await group.settle();
       if (outputGuard !== undefined) stopPolling(outputGuard);
       // Nothing writes to the captures any more: one size each for the last check and the read.
       stdout.seal();
@@ -192,36 +194,95 @@ function openCapture(captures: CaptureFile[], dir: string): CaptureFile {
   return capture;
 }
 
+/** A started process, as `runProcess` waits for it. */
+interface RunningChild {
+  /** Resolves with its pid once it runs; rejects with spawn's error when it could not start. */
+  readonly started: Promise<number>;
+  /** Resolves with how it ended. */
+  readonly ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** True once it has exited. */
+  readonly exited: boolean;
+}
+
 function start(
   options: RunProcessOptions,
   stdout: number,
   stderr: number,
   enter: string,
-): ChildProcess {
+  graceMs: number,
+): RunningChild {
+  const env = options.env ?? process.env;
+  const [file, ...args] = spawnArgv(options.command, enter, options.cwd, env);
+  const helper = spawnHelper(graceMs);
+  if (helper !== undefined) {
+    const request = { file, args, cwd: options.cwd, env, stdout, stderr, stdin: options.stdin };
+    return fromHelper(helper.spawn(request), () =>
+      startHere(options, file, args, env, stdout, stderr),
+    );
+  }
+  return startHere(options, file, args, env, stdout, stderr);
+}
+
+/** Starts the process from this one (see `execChild`). */
+function startHere(
+  options: RunProcessOptions,
+  file: string,
+  args: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  stdout: number,
+  stderr: number,
+): RunningChild {
   const spawnOptions: ExecChildOptions = {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env,
     // A new process group (and session), so the whole tree can be signalled at once.
     detached: true,
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', stdout, stderr],
     windowsHide: true,
   };
-  const [file, ...args] = spawnArgv(options.command, enter, options.cwd, spawnOptions.env);
-  return execChild(file, args, spawnOptions, options.stdin);
-}
-
-/** Resolves with how the process ended; rejects when it could not be started. */
-function waitForExit(
-  child: ChildProcess,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve, reject) => {
-    // Stays attached: an 'error' without a listener would be thrown.
-    child.on('error', reject);
+  const child = execChild(file, args, spawnOptions, options.stdin);
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {
       child.stdin?.destroy();
       resolve({ code, signal });
     });
   });
+  const started = new Promise<number>((resolve, reject) => {
+    // Stays attached: an 'error' without a listener would be thrown.
+    child.on('error', reject);
+    if (child.pid !== undefined) resolve(child.pid);
+  });
+  return {
+    started,
+    ended,
+    get exited() {
+      return child.exitCode !== null || child.signalCode !== null;
+    },
+  };
+}
+
+/** A process the helper starts; `fallback` starts it here when the fault was the helper's. */
+function fromHelper(child: HelperChild, fallback: () => RunningChild): RunningChild {
+  let exited = false;
+  let here: RunningChild | undefined;
+  const ended = child.ended.then((end) => {
+    exited = true;
+    return end;
+  });
+  const started = child.started.catch((error: unknown) => {
+    if (!(error as { [HELPER_FAULT]?: boolean })[HELPER_FAULT]) throw error;
+    here = fallback();
+    return here.started;
+  });
+  return {
+    started,
+    get ended() {
+      return here?.ended ?? ended;
+    },
+    get exited() {
+      return here?.exited ?? exited;
+    },
+  };
 }
 
 function limit(maxBytes: number | undefined, keep: 'head' | 'tail') {
