@@ -51,6 +51,7 @@ describe.runIf(process.platform === 'linux')('processes started by the spawn hel
     env.CALL = 'call =x';
     env.SKIPPED = undefined;
     const outcome = await runProcess({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${VAR-default}
       command: 'read line; echo "$line|$BASE|$CALL|${SKIPPED-unset}|$(pwd)"; echo err >&2; exit 7',
       cwd: dir,
       env,

@@ -92,7 +92,7 @@ export class SpawnHelper {
   private markReady!: () => void;
 
   private constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     private readonly stdin: Writable,
     private readonly stdout: Readable,
   ) {
