@@ -10,6 +10,11 @@ import type { AgentHome } from './agent-adapter.js';
  * environment that points the agent at them.
  */
 export async function createAgentHome(kind: string, parent?: string): Promise<AgentHome> {
+  return createAgentHomeSync(kind, parent);
+}
+
+/** `createAgentHome`, synchronously. */
+export function createAgentHomeSync(kind: string, parent?: string): AgentHome {
   // Synchronous: seven small calls on the way to the agent's start, each of which would
   // otherwise wait for a turn of the event loop (on a busy machine, milliseconds each).
   const root =
