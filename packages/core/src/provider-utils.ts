@@ -88,4 +88,5 @@ export { describeFetchError, networkFailure } from './util/describe-fetch-error.
 export { hasPlaceholder } from './util/env-placeholder.js';
 export { createSecretMask, type SecretMask } from './util/mask-secrets.js';
 export { isRecord, parseJsonObject } from './util/records.js';
+export { removeFolder } from './util/remove-folder.js';
 export type { WorkspaceConfig } from './workspace/workspace-config.js';

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentCli } from '../../../../packages/provider-coding-agents/src/test-support/agent-cli.js';
@@ -64,9 +64,18 @@ describe('provider: codex, the real CLI against a scripted model', { timeout: 30
     const server = await startResponsesServer(solve);
     servers.push(server);
     const dir = await exampleAgainst(server);
-    const { code, stderr, byId, out } = await evalExample(dir, ['--dump-traces']);
+    // AgentV's own temp folder: the agents' config homes are made (some ahead) and removed there.
+    const tmp = path.join(dir, 'tmp');
+    await mkdir(tmp);
+    const { code, stderr, byId, out } = await evalExampleOf(
+      dir,
+      'codex',
+      { SCRIPTED_KEY: 'sk-scripted-secret-1234', TMPDIR: tmp },
+      ['--dump-traces'],
+    );
     expect(stderr).not.toContain('sk-scripted-secret-1234');
     expect(code, stderr).toBe(0);
+    expect((await readdir(tmp)).filter((name) => name.includes('codex-home'))).toEqual([]);
     for (const id of CODING_TASKS) {
       expect(byId[id], id).toMatchObject({ passed: true, score: 1 });
       // The scripted server reports 120 input and 30 output tokens per response; gpt-5's price

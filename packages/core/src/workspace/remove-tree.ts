@@ -1,6 +1,7 @@
 import { chmodSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeFolder } from '../util/remove-folder.js';
 
 /**
  * Removes `path` and everything under it; nothing when it does not exist. A
@@ -20,6 +21,12 @@ export function removeTree(path: string): void {
 
 /** `removeTree` off the main thread: for trees nobody waits for. */
 export async function removeTreeLater(path: string): Promise<void> {
+  try {
+    await removeFolder(path);
+    return;
+  } catch {
+    // Gone already, not a folder, or something in it may not be removed: as `rm` deals with it.
+  }
   try {
     await rm(path, { recursive: true, force: true, maxRetries: 2 });
   } catch (error) {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { chmod, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { makeTempDirSync } from '@agentv/core/provider-utils';
+import { makeTempDirSync, removeFolder } from '@agentv/core/provider-utils';
 import type { AgentHome } from './agent-adapter.js';
 
 /**
@@ -10,6 +10,11 @@ import type { AgentHome } from './agent-adapter.js';
  * environment that points the agent at them.
  */
 export async function createAgentHome(kind: string, parent?: string): Promise<AgentHome> {
+  return createAgentHomeSync(kind, parent);
+}
+
+/** `createAgentHome`, synchronously. */
+export function createAgentHomeSync(kind: string, parent?: string): AgentHome {
   // Synchronous: seven small calls on the way to the agent's start, each of which would
   // otherwise wait for a turn of the event loop (on a busy machine, milliseconds each).
   const root =
@@ -38,7 +43,10 @@ export async function createAgentHome(kind: string, parent?: string): Promise<Ag
 
 /** Removes a call's config home. Never rejects: a folder left behind is swept by the next run. */
 export async function removeAgentHome(home: AgentHome): Promise<void> {
-  await rm(home.root, { recursive: true, force: true, maxRetries: 2 }).catch(() => {});
+  // `removeFolder` first: half the CPU time of `rm` for the hundred files Codex leaves.
+  await removeFolder(home.root)
+    .catch(() => rm(home.root, { recursive: true, force: true, maxRetries: 2 }))
+    .catch(() => {});
 }
 
 /**

@@ -16,9 +16,14 @@ import {
   SANDBOX_WORKSPACE,
   stderrSummary,
 } from '@agentv/core/provider-utils';
-import type { AgentAdapter, AgentFailure, AgentSpend } from './agent-adapter.js';
+import type { AgentAdapter, AgentFailure, AgentHome, AgentSpend } from './agent-adapter.js';
 import { agentFailureError, type FailureContext } from './agent-errors.js';
-import { createAgentHome, openAgentHome, removeAgentHome } from './agent-home.js';
+import {
+  createAgentHome,
+  createAgentHomeSync,
+  openAgentHome,
+  removeAgentHome,
+} from './agent-home.js';
 import { compareVersions, readAgentVersion } from './agent-version.js';
 import { findExecutable } from './find-executable.js';
 import { checkInSandbox, sandboxPathOf, startInSandbox } from './in-sandbox.js';
@@ -43,6 +48,9 @@ const PASSED_VARIABLES = [
   'https_proxy',
   'no_proxy',
 ];
+
+/** Used config homes kept for removal while a later agent runs, at most. */
+const MAX_USED_HOMES = 8;
 
 /** What a coding-agent provider needs besides its adapter and settings. */
 export interface CodingAgentProviderOptions extends ProviderOptions {
@@ -80,6 +88,29 @@ export function createCodingAgentProvider(
   const removeLater = (removal: Promise<unknown>) => {
     removing.add(removal);
     void removal.then(() => removing.delete(removal));
+  };
+  /**
+   * Config homes on this machine made while an agent ran, for the calls to come: making one
+   * (seven folders) is then off the way from one call's end to the next agent's start.
+   */
+  const spareHomes: AgentHome[] = [];
+  /** Config homes of finished calls, removed once the next agent has started (or at `close`). */
+  const usedHomes: AgentHome[] = [];
+  /** Calls on this machine between taking a home and their end. */
+  let hostCalls = 0;
+  let closed = false;
+  const removeUsedHomes = () => {
+    for (const used of usedHomes.splice(0)) removeLater(removeAgentHome(used));
+  };
+  /** While an agent runs: the next call's home, and the removal of what earlier calls left. */
+  const whileAgentRuns = () => {
+    removeUsedHomes();
+    if (closed || spareHomes.length >= hostCalls) return;
+    try {
+      spareHomes.push(createAgentHomeSync(adapter.kind));
+    } catch {
+      // The next call makes its own, and reports what stops it.
+    }
   };
 
   const failureContext = (extra: Partial<FailureContext> = {}): FailureContext => ({
@@ -124,7 +155,11 @@ export function createCodingAgentProvider(
         ? await makeTempDir(`${adapter.kind}-work`)
         : undefined;
     const workdir = sandbox !== undefined ? SANDBOX_WORKSPACE : (request.workspace ?? ownWorkdir!);
-    const home = await createAgentHome(adapter.kind, exchange?.hostPath);
+    const home =
+      exchange === undefined
+        ? (spareHomes.pop() ?? (await createAgentHome(adapter.kind)))
+        : await createAgentHome(adapter.kind, exchange.hostPath);
+    if (exchange === undefined) hostCalls++;
     try {
       const call = { settings, prompt: request.question, workdir, home, runEnv };
       let invocation = await adapter.prepare(call);
@@ -179,6 +214,7 @@ export function createCodingAgentProvider(
         ...(request.signal === undefined ? {} : { signal: request.signal }),
         maxOutputBytes: settings.maxOutputBytes,
         mask,
+        onStarted: whileAgentRuns,
       });
       const durationMs = Date.now() - started;
       const stderr = mask(stderrSummary(run.stderr));
@@ -251,10 +287,17 @@ export function createCodingAgentProvider(
       if (secretMask) response.text = secretMask.text(response.text);
       return response;
     } finally {
-      // Off the case's path: its grading does not wait for what the agent left in its home
-      // (Codex writes a hundred files there), and the agent's temp folders are named after this
-      // process, so the watchdog or the next run removes them if this one is killed first.
-      removeLater(removeAgentHome(home));
+      // Off the case's path: neither its grading nor the next call's start waits for what the
+      // agent left in its home (Codex writes a hundred files there); it is removed while the
+      // next agent runs. The agent's temp folders are named after this process, so the
+      // watchdog or the next run removes them if this one is killed first.
+      if (exchange !== undefined) {
+        removeLater(removeAgentHome(home));
+      } else {
+        hostCalls--;
+        usedHomes.push(home);
+        if (closed || usedHomes.length >= MAX_USED_HOMES) removeUsedHomes();
+      }
       if (ownWorkdir !== undefined)
         removeLater(rm(ownWorkdir, { recursive: true, force: true }).catch(() => {}));
     }
@@ -267,6 +310,9 @@ export function createCodingAgentProvider(
     targetName: options.targetName,
     invoke,
     close: async () => {
+      closed = true;
+      usedHomes.push(...spareHomes.splice(0));
+      removeUsedHomes();
       await Promise.all(removing);
     },
     healthcheck: async (use) => {

@@ -38,6 +38,11 @@ export interface AgentRunOptions {
   mask: (text: string) => string;
   /** Called after each event the reader took, while the agent runs (to read `reader.spent`). */
   onEvent?: () => void;
+  /**
+   * Called once the agent has started and its stdin was written, while it runs: the time for
+   * work that is not the agent's and must not delay it (the next call's config home).
+   */
+  onStarted?: () => void;
 }
 
 /** How a run ended and what the reader made of the stream. */
@@ -141,6 +146,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   };
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
+  options.onStarted?.();
 
   const exit = await proc.done;
   clearTimeout(timer);
