@@ -28,6 +28,23 @@ export function spawnArgv(
   return ['/bin/sh', '-c', `${enter}exec "$@"`, 'sh', file, ...args];
 }
 
+/**
+ * The program and arguments that run `command` once a shell already in its cgroup execs them:
+ * a command line through `/bin/sh -c`, an argument list as is. Undefined when the program is
+ * not found (as `spawnArgv` finds it), so that the command is spawned directly and fails
+ * with Node's spawn error.
+ */
+export function launchArgv(
+  command: string | readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] | undefined {
+  if (typeof command === 'string') return ['/bin/sh', '-c', command];
+  const [file] = command;
+  if (file === undefined || !isProgram(file, cwd, env.PATH)) return undefined;
+  return [...command];
+}
+
 // Linux's limit on one argument (MAX_ARG_STRLEN), its final NUL included.
 const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 

@@ -4,6 +4,7 @@ import { execChild } from './exec-child.js';
 import { createProcessGroupTerminator } from './process-group.js';
 import { guardProcess } from './process-guard.js';
 import { DEFAULT_KILL_GRACE_MS } from './run-process.js';
+import { prepareSpare, takeSpare } from './spare-launcher.js';
 import { spawnArgv } from './spawn-argv.js';
 
 /** How to start one long-lived process. */
@@ -16,6 +17,12 @@ export interface StartProcessOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Time between SIGTERM and SIGKILL, and the wait for an exit after EOF. Default `DEFAULT_KILL_GRACE_MS`. */
   killGraceMs?: number;
+  /**
+   * True when more processes like this one follow (one per case): where processes start in
+   * cgroups, a shell for the next one then enters its cgroup while this one runs (see
+   * `prepareSpare`), and this one starts in such a shell when one is ready.
+   */
+  anotherFollows?: boolean;
 }
 
 /** How a long-lived process ended. */
@@ -58,22 +65,32 @@ export interface LongLivedProcess {
  */
 export async function startProcess(options: StartProcessOptions): Promise<LongLivedProcess> {
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const guard = guardProcess(graceMs);
+  const env = options.env ?? process.env;
+  const launched = options.anotherFollows
+    ? takeSpare(options.command, options.cwd, env)
+    : undefined;
+  const guard = launched?.guard ?? guardProcess(graceMs);
   let child: ChildProcess;
-  try {
-    child = spawnChild(options, guard.enter);
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-  } catch (error) {
-    guard.ended();
-    throw error;
+  if (launched !== undefined) {
+    child = launched.child;
+  } else {
+    try {
+      child = spawnChild(options, env, guard.enter);
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+    } catch (error) {
+      guard.ended();
+      throw error;
+    }
   }
+  // After this one's start: its fork must not delay this one.
+  if (options.anotherFollows) setImmediate(prepareSpare);
   // Stays attached: a later 'error' (a failed kill) without a listener would be thrown.
   child.on('error', () => {});
   const pid = child.pid!;
-  guard.started(pid);
+  if (launched === undefined) guard.started(pid);
   const group = createProcessGroupTerminator(pid, graceMs, guard.cgroup);
   const stdin = child.stdin!;
   child.stdout!.setEncoding('utf8');
@@ -121,8 +138,11 @@ export async function startProcess(options: StartProcessOptions): Promise<LongLi
   };
 }
 
-function spawnChild(options: StartProcessOptions, enter: string): ChildProcess {
-  const env = options.env ?? process.env;
+function spawnChild(
+  options: StartProcessOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  enter: string,
+): ChildProcess {
   const spawnOptions = {
     cwd: options.cwd,
     env,

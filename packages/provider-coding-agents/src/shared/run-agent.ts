@@ -77,7 +77,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const command = [options.executable, ...options.invocation.args];
   const proc: AgentProcess = options.start
     ? await options.start(command)
-    : await startProcess({ command, cwd: options.cwd, env: options.env });
+    : await startProcess({ command, cwd: options.cwd, env: options.env, anotherFollows: true });
   let timedOut = false;
   let aborted = false;
   let outputExceeded: number | undefined;
