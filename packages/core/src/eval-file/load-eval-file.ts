@@ -403,45 +403,47 @@ async function loadDataset(
         },
       ),
   };
-  for await (const entry of readDataset(absolute, file, format)) {
-    if (entry.issue) {
-      issues.push(entry.issue);
-      continue;
-    }
-    const { line, record } = entry;
-    const id = record.id;
-    if (typeof id === 'string' && id !== '') {
-      const first = firstLines.get(id);
-      if (first !== undefined) {
-        issues.push({
-          severity: 'error',
-          file,
-          line,
-          column: 1,
-          caseId: id,
-          message: `duplicate case id "${id}" (first used at ${typeof first === 'number' ? `${shown}:${first}` : first})`,
-          hint: 'case ids must be unique within an eval file and its dataset; rename one of them',
-        });
+  for await (const entries of readDataset(absolute, file, format)) {
+    for (const entry of entries) {
+      if (entry.issue) {
+        issues.push(entry.issue);
         continue;
       }
-      firstLines.set(id, line);
-    }
-    position.line = line;
-    data.evalcases[0] = record;
-    recordDefaults.datasetLine = line;
-    // A plain record has no key the schema does not know.
-    const plain = isPlainValidCase(record);
-    if (format === 'jsonl' && !plain) {
-      // A misspelt key usually repeats on every line: warn about each one once.
-      for (const warning of evalFileUnknownKeyWarnings(data, file, source)) {
-        const key = warning.message;
-        if (warned.has(key)) continue;
-        warned.add(key);
-        issues.push({ ...warning, message: `${warning.message} (first on this line)` });
+      const { line, record } = entry;
+      const id = record.id;
+      if (typeof id === 'string' && id !== '') {
+        const first = firstLines.get(id);
+        if (first !== undefined) {
+          issues.push({
+            severity: 'error',
+            file,
+            line,
+            column: 1,
+            caseId: id,
+            message: `duplicate case id "${id}" (first used at ${typeof first === 'number' ? `${shown}:${first}` : first})`,
+            hint: 'case ids must be unique within an eval file and its dataset; rename one of them',
+          });
+          continue;
+        }
+        firstLines.set(id, line);
       }
+      position.line = line;
+      data.evalcases[0] = record;
+      recordDefaults.datasetLine = line;
+      // A plain record has no key the schema does not know.
+      const plain = isPlainValidCase(record);
+      if (format === 'jsonl' && !plain) {
+        // A misspelt key usually repeats on every line: warn about each one once.
+        for (const warning of evalFileUnknownKeyWarnings(data, file, source)) {
+          const key = warning.message;
+          if (warned.has(key)) continue;
+          warned.add(key);
+          issues.push({ ...warning, message: `${warning.message} (first on this line)` });
+        }
+      }
+      const evalCase = await buildCase(record, 0, recordDefaults, issues, plain);
+      if (evalCase) into.cases.push(evalCase);
     }
-    const evalCase = await buildCase(record, 0, recordDefaults, issues, plain);
-    if (evalCase) into.cases.push(evalCase);
   }
   return absolute;
 }
@@ -510,16 +512,20 @@ async function buildCase(
     evalCase.line = position.line;
     evalCase.column = position.column;
   }
-  const conversation = await buildConversation(input, {
-    file,
-    source,
-    casePath,
-    caseId: input.id,
-    lookup: defaults.lookup,
-    issues,
-    readEvaluators: (list, listPath) =>
-      ownEvaluatorList(list, listPath, input.id, defaults, issues),
-  });
+  // Most cases are no conversation: no context, closure or await for them.
+  const conversation =
+    input.turns === undefined && input.simulated_user === undefined
+      ? undefined
+      : await buildConversation(input, {
+          file,
+          source,
+          casePath,
+          caseId: input.id,
+          lookup: defaults.lookup,
+          issues,
+          readEvaluators: (list, listPath) =>
+            ownEvaluatorList(list, listPath, input.id, defaults, issues),
+        });
   if (input.trace !== undefined) {
     const recorded = await recordedTraceOf(input.trace, {
       file,

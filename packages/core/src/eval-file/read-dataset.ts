@@ -31,8 +31,8 @@ const CSV_COLUMNS: Record<string, 'id' | 'question' | 'outcome' | 'answer' | 'co
 };
 
 /**
- * Streams the records of a JSONL or CSV dataset (`format`), one at a time:
- * memory holds one line, not the file. A record without an `id` gets
+ * Streams the records of a JSONL or CSV dataset (`format`), a few at a time (those of
+ * one chunk read from the file): memory holds one chunk, not the file. A record without an `id` gets
  * `line-<n>` (the line it starts on); a JSONL record's `question` (or `input`)
  * text becomes one user message, as a CSV question column does. Problems (invalid JSON, a line that is
  * not an object, a CSV row with the wrong number of fields, a CSV header
@@ -42,54 +42,58 @@ export async function* readDataset(
   filePath: string,
   file: string,
   format: 'jsonl' | 'csv',
-): AsyncGenerator<DatasetRecord> {
+): AsyncGenerator<DatasetRecord[]> {
   const input = createReadStream(filePath, { encoding: 'utf8' });
   try {
-    yield* format === 'jsonl' ? readJsonl(input, file) : readCsv(input, file);
+    if (format === 'jsonl') {
+      // Records by the chunk: an await per line cost more than parsing it.
+      let line = 0;
+      for await (const lines of splitLines(input)) {
+        const records: DatasetRecord[] = [];
+        for (const text of lines) {
+          line++;
+          const record = jsonlRecord(text, line, file);
+          if (record !== undefined) records.push(record);
+        }
+        if (records.length > 0) yield records;
+      }
+    } else {
+      for await (const record of readCsv(input, file)) yield [record];
+    }
   } finally {
     input.destroy();
   }
 }
 
-async function* readJsonl(
-  input: NodeJS.ReadableStream,
-  file: string,
-): AsyncGenerator<DatasetRecord> {
-  let line = 0;
-  for await (let text of splitLines(input)) {
-    line++;
-    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.trim() === '') continue;
-    const fail = (message: string, hint: string) => lineIssue(file, line, message, hint);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      const problem = jsonParseProblem(error, text);
-      yield lineIssue(
-        file,
-        line,
-        `invalid JSON: ${problem.message}`,
-        'write one case per line as a JSON object, e.g. {"id": "c1", "question": "..."} or {"id": "c1", "input_messages": [{"role": "user", "content": "..."}]}',
-        problem.column,
-      );
-      continue;
-    }
-    if (!isRecord(value)) {
-      yield fail(
-        'a dataset line must be a JSON object (one case)',
-        'write one case per line as a JSON object, e.g. {"id": "c1", "input_messages": [...]}',
-      );
-      continue;
-    }
-    const problem = questionProblem(value);
-    if (problem !== undefined) {
-      yield fail(problem.message, problem.hint);
-      continue;
-    }
-    if (value.id === undefined) value.id = `line-${line}`;
-    yield { line, record: value };
+/** The record (or the problem) of JSONL line number `line`; undefined for a blank line. */
+function jsonlRecord(text: string, line: number, file: string): DatasetRecord | undefined {
+  if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const problem = jsonParseProblem(error, text);
+    return lineIssue(
+      file,
+      line,
+      `invalid JSON: ${problem.message}`,
+      'write one case per line as a JSON object, e.g. {"id": "c1", "question": "..."} or {"id": "c1", "input_messages": [{"role": "user", "content": "..."}]}',
+      problem.column,
+    );
   }
+  if (!isRecord(value)) {
+    return lineIssue(
+      file,
+      line,
+      'a dataset line must be a JSON object (one case)',
+      'write one case per line as a JSON object, e.g. {"id": "c1", "input_messages": [...]}',
+    );
+  }
+  const problem = questionProblem(value);
+  if (problem !== undefined) return lineIssue(file, line, problem.message, problem.hint);
+  if (value.id === undefined) value.id = `line-${line}`;
+  return { line, record: value };
 }
 
 /** The question keys a dataset record may use instead of `input_messages` (as CSV columns do). */
@@ -131,12 +135,14 @@ function questionMessages(question: string): { role: 'user'; content: string }[]
 
 /**
  * The lines of a UTF-8 stream, as `readline` splits them (`\n`, `\r\n` or a lone `\r`
- * ends a line; a last line without one is kept), read chunk by chunk.
+ * ends a line; a last line without one is kept), read chunk by chunk: the lines each
+ * chunk completes, together.
  */
-async function* splitLines(input: NodeJS.ReadableStream): AsyncGenerator<string> {
+async function* splitLines(input: NodeJS.ReadableStream): AsyncGenerator<string[]> {
   let rest = '';
   for await (const chunk of input) {
     const text = rest + (chunk as string);
+    const lines: string[] = [];
     // A chunk ending in \r may continue with the \n of a \r\n: keep it for the next one.
     const end = text.endsWith('\r') ? text.length - 1 : text.length;
     let start = 0;
@@ -148,18 +154,19 @@ async function* splitLines(input: NodeJS.ReadableStream): AsyncGenerator<string>
       if (carriage !== -1 && carriage < start) carriage = text.indexOf('\r', start);
       if (carriage !== -1 && carriage < stop) {
         // A lone \r ends a line too; \r\n ends it once.
-        yield text.slice(start, carriage);
+        lines.push(text.slice(start, carriage));
         start = text.charCodeAt(carriage + 1) === 10 ? carriage + 2 : carriage + 1;
         continue;
       }
       if (stop === end) break;
-      yield text.slice(start, stop);
+      lines.push(text.slice(start, stop));
       start = stop + 1;
     }
     rest = text.slice(start, text.length);
+    if (lines.length > 0) yield lines;
   }
   if (rest.endsWith('\r')) rest = rest.slice(0, -1);
-  if (rest !== '') yield rest;
+  if (rest !== '') yield [rest];
 }
 
 async function* readCsv(input: NodeJS.ReadableStream, file: string): AsyncGenerator<DatasetRecord> {

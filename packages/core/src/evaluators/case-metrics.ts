@@ -8,6 +8,8 @@ import type { EvaluatorResult } from './evaluator.js';
 export function caseMetrics(
   results: readonly EvaluatorResult[],
 ): Record<string, number> | undefined {
+  // Most cases name no metric: nothing is allocated for them.
+  if (!results.some(namesMetric)) return undefined;
   const sums = new Map<string, { total: number; count: number }>();
   const visit = (result: EvaluatorResult) => {
     if (result.metric !== undefined && result.verdict !== 'error') {
@@ -25,4 +27,9 @@ export function caseMetrics(
     metrics[name] = total / count;
   }
   return metrics;
+}
+
+/** True when the result or one of its members (at any depth) names a metric. */
+function namesMetric(result: EvaluatorResult): boolean {
+  return result.metric !== undefined || result.members?.some(namesMetric) === true;
 }

@@ -1,6 +1,6 @@
 import { classifyFailure } from '../errors/failure-class.js';
 import { ProviderError } from '../errors/provider-error.js';
-import { type BuiltPrompt, buildPrompt } from '../prompt/build-prompt.js';
+import { buildPrompt, buildTextPrompt } from '../prompt/build-prompt.js';
 import type { Provider } from '../provider/provider.js';
 import type { ProviderRequest } from '../provider/provider-request.js';
 import type { ProviderResponse } from '../provider/provider-response.js';
@@ -59,19 +59,24 @@ export async function evaluateBatch(
   // The workspace of each case that has one (`isolation: shared`: batches allow no other).
   const held: (HeldWorkspace | undefined)[] = [];
   for (const planned of chunk) {
-    let prompt: BuiltPrompt;
-    try {
-      prompt = await buildPrompt(planned.evalCase);
-    } catch (error) {
-      const context: CaseContext = { planned, run, started };
-      await emit(
-        errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`, 'infra'),
-        planned,
-      );
-      continue;
+    // Text-only prompts (most of a large batch) are built without an await per case.
+    let prompt = buildTextPrompt(planned.evalCase);
+    if (prompt === undefined) {
+      try {
+        prompt = await buildPrompt(planned.evalCase);
+      } catch (error) {
+        const context: CaseContext = { planned, run, started };
+        await emit(
+          errorResult(context, 0, `could not build the prompt: ${messageOf(error)}`, 'infra'),
+          planned,
+        );
+        continue;
+      }
     }
     // Outside the try above: a failing hook is the caller's bug, not a case's prompt.
-    await options.onPrompt?.(planned.evalCase, prompt, planned.target);
+    if (options.onPrompt !== undefined) {
+      await options.onPrompt(planned.evalCase, prompt, planned.target);
+    }
     let workspace: HeldWorkspace | undefined;
     if (planned.evalCase.workspace !== undefined) {
       const taken = await holdWorkspace({ planned, run, started }, prompt);
@@ -144,9 +149,11 @@ export async function evaluateBatch(
         requests[index] = undefined as never;
         responses[index] = undefined as never;
         held[index] = undefined;
-        await options.onAttempt?.(
-          attemptRecord(planned, answer.attempts, durationMs, answer, options.repeat),
-        );
+        if (options.onAttempt !== undefined) {
+          await options.onAttempt(
+            attemptRecord(planned, answer.attempts, durationMs, answer, options.repeat),
+          );
+        }
         const context: CaseContext = { planned, run, started };
         const result =
           workspace === undefined

@@ -108,6 +108,21 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
   const cases: PlannedCase[] = [];
 
   const checkTargets = options.checkTargets !== false && !options.dryRun;
+  /** The target, eval file and workspace of the last use of a target checked (or found checked). */
+  let lastUse:
+    | { target: ResolvedTarget; filePath: string; workspace: EvalCase['workspace'] }
+    | undefined;
+  /** Whether a case's graders need a judge, by its evaluator list (cases share their file's). */
+  const judgeNeeded = new WeakMap<readonly EvaluatorConfig[], boolean>();
+  const needsJudgeTarget = (evalCase: EvalCase): boolean => {
+    const graders = allEvaluatorsOf(evalCase);
+    let needed = judgeNeeded.get(graders);
+    if (needed === undefined) {
+      needed = graders.some((config) => needsJudge(config, options.evaluatorRegistry));
+      judgeNeeded.set(graders, needed);
+    }
+    return needed;
+  };
   for (const original of options.cases) {
     for (const name of targetNamesOf(original, options.targetOverride)) {
       const planned = planCase(original, name);
@@ -142,8 +157,24 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       }
       used.set(key, target);
     }
-    const use = `${target.name}\u0000${evalCase.filePath}\u0000${evalCase.workspace?.key ?? ''}`;
-    if (checkTargets && !checkedUses.has(use) && options.providerRegistry.has(target.provider)) {
+    // Consecutive cases of a file mostly share their target and workspace: checked once.
+    const sameUse =
+      lastUse !== undefined &&
+      lastUse.target === target &&
+      lastUse.filePath === evalCase.filePath &&
+      lastUse.workspace === evalCase.workspace;
+    const use = sameUse
+      ? undefined
+      : `${target.name}\u0000${evalCase.filePath}\u0000${evalCase.workspace?.key ?? ''}`;
+    if (!sameUse) {
+      lastUse = { target, filePath: evalCase.filePath, workspace: evalCase.workspace };
+    }
+    if (
+      use !== undefined &&
+      checkTargets &&
+      !checkedUses.has(use) &&
+      options.providerRegistry.has(target.provider)
+    ) {
       checkedUses.add(use);
       const mode = options.validating ? 'validate' : 'run';
       const problems = options.providerRegistry.checkUse(
@@ -187,8 +218,10 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     // are the case's own and are checked for each.
     // A conversation graded turn by turn needs no grader of the whole.
     const turnsOnly = evalCase.evaluators.length === 0 && hasTurnGraders(evalCase);
-    for (const turn of turnsAsCases(evalCase))
-      checkEvaluators(turn, options.evaluatorRegistry, issues);
+    if (evalCase.conversation !== undefined) {
+      for (const turn of turnsAsCases(evalCase))
+        checkEvaluators(turn, options.evaluatorRegistry, issues);
+    }
     if (!turnsOnly && !checkedEvaluators.has(evalCase.evaluators)) {
       const before = issues.added;
       checkEvaluators(evalCase, options.evaluatorRegistry, issues);
@@ -206,8 +239,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       for (const issue of simulator.issues) issues.add(issue);
       if (simulator.target) planned.simulatorTarget = simulator.target;
     }
-    const graders = allEvaluatorsOf(evalCase);
-    if (graders.some((config) => needsJudge(config, options.evaluatorRegistry))) {
+    if (needsJudgeTarget(evalCase)) {
       const judgeTarget = planJudge(evalCase, target, judgeName, options, judges, issues);
       if (judgeTarget) planned.judgeTarget = judgeTarget;
       if (selfJudging && !selfJudges.has(key)) {

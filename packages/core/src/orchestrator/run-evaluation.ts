@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
+import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { TraceIntake } from '../provider/trace-intake.js';
 import { evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
@@ -238,17 +239,19 @@ async function startProviders(run: RunState): Promise<void> {
   }
   // Judge targets that no case runs against are started here too, so their
   // providers' health checks run once, like the run targets'.
-  for (const { judgeTarget, simulatorTarget } of options.plan.cases) {
-    // A simulated user's target is started and health-checked like a judge's.
-    for (const asked of simulatorTarget ? [judgeTarget, simulatorTarget] : [judgeTarget]) {
-      if (!asked || isDryRunJudge(asked)) continue;
-      if (providers.has(asked.name) || judgeProviders.has(asked.name)) continue;
-      try {
-        judgeProviders.set(asked.name, openProvider(run, asked, 'judge'));
-      } catch {
-        // judgeFor (or the simulated user) reports it on each case that asks.
-      }
+  const startJudge = (asked: ResolvedTarget | undefined) => {
+    if (!asked || isDryRunJudge(asked)) return;
+    if (providers.has(asked.name) || judgeProviders.has(asked.name)) return;
+    try {
+      judgeProviders.set(asked.name, openProvider(run, asked, 'judge'));
+    } catch {
+      // judgeFor (or the simulated user) reports it on each case that asks.
     }
+  };
+  for (const planned of options.plan.cases) {
+    startJudge(planned.judgeTarget);
+    // A simulated user's target is started and health-checked like a judge's.
+    startJudge(planned.simulatorTarget);
   }
   // Targets with a case that runs on this machine (not in a sandbox); judges always do.
   const onHost = new Set<string>();

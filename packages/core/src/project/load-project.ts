@@ -250,7 +250,18 @@ class ProjectLoader {
     const users = new Map<string, Set<string>>();
     for (const file of evalFiles) {
       if (!file.targetsFile || !file.value) continue;
+      let last: EvalCase | undefined;
       for (const evalCase of file.value.cases) {
+        // Cases mostly name their file's targets (shared lists): those were just counted.
+        if (
+          last !== undefined &&
+          evalCase.target === last.target &&
+          evalCase.targets === last.targets &&
+          evalCase.judgeTarget === last.judgeTarget
+        ) {
+          continue;
+        }
+        last = evalCase;
         // The judge target an eval file names is used too (a target's own judge_target is
         // checked when the plan resolves it).
         const names = [

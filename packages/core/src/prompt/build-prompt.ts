@@ -34,6 +34,44 @@ const ROLE_LABELS: Record<EvalMessage['role'], string> = {
  * `AgentvError` naming the case and the file.
  */
 export async function buildPrompt(evalCase: EvalCase): Promise<BuiltPrompt> {
+  return buildTextPrompt(evalCase) ?? buildPromptWithFiles(evalCase);
+}
+
+/**
+ * `buildPrompt` of a case whose messages are text only (most of a large run), built without
+ * waiting for anything; undefined when a message has a file block.
+ */
+export function buildTextPrompt(evalCase: EvalCase): BuiltPrompt | undefined {
+  const messages = evalCase.inputMessages;
+  const turns: { message: EvalMessage; text: string }[] = [];
+  for (const message of messages) {
+    const content = message.content;
+    let text: string;
+    if (content.length === 1) {
+      const block = content[0]!;
+      if (block.type !== 'text') return undefined;
+      text = block.value;
+    } else {
+      const parts: string[] = [];
+      for (const block of content) {
+        if (block.type !== 'text') return undefined;
+        parts.push(block.value);
+      }
+      text = parts.join('\n');
+    }
+    turns.push({ message, text });
+  }
+  const visible = turns.filter((turn) => turn.text.trim() !== '');
+  return {
+    question: questionOf(visible),
+    chatPrompt: chatPromptOf(visible, ''),
+    guidelines: '',
+    guidelineFiles: NO_FILES,
+    inputFiles: NO_FILES,
+  };
+}
+
+async function buildPromptWithFiles(evalCase: EvalCase): Promise<BuiltPrompt> {
   const contents = new Map<string, Promise<string>>();
   const read = (filePath: string): Promise<string> => {
     let content = contents.get(filePath);
@@ -69,18 +107,20 @@ export async function buildPrompt(evalCase: EvalCase): Promise<BuiltPrompt> {
   );
   const guidelines = guidelineTexts.join('\n\n');
   const visible = turns.filter((turn) => turn.text.trim() !== '');
-  const question =
-    visible.length === 1
-      ? visible[0]!.text
-      : visible.map((turn) => `@[${ROLE_LABELS[turn.message.role]}]:\n${turn.text}`).join('\n\n');
-
   return {
-    question,
+    question: questionOf(visible),
     chatPrompt: chatPromptOf(visible, guidelines),
     guidelines,
     guidelineFiles: guidelineFiles.length === 0 ? NO_FILES : guidelineFiles,
     inputFiles: inputFiles.length === 0 ? NO_FILES : inputFiles,
   };
+}
+
+/** The visible turns as the prompt's one string. */
+function questionOf(visible: readonly { message: EvalMessage; text: string }[]): string {
+  return visible.length === 1
+    ? visible[0]!.text
+    : visible.map((turn) => `@[${ROLE_LABELS[turn.message.role]}]:\n${turn.text}`).join('\n\n');
 }
 
 /**

@@ -13,14 +13,12 @@ import type { ProviderResponse } from './provider-response.js';
  * - else `[]` when the provider sent a trace with no valid event, and
  *   undefined when it sent neither a trace nor tool calls.
  */
-export function normalizeTrace(
-  response: ProviderResponse,
-  now = new Date(),
-): TraceEvent[] | undefined {
+export function normalizeTrace(response: ProviderResponse, now?: Date): TraceEvent[] | undefined {
   const own = response.trace === undefined ? undefined : parseTraceEvents(response.trace);
   if (own !== undefined && own.length > 0) return own;
+  // The clock is read only when events are derived (a Date per answer adds up in a batch).
   const derived = response.outputMessages
-    ? deriveTraceFromOutputMessages(response.outputMessages, now)
+    ? deriveTraceFromOutputMessages(response.outputMessages, now ?? new Date())
     : [];
   return derived.length > 0 ? derived : own;
 }
