@@ -19,7 +19,7 @@ import { defineCommand } from 'citty';
 import { splitDryRun, writeDryRunWorkspaces } from '../eval/dry-run-workspaces.js';
 import { chooseRepeat } from '../eval/file-repeat.js';
 import { finishRun } from '../eval/finish-run.js';
-import { keepHeapTightWhileLoading } from '../eval/heap-tuning.js';
+import { fitHeapToDataset, keepHeapTightWhileLoading } from '../eval/heap-tuning.js';
 import { type KeptWorkspace, writeKeptWorkspaces } from '../eval/kept-workspaces.js';
 import { listCases } from '../eval/list-cases.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
@@ -286,7 +286,13 @@ const evalCommand = defineCommand({
       evalFiles: evalPaths,
       ...(targetsPath === undefined ? {} : { targetsFile: targetsPath }),
       mode: 'run',
-      loadEvalFiles: (requests) => loadEvalFiles(requests),
+      loadEvalFiles: (requests) =>
+        loadEvalFiles(
+          requests.map((request) => ({
+            ...request,
+            options: { ...request.options, onDatasetSize: fitHeapToDataset },
+          })),
+        ),
       ...(targetOverride === undefined ? {} : { targetOverride }),
       optionNames: CLI_OPTION_NAMES,
     });

@@ -74,7 +74,9 @@ async function loadInWorkers(
             const send = () => {
               if (next >= requests.length) return resolve();
               const id = next++;
-              const job: EvalFileJob = { id, ...requests[id]! };
+              // A function cannot be posted to a thread (and the thread's heap is its own).
+              const { onDatasetSize: _, ...options } = requests[id]!.options;
+              const job: EvalFileJob = { id, path: requests[id]!.path, options };
               worker.postMessage(job);
             };
             worker.on('message', (reply: EvalFileJobReply) => {

@@ -76,6 +76,11 @@ export interface LoadEvalFileOptions {
    * report every problem at once. Such a value must never be run.
    */
   partial?: boolean;
+  /**
+   * Called with a dataset's size in bytes before its cases are read (a caller may prepare for
+   * a large run: the CLI lets V8's young generation grow). Not passed to worker threads.
+   */
+  onDatasetSize?: (bytes: number) => void;
 }
 
 /** What every case of a file shares. */
@@ -302,7 +307,12 @@ export async function loadEvalFile(
       if (typeof id === 'string') firstLines.set(id, `${shown}${line ? `:${line}` : ''}`);
     }
     const dataset = { path: header.data.cases, ...source.locateKey([], 'cases') };
-    casesFile = await loadDataset(dataset, defaults, { cases, issues, firstLines });
+    casesFile = await loadDataset(
+      dataset,
+      defaults,
+      { cases, issues, firstLines },
+      options.onDatasetSize,
+    );
   }
   const failed = !header.success || noCases || hasErrors(issues);
   if (failed && !options.partial) return { issues: sortIssues(issues) };
@@ -333,6 +343,7 @@ async function loadDataset(
   defaults: FileDefaults,
   /** `firstLines`: case id → where it was first used (a line of the dataset when a number). */
   into: { cases: EvalCase[]; issues: Issue[]; firstLines: Map<string, string | number> },
+  onSize?: (bytes: number) => void,
 ): Promise<string | undefined> {
   const { issues, firstLines } = into;
   const at = { file: defaults.file, line: dataset.line, column: dataset.column };
@@ -375,6 +386,7 @@ async function loadDataset(
     issues.push({ severity: 'error', ...at, ...problem });
     return undefined;
   }
+  onSize?.(info.size);
   const shown = displayPath(defaults.lookup.cwd, absolute);
   // One set of per-record defaults, updated for each record: records are built one after
   // another and nothing keeps them, so a million records do not allocate a million copies.
