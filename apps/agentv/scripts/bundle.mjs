@@ -2,12 +2,6 @@
 // (ours, zod's, yaml's) costs node ~150 ms per run; one graph of a few chunks loads in a third of
 // that. `dist/` stays as tsc wrote it, for `import { runCli } from 'agentv'` and the types.
 //
-// The CLI's graph (`cli.cjs` and its chunks) is CommonJS: Node 20 keeps no code cache for ES
-// modules, and compiling the ~1.9 MB a run loads took about half of its start-up. `bin/agentv.mjs`
-// loads it through `dist/compile-cache/`, which hands V8 the bytecode of the previous run
-// (CONTRIBUTING, "The CLI's start-up"). The eval-loading worker and the OpenTelemetry export
-// process use top-level await, so they are a second, ES-module build (`.js`) in the same folder.
-//
 // Layout contract (the code relies on it): every file of the bundle sits directly in `bundle/`,
 // one level below the package root like `dist/*.js`, so `new URL('../package.json', import.meta.url)`
 // and the eval-loading worker's `new URL('./load-eval-file-worker.js', import.meta.url)` (and the
@@ -37,48 +31,16 @@ for (const name of EXTERNAL) {
   }
 }
 
-/**
- * CommonJS has no `import.meta`: rolldown rewrites `import.meta.url` itself, and this rewrites
- * `import.meta.resolve('<specifier>')` (the viewer finds its client through its own name) to
- * the same URL found by `require.resolve`. Any other use of `import.meta` fails the build.
- */
-const importMetaInCommonJs = {
-  name: 'import-meta-in-commonjs',
-  transform(code) {
-    if (!code.includes('import.meta.resolve(')) return null;
-    return code.replace(
-      /import\.meta\.resolve\(('[^']+'|"[^"]+")\)/g,
-      'require("node:url").pathToFileURL(require.resolve($1)).href',
-    );
-  },
-};
-
-function failOnWarning(level, log) {
-  if (level === 'warn') throw new Error(`rolldown: ${log.message}`);
-}
-
 rmSync('bundle', { recursive: true, force: true });
 await build({
-  input: { cli: 'dist/main.js' },
-  platform: 'node',
-  external: EXTERNAL,
-  plugins: [importMetaInCommonJs],
-  onLog: failOnWarning,
-  output: {
-    dir: 'bundle',
-    format: 'cjs',
-    entryFileNames: '[name].cjs',
-    chunkFileNames: '[name]-[hash].cjs',
-  },
-});
-await build({
   input: {
+    cli: 'dist/main.js',
     'load-eval-file-worker': 'dist/eval/load-eval-file-worker.js',
     'otel-export-process': 'dist/eval/otel-export-process.js',
   },
   platform: 'node',
   external: EXTERNAL,
-  onLog: failOnWarning,
+  logLevel: 'warn',
   output: {
     dir: 'bundle',
     format: 'esm',
