@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
@@ -6,6 +5,7 @@ import { type ProcessOutcome, runProcess } from '../process/run-process.js';
 import { stderrSummary } from '../process/stderr-excerpt.js';
 import { SANDBOX_WORKSPACE } from '../sandbox/sandbox-runtime.js';
 import { credentialValues } from '../util/credential-variables.js';
+import { isFolder } from '../util/is-folder.js';
 import { createSecretMask } from '../util/mask-secrets.js';
 import { outputTail, scoreLine } from './command-output.js';
 import type { EvaluationScore, Evaluator } from './evaluator.js';
@@ -151,7 +151,7 @@ function describeCommand(command: string | readonly string[]): string {
 }
 
 function startError(error: unknown, cwd: string, label: string): EvaluatorError {
-  if (!isDirectory(cwd)) {
+  if (!isFolder(cwd)) {
     return new EvaluatorError(
       `${label} could not start: its working directory ${JSON.stringify(cwd)} does not exist`,
       {
@@ -166,14 +166,6 @@ function startError(error: unknown, cwd: string, label: string): EvaluatorError 
         ? "install the program or give its path; an argv list is run without a shell, with the project environment's PATH"
         : 'check the command and the permissions of its program',
   });
-}
-
-function isDirectory(folder: string): boolean {
-  try {
-    return statSync(folder).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function validateOptions(config: EvaluatorConfig): Issue[] {

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { type ProcessOutcome, runProcess } from '../process/run-process.js';
 import { stderrSummary } from '../process/stderr-excerpt.js';
+import { isFolder } from '../util/is-folder.js';
 import { EvaluatorError } from './evaluator-error.js';
 
 /** How to run a judge script. */
@@ -85,7 +85,7 @@ function startError(
   label: string,
   hint: string | undefined,
 ): EvaluatorError {
-  if (!isDirectory(cwd)) {
+  if (!isFolder(cwd)) {
     return new EvaluatorError(
       `${label} could not start: its working directory ${JSON.stringify(cwd)} does not exist; fix "cwd" (relative paths resolve against the eval file's directory)`,
     );
@@ -98,14 +98,6 @@ function startError(
 
 function hintOption(hint: string | undefined): { hint?: string } {
   return hint === undefined ? {} : { hint };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function formatSeconds(ms: number): string {

@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { shellQuote } from '../util/shell-quote.js';
 
 /**
  * A cgroup (v2) that holds one running process and everything it starts, including processes
@@ -297,8 +298,4 @@ function removeTree(dir: string): void {
   } catch {
     // EBUSY: processes still dying in it; the watchdog removes it once they are gone.
   }
-}
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
+import { isFolder } from '../util/is-folder.js';
+import { shellQuote } from '../util/shell-quote.js';
 import { callsEnterCgroups } from './call-cgroup.js';
 import { execChild } from './exec-child.js';
 import { makeTempDirSync } from './make-temp-dir.js';
@@ -56,7 +58,7 @@ export function takeSpare(
   }
   words.push(`PWD=${cwd}`, ...argv);
   if (cwd.includes('\0') || words.some((word) => word.includes('\0'))) return undefined;
-  const text = `cd -- ${quote(cwd)} || exit 127\nexec /usr/bin/env -i -- ${words.map(quote).join(' ')}\n`;
+  const text = `cd -- ${shellQuote(cwd)} || exit 127\nexec /usr/bin/env -i -- ${words.map(shellQuote).join(' ')}\n`;
   let script: string;
   try {
     scriptDir ??= makeTempDirSync('launch');
@@ -128,19 +130,6 @@ export function prepareSpare(): void {
 
 function alive(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-// Every value single-quoted: nothing inside single quotes is special to the shell.
-function quote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 let exitHookInstalled = false;

@@ -1,6 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { isFolder } from '../util/is-folder.js';
 import { checkoutRepo } from './checkout-repo.js';
 import { copyTree } from './copy-tree.js';
 import type { RepoCache } from './repo-cache.js';
@@ -106,14 +107,6 @@ export async function setUpPristine(
     }
   }
   return { dir, repoRoots };
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function depth(path: string): number {
