@@ -321,8 +321,7 @@ export function createCliProvider(
     const first = requests[0];
     if (first === undefined) return [];
     throwIfAborted(first.signal);
-    const ids = requests.map((request) => request.evalCaseId);
-    assertUniqueIds(ids);
+    const cases = caseIndex(requests);
     // Batches run only with `isolation: shared`: every case of the batch has this workspace (and container).
     const sandbox = first.sandbox;
     const call = sandbox === undefined ? undefined : await openSandboxCallDir(sandbox);
@@ -353,14 +352,11 @@ export function createCliProvider(
         first,
         batchLimits(outputFile, requests.length),
       );
-      const byId = await parseBatchOutput(outputFile, ids, maxOutputBytes);
+      const responses = await parseBatchOutput(outputFile, cases, maxOutputBytes);
       const batchRaw = { ...raw, batchSize: requests.length };
       // The parsed responses are this call's own: each gets `raw` set, not copied with it.
-      return ids.map((id) => {
-        const response = byId.get(id)!;
-        response.raw = batchRaw;
-        return response;
-      });
+      for (const response of responses) response.raw = batchRaw;
+      return responses;
     } finally {
       await rm(tempDir, { recursive: true, force: true });
     }
@@ -641,18 +637,22 @@ function referencedVariables(command: string, variables: Record<string, string>)
   return lines.join(' ');
 }
 
-/** Batch output lines are matched to cases by id, so a batch cannot hold one id twice. */
-function assertUniqueIds(ids: readonly string[]): void {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) {
+/**
+ * Each case id of a batch with its index, what `parseBatchOutput` matches replies with. Batch
+ * output lines are matched to cases by id, so a batch cannot hold one id twice.
+ */
+function caseIndex(requests: readonly ProviderRequest[]): Map<string, number> {
+  const cases = new Map<string, number>();
+  for (const { evalCaseId: id } of requests) {
+    if (cases.has(id)) {
       throw new ProviderError(`the batch holds case id "${id}" twice`, {
         retryable: false,
         hint: 'batch output is matched to cases by id; give the cases unique ids',
       });
     }
-    seen.add(id);
+    cases.set(id, cases.size);
   }
+  return cases;
 }
 
 /** `{EVAL_DIR}` of a batch: the folder of its cases' eval file, when they share one. */

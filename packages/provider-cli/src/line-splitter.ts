@@ -12,8 +12,6 @@ export interface LineSplitterOptions {
   onTooLong?: (lineNumber: number, bytes: number) => void;
 }
 
-const BREAK = /[\r\n]/g;
-
 /**
  * Splits text arriving in chunks into lines, as `readline` does (`\n`,
  * `\r\n` or `\r` ends a line; a last line without one is delivered by `end`),
@@ -43,14 +41,23 @@ export class LineSplitter {
     if (this.stopped) return;
     let start = this.afterCarriageReturn && chunk.charCodeAt(0) === 10 ? 1 : 0;
     this.afterCarriageReturn = false;
+    // The next \n and the next \r, each searched for again only once passed: no regular
+    // expression (a match object per line), and output without \r searches for it once.
+    let lineFeed = chunk.indexOf('\n', start);
+    let carriageReturn = chunk.indexOf('\r', start);
     while (start < chunk.length) {
-      BREAK.lastIndex = start;
-      const found = BREAK.exec(chunk);
-      if (found === null) {
+      if (lineFeed !== -1 && lineFeed < start) lineFeed = chunk.indexOf('\n', start);
+      if (carriageReturn !== -1 && carriageReturn < start) {
+        carriageReturn = chunk.indexOf('\r', start);
+      }
+      const end =
+        lineFeed === -1 || (carriageReturn !== -1 && carriageReturn < lineFeed)
+          ? carriageReturn
+          : lineFeed;
+      if (end === -1) {
         this.keep(chunk, start, chunk.length);
         return;
       }
-      const end = found.index;
       if (!this.finishLine(chunk, start, end)) return;
       start = end + 1;
       if (chunk.charCodeAt(end) === 13) {

@@ -14,6 +14,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The case index `parseBatchOutput` takes: each id with its place in the batch. */
+const cases = (...ids: string[]) => new Map(ids.map((id, index) => [id, index]));
+
 async function output(content: string): Promise<string> {
   const file = join(dir, 'output.jsonl');
   await writeFile(file, content);
@@ -23,14 +26,13 @@ async function output(content: string): Promise<string> {
 describe('parseBatchOutput', () => {
   it('accepts a byte-order mark at the start of the file', async () => {
     const file = await output('\uFEFF{"id":"a","text":"x"}\n{"id":"b","text":"y"}\r\n');
-    const responses = await parseBatchOutput(file, ['a', 'b']);
-    expect(responses.get('a')?.text).toBe('x');
-    expect(responses.get('b')?.text).toBe('y');
+    const responses = await parseBatchOutput(file, cases('a', 'b'));
+    expect(responses.map((response) => response.text)).toEqual(['x', 'y']);
   });
 
   it('says what is wrong with the output in plain words', async () => {
     const file = await output('{"id":"a","text":"x"}\n');
-    const error = (await catchError(() => parseBatchOutput(file, ['a', 'b', 'c']))) as Error;
+    const error = (await catchError(() => parseBatchOutput(file, cases('a', 'b', 'c')))) as Error;
     expect(error.message).toBe('batch output: no line for 2 of 3 requested case(s): b, c');
   });
 
@@ -39,7 +41,7 @@ describe('parseBatchOutput', () => {
     const openFiles = () => readdirSync('/proc/self/fd').length;
     const before = openFiles();
     for (let attempt = 0; attempt < 5; attempt++) {
-      await catchError(() => parseBatchOutput(file, ['a']));
+      await catchError(() => parseBatchOutput(file, cases('a')));
     }
     // Let the destroyed streams finish closing.
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -15,7 +15,8 @@ const EXCERPT_CHARS = 120;
 
 /**
  * Reads a batch's JSONL output (the output contract in the README's "Targets") line
- * by line and returns the response for each requested case id.
+ * by line and returns the response for each requested case, in the order of `cases`
+ * (each case id with its index).
  *
  * Each non-blank line must be a JSON object with a string `id`, read as a
  * reply by `parseOutputRecord` (`text`, or the last assistant message of
@@ -30,14 +31,16 @@ const EXCERPT_CHARS = 120;
  */
 export async function parseBatchOutput(
   filePath: string,
-  requestedIds: readonly string[],
+  cases: ReadonlyMap<string, number>,
   maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES,
-): Promise<Map<string, ProviderResponse>> {
+): Promise<ProviderResponse[]> {
   const file = await openWritten(filePath);
-  const maxFileBytes = batchOutputLimit(maxOutputBytes, requestedIds.length);
-  const requested = new Set(requestedIds);
-  const responses = new Map<string, ProviderResponse>();
-  const firstLineOfId = new Map<string, number>();
+  const maxFileBytes = batchOutputLimit(maxOutputBytes, cases.size);
+  // Per requested case its response and the line it came on; ids nobody asked for are only
+  // checked for repeats (a Map made for the first of them).
+  const responses = new Array<ProviderResponse | undefined>(cases.size).fill(undefined);
+  const lineOfCase = new Array<number>(cases.size).fill(0);
+  let lineOfOtherId: Map<string, number> | undefined;
   // Reads one byte past the limit at most, which tells a file at the limit from one beyond it.
   const input = createReadStream('', { fd: file, encoding: 'utf8', end: maxFileBytes });
   let lineNumber = 0;
@@ -51,12 +54,18 @@ export async function parseBatchOutput(
     );
     if (!reply.ok) throw batchError(reply.problem);
     const { id } = reply;
-    const seenOn = firstLineOfId.get(id);
+    const index = cases.get(id);
+    const seenOn = index === undefined ? lineOfOtherId?.get(id) : lineOfCase[index] || undefined;
     if (seenOn !== undefined) {
       throw batchError(`line ${lineNumber} repeats id "${id}" (first on line ${seenOn})`);
     }
-    firstLineOfId.set(id, lineNumber);
-    if (requested.has(id)) responses.set(id, reply.response);
+    if (index === undefined) {
+      lineOfOtherId ??= new Map();
+      lineOfOtherId.set(id, lineNumber);
+      return;
+    }
+    lineOfCase[index] = lineNumber;
+    responses[index] = reply.response;
   };
   const lines = new LineSplitter(readLine, {
     maxLineBytes: maxOutputBytes,
@@ -70,21 +79,22 @@ export async function parseBatchOutput(
   try {
     for await (const chunk of input) lines.push(chunk as string);
     if (input.bytesRead > maxFileBytes) {
-      throw batchOutputTooLong(maxOutputBytes, requestedIds.length);
+      throw batchOutputTooLong(maxOutputBytes, cases.size);
     }
     lines.end();
   } finally {
     // A failed parse must not leak the file.
     input.destroy();
   }
-  const missing = requestedIds.filter((id) => !responses.has(id));
+  const missing: string[] = [];
+  for (const [id, index] of cases) if (responses[index] === undefined) missing.push(id);
   if (missing.length > 0) {
     throw batchError(
-      `no line for ${missing.length} of ${requestedIds.length} requested case(s): ${missing.join(', ')}`,
+      `no line for ${missing.length} of ${cases.size} requested case(s): ${missing.join(', ')}`,
       'write one JSONL line {"id": "<case id>", "text": "..."} per case in the request bundle ({INPUT_FILE})',
     );
   }
-  return responses;
+  return responses as ProviderResponse[];
 }
 
 /** The most bytes a batch's `{OUTPUT_FILE}` may hold: `max_output_bytes` for each case of the batch. */

@@ -89,3 +89,24 @@ describe('createResultFileWriter with append', () => {
     expect(writer.written).toBe(2);
   });
 });
+
+describe('createResultFileWriter', () => {
+  it('writes every entry byte for byte, small and large, in one turn and across turns', async () => {
+    const file = path.join(dir, 'out.jsonl');
+    const writer = await createResultFileWriter(file, line);
+    // Text of every width in UTF-8, and entries past what one write of small entries holds.
+    const answers = ['é 😀 ✓', 'x'.repeat(300_000), '中文', 'y'.repeat(2_000_000), 'z'];
+    const first = answers.map((answer, index) =>
+      writer.write(makeResult({ evalId: `case-${index}`, candidateAnswer: answer })),
+    );
+    await Promise.all(first);
+    await writer.write(makeResult({ evalId: 'later', candidateAnswer: '\u2028 ok' }));
+    await writer.close();
+    const expected = [
+      ...answers.map((answer, index) => line({ evalId: `case-${index}`, candidateAnswer: answer })),
+      line({ evalId: 'later', candidateAnswer: '\u2028 ok' }),
+    ].join('');
+    expect(await readFile(file, 'utf8')).toBe(expected);
+    expect(writer.written).toBe(answers.length + 1);
+  });
+});

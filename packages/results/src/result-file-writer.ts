@@ -6,6 +6,9 @@ import type { EvaluationResult } from '@agentv/core';
 /** Text of pending entries that is written at once, without waiting for the end of the turn. */
 const FLUSH_CHARS = 262_144;
 
+/** The largest buffer a writer keeps between writes (what FLUSH_CHARS of text may take, and more). */
+const SCRATCH_BYTES = 1024 * 1024;
+
 /** Writes results to a file as they arrive. */
 export interface ResultWriter {
   readonly filePath: string;
@@ -62,28 +65,46 @@ export async function createResultFileWriter(
     if (resolve === undefined) return; // written already, when the entries filled FLUSH_CHARS
     resolve(writePending());
   };
+  // The bytes of a write are encoded into one buffer, kept for the next write while it is
+  // small: joining the entries into one string and encoding that cost two copies more and a
+  // new buffer per write.
+  let scratch: Buffer | undefined;
   const writePending = (): number => {
     const entries = pending;
+    // A UTF-16 unit is at most 3 UTF-8 bytes.
+    const most = (separator.length + pendingChars) * 3;
     pending = [];
     pendingChars = 0;
     flushing = undefined;
     if (failure) return 0;
-    const text = separator + (entries.length === 1 ? entries[0]! : entries.join(''));
-    const bytes = Buffer.from(text, 'utf8');
+    let bytes: Buffer;
+    if (most > SCRATCH_BYTES) {
+      // Large entries (traces) get a buffer of their exact size, used once.
+      let exact = Buffer.byteLength(separator, 'utf8');
+      for (const entry of entries) exact += Buffer.byteLength(entry, 'utf8');
+      bytes = Buffer.allocUnsafeSlow(exact);
+    } else {
+      if (scratch === undefined || scratch.length < most) {
+        scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(most, 65_536)));
+      }
+      bytes = scratch;
+    }
+    let size = separator === '' ? 0 : bytes.write(separator, 0);
+    for (const entry of entries) size += bytes.write(entry, size);
     // A synchronous write hands the entries to the OS at once, so entries never interleave
     // and a killed run keeps every one written; for small lines it is also far cheaper than
     // a thread-pool round trip.
     let offset = 0;
     try {
-      while (offset < bytes.length) {
-        offset += writeSync(handle.fd, bytes, offset, bytes.length - offset);
+      while (offset < size) {
+        offset += writeSync(handle.fd, bytes, offset, size - offset);
       }
     } catch (error) {
       failure = { error };
       return cutBack(entries, offset);
     }
     separator = '';
-    length += bytes.length;
+    length += size;
     written += entries.length;
     return entries.length;
   };
@@ -115,10 +136,20 @@ export async function createResultFileWriter(
     get written() {
       return written;
     },
-    async write(result) {
-      if (failure) throw failure.error;
-      if (closing) throw new Error(`cannot write result "${result.evalId}": ${filePath} is closed`);
-      const entry = render(result);
+    // A promise chain, not an async function: a batch writes thousands of results at once.
+    write(result) {
+      if (failure) return Promise.reject(failure.error);
+      if (closing) {
+        return Promise.reject(
+          new Error(`cannot write result "${result.evalId}": ${filePath} is closed`),
+        );
+      }
+      let entry: string;
+      try {
+        entry = render(result);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       const index = pending.length;
       pending.push(entry);
       pendingChars += entry.length;
@@ -130,8 +161,9 @@ export async function createResultFileWriter(
       }
       const batch = flushing;
       if (pendingChars >= FLUSH_CHARS) flush();
-      const saved = await batch;
-      if (index >= saved) throw failure!.error;
+      return batch.then((saved) => {
+        if (index >= saved) throw failure!.error;
+      });
     },
     close() {
       closing ??= (flushing ?? Promise.resolve()).then(() => handle.close());

@@ -434,13 +434,17 @@ const evalCommand = defineCommand({
           ...(reportFlags.traceDir === undefined && !opened.plan.targets.some(writesTranscripts)
             ? {}
             : { onAttempt: artifacts.onAttempt }),
-          onResult: async (result) => {
+          // A promise chain, not an async function: a batch reports thousands of results at once.
+          onResult: (result) => {
             tally.add(result);
-            await artifacts.save(result);
-            otel?.add(result);
-            output.progress?.onResult(
-              severalTargets ? { ...result, evalId: label(result.evalId, result.target) } : result,
-            );
+            return artifacts.save(result).then(() => {
+              otel?.add(result);
+              output.progress?.onResult(
+                severalTargets
+                  ? { ...result, evalId: label(result.evalId, result.target) }
+                  : result,
+              );
+            });
           },
           retainResults: false,
           runId: run.id,

@@ -8,19 +8,20 @@ import {
   throwIfInvalid,
   validateCaseSensitive,
 } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /**
  * `contains`: the answer must contain `value` (a string, or a list of strings
  * that must all appear). `case_sensitive` defaults to true. Score 1 when every
  * value appears, else 0; one hit or miss per value.
  */
-export const containsEvaluator: Evaluator = {
+export const containsEvaluator: Evaluator = immediateEvaluator({
   type: 'contains',
   options: ['value', 'case_sensitive'],
   validate(config) {
     return [...validateValues(config.value), ...validateCaseSensitive(config)];
   },
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     const values = readValues(config);
     const caseSensitive = isCaseSensitive(config);
     const answer = caseSensitive ? context.candidateAnswer : context.candidateAnswer.toLowerCase();
@@ -33,7 +34,7 @@ export const containsEvaluator: Evaluator = {
     }
     return { score: misses.length === 0 ? 1 : 0, hits, misses };
   },
-};
+});
 
 function validateValues(value: unknown): Issue[] {
   const usage = 'give "value" as a string or a list of strings the answer must contain';

@@ -2,12 +2,13 @@ import type { Issue } from '../errors/input-issue.js';
 import type { Evaluator } from './evaluator.js';
 import { EvaluatorError } from './evaluator-error.js';
 import { describe } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /**
  * `conversation_turns`: the number of answered turns of a conversation is within
  * `min` and/or `max` (whole numbers, at least one given). Score 1 or 0.
  */
-export const conversationTurnsEvaluator: Evaluator = {
+export const conversationTurnsEvaluator: Evaluator = immediateEvaluator({
   type: 'conversation_turns',
   options: ['min', 'max'],
   validate(config) {
@@ -32,7 +33,7 @@ export const conversationTurnsEvaluator: Evaluator = {
     }
     return issues;
   },
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     const conversation = context.conversation;
     if (conversation === undefined || conversation.turn !== undefined) {
       throw new EvaluatorError('conversation_turns grades a whole conversation', {
@@ -52,4 +53,4 @@ export const conversationTurnsEvaluator: Evaluator = {
     const text = `${count} turn${count === 1 ? '' : 's'} (expected ${bounds})`;
     return ok ? { score: 1, hits: [text], misses: [] } : { score: 0, hits: [], misses: [text] };
   },
-};
+});

@@ -2,6 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { Evaluator } from './evaluator.js';
 import { optionIssue, throwIfInvalid } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 import { measureMetrics } from './measured-metrics.js';
 import { checkThreshold, EXECUTION_THRESHOLDS, thresholdIssue } from './metric-thresholds.js';
 
@@ -12,11 +13,11 @@ const COST = EXECUTION_THRESHOLDS.find((threshold) => threshold.option === 'max_
  * (`budget`, upstream AgentV's name, is the same). Score 1 or 0, with the
  * measured cost; a provider that reports no cost is a miss.
  */
-export const costEvaluator: Evaluator = {
+export const costEvaluator: Evaluator = immediateEvaluator({
   type: 'cost',
   options: ['threshold', 'budget'],
   validate: costIssues,
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     throwIfInvalid(costIssues(config));
     const option = config.threshold !== undefined ? 'threshold' : 'budget';
     const hits: string[] = [];
@@ -25,7 +26,7 @@ export const costEvaluator: Evaluator = {
     const met = checkThreshold({ ...COST, option }, limit, measureMetrics(context), hits, misses);
     return { score: met ? 1 : 0, hits, misses };
   },
-};
+});
 
 function costIssues(config: EvaluatorConfig): Issue[] {
   if (config.threshold === undefined && config.budget === undefined) {

@@ -4,6 +4,7 @@ import { matchesGlob } from '../util/glob-match.js';
 import type { FileChange } from '../workspace/file-changes.js';
 import type { Evaluator } from './evaluator.js';
 import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 import { requireWorkspace } from './require-workspace.js';
 
 const CHECKS = ['must_change', 'must_not_change', 'max_lines'] as const;
@@ -23,12 +24,12 @@ const MAX_NAMED_PATHS = 10;
  * paths, and the score is 1 when all hold, else 0. A case without a
  * workspace is an evaluator error.
  */
-export const diffEvaluator: Evaluator = {
+export const diffEvaluator: Evaluator = immediateEvaluator({
   type: 'diff',
   options: [...CHECKS],
   needsWorkspace: true,
   validate: (config) => validateOptions(config),
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     const { changes } = requireWorkspace(context, 'diff');
     throwIfInvalid(validateOptions(config));
     const hits: string[] = [];
@@ -64,7 +65,7 @@ export const diffEvaluator: Evaluator = {
     }
     return { score: misses.length === 0 ? 1 : 0, hits, misses };
   },
-};
+});
 
 /** True when `file` matches `glob`; a glob ending in `/` matches everything under that folder. */
 function matches(file: string, glob: string): boolean {

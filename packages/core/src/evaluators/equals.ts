@@ -9,19 +9,20 @@ import {
   throwIfInvalid,
   validateCaseSensitive,
 } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /**
  * `equals`: the answer, trimmed, must equal `value`, trimmed. A number or
  * boolean `value` is compared as its text. `case_sensitive` defaults to true.
  * Score 1 or 0.
  */
-export const equalsEvaluator: Evaluator = {
+export const equalsEvaluator: Evaluator = immediateEvaluator({
   type: 'equals',
   options: ['value', 'case_sensitive'],
   validate(config) {
     return [...validateValue(config.value), ...validateCaseSensitive(config)];
   },
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     const expected = readValue(config).trim();
     const actual = context.candidateAnswer.trim();
     const equal = isCaseSensitive(config)
@@ -36,7 +37,7 @@ export const equalsEvaluator: Evaluator = {
       ],
     };
   },
-};
+});
 
 function validateValue(value: unknown): Issue[] {
   if (value === undefined)

@@ -155,6 +155,13 @@ export interface Evaluator {
   validate?(config: EvaluatorConfig, registry?: EvaluatorRegistry): Issue[];
   /** Grade one answer. Throw `EvaluatorError` when the evaluator cannot run. */
   evaluate(config: EvaluatorConfig, context: EvaluationContext): Promise<EvaluationScore>;
+  /**
+   * The grade `evaluate` gives, returned at once: for a grader that never waits for anything
+   * (`contains`, `equals`, `regex`…). When it is there AgentV calls it instead of `evaluate`,
+   * so a case graded only by such graders is graded without a promise; `evaluate` must give
+   * the same grade (a throw there is a rejection).
+   */
+  evaluateNow?(config: EvaluatorConfig, context: EvaluationContext): EvaluationScore;
 }
 
 /** Resolves an evaluator config's `type` to its implementation. */

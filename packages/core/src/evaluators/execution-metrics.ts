@@ -3,6 +3,7 @@ import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { Evaluator } from './evaluator.js';
 import { describe, optionIssue, throwIfInvalid } from './evaluator-options.js';
 import { explorationRatio } from './exploration-ratio.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 import { measureMetrics } from './measured-metrics.js';
 import { checkThreshold, EXECUTION_THRESHOLDS, thresholdIssue } from './metric-thresholds.js';
 
@@ -17,11 +18,11 @@ const EXPLORATION = ['target_exploration_ratio', 'exploration_tolerance'];
  * measured value; a metric the provider did not report is a miss. Score = limits
  * met / limits, and the verdict is `fail` when any is missed.
  */
-export const executionMetricsEvaluator: Evaluator = {
+export const executionMetricsEvaluator: Evaluator = immediateEvaluator({
   type: 'execution_metrics',
   options: [...EXECUTION_THRESHOLDS.map((threshold) => threshold.option), ...EXPLORATION],
   validate: optionsIssues,
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     throwIfInvalid(optionsIssues(config));
     const metrics = measureMetrics(context);
     const hits: string[] = [];
@@ -52,7 +53,7 @@ export const executionMetricsEvaluator: Evaluator = {
     const score = met / checks;
     return { score, hits, misses, ...(met < checks ? { verdict: 'fail' as const } : {}) };
   },
-};
+});
 
 function optionsIssues(config: EvaluatorConfig): Issue[] {
   const issues = EXECUTION_THRESHOLDS.flatMap((threshold) =>

@@ -1,15 +1,16 @@
 import type { Evaluator } from './evaluator.js';
 import { EvaluatorError } from './evaluator-error.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /**
  * `goal_reached`: a conversation case's simulated user said its goal was reached
  * (`conversation_end: goal_reached`). Score 1 or 0; on any other case it cannot run.
  */
-export const goalReachedEvaluator: Evaluator = {
+export const goalReachedEvaluator: Evaluator = immediateEvaluator({
   type: 'goal_reached',
   options: [],
   validate: () => [],
-  async evaluate(_config, context) {
+  evaluateNow(_config, context) {
     const conversation = context.conversation;
     if (conversation === undefined || conversation.turn !== undefined) {
       throw new EvaluatorError('goal_reached grades a whole conversation', {
@@ -24,4 +25,4 @@ export const goalReachedEvaluator: Evaluator = {
           misses: [`The conversation ended with ${conversation.end}, not goal_reached`],
         };
   },
-};
+});

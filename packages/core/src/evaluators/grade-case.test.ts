@@ -3,7 +3,7 @@ import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { EvaluationScore, Evaluator } from './evaluator.js';
 import { EvaluatorError } from './evaluator-error.js';
 import { createEvaluatorRegistry, defaultEvaluators } from './evaluator-registry.js';
-import { gradeCase } from './grade-case.js';
+import { type CaseGrade, gradeCase } from './grade-case.js';
 import { makeContext } from './test-support/make-context.js';
 
 /** Returns the score in its config's `score` option; throws when `fail` is set. */
@@ -269,6 +269,45 @@ describe('gradeCase', () => {
     expect(grade.error).toContain(
       'evaluator "nan" (fixed) failed: it returned a score that is not a number (NaN)',
     );
+  });
+
+  it('grades at once when every grader grades at once, and the same as through evaluate', async () => {
+    const configs: EvaluatorConfig[] = [
+      { name: 'has', type: 'contains', value: 'answer' },
+      { name: 'not', type: 'not_equals', value: 'nope' },
+      { name: 'off', type: 'regex', pattern: '^x', negate: true },
+      { name: 'bad', type: 'contains' },
+    ];
+    const now = gradeCase(configs, context, registry);
+    expect(now).not.toBeInstanceOf(Promise);
+    // The same graders through `evaluate` only (as a registered grader without `evaluateNow`).
+    const waiting = createEvaluatorRegistry(
+      defaultEvaluators().map(({ evaluateNow: _now, ...evaluator }) => evaluator),
+    );
+    const waited = gradeCase(configs, context, waiting);
+    expect(waited).toBeInstanceOf(Promise);
+    expect(await waited).toEqual(now);
+    expect((now as CaseGrade).error).toBe(
+      'evaluator "bad" (contains) failed: "value" is missing; give "value" as a string or a list of strings the answer must contain',
+    );
+  });
+
+  it('keeps graders in order when one waits between graders that do not', async () => {
+    const grade = gradeCase(
+      [
+        { name: 'first', type: 'contains', value: 'answer' },
+        fixed('waits', 0.5),
+        { name: 'last', type: 'equals', value: 'x' },
+      ],
+      context,
+      registry,
+    );
+    expect(grade).toBeInstanceOf(Promise);
+    expect((await grade).evaluatorResults.map((result) => result.name)).toEqual([
+      'first',
+      'waits',
+      'last',
+    ]);
   });
 
   it('joins reasonings with evaluator names', async () => {

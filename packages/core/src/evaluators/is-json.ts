@@ -1,11 +1,12 @@
 import type { Evaluator } from './evaluator.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /** `is_json`: the answer, trimmed, must parse as JSON. Score 1 or 0. */
-export const isJsonEvaluator: Evaluator = {
+export const isJsonEvaluator: Evaluator = immediateEvaluator({
   type: 'is_json',
   options: [],
   validate: () => [],
-  async evaluate(_config, context) {
+  evaluateNow(_config, context) {
     const answer = context.candidateAnswer.trim();
     if (answer === '') return { score: 0, hits: [], misses: ['Answer is empty, not JSON'] };
     try {
@@ -19,4 +20,4 @@ export const isJsonEvaluator: Evaluator = {
       };
     }
   },
-};
+});

@@ -2,6 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { Evaluator } from './evaluator.js';
 import { optionIssue, throwIfInvalid } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 import { measureMetrics } from './measured-metrics.js';
 import { checkThreshold, EXECUTION_THRESHOLDS, thresholdIssue } from './metric-thresholds.js';
 
@@ -11,11 +12,11 @@ const DURATION = EXECUTION_THRESHOLDS.find((threshold) => threshold.option === '
  * `latency` (promptfoo's): the case's duration must be at most `threshold`
  * milliseconds. Score 1 or 0, with the measured duration.
  */
-export const latencyEvaluator: Evaluator = {
+export const latencyEvaluator: Evaluator = immediateEvaluator({
   type: 'latency',
   options: ['threshold'],
   validate: latencyIssues,
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     throwIfInvalid(latencyIssues(config));
     const hits: string[] = [];
     const misses: string[] = [];
@@ -29,7 +30,7 @@ export const latencyEvaluator: Evaluator = {
     );
     return { score: met ? 1 : 0, hits, misses };
   },
-};
+});
 
 function latencyIssues(config: EvaluatorConfig): Issue[] {
   if (config.threshold === undefined) {

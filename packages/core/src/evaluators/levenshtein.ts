@@ -2,6 +2,7 @@ import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import type { Evaluator } from './evaluator.js';
 import { describe, excerpt, optionIssue, throwIfInvalid } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /** promptfoo's default most edits. */
 const DEFAULT_THRESHOLD = 5;
@@ -11,11 +12,11 @@ const DEFAULT_THRESHOLD = 5;
  * (default 5) single-character insertions, deletions or substitutions of
  * `value`, trimmed. Score 1 or 0, with the distance.
  */
-export const levenshteinEvaluator: Evaluator = {
+export const levenshteinEvaluator: Evaluator = immediateEvaluator({
   type: 'levenshtein',
   options: ['value', 'threshold'],
   validate: levenshteinIssues,
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     throwIfInvalid(levenshteinIssues(config));
     const expected = String(config.value).trim();
     const threshold = (config.threshold as number | undefined) ?? DEFAULT_THRESHOLD;
@@ -25,7 +26,7 @@ export const levenshteinEvaluator: Evaluator = {
       ? { score: 1, hits: [`${text} <= ${threshold} (threshold)`], misses: [] }
       : { score: 0, hits: [], misses: [`${text} > ${threshold} (threshold)`] };
   },
-};
+});
 
 function levenshteinIssues(config: EvaluatorConfig): Issue[] {
   const issues: Issue[] = [];

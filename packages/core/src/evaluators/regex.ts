@@ -9,12 +9,13 @@ import {
   optionIssue,
   validateCaseSensitive,
 } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /**
  * `regex`: the answer must match `pattern` (JavaScript syntax) with optional
  * `flags`; `case_sensitive: false` adds the `i` flag. Score 1 or 0.
  */
-export const regexEvaluator: Evaluator = {
+export const regexEvaluator: Evaluator = immediateEvaluator({
   type: 'regex',
   options: ['pattern', 'flags', 'case_sensitive'],
   validate(config) {
@@ -23,7 +24,7 @@ export const regexEvaluator: Evaluator = {
     if (!(built instanceof RegExp)) problems.unshift(built);
     return problems;
   },
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     const regex = buildRegex(config);
     if (!(regex instanceof RegExp)) throw new EvaluatorError(regex.message);
     const match = regex.exec(context.candidateAnswer);
@@ -42,7 +43,7 @@ export const regexEvaluator: Evaluator = {
       misses: [`Answer does not match /${regex.source}/${regex.flags}`],
     };
   },
-};
+});
 
 /** The compiled pattern, or what is wrong with the options. */
 function buildRegex(config: EvaluatorConfig): RegExp | Issue {

@@ -8,6 +8,7 @@ import {
   throwIfInvalid,
   validateCaseSensitive,
 } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 
 /** How a text check relates the answer to its values. */
 interface TextMatch {
@@ -28,11 +29,11 @@ const NEGATED = { contains: 'contain', starts: 'start with', ends: 'end with' } 
  * it holds, else 0; one hit or miss per value (`any`: one miss naming them all).
  */
 export function textMatchEvaluator(match: TextMatch): Evaluator {
-  return {
+  return immediateEvaluator({
     type: match.type,
     options: match.ignoreCase ? ['value'] : ['value', 'case_sensitive'],
     validate: (config) => issues(match, config),
-    async evaluate(config, context) {
+    evaluateNow(config, context) {
       throwIfInvalid(issues(match, config));
       const values = typeof config.value === 'string' ? [config.value] : (config.value as string[]);
       const caseSensitive = !match.ignoreCase && isCaseSensitive(config);
@@ -51,7 +52,7 @@ export function textMatchEvaluator(match: TextMatch): Evaluator {
         ? gradeAny(values, holds, phrase)
         : gradeAll(values, holds, phrase, NEGATED[match.where]);
     },
-  };
+  });
 }
 
 function gradeAll(

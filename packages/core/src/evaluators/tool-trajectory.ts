@@ -2,6 +2,7 @@ import { type CallPattern, inputMismatch, matchesCall, patternLabel } from './ca
 import type { EvaluationScore, Evaluator } from './evaluator.js';
 import { EvaluatorError } from './evaluator-error.js';
 import { describe } from './evaluator-options.js';
+import { immediateEvaluator } from './immediate-evaluator.js';
 import { type ActualCall, callSequence, isTool, toolCalls } from './trajectory-calls.js';
 import { gradeLimits, times } from './trajectory-limits.js';
 import { parseTrajectoryOptions, TRAJECTORY_OPTIONS } from './trajectory-options.js';
@@ -26,11 +27,11 @@ const NO_TRACE = 'No trace available for evaluation';
  * own, e.g. `Bash`). Each miss names the call (1-based) and the field that differs.
  * No trace scores 0 with the miss "No trace available for evaluation".
  */
-export const toolTrajectoryEvaluator: Evaluator = {
+export const toolTrajectoryEvaluator: Evaluator = immediateEvaluator({
   type: 'tool_trajectory',
   options: TRAJECTORY_OPTIONS,
   validate: (config) => parseTrajectoryOptions(config).problems,
-  async evaluate(config, context) {
+  evaluateNow(config, context) {
     const { options, problems } = parseTrajectoryOptions(config);
     if (!options) throw new EvaluatorError(problems.map((problem) => problem.message).join('; '));
     if (!context.trace) return { score: 0, hits: [], misses: [NO_TRACE] };
@@ -46,7 +47,7 @@ export const toolTrajectoryEvaluator: Evaluator = {
       misses: [...sequence.misses, ...limits.misses],
     };
   },
-};
+});
 
 function gradeMinimums(minimums: Record<string, number>, calls: ActualCall[]): EvaluationScore {
   const hits: string[] = [];

@@ -3,7 +3,7 @@ import type { FailureClass } from '../errors/failure-class.js';
 import { isProviderError } from '../errors/provider-error.js';
 import { caseMetrics } from '../evaluators/case-metrics.js';
 import type { CaseWorkspace } from '../evaluators/evaluator.js';
-import { gradeCase } from '../evaluators/grade-case.js';
+import { type CaseGrade, gradeCase } from '../evaluators/grade-case.js';
 import type { BuiltPrompt } from '../prompt/build-prompt.js';
 import { referenceAnswer } from '../prompt/message-text.js';
 import { normalizeTrace } from '../provider/normalize-trace.js';
@@ -14,6 +14,7 @@ import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
 import { parseTraceEvents } from '../trace/trace-schemas.js';
 import type { TraceSummary } from '../trace/trace-summary.js';
+import { isoTimestamp } from '../util/iso-timestamp.js';
 import type { CaseBudgetGuard } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
 import type { AttemptRecord, EvaluationResult } from './evaluation-result.js';
@@ -173,31 +174,35 @@ export function overBudget(result: EvaluationResult, overrun: string): Evaluatio
   return result;
 }
 
-/** Grades an answer and builds the case's result. */
-export async function gradeAnswer(
+/**
+ * Grades an answer and builds the case's result: at once when every grader of the case
+ * grades at once (`evaluateNow`), else as a promise.
+ */
+export function gradeAnswer(
   context: CaseContext,
   prompt: BuiltPrompt,
-  { response, trace, traceSummary, attempts, durationMs }: Answer,
+  answer: Answer,
   workspace?: CaseWorkspace,
-): Promise<EvaluationResult> {
+): EvaluationResult | Promise<EvaluationResult> {
   const { planned, run } = context;
   const { options } = run;
   const { evalCase } = planned;
+  const { response } = answer;
   const shared = judgeFor(planned, run);
   const judge = shared && meteredJudge(shared);
-  const grade = await gradeCase(
+  const grade = gradeCase(
     evalCase.evaluators,
     {
       evalCase,
       question: prompt.question,
       referenceAnswer: referenceAnswer(evalCase),
       candidateAnswer: response.text,
-      trace,
-      traceSummary,
+      trace: answer.trace,
+      traceSummary: answer.traceSummary,
       outputMessages: response.outputMessages,
       usage: response.usage,
       costUsd: response.costUsd,
-      durationMs,
+      durationMs: answer.durationMs,
       guidelineFiles: prompt.guidelineFiles,
       inputFiles: prompt.inputFiles,
       signal: options.signal,
@@ -211,12 +216,24 @@ export async function gradeAnswer(
     options.evaluatorRegistry,
     { threshold: options.threshold ?? evalCase.threshold },
   );
+  return grade instanceof Promise
+    ? grade.then((waited) => caseResult(planned, answer, waited, judge))
+    : caseResult(planned, answer, grade, judge);
+}
+
+/** The result of a graded case; `judge` is the case's metered view of its judge. */
+function caseResult(
+  { evalCase, target }: PlannedCase,
+  { response, trace, traceSummary, attempts, durationMs }: Answer,
+  grade: CaseGrade,
+  judge: ReturnType<typeof meteredJudge> | undefined,
+): EvaluationResult {
   const result: EvaluationResult = {
-    timestamp: new Date().toISOString(),
+    timestamp: isoTimestamp(),
     evalId: evalCase.id,
     dataset: evalCase.dataset,
     evalFile: evalCase.filePath,
-    target: planned.target.name,
+    target: target.name,
     // An errored case has no meaningful score; 0 keeps statistics honest about it.
     score: grade.error === undefined ? grade.score : 0,
     passed: grade.passed,
@@ -340,7 +357,7 @@ export function errorResult(
   failureClass: FailureClass,
 ): EvaluationResult {
   return {
-    timestamp: new Date().toISOString(),
+    timestamp: isoTimestamp(),
     ...resultBase(planned),
     score: 0,
     passed: false,

@@ -100,6 +100,19 @@ describe('runEvaluation with provider_batching', () => {
     expect(results.every((result) => result.passed && result.attempts === 1)).toBe(true);
   });
 
+  it('reports the results of a large batch in the order of its cases', async () => {
+    const { provider } = batchProvider(echo);
+    const reported: string[] = [];
+    // Past the cases graded between two turns of the event loop, with a hook that waits.
+    await run(cases(1200), batchTarget(), provider, {
+      onResult: async (result) => {
+        reported.push(result.evalId);
+        await new Promise(setImmediate);
+      },
+    });
+    expect(reported).toEqual(Array.from({ length: 1200 }, (_, index) => `case-${index}`));
+  });
+
   it('splits the cases into batches of batch_size', async () => {
     const { provider, batches } = batchProvider(echo);
     const { results } = await run(cases(10), batchTarget({ batchSize: 4 }), provider);

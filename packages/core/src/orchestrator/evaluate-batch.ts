@@ -36,6 +36,9 @@ const YIELD_EVERY = 512;
 /** Longest batch error copied into each case's result. */
 const CASE_ERROR_CHARS = 1000;
 
+/** Reports a case's result: what the run's `onResult` hook returns (awaited when a promise). */
+export type Emit = (result: EvaluationResult, planned: PlannedCase) => void | PromiseLike<void>;
+
 /**
  * Answers a chunk of cases with one `provider.invokeBatch` call, retrying the
  * whole batch per the retry policy, then grades every answer (at most
@@ -48,7 +51,7 @@ export async function evaluateBatch(
   provider: Provider,
   run: RunState,
   gradeConcurrency: number,
-  emit: (result: EvaluationResult, planned: PlannedCase) => Promise<void>,
+  emit: Emit,
 ): Promise<void> {
   const { options } = run;
   const started = Date.now();
@@ -134,12 +137,16 @@ export async function evaluateBatch(
     const grader = async () => {
       // Results are reported in order without waiting for each: up to EMIT_WINDOW at once, so
       // the result file gets many lines per write instead of one per grader.
-      let reporting: Promise<void>[] = [];
+      const reporting = new Reporting();
       while (next < cases.length) {
-        const index = next++;
         // Grading a large batch is one long run of promise callbacks: let the event loop in
-        // now and then, so output drains, signals (Ctrl-C) are handled and timers fire.
-        if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise(setImmediate);
+        // now and then, so output drains, signals (Ctrl-C) are handled and timers fire. Before
+        // a case is taken, not after: the other graders do not report later cases before it.
+        if (next % YIELD_EVERY === YIELD_EVERY - 1) {
+          await new Promise(setImmediate);
+          if (next >= cases.length) break;
+        }
+        const index = next++;
         const planned = cases[index]!;
         const request = requests[index]!;
         const workspace = held[index];
@@ -155,20 +162,16 @@ export async function evaluateBatch(
           );
         }
         const context: CaseContext = { planned, run, started };
-        const result =
+        // Graders that grade at once (`evaluateNow`: contains, equals…) are not awaited.
+        const graded =
           workspace === undefined
-            ? await gradeAnswer(context, request, answer)
-            : await gradeInWorkspace(context, request, answer, workspace);
-        const reported = emit(result, planned);
-        // Handled by the Promise.all below; until then a failure must not count as unhandled.
-        reported.catch(() => {});
-        reporting.push(reported);
-        if (reporting.length >= EMIT_WINDOW) {
-          await Promise.all(reporting);
-          reporting = [];
-        }
+            ? gradeAnswer(context, request, answer)
+            : gradeInWorkspace(context, request, answer, workspace);
+        const result = graded instanceof Promise ? await graded : graded;
+        reporting.add(emit(result, planned));
+        if (reporting.size >= EMIT_WINDOW) await reporting.settled();
       }
-      await Promise.all(reporting);
+      await reporting.settled();
     };
     const graders = Math.max(1, Math.min(gradeConcurrency, cases.length));
     await Promise.all(Array.from({ length: graders }, grader));
@@ -215,6 +218,41 @@ async function gradeInWorkspace(
   const workspace = await workspaceForGraders(context, held, answer.attempts);
   if ('error' in workspace) return workspace.error;
   return held.finish(await gradeAnswer(context, request, answer, workspace), workspace.changes);
+}
+
+/**
+ * The results one grader reported that have not settled yet: one handler per result, where
+ * an array of promises and `Promise.all` took two (and a `catch` so that a failure waiting for
+ * it did not count as unhandled). `settled` rethrows the first failure.
+ */
+class Reporting {
+  size = 0;
+  private failure: { error: unknown } | undefined;
+  private onSettled: (() => void) | undefined;
+  private readonly done = () => {
+    if (--this.size === 0) this.onSettled?.();
+  };
+  private readonly failed = (error: unknown) => {
+    this.failure ??= { error };
+    this.done();
+  };
+
+  add(reported: void | PromiseLike<void>): void {
+    if (reported === undefined || typeof reported.then !== 'function') return;
+    this.size++;
+    reported.then(this.done, this.failed);
+  }
+
+  /** Resolves once every result added has settled; rejects with the first failure. */
+  async settled(): Promise<void> {
+    if (this.size > 0) {
+      await new Promise<void>((resolve) => {
+        this.onSettled = resolve;
+      });
+      this.onSettled = undefined;
+    }
+    if (this.failure !== undefined) throw this.failure.error;
+  }
 }
 
 async function callBatch(

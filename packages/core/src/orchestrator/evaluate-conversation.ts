@@ -10,6 +10,7 @@ import type { TokenUsage } from '../provider/provider-response.js';
 import { addTokenUsage } from '../provider/token-usage.js';
 import { summarizeTrace } from '../trace/summarize-trace.js';
 import type { TraceEvent } from '../trace/trace-event.js';
+import { isoTimestamp } from '../util/iso-timestamp.js';
 import { askTurn } from './ask-turn.js';
 import { addSpend, budgetOverrun, CaseBudgetGuard, type CaseSpend } from './case-budget.js';
 import type { CaseContext } from './case-context.js';
@@ -322,7 +323,7 @@ async function conversationResult(
     if (turn.costUsd !== undefined) costUsd = (costUsd ?? 0) + (turn.cached ? 0 : turn.costUsd);
   }
   const result: EvaluationResult = {
-    timestamp: new Date().toISOString(),
+    timestamp: isoTimestamp(),
     evalId: evalCase.id,
     dataset: evalCase.dataset,
     evalFile: evalCase.filePath,

@@ -3,7 +3,7 @@ import { AgentvError, isAgentvError } from '../errors/agentv-error.js';
 import type { Provider } from '../provider/provider.js';
 import type { ResolvedTarget } from '../provider/resolved-target.js';
 import type { TraceIntake } from '../provider/trace-intake.js';
-import { evaluateBatch } from './evaluate-batch.js';
+import { type Emit, evaluateBatch } from './evaluate-batch.js';
 import { evaluateCase } from './evaluate-case.js';
 import type { EvaluationResult } from './evaluation-result.js';
 import { isDryRunJudge } from './judge-for.js';
@@ -85,7 +85,9 @@ async function runCases(run: RunState): Promise<RunOutcome> {
     options.budget.spentUsd +=
       (result.costUsd ?? 0) + (result.judgeCostUsd ?? 0) + (result.simulatorCostUsd ?? 0);
   };
-  const emit = async (graded: EvaluationResult, planned: PlannedCase) => {
+  // Returns what `onResult` returns, without a promise of its own: a batch emits a result per
+  // case, and callers wait only for what the hook waits for.
+  const emit: Emit = (graded, planned) => {
     // A case cut short by an interrupt did not finish; it is left out rather than recorded as an error.
     if (options.signal?.aborted && graded.error !== undefined) return;
     const result = masks?.forTarget(planned.target.name)?.deep(graded) ?? graded;
@@ -93,7 +95,7 @@ async function runCases(run: RunState): Promise<RunOutcome> {
     if (options.signal !== undefined || options.budget !== undefined) done.add(planned);
     spend(graded);
     if (options.retainResults !== false) results.push(result);
-    await options.onResult?.(result);
+    return options.onResult?.(result);
   };
 
   const byTarget = groupBy(options.plan.cases, (planned) => planned.target.name);

@@ -42,9 +42,9 @@ export async function buildPrompt(evalCase: EvalCase): Promise<BuiltPrompt> {
  * waiting for anything; undefined when a message has a file block.
  */
 export function buildTextPrompt(evalCase: EvalCase): BuiltPrompt | undefined {
-  const messages = evalCase.inputMessages;
-  const turns: { message: EvalMessage; text: string }[] = [];
-  for (const message of messages) {
+  // The messages go straight into the chat prompt: no list of turns per case.
+  const chatPrompt: ChatMessage[] = [];
+  for (const message of evalCase.inputMessages) {
     const content = message.content;
     let text: string;
     if (content.length === 1) {
@@ -59,12 +59,11 @@ export function buildTextPrompt(evalCase: EvalCase): BuiltPrompt | undefined {
       }
       text = parts.join('\n');
     }
-    turns.push({ message, text });
+    if (text.trim() !== '') chatPrompt.push(chatMessageOf(message, text));
   }
-  const visible = turns.filter((turn) => turn.text.trim() !== '');
   return {
-    question: questionOf(visible),
-    chatPrompt: chatPromptOf(visible, ''),
+    question: questionOf(chatPrompt),
+    chatPrompt,
     guidelines: '',
     guidelineFiles: NO_FILES,
     inputFiles: NO_FILES,
@@ -84,7 +83,7 @@ async function buildPromptWithFiles(evalCase: EvalCase): Promise<BuiltPrompt> {
 
   const guidelineFiles: string[] = [];
   const inputFiles: string[] = [];
-  const turns: { message: EvalMessage; text: string }[] = [];
+  const visible: ChatMessage[] = [];
   for (const message of evalCase.inputMessages) {
     const parts: string[] = [];
     for (const block of message.content) {
@@ -97,7 +96,8 @@ async function buildPromptWithFiles(evalCase: EvalCase): Promise<BuiltPrompt> {
         parts.push(fileElement(block.value, await read(block.path)));
       }
     }
-    turns.push({ message, text: parts.join('\n') });
+    const text = parts.join('\n');
+    if (text.trim() !== '') visible.push(chatMessageOf(message, text));
   }
 
   const guidelineTexts = await Promise.all(
@@ -106,21 +106,21 @@ async function buildPromptWithFiles(evalCase: EvalCase): Promise<BuiltPrompt> {
     ),
   );
   const guidelines = guidelineTexts.join('\n\n');
-  const visible = turns.filter((turn) => turn.text.trim() !== '');
   return {
+    // Before the guidelines join the system message: the question does not hold them.
     question: questionOf(visible),
-    chatPrompt: chatPromptOf(visible, guidelines),
+    chatPrompt: withGuidelines(visible, guidelines),
     guidelines,
     guidelineFiles: guidelineFiles.length === 0 ? NO_FILES : guidelineFiles,
     inputFiles: inputFiles.length === 0 ? NO_FILES : inputFiles,
   };
 }
 
-/** The visible turns as the prompt's one string. */
-function questionOf(visible: readonly { message: EvalMessage; text: string }[]): string {
+/** The visible messages (those not blank) as the prompt's one string. */
+function questionOf(visible: readonly ChatMessage[]): string {
   return visible.length === 1
-    ? visible[0]!.text
-    : visible.map((turn) => `@[${ROLE_LABELS[turn.message.role]}]:\n${turn.text}`).join('\n\n');
+    ? visible[0]!.content
+    : visible.map((message) => `@[${ROLE_LABELS[message.role]}]:\n${message.content}`).join('\n\n');
 }
 
 /**
@@ -129,15 +129,14 @@ function questionOf(visible: readonly { message: EvalMessage; text: string }[]):
  */
 const NO_FILES = Object.freeze([]) as unknown as string[];
 
-function chatPromptOf(
-  visible: { message: EvalMessage; text: string }[],
-  guidelines: string,
-): ChatMessage[] {
-  const chatPrompt = visible.map(({ message, text }): ChatMessage => {
-    const chatMessage: ChatMessage = { role: message.role, content: text };
-    if (message.name !== undefined) chatMessage.name = message.name;
-    return chatMessage;
-  });
+function chatMessageOf(message: EvalMessage, text: string): ChatMessage {
+  const chatMessage: ChatMessage = { role: message.role, content: text };
+  if (message.name !== undefined) chatMessage.name = message.name;
+  return chatMessage;
+}
+
+/** The chat prompt with the guidelines merged into its (first) system message. */
+function withGuidelines(chatPrompt: ChatMessage[], guidelines: string): ChatMessage[] {
   if (guidelines === '') return chatPrompt;
   const system = chatPrompt.find((message) => message.role === 'system');
   if (system) system.content = `${system.content}\n\n${guidelines}`;

@@ -16,10 +16,10 @@ import type { ProviderResponse } from './provider-response.js';
 export function normalizeTrace(response: ProviderResponse, now?: Date): TraceEvent[] | undefined {
   const own = response.trace === undefined ? undefined : parseTraceEvents(response.trace);
   if (own !== undefined && own.length > 0) return own;
-  // The clock is read only when events are derived (a Date per answer adds up in a batch).
-  const derived = response.outputMessages
-    ? deriveTraceFromOutputMessages(response.outputMessages, now ?? new Date())
-    : [];
+  // Nothing is allocated for an answer without output messages, nor the clock read (a `Date`
+  // per answer adds up in a batch).
+  if (!response.outputMessages) return own;
+  const derived = deriveTraceFromOutputMessages(response.outputMessages, now ?? new Date());
   return derived.length > 0 ? derived : own;
 }
 
