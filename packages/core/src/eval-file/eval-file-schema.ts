@@ -365,7 +365,6 @@ export const evalFileHeaderSchema = evalFileSchema.extend({
   workspace: z.unknown().optional(),
 });
 
-
 export type EvalFileInput = z.infer<typeof evalFileSchema>;
 export type EvalCaseInput = z.infer<typeof evalCaseSchema>;
 /** A case as `evalCaseParseSchema` returns it (its workspace block not yet read). */

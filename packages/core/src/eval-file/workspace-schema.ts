@@ -111,7 +111,9 @@ function buildWorkspaceSchemas() {
       .string()
       .min(1)
       .optional()
-      .describe('An image the Docker engine already has (AgentV never pulls: `docker pull` it once)'),
+      .describe(
+        'An image the Docker engine already has (AgentV never pulls: `docker pull` it once)',
+      ),
     build: z
       .string()
       .min(1)
