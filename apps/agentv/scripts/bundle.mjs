@@ -31,8 +31,7 @@ for (const name of EXTERNAL) {
   }
 }
 
-rmSync('bundle', { recursive: true, force: true });
-await build({
+const options = {
   input: {
     cli: 'dist/main.js',
     'load-eval-file-worker': 'dist/eval/load-eval-file-worker.js',
@@ -41,10 +40,92 @@ await build({
   platform: 'node',
   external: EXTERNAL,
   logLevel: 'warn',
-  output: {
-    dir: 'bundle',
-    format: 'esm',
-    entryFileNames: '[name].js',
-    chunkFileNames: '[name]-[hash].js',
-  },
+};
+const output = {
+  format: 'esm',
+  entryFileNames: '[name].js',
+  chunkFileNames: '[name]-[hash].js',
+  // Node reads every chunk of a run's graph at start-up: ASCII-only text (non-ASCII written
+  // as \u escapes) decodes faster and makes one-byte strings for V8 to parse, and without the
+  // JSDoc comments there is ~15% less of it. Licence comments stay.
+  charset: 'ascii',
+  comments: { legal: true, annotation: false, jsdoc: false },
+};
+
+// A first pass, not written, tells which commands and entries reach each module.
+const { output: firstPass } = await build({ ...options, logLevel: 'silent', write: false, output });
+
+rmSync('bundle', { recursive: true, force: true });
+await build({
+  ...options,
+  output: { ...output, dir: 'bundle', codeSplitting: { groups: chunkGroups(firstPass) } },
 });
+
+/**
+ * The chunks of the `eval` command's graph. Left to itself, rolldown makes one chunk per set of
+ * commands sharing some modules, and `agentv eval` loaded 34 files; each costs node time to
+ * resolve, read, compile and link (~20 ms for the 34 together). Here what eval shares is split
+ * by who else needs it, in a few chunks: what the result commands (compare, results, view) read
+ * too, what the eval-loading worker runs too, what validate checks too, what grade runs too.
+ * The small modules init and migrate share with it keep a chunk of their own, so that those
+ * commands do not load eval's code, and what every command uses (the CLI's own graph included)
+ * is one chunk. Other commands' code is left to rolldown. A group takes a module's
+ * dependencies too, so groups of modules more entries reach come first: they take theirs first.
+ */
+function chunkGroups(chunks) {
+  const byFile = new Map(
+    chunks.filter((chunk) => chunk.type === 'chunk').map((c) => [c.fileName, c]),
+  );
+  const commandOf = (chunk) => {
+    if (chunk.isEntry) return chunk.name;
+    const match = /[\\/]dist[\\/]commands[\\/]([\w-]+)\.js$/.exec(chunk.facadeModuleId ?? '');
+    return match === null ? undefined : match[1];
+  };
+  const reachedBy = new Map();
+  const entryModules = new Set();
+  for (const entry of byFile.values()) {
+    if (!entry.isEntry && !entry.isDynamicEntry) continue;
+    entryModules.add(entry.facadeModuleId);
+    const name = commandOf(entry);
+    if (name === undefined) continue;
+    const seen = new Set();
+    const visit = (chunk) => {
+      if (seen.has(chunk.fileName)) return;
+      seen.add(chunk.fileName);
+      for (const id of chunk.moduleIds) {
+        if (!reachedBy.has(id)) reachedBy.set(id, new Set());
+        reachedBy.get(id).add(name);
+      }
+      for (const file of chunk.imports) if (byFile.has(file)) visit(byFile.get(file));
+    };
+    visit(entry);
+  }
+  const COMMANDS = ['eval', 'grade', 'validate', 'compare', 'results', 'view', 'init', 'migrate'];
+  const groupOf = (id) => {
+    const by = reachedBy.get(id);
+    if (by === undefined || entryModules.has(id)) return undefined;
+    if (by.has('cli') || COMMANDS.every((command) => by.has(command))) return 'common';
+    // The OpenTelemetry export process loads what it shares with the commands, nothing more.
+    if (by.has('otel-export-process')) return by.size === 1 ? undefined : 'otel';
+    if (!by.has('eval') || by.size === 1) return undefined;
+    if (by.has('init') || by.has('migrate')) return 'eval-init';
+    if (by.has('compare') || by.has('results') || by.has('view')) return 'eval-results';
+    if (by.has('load-eval-file-worker')) return 'eval-load';
+    if (by.has('validate')) return 'eval-check';
+    return 'eval-run';
+  };
+  const order = [
+    'common',
+    'otel',
+    'eval-init',
+    'eval-results',
+    'eval-load',
+    'eval-check',
+    'eval-run',
+  ];
+  return order.map((name, index) => ({
+    name,
+    test: (id) => groupOf(id) === name,
+    priority: order.length - index,
+  }));
+}

@@ -2,7 +2,27 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '@agentv/core/internal';
 import { closestMatch } from '@agentv/core/provider-utils';
-import { glob, isDynamicPattern } from 'tinyglobby';
+import type { GlobOptions } from 'tinyglobby';
+
+/** Every glob holds one of these: a path without any is none, and tinyglobby stays unloaded. */
+const GLOB_CHARACTERS = /[*?[\]{}()!]/;
+
+/** tinyglobby's `isDynamicPattern`, loading tinyglobby only for a path that may be a glob. */
+export async function isGlob(input: string): Promise<boolean> {
+  return GLOB_CHARACTERS.test(input) && (await import('tinyglobby')).isDynamicPattern(input);
+}
+
+/**
+ * tinyglobby's `glob`, loaded on first use: with picomatch and fdir it is ~80 KB of the CLI's
+ * start-up, which a run of named files does not need.
+ */
+export async function globFiles(
+  patterns: string | string[],
+  options: GlobOptions,
+): Promise<string[]> {
+  const { glob } = await import('tinyglobby');
+  return glob(patterns, options);
+}
 
 export interface ExpandPathsOptions {
   /** The files a directory stands for (absolute paths). */
@@ -26,7 +46,7 @@ export async function expandPaths(
   for (const input of inputs) {
     const matches = await expand(input, cwd, options);
     if (matches.length === 0) {
-      const sibling = isDynamicPattern(input) ? undefined : await closestSibling(input, cwd);
+      const sibling = (await isGlob(input)) ? undefined : await closestSibling(input, cwd);
       const guess = sibling === undefined ? '' : `did you mean "${sibling}"? `;
       throw new UsageError(`no ${options.noun} match "${input}"`, {
         hint: `${guess}check the path; it is relative to ${cwd}`,
@@ -48,8 +68,13 @@ async function closestSibling(input: string, cwd: string): Promise<string | unde
 }
 
 async function expand(input: string, cwd: string, options: ExpandPathsOptions): Promise<string[]> {
-  if (isDynamicPattern(input)) {
-    return glob(input, { cwd, absolute: true, onlyFiles: true, ignore: ['**/node_modules/**'] });
+  if (await isGlob(input)) {
+    return globFiles(input, {
+      cwd,
+      absolute: true,
+      onlyFiles: true,
+      ignore: ['**/node_modules/**'],
+    });
   }
   const absolute = path.resolve(cwd, input);
   const info = await stat(absolute).catch(() => undefined);

@@ -1,5 +1,4 @@
 import { createResultFileWriter, type ResultWriter } from './result-file-writer.js';
-import { stringifyYaml } from './stringify-yaml.js';
 import { type ResultRecordOptions, toResultRecord } from './to-result-record.js';
 
 /**
@@ -9,10 +8,12 @@ import { type ResultRecordOptions, toResultRecord } from './to-result-record.js'
  * as literal blocks, so they read as they were produced. A run killed midway
  * leaves a valid multi-document YAML file.
  */
-export function createYamlWriter(
+export async function createYamlWriter(
   filePath: string,
   options: ResultRecordOptions = {},
 ): Promise<ResultWriter> {
+  // The `yaml` package loads only for a run that writes YAML (it is ~230 KB of JavaScript).
+  const { stringifyYaml } = await import('./stringify-yaml.js');
   return createResultFileWriter(
     filePath,
     (result) => `---\n${stringifyYaml(toResultRecord(result, options))}`,

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { type EvalFile, type LoadEvalFileOptions, loadEvalFile } from '@agentv/core';
 import type { LoadResult } from '@agentv/core/internal';
 
@@ -65,6 +64,8 @@ async function loadInWorkers(
 ): Promise<LoadResult<EvalFile>[]> {
   const results = new Array<LoadResult<EvalFile>>(requests.length);
   let next = 0;
+  // Imported here: node's worker_threads module (~2 ms to load) serves only large inputs.
+  const { Worker } = await import('node:worker_threads');
   const pool = Array.from({ length: count }, () => new Worker(WORKER_URL));
   try {
     await Promise.all(

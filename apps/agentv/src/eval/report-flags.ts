@@ -2,8 +2,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '@agentv/core/internal';
 import type { ArgsDef } from 'citty';
-import { isDynamicPattern } from 'tinyglobby';
 import { closeChoice } from '../close-choice.js';
+import { isGlob } from '../expand-paths.js';
 import { resolveEvalPaths } from './resolve-eval-paths.js';
 
 /** The `agentv eval` flags that choose the result format and the extra artifacts. */
@@ -131,7 +131,7 @@ function pathFlag(value: unknown, flag: string): string {
 }
 
 async function isEvalInput(value: string, cwd: string): Promise<boolean> {
-  if (/\.ya?ml$/i.test(value) || isDynamicPattern(value)) return true;
+  if (/\.ya?ml$/i.test(value) || (await isGlob(value))) return true;
   const info = await stat(path.resolve(cwd, value)).catch(() => undefined);
   if (!info) return false;
   if (!info.isDirectory()) return true;

@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '@agentv/core/internal';
-import { glob } from 'tinyglobby';
-import { expandPaths } from '../expand-paths.js';
+import { expandPaths, globFiles } from '../expand-paths.js';
 
 const EVAL_FILE_GLOB = '**/*.{yaml,yml}';
 /** Files in a directory that are configuration, not eval cases. */
@@ -32,6 +31,6 @@ export async function resolveEvalPaths(inputs: readonly string[], cwd: string): 
   return expandPaths(inputs, cwd, {
     noun: 'eval files',
     directory: (absolute) =>
-      glob(EVAL_FILE_GLOB, { cwd: absolute, absolute: true, ignore: NOT_EVAL_FILES }),
+      globFiles(EVAL_FILE_GLOB, { cwd: absolute, absolute: true, ignore: NOT_EVAL_FILES }),
   });
 }

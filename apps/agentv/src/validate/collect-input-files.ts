@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { glob } from 'tinyglobby';
-import { expandPaths } from '../expand-paths.js';
+import { expandPaths, globFiles } from '../expand-paths.js';
 
 /** Hidden folders and dependencies hold no input files; `.agentv/` is searched separately. */
 const IGNORED = ['**/node_modules/**', '**/.*/**'];
@@ -29,12 +28,12 @@ export function collectInputFiles(inputs: readonly string[], cwd: string): Promi
 
 async function inputFilesIn(absolute: string): Promise<string[]> {
   if (path.basename(absolute) === '.agentv') {
-    return glob(INPUTS_OF_AGENTV_FOLDER, { cwd: absolute, absolute: true });
+    return globFiles(INPUTS_OF_AGENTV_FOLDER, { cwd: absolute, absolute: true });
   }
   const [yamlFiles, agentvFiles] = await Promise.all([
-    glob(YAML_FILES, { cwd: absolute, absolute: true, ignore: IGNORED }),
+    globFiles(YAML_FILES, { cwd: absolute, absolute: true, ignore: IGNORED }),
     // Without `dot`, `**` skips hidden folders (.git) while the literal `.agentv` still matches.
-    glob(AGENTV_FILES, { cwd: absolute, absolute: true, ignore: ['**/node_modules/**'] }),
+    globFiles(AGENTV_FILES, { cwd: absolute, absolute: true, ignore: ['**/node_modules/**'] }),
   ]);
   return [...yamlFiles, ...agentvFiles];
 }

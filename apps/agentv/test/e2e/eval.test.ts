@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BIN,
+  collectRun,
   createProject,
   ECHO_AGENT,
   ECHO_TARGETS,
@@ -271,5 +272,48 @@ writeFileSync(args[args.indexOf('--out') + 1], args[args.indexOf('--prompt') + 1
     }
     expect(log).toHaveLength(12);
     expect(peak).toBe(3);
+  });
+
+  it('loads the yaml package only for a file the fast parser does not read whole', async () => {
+    // A module hook that reports the `yaml` package when node resolves it: its own files, or
+    // the chunk of the CLI's bundle holding it (the bundler heads each module with its path).
+    const resolveHook = `import { readFileSync } from 'node:fs';
+const yaml = /node_modules\\/yaml\\//;
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  const url = result.url;
+  if (yaml.test(url) || (url.includes('/bundle/') && yaml.test(readFileSync(new URL(url), 'utf8')))) {
+    process.stderr.write('YAML ' + url + ' ');
+  }
+  return result;
+}`;
+    project = await createProject({
+      'hook.mjs': `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolveHook)}));
+`,
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/plain.yaml': evalFile(echoCase('plain', 'hello', 'hello')),
+      // An anchor: the fast parser leaves the file to the `yaml` package.
+      'evals/anchored.yaml': evalFile(`
+  - id: anchored
+    input_messages: &hello [{ role: user, content: hello }]
+    evaluators: [{ name: echoed, type: contains, value: hello }]
+`),
+    });
+    const run = (file: string) =>
+      collectRun(
+        spawn(process.execPath, ['--import', project!.file('hook.mjs'), BIN, 'eval', file], {
+          cwd: project!.dir,
+          env: { ...process.env, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+    const anchored = await run('evals/anchored.yaml');
+    expect(anchored.code).toBe(0);
+    expect(anchored.stderr).toContain('YAML ');
+    const plain = await run('evals/plain.yaml');
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toBe('');
   });
 });

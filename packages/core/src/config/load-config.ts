@@ -45,7 +45,7 @@ export async function loadConfigFile(filePath: string): Promise<LoadResult<Agent
       issues: [],
     };
   }
-  const parsed = parseYamlMapping(read.value, filePath, 'config file');
+  const parsed = await parseYamlMapping(read.value, filePath, 'config file');
   if (parsed.value === undefined) return { issues: parsed.issues };
   const { source, data } = parsed.value;
   const issues = [...parsed.issues];

@@ -3,7 +3,7 @@ import { RECORDED_TRACE_SOURCES } from '../provider/recorded-trace.js';
 import { targetSchema } from '../targets/targets-schema.js';
 import type { ProblemKind } from '../yaml/describe-zod-issues.js';
 import { schemaIdentityCheck } from './schema-identity-check.js';
-import { workspaceFieldSchema, workspaceHint } from './workspace-schema.js';
+import { workspaceHint, workspaceSchemas } from './workspace-schema.js';
 
 /** The message roles an eval file may use. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
@@ -202,8 +202,12 @@ export const simulatedUserSchema = z.looseObject({
     .describe("The user's first message, as written (the simulator is not asked for it)"),
 });
 
-/** One entry of `evalcases:`. */
-export const evalCaseSchema = z.looseObject({
+/**
+ * The keys of one entry of `evalcases:`. `workspace` is a getter: its schemas are made only
+ * when it is read (the loaders check the block with `readWorkspaceBlock`; the published JSON
+ * Schema reads it).
+ */
+const evalCaseShape = {
   id: z.string().min(1).describe('Unique within the file'),
   expected_outcome: z.string().optional().describe('What a good answer achieves, for LLM judges'),
   outcome: z.string().optional().describe('Alias of expected_outcome'),
@@ -249,11 +253,13 @@ export const evalCaseSchema = z.looseObject({
     .describe(
       'Extra data of the case (a CSV dataset puts its other columns here); code judges get it',
     ),
-  workspace: workspaceFieldSchema
-    .optional()
-    .describe(
-      "This case's workspace: its keys replace the file's `workspace:` key by key (`hooks` hook by hook); or the path of a YAML file holding the block",
-    ),
+  get workspace() {
+    return workspaceSchemas()
+      .field.optional()
+      .describe(
+        "This case's workspace: its keys replace the file's `workspace:` key by key (`hooks` hook by hook); or the path of a YAML file holding the block",
+      );
+  },
   trace: z
     .strictObject({
       source: z.enum(RECORDED_TRACE_SOURCES),
@@ -263,16 +269,23 @@ export const evalCaseSchema = z.looseObject({
     .describe(
       'A session recorded outside AgentV answers the case, its target never called: a Codex rollout (`codex-session`), a Claude Code session (`claude-session`) or OTLP/JSON spans (`otlp-file`); `path` is relative to the eval file',
     ),
-});
+};
+
+/** One entry of `evalcases:`. */
+export const evalCaseSchema = z.looseObject(evalCaseShape);
+
+/** A case as parsed: its workspace block is checked by `readWorkspaceBlock`. */
+export const evalCaseParseSchema = evalCaseSchema.extend({ workspace: z.unknown().optional() });
 
 /**
  * True for a case `evalCaseSchema` accepts as it is, with no other key than
  * ids, outcomes, tags and messages of text or `{type, value}` blocks: such a
  * case is its own parsed value, and loading a large file skips zod for it.
- * Derived from `evalCaseSchema`. False says nothing: parse the case with
- * `evalCaseSchema`.
+ * Derived from `evalCaseParseSchema` (whose `workspace`, excluded here anyway, does not
+ * make the workspace schemas). False says nothing: parse the case with
+ * `evalCaseParseSchema`.
  */
-export const isPlainValidCase = schemaIdentityCheck(evalCaseSchema, {
+export const isPlainValidCase = schemaIdentityCheck(evalCaseParseSchema, {
   // Only the shape most cases of large files have skips zod; cases with their own graders,
   // rubrics, vars, tool calls or a workspace are parsed by it.
   excludeKeys: [
@@ -305,8 +318,8 @@ export const fileExecutionSchema = caseExecutionSchema.extend({
     ),
 });
 
-/** An eval file as written (`agentv-eval-v2`; README, "Eval files"). */
-export const evalFileSchema = z.looseObject({
+/** The keys of an eval file; `workspace` is a getter, as in `evalCaseShape`. */
+const evalFileShape = {
   $schema: z.literal('agentv-eval-v2').optional(),
   description: z.string().optional(),
   dataset: z.string().min(1).optional().describe('Default: the file name without extension'),
@@ -331,12 +344,17 @@ export const evalFileSchema = z.looseObject({
     .describe(
       "Targets only this file's cases use, written as in targets.yaml; a name also defined in targets.yaml is an error",
     ),
-  workspace: workspaceFieldSchema
-    .optional()
-    .describe(
-      "The folder every case works in (the agent's working directory, what graders inspect): `template` and/or `repos`, `isolation`, `mode`, `hooks`; or the path of a YAML file holding that mapping. A case's own `workspace:` replaces it key by key",
-    ),
-});
+  get workspace() {
+    return workspaceSchemas()
+      .field.optional()
+      .describe(
+        "The folder every case works in (the agent's working directory, what graders inspect): `template` and/or `repos`, `isolation`, `mode`, `hooks`; or the path of a YAML file holding that mapping. A case's own `workspace:` replaces it key by key",
+      );
+  },
+};
+
+/** An eval file as written (`agentv-eval-v2`; README, "Eval files"). */
+export const evalFileSchema = z.looseObject(evalFileShape);
 
 /** The file without its cases, which are validated one by one (`evalCaseSchema`). */
 export const evalFileHeaderSchema = evalFileSchema.extend({
@@ -346,9 +364,6 @@ export const evalFileHeaderSchema = evalFileSchema.extend({
   // Checked by `readWorkspaceBlock`, which explains removed and unsupported keys.
   workspace: z.unknown().optional(),
 });
-
-/** A case as parsed: its workspace block is checked by `readWorkspaceBlock`. */
-export const evalCaseParseSchema = evalCaseSchema.extend({ workspace: z.unknown().optional() });
 
 export type EvalFileInput = z.infer<typeof evalFileSchema>;
 export type EvalCaseInput = z.infer<typeof evalCaseSchema>;
@@ -360,9 +375,9 @@ export type RubricInput = z.infer<typeof rubricSchema>;
 
 /** Keys understood at each level, for unknown-key warnings. */
 export const KNOWN_KEYS = {
-  file: Object.keys(evalFileSchema.shape),
+  file: Object.keys(evalFileShape),
   fileExecution: Object.keys(fileExecutionSchema.shape),
-  case: Object.keys(evalCaseSchema.shape),
+  case: Object.keys(evalCaseShape),
   caseExecution: Object.keys(caseExecutionSchema.shape),
   message: Object.keys(messageSchema.shape),
   turn: Object.keys(conversationTurnSchema.shape),

@@ -135,7 +135,9 @@ export async function loadEvalFile(
   const absolutePath = path.resolve(cwd, filePath);
   const read = await readInputFile(absolutePath, filePath, 'eval file');
   if (read.value === undefined) return { issues: read.issues };
-  const parsed = parseYamlMapping(read.value, filePath, 'eval file', { splitKey: 'evalcases' });
+  const parsed = await parseYamlMapping(read.value, filePath, 'eval file', {
+    splitKey: 'evalcases',
+  });
   if (parsed.value === undefined) return { issues: parsed.issues };
   const issues: Issue[] = [...parsed.issues];
   let { source, data } = parsed.value;

@@ -26,9 +26,8 @@ import {
 import {
   type WorkspaceBlockInput,
   type WorkspaceHookInput,
-  workspaceBlockSchema,
-  workspaceFieldSchema,
   workspaceHint,
+  workspaceSchemas,
 } from './workspace-schema.js';
 
 /** What reading the workspace blocks of one eval file shares. */
@@ -71,14 +70,14 @@ export async function readWorkspaceBlock(
     return readWorkspaceFile(value, place, reading);
   }
   if (!isRecord(value)) {
-    const parsed = workspaceFieldSchema.safeParse(value);
+    const parsed = workspaceSchemas().field.safeParse(value);
     if (!parsed.success) reading.issues.push(...place.describe(parsed.error.issues));
     return undefined;
   }
   const issues = workspaceBlockIssues(value, place);
   // `mode: static` has its own error above; the schema would repeat it less helpfully.
   const checked = value.mode === 'static' ? { ...value, mode: undefined } : value;
-  const parsed = workspaceBlockSchema.safeParse(checked);
+  const parsed = workspaceSchemas().block.safeParse(checked);
   if (!parsed.success) issues.push(...place.describe(parsed.error.issues));
   if (!parsed.success) {
     reading.issues.push(...issues);
@@ -146,7 +145,7 @@ async function loadWorkspaceFile(
     for (const issue of text.issues) fail(`${what}: ${issue.message}`, issue.hint ?? '');
     return undefined;
   }
-  const parsed = parseYamlMapping(text.value, file, 'workspace file');
+  const parsed = await parseYamlMapping(text.value, file, 'workspace file');
   reading.issues.push(...parsed.issues);
   if (parsed.value === undefined) return undefined;
   const { data, source } = parsed.value;

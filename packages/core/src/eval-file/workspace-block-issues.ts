@@ -5,7 +5,7 @@ import { repoSource } from '../workspace/resolve-workspace-config.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { dockerIssues } from './workspace-docker-issues.js';
 import type { Report, UnknownKeys } from './workspace-issue-reporters.js';
-import { WORKSPACE_HOOK_NAMES, WORKSPACE_KEYS } from './workspace-schema.js';
+import { WORKSPACE_HOOK_NAMES, workspaceKeys } from './workspace-schema.js';
 
 /** Where a workspace block is written, for its issues. */
 export interface WorkspacePlace {
@@ -148,7 +148,7 @@ export function workspaceBlockIssues(
       'check what the cases need in a `before_all` hook, e.g. `command: ["python3", "-c", "import numpy"]`',
     );
   }
-  unknownKeys(block, [], WORKSPACE_KEYS.block, [...Object.keys(REMOVED_BLOCK_KEYS), 'path']);
+  unknownKeys(block, [], workspaceKeys().block, [...Object.keys(REMOVED_BLOCK_KEYS), 'path']);
 
   if (Array.isArray(block.repos)) repoIssues(block.repos, place, report, unknownKeys);
   if (isRecord(block.hooks)) hookIssues(block.hooks, place, report, unknownKeys);
@@ -168,7 +168,7 @@ function repoIssues(
     for (const [key, hint] of Object.entries(REMOVED_REPO_KEYS)) {
       if (key in entry) report('error', at, key, ' was removed in AgentV 4', hint);
     }
-    unknownKeys(entry, at, WORKSPACE_KEYS.repo, Object.keys(REMOVED_REPO_KEYS));
+    unknownKeys(entry, at, workspaceKeys().repo, Object.keys(REMOVED_REPO_KEYS));
     const { commit, base_commit: baseCommit } = entry;
     if (typeof commit === 'string' && typeof baseCommit === 'string' && commit !== baseCommit) {
       report(
@@ -233,7 +233,7 @@ function hookIssues(
   report: Report,
   unknownKeys: UnknownKeys,
 ): void {
-  unknownKeys(hooks, ['hooks'], WORKSPACE_KEYS.hooks);
+  unknownKeys(hooks, ['hooks'], workspaceKeys().hooks);
   for (const name of WORKSPACE_HOOK_NAMES) {
     const hook = hooks[name];
     if (!isRecord(hook)) continue;
@@ -248,7 +248,7 @@ function hookIssues(
       );
       continue;
     }
-    unknownKeys(hook, at, WORKSPACE_KEYS.hook);
+    unknownKeys(hook, at, workspaceKeys().hook);
     const hasCommand = hook.command !== undefined;
     if (hook.script !== undefined) {
       if (hasCommand) {

@@ -1,7 +1,7 @@
 import { MIN_MEMORY_BYTES, parseMemorySize } from '../sandbox/memory-size.js';
 import { isRecord } from '../util/records.js';
 import type { Report, UnknownKeys } from './workspace-issue-reporters.js';
-import { WORKSPACE_KEYS } from './workspace-schema.js';
+import { workspaceKeys } from './workspace-schema.js';
 
 const NETWORK_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
@@ -28,7 +28,7 @@ export function dockerIssues(
     );
     return;
   }
-  unknownKeys(docker, at, WORKSPACE_KEYS.docker);
+  unknownKeys(docker, at, workspaceKeys().docker);
   const hasImage = docker.image !== undefined;
   const hasBuild = docker.build !== undefined;
   if (hasImage === hasBuild) {
@@ -86,7 +86,7 @@ export function dockerIssues(
     docker.mounts.forEach((mount, index) => {
       if (!isRecord(mount)) return;
       const mountAt = [...at, 'mounts', index];
-      unknownKeys(mount, mountAt, WORKSPACE_KEYS.mount);
+      unknownKeys(mount, mountAt, workspaceKeys().mount);
       const target = mount.target;
       if (typeof target !== 'string') return;
       if (!target.startsWith('/')) {

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { stringify } from 'yaml';
 import type { Issue } from '../errors/input-issue.js';
 import { UsageError } from '../errors/usage-error.js';
 import type { EvalCase } from '../eval-file/eval-case.js';
@@ -11,6 +10,7 @@ import { loadDotEnv } from '../targets/load-dotenv.js';
 import { findTargetsFile, loadTargetsFile, parseTargetsText } from '../targets/load-targets.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
 import { isFile } from '../util/search-directories.js';
+import { loadYamlPackage } from '../yaml/yaml-package.js';
 import type { EvaluateOptions, TargetDefinition } from './evaluate-options.js';
 
 /** What a run is planned from. */
@@ -63,7 +63,7 @@ export async function loadEvaluationInput(
       ...(options.targetsFile === undefined ? {} : { targetsFile: options.targetsFile }),
       ...(options.targetDefinitions === undefined
         ? {}
-        : { targetsText: definitionsText(options.targetDefinitions, cwd) }),
+        : { targetsText: await definitionsText(options.targetDefinitions, cwd) }),
       mode: 'run',
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(target === undefined ? {} : { targetOverride: target }),
@@ -93,7 +93,7 @@ export async function loadEvaluationInput(
     processEnv: options.env ?? process.env,
   });
   if (options.targetDefinitions !== undefined) {
-    const loaded = fromDefinitions(options.targetDefinitions, options.providers, cwd, env);
+    const loaded = await fromDefinitions(options.targetDefinitions, options.providers, cwd, env);
     return { cases, env, ...loaded, issues: loaded.issues };
   }
   const targetsFile =
@@ -109,10 +109,11 @@ export async function loadEvaluationInput(
 }
 
 /** Targets given in code as targets-file text, named `<cwd>/targetDefinitions` in issues. */
-function definitionsText(
+async function definitionsText(
   definitions: readonly TargetDefinition[],
   cwd: string,
-): { path: string; text: string } {
+): Promise<{ path: string; text: string }> {
+  const { stringify } = await loadYamlPackage();
   return {
     path: path.join(cwd, TARGET_DEFINITIONS_LABEL),
     text: stringify({ targets: definitions }),
@@ -120,14 +121,14 @@ function definitionsText(
 }
 
 /** Targets given in code, checked like a targets file's; relative paths resolve against `cwd`. */
-function fromDefinitions(
+async function fromDefinitions(
   definitions: readonly TargetDefinition[],
   providers: ProviderRegistry,
   cwd: string,
   env: Record<string, string | undefined>,
-): { targets: ResolvedTarget[] | undefined; targetsFile: string; issues: Issue[] } {
-  const { path: label, text } = definitionsText(definitions, cwd);
-  const loaded = parseTargetsText(text, label, {
+): Promise<{ targets: ResolvedTarget[] | undefined; targetsFile: string; issues: Issue[] }> {
+  const { path: label, text } = await definitionsText(definitions, cwd);
+  const loaded = await parseTargetsText(text, label, {
     env,
     knownKeys: knownSettingsKeys(providers),
   });

@@ -48,7 +48,7 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<RunO
   // warn of a leak (MaxListenersExceededWarning) that is none.
   if (options.signal) setMaxListeners(0, options.signal);
   const masks = runSecretMasks(options);
-  const run = createRunState(
+  const run = await createRunState(
     masks === undefined ? options : withSecretsMasked(options, masks),
     masks,
   );

@@ -47,10 +47,10 @@ export interface RunState {
 }
 
 /** The state of a run that starts with `options` (already masked) and `masks`. */
-export function createRunState(
+export async function createRunState(
   options: RunEvaluationOptions,
   masks: RunSecretMasks | undefined,
-): RunState {
+): Promise<RunState> {
   return {
     options,
     masks,
@@ -61,7 +61,7 @@ export function createRunState(
     judges: new Map(),
     warnedTargets: new Set(),
     warnGrader: graderWarnings(options.onWarning),
-    ...runWorkspaces(options),
+    ...(await runWorkspaces(options)),
   };
 }
 

@@ -1,25 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { createWorkspaceManager } from '../workspace/create-workspace-manager.js';
-import { createSandboxImages, type SandboxImages } from '../workspace/sandbox-images.js';
+import type { SandboxImages } from '../workspace/sandbox-images.js';
 import type { WorkspaceManager } from '../workspace/workspace-manager.js';
 import type { RunEvaluationOptions } from './run-options.js';
 
 /**
  * The workspace manager of a run: the one the options give, else a new one
  * when a planned case has a `workspace:` block, else none — a run without
- * workspaces does no workspace work at all.
+ * workspaces does no workspace work at all, and does not even load the engine.
  */
-export function runWorkspaces(options: RunEvaluationOptions): {
+export async function runWorkspaces(options: RunEvaluationOptions): Promise<{
   workspaces: WorkspaceManager | undefined;
   ownsWorkspaces: boolean;
   sandboxImages: SandboxImages | undefined;
-} {
+}> {
   const inContainers = options.plan.cases.some(
     (planned) => planned.evalCase.workspace?.docker !== undefined,
   );
   const sandboxImages =
     inContainers && options.sandboxRuntime !== undefined
-      ? createSandboxImages(options.sandboxRuntime)
+      ? (await import('../workspace/sandbox-images.js')).createSandboxImages(options.sandboxRuntime)
       : undefined;
   if (options.workspaces !== undefined) {
     return { workspaces: options.workspaces, ownsWorkspaces: false, sandboxImages };
@@ -28,16 +27,17 @@ export function runWorkspaces(options: RunEvaluationOptions): {
     return { workspaces: undefined, ownsWorkspaces: false, sandboxImages };
   }
   return {
-    workspaces: createRunWorkspaceManager(options, sandboxImages),
+    workspaces: await createRunWorkspaceManager(options, sandboxImages),
     ownsWorkspaces: true,
     sandboxImages,
   };
 }
 
-function createRunWorkspaceManager(
+async function createRunWorkspaceManager(
   options: RunEvaluationOptions,
   sandboxes: SandboxImages | undefined,
-): WorkspaceManager {
+): Promise<WorkspaceManager> {
+  const { createWorkspaceManager } = await import('../workspace/create-workspace-manager.js');
   const expectedCases = new Map<string, number>();
   for (const { evalCase } of options.plan.cases) {
     const key = evalCase.workspace?.key;

@@ -198,7 +198,7 @@ class ProjectLoader {
       };
       const loaded =
         file === options.targetsText?.path
-          ? parseTargetsText(options.targetsText.text, file, loadOptions)
+          ? await parseTargetsText(options.targetsText.text, file, loadOptions)
           : await loadTargetsFile(file, loadOptions);
       this.add(loaded.issues);
       targets.set(file, loaded.value);

@@ -56,7 +56,7 @@ describe('loadTargetsFile', () => {
     expect(agent!.missingVariables).toBeUndefined();
   });
 
-  it('leaves out settings AgentV reads as optional references (a cwd of an unset ${{ VAR }}), not other ones', () => {
+  it('leaves out settings AgentV reads as optional references (a cwd of an unset ${{ VAR }}), not other ones', async () => {
     const text = [
       'targets:',
       '  - name: agent',
@@ -77,7 +77,7 @@ describe('loadTargetsFile', () => {
       '    command_template: node agent.mjs {PROMPT}',
       '    cwd: ${{ SET_DIR }}/sub',
     ].join('\n');
-    const result = parseTargetsText(text, '/p/targets.yaml', {
+    const result = await parseTargetsText(text, '/p/targets.yaml', {
       env: { READY_DIR: ' ', AZURE_KEY: 'k', SET_DIR: '/tmp' },
     });
     expect(result.issues).toEqual([]);
@@ -317,27 +317,30 @@ describe('max_output_bytes', () => {
       { env },
     );
 
-  it('reads a number of bytes or a size with a binary unit', () => {
-    expect(load('65536').value![0]!.maxOutputBytes).toBe(65536);
-    expect(load('64KiB').value![0]!.maxOutputBytes).toBe(65536);
-    expect(load('"16 MiB"').value![0]!.maxOutputBytes).toBe(16 * 1024 * 1024);
-    expect(load('1.5mib').value![0]!.maxOutputBytes).toBe(1.5 * 1024 * 1024);
-    expect(load('${{ CAP }}', { CAP: '4096' }).value![0]!.maxOutputBytes).toBe(4096);
-    expect(load('${{ CAP }}', { CAP: '2MiB' }).value![0]!.maxOutputBytes).toBe(2 * 1024 * 1024);
+  it('reads a number of bytes or a size with a binary unit', async () => {
+    expect((await load('65536')).value![0]!.maxOutputBytes).toBe(65536);
+    expect((await load('64KiB')).value![0]!.maxOutputBytes).toBe(65536);
+    expect((await load('"16 MiB"')).value![0]!.maxOutputBytes).toBe(16 * 1024 * 1024);
+    expect((await load('1.5mib')).value![0]!.maxOutputBytes).toBe(1.5 * 1024 * 1024);
+    expect((await load('${{ CAP }}', { CAP: '4096' })).value![0]!.maxOutputBytes).toBe(4096);
+    expect((await load('${{ CAP }}', { CAP: '2MiB' })).value![0]!.maxOutputBytes).toBe(
+      2 * 1024 * 1024,
+    );
     expect(
-      parseTargetsText('targets: [{name: a, provider: cli}]', 't.yaml', { env: {} }).value![0],
+      (await parseTargetsText('targets: [{name: a, provider: cli}]', 't.yaml', { env: {} }))
+        .value![0],
     ).not.toHaveProperty('maxOutputBytes');
   });
 
-  it('refuses ambiguous units, fractions of a byte and sizes past 64 MiB, with a hint', () => {
+  it('refuses ambiguous units, fractions of a byte and sizes past 64 MiB, with a hint', async () => {
     for (const value of ['16MB', 'lots', '0', '1.5', '65MiB', String(64 * 1024 * 1024 + 1)]) {
-      const { issues } = load(value);
+      const { issues } = await load(value);
       expect(issues, value).toHaveLength(1);
       expect(issues[0]).toMatchObject({ severity: 'error', line: 4, target: 'a' });
       expect(issues[0]!.message, value).toMatch(/^max_output_bytes[ :]/);
       expect(issues[0]!.hint).toContain('units KiB, MiB, GiB');
     }
-    expect(load('64MiB').issues).toEqual([]);
+    expect((await load('64MiB')).issues).toEqual([]);
   });
 });
 

@@ -96,13 +96,13 @@ export async function loadTargetsFile(
  * `loadTargetsFile` on text already read: `filePath` names it in issues and
  * relative paths in its targets resolve against its folder.
  */
-export function parseTargetsText(
+export async function parseTargetsText(
   text: string,
   filePath: string,
   options: LoadTargetsOptions = {},
-): LoadResult<ResolvedTarget[]> {
+): Promise<LoadResult<ResolvedTarget[]>> {
   const absolutePath = path.resolve(filePath);
-  const parsed = parseYamlMapping(text, filePath, 'targets file', {
+  const parsed = await parseYamlMapping(text, filePath, 'targets file', {
     matchKey: matchTargetKey,
   });
   if (parsed.value === undefined) return { issues: parsed.issues };
@@ -134,7 +134,7 @@ export async function loadInlineTargets(
   const absolutePath = path.resolve(evalFilePath);
   const read = await readInputFile(absolutePath, evalFilePath, 'eval file');
   if (read.value === undefined) return { issues: [] };
-  const parsed = parseYamlMapping(read.value, evalFilePath, 'eval file', {
+  const parsed = await parseYamlMapping(read.value, evalFilePath, 'eval file', {
     splitKey: 'evalcases',
     matchKey: matchTargetKey,
   });

@@ -8,7 +8,7 @@ import { parseTargetsText } from './load-targets.js';
 // Targets files written for AgentV 4.x: their key names and `use_target`.
 
 describe('targets files of AgentV 4.x', () => {
-  it('reads command, grader_target and a healthcheck without type as ours, located as written', () => {
+  it('reads command, grader_target and a healthcheck without type as ours, located as written', async () => {
     const text = [
       'targets:',
       '  - name: agent',
@@ -24,7 +24,7 @@ describe('targets files of AgentV 4.x', () => {
       '  - name: grader',
       '    provider: mock',
     ].join('\n');
-    const result = parseTargetsText(text, '/p/targets.yaml', { env: {} });
+    const result = await parseTargetsText(text, '/p/targets.yaml', { env: {} });
     expect(result.issues).toEqual([]);
     const [agent, service] = result.value!;
     expect(agent).toMatchObject({
@@ -43,7 +43,7 @@ describe('targets files of AgentV 4.x', () => {
     });
   });
 
-  it('refuses both spellings of one key at the line of the old one', () => {
+  it('refuses both spellings of one key at the line of the old one', async () => {
     const text = [
       'targets:',
       '  - name: agent',
@@ -51,7 +51,7 @@ describe('targets files of AgentV 4.x', () => {
       '    command_template: node a.mjs',
       '    command: node b.mjs',
     ].join('\n');
-    const result = parseTargetsText(text, '/p/targets.yaml', { env: {} });
+    const result = await parseTargetsText(text, '/p/targets.yaml', { env: {} });
     expect(result.issues).toEqual([
       expect.objectContaining({
         severity: 'error',
@@ -62,7 +62,7 @@ describe('targets files of AgentV 4.x', () => {
     ]);
   });
 
-  it('makes a use_target target the one it names, keeping its own name and keys', () => {
+  it('makes a use_target target the one it names, keeping its own name and keys', async () => {
     const text = [
       'targets:',
       '  - name: default',
@@ -74,7 +74,7 @@ describe('targets files of AgentV 4.x', () => {
       '    provider: mock',
       '    response: hello',
     ].join('\n');
-    const result = parseTargetsText(text, '/p/targets.yaml', {
+    const result = await parseTargetsText(text, '/p/targets.yaml', {
       env: { AGENT_TARGET: 'llm' },
     });
     expect(result.issues).toEqual([]);
@@ -94,7 +94,7 @@ describe('targets files of AgentV 4.x', () => {
     });
   });
 
-  it('leaves a use_target of an unset variable to fail only when a run uses it', () => {
+  it('leaves a use_target of an unset variable to fail only when a run uses it', async () => {
     const text = [
       'targets:',
       '  - name: default',
@@ -102,7 +102,7 @@ describe('targets files of AgentV 4.x', () => {
       '  - name: other',
       '    use_target: nowhere',
     ].join('\n');
-    const result = parseTargetsText(text, '/p/targets.yaml', { env: {} });
+    const result = await parseTargetsText(text, '/p/targets.yaml', { env: {} });
     expect(result.issues).toEqual([
       expect.objectContaining({
         severity: 'error',
@@ -111,7 +111,9 @@ describe('targets files of AgentV 4.x', () => {
         message: 'use_target names "nowhere", which is not a target of this file',
       }),
     ]);
-    const fixed = parseTargetsText(text.replace('nowhere', 'default'), '/p/t.yaml', { env: {} });
+    const fixed = await parseTargetsText(text.replace('nowhere', 'default'), '/p/t.yaml', {
+      env: {},
+    });
     expect(fixed.issues).toEqual([]);
     const registry = createProviderRegistry([mockProviderFactory]);
     expect(checkTarget(fixed.value![0]!, registry, RUN_TARGET_POLICY)).toEqual([

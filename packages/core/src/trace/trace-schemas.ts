@@ -1,37 +1,48 @@
 import { z } from 'zod';
+import { once } from '../util/once.js';
 import { isRecord } from '../util/records.js';
 import type { OutputMessage, ToolCall } from './output-message.js';
 import type { TraceEvent } from './trace-event.js';
 
-/** Wire schema of one trace event (the output contract in the README's "Targets"). */
-export const traceEventSchema = z.object({
-  type: z.enum(['model_step', 'tool_call', 'tool_result', 'message', 'error']),
-  timestamp: z.iso.datetime({ offset: true, local: true }),
-  id: z.string().optional(),
-  name: z.string().optional(),
-  // The agent's own tool name when `name` is canonical; `rawName` is the in-memory spelling.
-  raw_name: z.string().optional(),
-  rawName: z.string().optional(),
-  input: z.unknown().optional(),
-  output: z.unknown().optional(),
-  text: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-});
+function buildWireSchemas() {
+  /** Wire schema of one trace event (the output contract in the README's "Targets"). */
+  const traceEventSchema = z.object({
+    type: z.enum(['model_step', 'tool_call', 'tool_result', 'message', 'error']),
+    timestamp: z.iso.datetime({ offset: true, local: true }),
+    id: z.string().optional(),
+    name: z.string().optional(),
+    // The agent's own tool name when `name` is canonical; `rawName` is the in-memory spelling.
+    raw_name: z.string().optional(),
+    rawName: z.string().optional(),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+    text: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  });
 
-const toolCallWireSchema = z.object({
-  tool: z.string().min(1),
-  input: z.unknown().optional(),
-  output: z.unknown().optional(),
-  id: z.string().optional(),
-});
+  const toolCallWireSchema = z.object({
+    tool: z.string().min(1),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+    id: z.string().optional(),
+  });
 
-const outputMessageWireSchema = z.object({
-  role: z.string().min(1),
-  name: z.string().optional(),
-  content: z.unknown().optional(),
-  tool_calls: z.array(toolCallWireSchema).optional(),
-  toolCalls: z.array(toolCallWireSchema).optional(),
-});
+  const outputMessageWireSchema = z.object({
+    role: z.string().min(1),
+    name: z.string().optional(),
+    content: z.unknown().optional(),
+    tool_calls: z.array(toolCallWireSchema).optional(),
+    toolCalls: z.array(toolCallWireSchema).optional(),
+  });
+
+  return { traceEventSchema, toolCallWireSchema, outputMessageWireSchema };
+}
+
+/**
+ * The wire schemas of trace events and output messages, made on first use: only a reply
+ * that carries a trace or messages needs them.
+ */
+const wireSchemas = once(buildWireSchemas);
 
 /**
  * Keeps the elements of `value` that are valid trace events and drops the rest
@@ -41,6 +52,7 @@ const outputMessageWireSchema = z.object({
  */
 export function parseTraceEvents(value: unknown, dropped?: string[]): TraceEvent[] | undefined {
   if (!Array.isArray(value)) return undefined;
+  const { traceEventSchema } = wireSchemas();
   const events: TraceEvent[] = [];
   for (let index = 0; index < value.length; index++) {
     const element = value[index];
@@ -71,7 +83,7 @@ function describeDroppedEvent(
       : element[key] === undefined
         ? `${key} is missing`
         : key === 'type'
-          ? `type must be one of ${traceEventSchema.shape.type.options.join(', ')}`
+          ? `type must be one of ${wireSchemas().traceEventSchema.shape.type.options.join(', ')}`
           : key === 'timestamp'
             ? 'timestamp is not an ISO 8601 date-time'
             : `${key} has the wrong type`;
@@ -86,6 +98,7 @@ function describeDroppedEvent(
 export function parseOutputMessages(value: unknown): OutputMessage[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const messages: OutputMessage[] = [];
+  const { outputMessageWireSchema, toolCallWireSchema } = wireSchemas();
   for (const element of value) {
     if (!isRecord(element)) continue;
     const rawCalls = element.tool_calls ?? element.toolCalls;
@@ -111,7 +124,9 @@ export function parseOutputMessages(value: unknown): OutputMessage[] | undefined
   return messages;
 }
 
-function toTraceEvent(parsed: z.infer<typeof traceEventSchema>): TraceEvent {
+function toTraceEvent(
+  parsed: z.infer<ReturnType<typeof wireSchemas>['traceEventSchema']>,
+): TraceEvent {
   const { raw_name, rawName, ...rest } = parsed;
   const event = stripUndefined(rest) as TraceEvent;
   const own = rawName ?? raw_name;

@@ -193,6 +193,25 @@ export class FastFrames {
     return node;
   }
 
+  /**
+   * True when `expand` knows every node exactly (its start, and a collection's children),
+   * so that a locator never has to ask `yaml`.
+   */
+  allExact(): boolean {
+    for (let index = 1; index < this.count; index++) {
+      const inner = this.unwrap(index);
+      if (this.startOf(inner) < 0) return false;
+      const kind = this.kind[inner];
+      const children = this.childCount[inner]!;
+      if (kind === MAPPING) {
+        if (children !== Object.keys(this.results[inner] as object).length * 2) return false;
+      } else if (kind === SEQUENCE && children !== (this.results[inner] as unknown[]).length) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** False for what `yaml` reads differently: odd keys, and flow collections over several lines. */
   private supported(index: number): boolean {
     const kind = this.kind[index];

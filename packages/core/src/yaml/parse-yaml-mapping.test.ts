@@ -34,9 +34,9 @@ const layouts = {
 
 describe('parseYamlMapping split by evalcases', () => {
   for (const [name, text] of Object.entries(layouts)) {
-    it(`gives the same data and positions as a whole-file parse (${name})`, () => {
-      const expected = whole(text).value!;
-      const actual = split(text).value!;
+    it(`gives the same data and positions as a whole-file parse (${name})`, async () => {
+      const expected = (await whole(text)).value!;
+      const actual = (await split(text)).value!;
       expect(splitTopLevelSequence(text, 'evalcases')).toBeDefined();
       expect(actual.data).toEqual(expected.data);
       const paths: PropertyKey[][] = [
@@ -62,22 +62,22 @@ describe('parseYamlMapping split by evalcases', () => {
     });
   }
 
-  it('falls back to the whole file for anchors, flow lists and syntax errors', () => {
+  it('falls back to the whole file for anchors, flow lists and syntax errors', async () => {
     const anchored = 'evalcases:\n  - &base { id: a }\n  - *base\n';
     expect(splitTopLevelSequence(anchored, 'evalcases')).toBeUndefined();
-    expect(split(anchored).value!.data).toEqual({ evalcases: [{ id: 'a' }, { id: 'a' }] });
+    expect((await split(anchored)).value!.data).toEqual({ evalcases: [{ id: 'a' }, { id: 'a' }] });
 
     expect(splitTopLevelSequence('evalcases: [{ id: a }]\n', 'evalcases')).toBeUndefined();
 
     const broken = 'evalcases:\n  - id: a\n  - id: [b\n  - id: c\n';
-    const result = split(broken);
+    const result = await split(broken);
     expect(result.value).toBeUndefined();
-    expect(result.issues).toEqual(whole(broken).issues);
+    expect(result.issues).toEqual((await whole(broken)).issues);
   });
 });
 
 describe('parseYamlMapping and process.env', () => {
-  it('never replaces process.env while parsing, whole, split or fast', () => {
+  it('never replaces process.env while parsing, whole, split or fast', async () => {
     const env = process.env;
     let replaced = 0;
     Object.defineProperty(process, 'env', {
@@ -91,9 +91,11 @@ describe('parseYamlMapping and process.env', () => {
     try {
       const text =
         'description: d\nevalcases:\n  - id: a\n    input_messages: [{ role: user, content: hi }]\n';
-      expect(whole(text).value?.data.description).toBe('d');
-      expect(split(text).value?.data.description).toBe('d');
-      expect(parseYamlMapping(text, 'f.yaml', 'eval file').value?.data.description).toBe('d');
+      expect((await whole(text)).value?.data.description).toBe('d');
+      expect((await split(text)).value?.data.description).toBe('d');
+      expect((await parseYamlMapping(text, 'f.yaml', 'eval file')).value?.data.description).toBe(
+        'd',
+      );
     } finally {
       Object.defineProperty(process, 'env', {
         configurable: true,

@@ -1,4 +1,3 @@
-import { isMap, isSeq } from 'yaml';
 import type { Issue } from '../errors/input-issue.js';
 import { hasErrors, type LoadResult } from '../util/load-result.js';
 import { emptyHint } from '../util/read-input-file.js';
@@ -6,6 +5,7 @@ import { loadFast } from './fast-yaml.js';
 import { FastYamlSource } from './fast-yaml-source.js';
 import { splitTopLevelSequence } from './split-top-level-sequence.js';
 import { SplitYamlSource } from './split-yaml-source.js';
+import { loadedYamlPackage, loadYamlPackage } from './yaml-package.js';
 import { type KeyMatcher, type SourceLocator, YamlSource } from './yaml-source.js';
 
 /** A YAML file whose top level is a mapping, with its source for locating issues. */
@@ -37,16 +37,20 @@ const DEFAULT_SPLIT_ABOVE_BYTES = 256 * 1024;
  * A plain valid file is read by the fast parser, and the `yaml` package's
  * syntax tree is built only if a position it could not record is asked for;
  * anything else (errors, warnings, anchors, tags…) goes through `yaml`, so
- * values and messages are the same either way.
+ * values and messages are the same either way. The `yaml` package is loaded
+ * only for a file that may need it.
  */
-export function parseYamlMapping(
+export async function parseYamlMapping(
   text: string,
   file: string,
   kind: string,
   options: ParseYamlOptions = {},
-): LoadResult<ParsedYamlMapping> {
+): Promise<LoadResult<ParsedYamlMapping>> {
   const fast = loadFast(text);
   if (fast !== undefined) {
+    // Positions are asked for synchronously, while issues are made: load `yaml` now if the
+    // fast parse left one to ask it for.
+    if (!fast.frames.allExact()) await loadYamlPackage();
     const slow = () =>
       (isLarge(text, options) &&
         parseSplit(text, file, options.splitKey!, options.matchKey)?.value?.source) ||
@@ -70,12 +74,13 @@ function isLarge(text: string, options: ParseYamlOptions): boolean {
 }
 
 /** `parseYamlMapping` with the `yaml` package alone (as before the fast parser; tests compare the two). */
-export function parseWithYaml(
+export async function parseWithYaml(
   text: string,
   file: string,
   kind: string,
   options: ParseYamlOptions,
-): LoadResult<ParsedYamlMapping> {
+): Promise<LoadResult<ParsedYamlMapping>> {
+  await loadYamlPackage();
   if (isLarge(text, options)) {
     const split = parseSplit(text, file, options.splitKey!, options.matchKey);
     if (split) return split;
@@ -126,6 +131,7 @@ function parseSplit(
 ): LoadResult<ParsedYamlMapping> | undefined {
   const split = splitTopLevelSequence(text, key);
   if (split === undefined) return undefined;
+  const { isMap, isSeq } = loadedYamlPackage();
   const header = new YamlSource(split.header, matchKey);
   if (header.doc.errors.length > 0 || !isMap(header.root)) return undefined;
   const issues = header.syntaxIssues(file);

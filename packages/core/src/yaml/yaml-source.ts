@@ -1,16 +1,6 @@
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  parseDocument,
-  type YAMLError,
-} from 'yaml';
+import type { Document, LineCounter, Node, YAMLError } from 'yaml';
 import type { Issue } from '../errors/input-issue.js';
+import { loadedYamlPackage } from './yaml-package.js';
 
 /** A 1-based position in a source file. */
 export interface SourcePosition {
@@ -29,19 +19,24 @@ export interface SourceLocator {
 
 const exactKey: KeyMatcher = (keyInFile, segment) => keyInFile === segment;
 
-/** A parsed YAML document (or a slice of a file starting at `firstLine`). */
+/**
+ * A parsed YAML document (or a slice of a file starting at `firstLine`). Made only after
+ * `loadYamlPackage()` has finished.
+ */
 export class YamlSource implements SourceLocator {
   readonly doc: Document.Parsed;
   private readonly lineCounter: LineCounter;
   private readonly matchKey: KeyMatcher;
   private readonly lineOffset: number;
 
+  private readonly yaml = loadedYamlPackage();
+
   constructor(text: string, matchKey: KeyMatcher = exactKey, firstLine = 1) {
-    this.lineCounter = new LineCounter();
+    this.lineCounter = new this.yaml.LineCounter();
     // yaml's parser reads process.env.LOG_TOKENS once per token (about 1 µs each, 35 ms for a
     // 1,000-case file); loading never replaces process.env to avoid that, and large case sets
     // come as JSONL or CSV datasets, which do not go through this parser.
-    this.doc = parseDocument(text, { lineCounter: this.lineCounter, prettyErrors: true });
+    this.doc = this.yaml.parseDocument(text, { lineCounter: this.lineCounter, prettyErrors: true });
     this.matchKey = matchKey;
     this.lineOffset = firstLine - 1;
   }
@@ -73,8 +68,8 @@ export class YamlSource implements SourceLocator {
 
   locateKey(mapPath: readonly PropertyKey[], key: string): SourcePosition | undefined {
     const { node, complete } = this.deepestNode(mapPath);
-    if (complete && isMap(node)) {
-      const keys = node.items.flatMap((pair) => (isScalar(pair.key) ? [pair.key] : []));
+    if (complete && this.yaml.isMap(node)) {
+      const keys = node.items.flatMap((pair) => (this.yaml.isScalar(pair.key) ? [pair.key] : []));
       const match =
         keys.find((candidate) => String(candidate.value) === key) ??
         keys.find((candidate) => this.matchKey(String(candidate.value), key));
@@ -95,18 +90,20 @@ export class YamlSource implements SourceLocator {
   }
 
   private child(node: Node | undefined, segment: PropertyKey): Node | undefined {
-    const target = isAlias(node) ? (node.resolve(this.doc) as Node | undefined) : node;
-    if (isSeq(target) && typeof segment === 'number') {
+    const target = this.yaml.isAlias(node) ? (node.resolve(this.doc) as Node | undefined) : node;
+    if (this.yaml.isSeq(target) && typeof segment === 'number') {
       return (target.items[segment] ?? undefined) as Node | undefined;
     }
-    if (isMap(target)) {
+    if (this.yaml.isMap(target)) {
       const name = String(segment);
       const pair =
-        target.items.find((item) => isScalar(item.key) && String(item.key.value) === name) ??
         target.items.find(
-          (item) => isScalar(item.key) && this.matchKey(String(item.key.value), name),
+          (item) => this.yaml.isScalar(item.key) && String(item.key.value) === name,
+        ) ??
+        target.items.find(
+          (item) => this.yaml.isScalar(item.key) && this.matchKey(String(item.key.value), name),
         );
-      if (isPair(pair)) return (pair.value ?? pair.key ?? undefined) as Node | undefined;
+      if (this.yaml.isPair(pair)) return (pair.value ?? pair.key ?? undefined) as Node | undefined;
     }
     return undefined;
   }

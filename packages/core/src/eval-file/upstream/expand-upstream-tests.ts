@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
 import type { Issue } from '../../errors/input-issue.js';
 import { isRecord } from '../../util/records.js';
+import { loadYamlPackage } from '../../yaml/yaml-package.js';
 import type { SourceLocator } from '../../yaml/yaml-source.js';
 
 const FILE_PROTOCOL = 'file://';
@@ -103,7 +103,7 @@ export async function expandUpstreamTests(
     const text = await readFile(absolute, 'utf8');
     if (extension === '.jsonl') return parseJsonl(text, written, where);
     if (extension === '.yaml' || extension === '.yml') {
-      const value = parseYaml(text, written, where);
+      const value = await parseYaml(text, written, where);
       if (value === undefined) return [];
       if (Array.isArray(value)) return value;
       issues.push({
@@ -148,7 +148,7 @@ export async function expandUpstreamTests(
         continue;
       }
       const shown = path.join(written, name, path.basename(caseFile));
-      const value = parseYaml(await readFile(caseFile, 'utf8'), shown, where);
+      const value = await parseYaml(await readFile(caseFile, 'utf8'), shown, where);
       if (value === undefined) continue;
       if (!isRecord(value)) {
         issues.push({
@@ -169,7 +169,8 @@ export async function expandUpstreamTests(
     return cases;
   }
 
-  function parseYaml(text: string, shown: string, where: PropertyKey[]): unknown {
+  async function parseYaml(text: string, shown: string, where: PropertyKey[]): Promise<unknown> {
+    const { parse } = await loadYamlPackage();
     try {
       return parse(text);
     } catch (error) {
