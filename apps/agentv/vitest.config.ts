@@ -9,6 +9,8 @@ export default defineConfig({
     // 2-core machine, with two files at once, 30 s failed such tests spuriously. Timing goals
     // live in `pnpm bench`, not here.
     testTimeout: 60_000,
+    // Hooks pack, install and remove whole projects; vitest's 10 s for a hook is short on a busy machine.
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // Tests start real HTTP servers and processes; timing goals live in `pnpm bench`.
     testTimeout: 30_000,
+    // Hooks start servers and remove folders; vitest's 10 s for a hook is short on a busy machine.
+    hookTimeout: 30_000,
   },
 });

@@ -354,12 +354,13 @@ describe('cli provider: failures', () => {
   it('on timeout stops the whole process group, SIGKILL after SIGTERM is ignored', async () => {
     const pidFile = join(scratch, `pids-${randomUUID()}.json`);
     const error = (await catchError(() =>
+      // Long enough for node to start and write its pids on a busy machine.
       provider(`${fakeAgentCommand('stubborn')} ${pidFile} {PROMPT_FILE}`, {
-        timeoutSeconds: 0.5,
+        timeoutSeconds: 3,
       }).invoke(makeRequest()),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.message).toBe('timed out after 0.5s; stderr: working...');
+    expect(error.message).toBe('timed out after 3s; stderr: working...');
     expect(error.retryable).toBe(true);
     const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as {
       agent: number;

@@ -118,8 +118,9 @@ beforeAll(async () => {
 }, SLOW);
 
 afterAll(async () => {
+  // The installed project holds thousands of files: removing them is slow on a busy machine.
   if (work) await rm(work, { recursive: true, force: true });
-});
+}, SLOW);
 
 /** The file paths an `exports` map points at (its string leaves). */
 function exportTargets(exports: unknown): string[] {
