@@ -19,7 +19,7 @@ import { defineCommand } from 'citty';
 import { splitDryRun, writeDryRunWorkspaces } from '../eval/dry-run-workspaces.js';
 import { chooseRepeat } from '../eval/file-repeat.js';
 import { finishRun } from '../eval/finish-run.js';
-import { fitHeapToDataset, keepHeapTightWhileLoading } from '../eval/heap-tuning.js';
+import { heapFitterForDatasets } from '../eval/heap-tuning.js';
 import { type KeptWorkspace, writeKeptWorkspaces } from '../eval/kept-workspaces.js';
 import { listCases } from '../eval/list-cases.js';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
@@ -278,8 +278,8 @@ const evalCommand = defineCommand({
     const output = createRunConsole();
 
     // Load the project, select its cases, plan the run: every file problem is reported at once.
-    keepHeapTightWhileLoading();
     const providerRegistry = createAppProviderRegistry();
+    const onDatasetSize = heapFitterForDatasets();
     const project = await loadProject({
       cwd,
       providerRegistry,
@@ -290,7 +290,7 @@ const evalCommand = defineCommand({
         loadEvalFiles(
           requests.map((request) => ({
             ...request,
-            options: { ...request.options, onDatasetSize: fitHeapToDataset },
+            options: { ...request.options, onDatasetSize },
           })),
         ),
       ...(targetOverride === undefined ? {} : { targetOverride }),
@@ -311,10 +311,7 @@ const evalCommand = defineCommand({
     reportIssues([...project.issues, ...issues], cwd, output.warn);
     checkSelection(selected, fullPlan, selection);
     // --repeat, else the eval files' trials; the verdict rule follows the reducer chosen.
-    const chosen = chooseRepeat(
-      repeatFlags,
-      fullPlan.cases.map((planned) => planned.evalCase),
-    );
+    const chosen = chooseRepeat(repeatFlags, fullPlan.cases);
     const repeatPass = parseRepeatPass(
       stringFlag(args['repeat-pass'], 'repeat-pass'),
       chosen.reducer,

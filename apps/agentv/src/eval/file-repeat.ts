@@ -1,4 +1,4 @@
-import type { EvalCase } from '@agentv/core';
+import type { EvalCase, PlannedCase } from '@agentv/core';
 import { UsageError } from '@agentv/core/internal';
 import type { RepeatReducer } from './reduce-repeats.js';
 
@@ -12,15 +12,22 @@ export interface RepeatChoice {
  * The run's repeats: `--repeat` / `--repeat-reducer` when `--repeat` is
  * given, else the eval files' `execution.repeat` (AgentV 4.x's `trials`),
  * which must then be the same for every case of the run, since a run
- * repeats all its cases together. `flags.count` undefined: no `--repeat`.
+ * repeats all its cases together (`cases`: the run's plan). `flags.count`
+ * undefined: no `--repeat`.
  */
 export function chooseRepeat(
   flags: { count: number | undefined; reducer: RepeatReducer; reducerGiven: boolean },
-  cases: readonly EvalCase[],
+  cases: readonly PlannedCase[],
 ): RepeatChoice {
   if (flags.count !== undefined) return { count: flags.count, reducer: flags.reducer };
   const asked = new Map<string, { repeat: EvalCase['repeat']; files: Set<string> }>();
-  for (const evalCase of cases) {
+  let last: EvalCase | undefined;
+  // Indexed: it runs for every case, a for-of loop allocates an iterator result per step.
+  for (let index = 0; index < cases.length; index++) {
+    const { evalCase } = cases[index]!;
+    // The cases of a file share its setting (one object): each run of them is counted once.
+    if (evalCase.repeat === last?.repeat && evalCase.filePath === last?.filePath) continue;
+    last = evalCase;
     const key = evalCase.repeat ? `${evalCase.repeat.count}/${evalCase.repeat.reducer}` : 'once';
     const entry = asked.get(key) ?? { repeat: evalCase.repeat, files: new Set<string>() };
     entry.files.add(evalCase.filePath);

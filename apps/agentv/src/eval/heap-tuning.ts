@@ -19,33 +19,44 @@ export const SMALL_YOUNG_GENERATION_MAX_CASES = 5000;
 export const TIGHT_HEAP_MIN_CASES = 20_000;
 
 /**
- * Keeps the heap within a quarter of what is live while an eval run loads its cases, before
- * their number is known: V8 sets the next limit at the end of each full collection, so a
- * limit set after loading would only apply once the heap had grown to the one set while
- * loading. `fitHeapToRun` lifts it again for runs that are not large.
+ * Datasets this large in all (about 20,000 short cases) keep the heap within a quarter of what
+ * is live while their cases load: V8 sets the next limit at the end of each full collection, so
+ * a limit set after loading would only apply once the heap had grown to the one set while
+ * loading. Decided from the size, not for every run: kept tight from the start, a 10,000-case
+ * dataset paid one or two more full collections while it loaded. `fitHeapToRun` then fits the
+ * heap to the number of cases.
  */
-export function keepHeapTightWhileLoading(): void {
-  setFlagsFromString('--heap-growing-percent=25');
-}
+export const TIGHT_HEAP_DATASET_BYTES = 1536 * 1024;
 
 /**
- * A dataset this large (about 5,000 short cases) lets the young generation grow as soon as it
- * is opened, rather than once its cases are loaded: loading them with the young generation at
- * its starting size took ~80 scavenges per 10,000 cases, each promoting what was just read.
+ * Datasets this large in all (about 5,000 short cases) let the young generation grow as soon as
+ * they are opened, rather than once their cases are loaded: loading them with the young
+ * generation at its starting size took ~80 scavenges per 10,000 cases, each promoting what was
+ * just read.
  */
 export const LARGE_DATASET_BYTES = 384 * 1024;
 
-/** Lets V8's young generation grow while a large dataset (`bytes` long) loads. */
-export function fitHeapToDataset(bytes: number): void {
-  if (bytes > LARGE_DATASET_BYTES) setFlagsFromString(YOUNG_GENERATION_GROWS);
+/**
+ * Fits V8's heap to the datasets a run loads: the function returned is called with each
+ * dataset's size before its cases are read (`loadEvalFile`'s `onDatasetSize`).
+ */
+export function heapFitterForDatasets(): (bytes: number) => void {
+  let total = 0;
+  return (bytes) => {
+    total += bytes;
+    if (total > LARGE_DATASET_BYTES) setFlagsFromString(YOUNG_GENERATION_GROWS);
+    if (total > TIGHT_HEAP_DATASET_BYTES) setFlagsFromString(TIGHT_HEAP);
+  };
 }
 
 // V8's default factor; the flag is read each time the young generation may grow.
 const YOUNG_GENERATION_GROWS = '--semi-space-growth-factor=2';
+// The heap may grow to 125% of what the last full collection found live.
+const TIGHT_HEAP = '--heap-growing-percent=25';
 
 /** Fits V8's young-generation growth and heap limit to a run of `caseCount` cases. */
 export function fitHeapToRun(caseCount: number): void {
   if (caseCount > SMALL_YOUNG_GENERATION_MAX_CASES) setFlagsFromString(YOUNG_GENERATION_GROWS);
   // 0 is V8's own choice of growth.
-  if (caseCount <= TIGHT_HEAP_MIN_CASES) setFlagsFromString('--heap-growing-percent=0');
+  setFlagsFromString(caseCount > TIGHT_HEAP_MIN_CASES ? TIGHT_HEAP : '--heap-growing-percent=0');
 }

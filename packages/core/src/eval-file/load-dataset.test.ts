@@ -72,6 +72,35 @@ cases: ./cases.jsonl
     expect(result.issues.map((issue) => issue.line)).toEqual([5]);
   });
 
+  it('splits lines the same where the file is read in several chunks', async () => {
+    // A line of `length` characters (the file is read 64 KiB at a time).
+    const padded = (id: string, length: number) => {
+      const empty = JSON.stringify({ id, input_messages: [{ role: 'user', content: '' }] });
+      return JSON.stringify({
+        id,
+        input_messages: [{ role: 'user', content: 'x'.repeat(length - empty.length) }],
+      });
+    };
+    const chunk = 64 * 1024;
+    const text = [
+      // \r\n split between the first chunk and the second,
+      `${padded('a', chunk - 1)}\r\n`,
+      // a lone \r ending the second chunk,
+      `${padded('b', chunk - 2)}\r`,
+      // a line running into the fourth chunk.
+      `${padded('c', chunk + 100)}\n`,
+      // A warning names the line it is on.
+      `${JSON.stringify({ id: 'e', input_messages: [{ role: 'user', content: 'e' }], colour: 1 })}\n`,
+      padded('d', 80),
+    ].join('');
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: ./cases.jsonl\n`,
+      'evals/cases.jsonl': text,
+    });
+    expect(result.issues.map((issue) => `${issue.severity} ${issue.line}`)).toEqual(['warning 4']);
+    expect(result.value?.cases.map((evalCase) => evalCase.id)).toEqual(['a', 'b', 'c', 'e', 'd']);
+  });
+
   it('reads a record that only looks plain through the schema, with its problems located', async () => {
     const lines = [
       { id: 'a', input_messages: [{ role: 'robot', content: 'x' }] },

@@ -169,7 +169,8 @@ export async function loadEvalFile(
       },
     );
   issues.push(...bothTargetKeysIssues(data, filePath, source));
-  const header = evalFileHeaderSchema.safeParse(data);
+  // Parsed once per file: compiling zod's fast path for it costs more than the parse itself.
+  const header = evalFileHeaderSchema.safeParse(data, { jitless: true });
   if (!header.success) issues.push(...describe(header.error.issues, []));
   const noCases = data.evalcases === undefined && data.cases === undefined;
   if (noCases) {
@@ -418,7 +419,9 @@ async function loadDataset(
       ),
   };
   for await (const entries of readDataset(absolute, file, format)) {
-    for (const entry of entries) {
+    // Indexed: run for every record, a for-of loop allocates an iterator result per step.
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index]!;
       if (entry.issue) {
         issues.push(entry.issue);
         continue;
@@ -455,7 +458,8 @@ async function loadDataset(
           issues.push({ ...warning, message: `${warning.message} (first on this line)` });
         }
       }
-      const evalCase = await buildCase(record, 0, recordDefaults, issues, plain);
+      const built = buildCase(record, 0, recordDefaults, issues, plain);
+      const evalCase = built instanceof Promise ? await built : built;
       if (evalCase) into.cases.push(evalCase);
     }
   }
@@ -477,22 +481,79 @@ async function closestDataset(absolute: string, written: string): Promise<string
   return `did you mean "${written.slice(0, slash + 1)}${match}"? `;
 }
 
-async function buildCase(
+/**
+ * The case `rawCase` gives, or undefined when it is invalid (its problems are in `issues`).
+ * A promise only when something must be read first (file blocks, a conversation, a recorded
+ * session, graders or a workspace of the case's own): most cases of a large dataset have none,
+ * and an await per case costs more than building it. The steps run in the same order either way,
+ * so issues come in the same order.
+ */
+function buildCase(
   rawCase: unknown,
   index: number,
   defaults: FileDefaults,
   issues: Issue[],
   plain = isPlainValidCase(rawCase),
-): Promise<EvalCase | undefined> {
-  const parsed = plain
-    ? { success: true as const, data: rawCase as EvalCaseParsed }
-    : evalCaseParseSchema.safeParse(rawCase);
-  if (!parsed.success) {
-    issues.push(...defaults.describe(parsed.error.issues, ['evalcases', index]));
-    await checkFilesOfInvalidCase(rawCase, index, defaults, issues);
-    return undefined;
+): EvalCase | undefined | Promise<EvalCase | undefined> {
+  let input = rawCase as EvalCaseParsed;
+  if (!plain) {
+    const parsed = evalCaseParseSchema.safeParse(rawCase);
+    if (!parsed.success) {
+      issues.push(...defaults.describe(parsed.error.issues, ['evalcases', index]));
+      return checkFilesOfInvalidCase(rawCase, index, defaults, issues).then(() => undefined);
+    }
+    input = parsed.data;
   }
-  const input: EvalCaseParsed = parsed.data;
+  // Messages without file blocks (most) are built without waiting for anything.
+  const inputMessages =
+    input.input_messages === undefined
+      ? NO_EXPECTED_MESSAGES
+      : buildMessagesWithoutFiles(input.input_messages);
+  const expectedMessages =
+    input.expected_messages === undefined
+      ? NO_EXPECTED_MESSAGES
+      : buildMessagesWithoutFiles(input.expected_messages);
+  if (
+    inputMessages !== undefined &&
+    expectedMessages !== undefined &&
+    input.turns === undefined &&
+    input.simulated_user === undefined &&
+    input.trace === undefined
+  ) {
+    return assembleCase(input, index, defaults, issues, inputMessages, expectedMessages);
+  }
+  return readCaseParts(input, index, defaults, issues, inputMessages, expectedMessages).then(
+    (parts) =>
+      assembleCase(
+        input,
+        index,
+        defaults,
+        issues,
+        parts.inputMessages,
+        parts.expectedMessages,
+        parts.conversation,
+        parts.recordedTrace,
+      ),
+  );
+}
+
+/** What of a case is read from files: its messages, conversation and recorded session. */
+interface CaseParts {
+  inputMessages: EvalMessage[];
+  expectedMessages: EvalMessage[];
+  conversation?: EvalCase['conversation'];
+  recordedTrace?: EvalCase['recordedTrace'];
+}
+
+/** Reads a case's file blocks (message lists `buildMessagesWithoutFiles` left undefined), conversation and recorded session. */
+async function readCaseParts(
+  input: EvalCaseParsed,
+  index: number,
+  defaults: FileDefaults,
+  issues: Issue[],
+  inputMessages: EvalMessage[] | undefined,
+  expectedMessages: EvalMessage[] | undefined,
+): Promise<CaseParts> {
   const casePath = ['evalcases', index];
   const { file, source } = defaults;
   const listContext = (key: string) => ({
@@ -503,45 +564,27 @@ async function buildCase(
     lookup: defaults.lookup,
     issues,
   });
-  // Messages without file blocks (most) are built without waiting for anything.
-  const evalCase: EvalCase = {
-    id: input.id,
-    dataset: defaults.dataset,
-    filePath: defaults.filePath,
+  const parts: CaseParts = {
     inputMessages:
-      input.input_messages === undefined
-        ? NO_EXPECTED_MESSAGES
-        : (buildMessagesWithoutFiles(input.input_messages) ??
-          (await buildMessages(input.input_messages, listContext('input_messages')))),
+      inputMessages ?? (await buildMessages(input.input_messages!, listContext('input_messages'))),
     expectedMessages:
-      input.expected_messages === undefined
-        ? NO_EXPECTED_MESSAGES
-        : (buildMessagesWithoutFiles(input.expected_messages) ??
-          (await buildMessages(input.expected_messages, listContext('expected_messages')))),
-    evaluators: [],
+      expectedMessages ??
+      (await buildMessages(input.expected_messages!, listContext('expected_messages'))),
   };
-  // A dataset case's line is in the dataset, not the eval file `line` refers to.
-  const position = defaults.datasetLine === undefined ? source.locate(casePath) : undefined;
-  if (position !== undefined) {
-    evalCase.line = position.line;
-    evalCase.column = position.column;
+  if (input.turns !== undefined || input.simulated_user !== undefined) {
+    parts.conversation = await buildConversation(input, {
+      file,
+      source,
+      casePath,
+      caseId: input.id,
+      lookup: defaults.lookup,
+      issues,
+      readEvaluators: (list, listPath) =>
+        ownEvaluatorList(list, listPath, input.id, defaults, issues),
+    });
   }
-  // Most cases are no conversation: no context, closure or await for them.
-  const conversation =
-    input.turns === undefined && input.simulated_user === undefined
-      ? undefined
-      : await buildConversation(input, {
-          file,
-          source,
-          casePath,
-          caseId: input.id,
-          lookup: defaults.lookup,
-          issues,
-          readEvaluators: (list, listPath) =>
-            ownEvaluatorList(list, listPath, input.id, defaults, issues),
-        });
   if (input.trace !== undefined) {
-    const recorded = await recordedTraceOf(input.trace, {
+    parts.recordedTrace = await recordedTraceOf(input.trace, {
       file,
       source,
       casePath,
@@ -549,13 +592,47 @@ async function buildCase(
       lookup: defaults.lookup,
       issues,
     });
-    if (recorded !== undefined) evalCase.recordedTrace = recorded;
   }
-  if (conversation !== undefined && evalCase.recordedTrace !== undefined) {
+  return parts;
+}
+
+/**
+ * The case from its parsed input and the parts read for it; a promise only when it has graders
+ * or a workspace of its own to read.
+ */
+function assembleCase(
+  input: EvalCaseParsed,
+  index: number,
+  defaults: FileDefaults,
+  issues: Issue[],
+  inputMessages: EvalMessage[],
+  expectedMessages: EvalMessage[],
+  conversation?: CaseParts['conversation'],
+  recordedTrace?: CaseParts['recordedTrace'],
+): EvalCase | Promise<EvalCase> {
+  const { file, source } = defaults;
+  const evalCase: EvalCase = {
+    id: input.id,
+    dataset: defaults.dataset,
+    filePath: defaults.filePath,
+    inputMessages,
+    expectedMessages,
+    // Set below: every case gets its own list, its file's or a default one.
+    evaluators: NO_EVALUATORS,
+  };
+  // A dataset case's line is in the dataset, not the eval file `line` refers to.
+  const position =
+    defaults.datasetLine === undefined ? source.locate(['evalcases', index]) : undefined;
+  if (position !== undefined) {
+    evalCase.line = position.line;
+    evalCase.column = position.column;
+  }
+  if (recordedTrace !== undefined) evalCase.recordedTrace = recordedTrace;
+  if (conversation !== undefined && recordedTrace !== undefined) {
     issues.push({
       severity: 'error',
       file,
-      ...source.locateKey(casePath, 'trace'),
+      ...source.locateKey(['evalcases', index], 'trace'),
       caseId: input.id,
       message: 'a case with `trace:` (a recorded session) cannot also be a conversation',
       hint: 'a recorded session answers a case once: remove `turns:` / `simulated_user:`, or `trace:`',
@@ -588,7 +665,7 @@ async function buildCase(
     issues.push({
       severity: 'warning',
       file,
-      ...source.locateKey(casePath, 'outcome'),
+      ...source.locateKey(['evalcases', index], 'outcome'),
       caseId: input.id,
       message: 'both "expected_outcome" and its alias "outcome" are set; "outcome" is ignored',
       hint: 'keep only `expected_outcome`',
@@ -608,7 +685,10 @@ async function buildCase(
   const ownPositions =
     input.execution === undefined || defaults.datasetLine !== undefined
       ? undefined
-      : targetPositionsOf([{ value: input.execution, at: [...casePath, 'execution'] }], source);
+      : targetPositionsOf(
+          [{ value: input.execution, at: ['evalcases', index, 'execution'] }],
+          source,
+        );
   const targetPositions =
     ownPositions === undefined
       ? defaults.targetPositions
@@ -617,10 +697,31 @@ async function buildCase(
   const simulatorAt =
     conversation?.simulatedUser === undefined || defaults.datasetLine !== undefined
       ? undefined
-      : source.locate([...casePath, 'simulated_user', 'target']);
+      : source.locate(['evalcases', index, 'simulated_user', 'target']);
   if (simulatorAt !== undefined) {
     evalCase.targetPositions = { ...evalCase.targetPositions, simulated_user: simulatorAt };
   }
+  if (
+    input.execution?.evaluators !== undefined ||
+    input.evaluators !== undefined ||
+    input.workspace !== undefined
+  ) {
+    return readOwnGradersAndWorkspace(evalCase, input, index, defaults, issues);
+  }
+  setSharedEvaluators(evalCase, defaults);
+  if (defaults.workspaceConfig !== undefined) evalCase.workspace = defaults.workspaceConfig;
+  return finishCase(evalCase, input, defaults);
+}
+
+/** A case's own graders and workspace block, read (their files checked), then the rest of the case. */
+async function readOwnGradersAndWorkspace(
+  evalCase: EvalCase,
+  input: EvalCaseParsed,
+  index: number,
+  defaults: FileDefaults,
+  issues: Issue[],
+): Promise<EvalCase> {
+  const casePath = ['evalcases', index];
   const ownEvaluators =
     input.execution?.evaluators !== undefined
       ? { list: input.execution.evaluators, path: [...casePath, 'execution', 'evaluators'] }
@@ -638,16 +739,10 @@ async function buildCase(
     evalCase.evaluatorPositions = evaluatorPositions(
       evalCase.evaluators,
       ownEvaluators.path,
-      source,
+      defaults.source,
     );
-  } else if (conversation?.simulatedUser !== undefined && defaults.evaluators.length === 0) {
-    // A simulated user's conversation with no grader anywhere is graded by whether it got there.
-    evalCase.evaluators = [{ name: 'goal_reached', type: 'goal_reached' }];
   } else {
-    // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
-    evalCase.evaluators = defaults.evaluators;
-    evalCase.evaluatorPositions = defaults.evaluatorPositions;
-    if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
+    setSharedEvaluators(evalCase, defaults);
   }
   if (input.workspace !== undefined) {
     const workspace = await caseWorkspace(input.workspace, casePath, input.id, defaults);
@@ -656,6 +751,24 @@ async function buildCase(
     // One object for every case without a block of its own: pools and hooks go by it.
     evalCase.workspace = defaults.workspaceConfig;
   }
+  return finishCase(evalCase, input, defaults);
+}
+
+/** The graders of a case without its own list: its file's (one list for every such case). */
+function setSharedEvaluators(evalCase: EvalCase, defaults: FileDefaults): void {
+  if (evalCase.conversation?.simulatedUser !== undefined && defaults.evaluators.length === 0) {
+    // A simulated user's conversation with no grader anywhere is graded by whether it got there.
+    evalCase.evaluators = [{ name: 'goal_reached', type: 'goal_reached' }];
+  } else {
+    // Shared, not copied: a dataset may hold a million cases with the file's evaluators.
+    evalCase.evaluators = defaults.evaluators;
+    evalCase.evaluatorPositions = defaults.evaluatorPositions;
+    if (defaults.evaluatorsInvalid) evalCase.sharedEvaluatorsInvalid = true;
+  }
+}
+
+/** Threshold, repeats, budget and rubrics: what follows a case's graders. */
+function finishCase(evalCase: EvalCase, input: EvalCaseParsed, defaults: FileDefaults): EvalCase {
   const threshold = input.execution?.threshold ?? defaults.threshold;
   if (threshold !== undefined) evalCase.threshold = threshold;
   if (defaults.repeat !== undefined) evalCase.repeat = defaults.repeat;
@@ -957,6 +1070,9 @@ function bothTargetKeysIssues(
 
 /** Shared by the cases without expected messages (one list for a million cases); frozen. */
 const NO_EXPECTED_MESSAGES = Object.freeze([]) as unknown as EvalMessage[];
+
+/** Stands for a case's graders until they are set (an empty list per case would be garbage). */
+const NO_EVALUATORS = Object.freeze([]) as unknown as EvaluatorConfig[];
 
 /** The file's `execution.repeat` when it is valid (the schema reports it otherwise). */
 function repeatOf(value: unknown): EvalCase['repeat'] {

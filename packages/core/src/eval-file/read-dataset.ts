@@ -50,9 +50,9 @@ export async function* readDataset(
       let line = 0;
       for await (const lines of splitLines(input)) {
         const records: DatasetRecord[] = [];
-        for (const text of lines) {
+        for (let index = 0; index < lines.length; index++) {
           line++;
-          const record = jsonlRecord(text, line, file);
+          const record = jsonlRecord(lines[index]!, line, file);
           if (record !== undefined) records.push(record);
         }
         if (records.length > 0) yield records;
@@ -106,8 +106,15 @@ const QUESTION_KEYS = Object.keys(CSV_COLUMNS).filter((key) => CSV_COLUMNS[key] 
 function questionProblem(
   record: Record<string, unknown>,
 ): { message: string; hint: string } | undefined {
-  const given = QUESTION_KEYS.filter((key) => record[key] !== undefined);
-  if (given.length === 0) return undefined;
+  // Most records write `input_messages`: nothing is allocated for them.
+  let given: string[] | undefined;
+  for (let index = 0; index < QUESTION_KEYS.length; index++) {
+    const key = QUESTION_KEYS[index]!;
+    if (record[key] === undefined) continue;
+    given ??= [];
+    given.push(key);
+  }
+  if (given === undefined) return undefined;
   if (record.input_messages !== undefined) given.push('input_messages');
   if (given.length > 1) {
     return {
@@ -139,33 +146,40 @@ function questionMessages(question: string): { role: 'user'; content: string }[]
  * chunk completes, together.
  */
 async function* splitLines(input: NodeJS.ReadableStream): AsyncGenerator<string[]> {
+  // The start of a line the last chunk did not end: joined to that line alone, so a chunk
+  // is searched as it came, not copied into one string with it.
   let rest = '';
+  // The last chunk ended in \r: a \n starting this one belongs to it (\r\n ends one line).
+  let afterCarriage = false;
   for await (const chunk of input) {
-    const text = rest + (chunk as string);
+    const text = chunk as string;
     const lines: string[] = [];
-    // A chunk ending in \r may continue with the \n of a \r\n: keep it for the next one.
-    const end = text.endsWith('\r') ? text.length - 1 : text.length;
-    let start = 0;
+    let start = afterCarriage && text.charCodeAt(0) === 10 ? 1 : 0;
+    afterCarriage = false;
     // The next \r, searched again only once passed (most files have none: one search).
-    let carriage = text.indexOf('\r');
+    let carriage = text.indexOf('\r', start);
     for (;;) {
       let stop = text.indexOf('\n', start);
-      if (stop === -1 || stop >= end) stop = end;
+      if (stop === -1) stop = text.length;
       if (carriage !== -1 && carriage < start) carriage = text.indexOf('\r', start);
-      if (carriage !== -1 && carriage < stop) {
-        // A lone \r ends a line too; \r\n ends it once.
-        lines.push(text.slice(start, carriage));
+      // A lone \r ends a line too; \r\n ends it once.
+      const end = carriage !== -1 && carriage < stop ? carriage : stop;
+      if (end === text.length) break;
+      const line = text.slice(start, end);
+      lines.push(rest === '' ? line : rest + line);
+      rest = '';
+      if (end !== carriage) {
+        start = stop + 1;
+      } else if (carriage + 1 === text.length) {
+        afterCarriage = true;
+        start = text.length;
+      } else {
         start = text.charCodeAt(carriage + 1) === 10 ? carriage + 2 : carriage + 1;
-        continue;
       }
-      if (stop === end) break;
-      lines.push(text.slice(start, stop));
-      start = stop + 1;
     }
-    rest = text.slice(start, text.length);
+    if (start < text.length) rest += text.slice(start);
     if (lines.length > 0) yield lines;
   }
-  if (rest.endsWith('\r')) rest = rest.slice(0, -1);
   if (rest !== '') yield [rest];
 }
 

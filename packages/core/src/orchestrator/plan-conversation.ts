@@ -8,8 +8,10 @@ export const DRY_RUN_SIMULATOR_REPLY = JSON.stringify({ stop: 'goal_reached' });
 
 /** Every grader of a case: the conversation's, then each scripted turn's. */
 export function allEvaluatorsOf(evalCase: EvalCase): EvaluatorConfig[] {
-  const turns = evalCase.conversation?.turns ?? [];
-  if (turns.every((turn) => turn.evaluators.length === 0)) return evalCase.evaluators;
+  const turns = evalCase.conversation?.turns;
+  if (turns === undefined || turns.every((turn) => turn.evaluators.length === 0)) {
+    return evalCase.evaluators;
+  }
   return [...evalCase.evaluators, ...turns.flatMap((turn) => turn.evaluators)];
 }
 

@@ -123,15 +123,51 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     }
     return needed;
   };
-  for (const original of options.cases) {
-    for (const name of targetNamesOf(original, options.targetOverride)) {
-      const planned = planCase(original, name);
+  /**
+   * The last case planned without an issue, with the name of its target: a case after it that
+   * shares everything planning reads of a case (see `planCase`) is planned the same way.
+   */
+  let lastPlanned: { name: string; planned: PlannedCase } | undefined;
+  let names: readonly string[] = [];
+  let namesOf: EvalCase | undefined;
+  // Indexed loops: they run for every case, a for-of loop allocates an iterator result per step.
+  for (let index = 0; index < options.cases.length; index++) {
+    const original = options.cases[index]!;
+    // The cases of a file mostly name its targets (one shared list): the names are the last case's.
+    if (
+      namesOf === undefined ||
+      original.target !== namesOf.target ||
+      original.targets !== namesOf.targets
+    ) {
+      names = targetNamesOf(original, options.targetOverride);
+      namesOf = original;
+    }
+    for (let nameIndex = 0; nameIndex < names.length; nameIndex++) {
+      const planned = planCase(original, names[nameIndex]!);
       if (planned) cases.push(planned);
     }
   }
   return { plan: { cases, targets: [...used.values()] }, issues: issues.list() };
 
   function planCase(original: EvalCase, name: string): PlannedCase | undefined {
+    // Consecutive cases of a file mostly differ only in what planning does not read (their id,
+    // messages, outcome): the first of them found no problem, so none of them has one.
+    const last = lastPlanned;
+    if (last !== undefined && last.name === name && planSame(last.planned.evalCase, original)) {
+      const planned: PlannedCase = { evalCase: original, target: last.planned.target };
+      if (last.planned.judgeTarget) planned.judgeTarget = last.planned.judgeTarget;
+      return planned;
+    }
+    const before = issues.added;
+    const planned = planCaseOnce(original, name);
+    lastPlanned =
+      planned !== undefined && planned.evalCase === original && issues.added === before
+        ? { name, planned }
+        : undefined;
+    return planned;
+  }
+
+  function planCaseOnce(original: EvalCase, name: string): PlannedCase | undefined {
     let evalCase = original;
     const inline = findInline(options, evalCase.filePath, name);
     const key = inline.target ? `${inline.target.filePath}\u0000${name}` : name;
@@ -208,7 +244,8 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       defined !== undefined &&
       options.providerRegistry.canJudge(defined.provider);
     const judgeName = configuredJudge ?? (selfJudging ? target.name : undefined);
-    if (evalCase.evaluators.length === 0 && judgeName !== undefined && !hasTurnGraders(evalCase)) {
+    const turnGraders = hasTurnGraders(evalCase);
+    if (evalCase.evaluators.length === 0 && judgeName !== undefined && !turnGraders) {
       // A case with no evaluators anywhere is graded by a default llm_judge (README, "Graders").
       evalCase = { ...evalCase, evaluators: [{ name: 'llm_judge', type: 'llm_judge' }] };
     }
@@ -217,7 +254,7 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     // file's `execution.evaluators` are the file's, the same for every case. Rubric items
     // are the case's own and are checked for each.
     // A conversation graded turn by turn needs no grader of the whole.
-    const turnsOnly = evalCase.evaluators.length === 0 && hasTurnGraders(evalCase);
+    const turnsOnly = evalCase.evaluators.length === 0 && turnGraders;
     if (evalCase.conversation !== undefined) {
       for (const turn of turnsAsCases(evalCase))
         checkEvaluators(turn, options.evaluatorRegistry, issues);
@@ -275,6 +312,25 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       };
     }
   }
+}
+
+/**
+ * True when `planCase` plans `next` as it planned `planned` (for the same target name, having
+ * found no problem): they share the eval file, workspace, judge target and grader list, and
+ * neither is a conversation or has rubric items of its own.
+ */
+function planSame(planned: EvalCase, next: EvalCase): boolean {
+  return (
+    next.evaluators === planned.evaluators &&
+    next.filePath === planned.filePath &&
+    next.workspace === planned.workspace &&
+    next.judgeTarget === planned.judgeTarget &&
+    next.sharedEvaluatorsInvalid === planned.sharedEvaluatorsInvalid &&
+    next.conversation === undefined &&
+    planned.conversation === undefined &&
+    next.rubricItems === undefined &&
+    planned.rubricItems === undefined
+  );
 }
 
 /** Resolves and checks the judge target of a case whose evaluators need one. */
@@ -362,17 +418,21 @@ function planJudge(
 }
 
 /** Target `name` as declared inline by eval file `file`; `unusable` when its inline targets have errors. */
-function findInline(
-  options: PlanRunOptions,
-  file: string,
-  name: string,
-): { target?: ResolvedTarget; unusable?: boolean } {
-  if (options.inlineTargets?.has(file) !== true) return {};
+function findInline(options: PlanRunOptions, file: string, name: string): InlineTarget {
+  if (options.inlineTargets?.has(file) !== true) return NOT_INLINE;
   const inline = options.inlineTargets.get(file);
   if (inline === undefined) return { unusable: true };
   const target = inline.find((candidate) => candidate.name === name);
-  return target === undefined ? {} : { target };
+  return target === undefined ? NOT_INLINE : { target };
 }
+
+interface InlineTarget {
+  target?: ResolvedTarget;
+  unusable?: boolean;
+}
+
+/** A name no inline target has: one object, asked for every case of most runs. */
+const NOT_INLINE: InlineTarget = Object.freeze({});
 
 /** Stands in for a target under `--dry-run`, or when targets are not checked. */
 function mockTarget(

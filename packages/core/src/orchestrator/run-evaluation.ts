@@ -207,17 +207,30 @@ function canBatch(provider: Provider, options: RunEvaluationOptions): boolean {
   return false;
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(key(item));
+/**
+ * The items by key, in order. A run's cases mostly share one key (one target, one eval file):
+ * their one group is then `items` itself, not a copy of every case.
+ */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, readonly T[]> {
+  if (items.length === 0) return new Map();
+  const first = key(items[0]!);
+  let index = 1;
+  while (index < items.length && key(items[index]!) === first) index++;
+  if (index === items.length) return new Map([[first, items]]);
+  const groups = new Map<string, T[]>([[first, items.slice(0, index)]]);
+  for (; index < items.length; index++) {
+    const item = items[index]!;
+    const name = key(item);
+    const group = groups.get(name);
     if (group) group.push(item);
-    else groups.set(key(item), [item]);
+    else groups.set(name, [item]);
   }
   return groups;
 }
 
-function chunked<T>(items: readonly T[], size: number): T[][] {
+/** `items` in chunks of `size`; one chunk is `items` itself. */
+function chunked<T>(items: readonly T[], size: number): (readonly T[])[] {
+  if (items.length > 0 && items.length <= size) return [items];
   const chunks: T[][] = [];
   for (let start = 0; start < items.length; start += size) {
     chunks.push(items.slice(start, start + size));
@@ -250,15 +263,27 @@ async function startProviders(run: RunState): Promise<void> {
       // judgeFor (or the simulated user) reports it on each case that asks.
     }
   };
-  for (const planned of options.plan.cases) {
-    startJudge(planned.judgeTarget);
-    // A simulated user's target is started and health-checked like a judge's.
-    startJudge(planned.simulatorTarget);
-  }
   // Targets with a case that runs on this machine (not in a sandbox); judges always do.
   const onHost = new Set<string>();
   const firstFile = new Map<string, string>();
-  for (const { evalCase, target } of options.plan.cases) {
+  const { cases } = options.plan;
+  for (let index = 0; index < cases.length; index++) {
+    const planned = cases[index]!;
+    const last = cases[index - 1];
+    // Consecutive cases mostly share their targets and workspace: the first of them says it all.
+    if (
+      last !== undefined &&
+      planned.target === last.target &&
+      planned.judgeTarget === last.judgeTarget &&
+      planned.simulatorTarget === last.simulatorTarget &&
+      planned.evalCase.workspace === last.evalCase.workspace
+    ) {
+      continue;
+    }
+    startJudge(planned.judgeTarget);
+    // A simulated user's target is started and health-checked like a judge's.
+    startJudge(planned.simulatorTarget);
+    const { evalCase, target } = planned;
     if (evalCase.workspace?.docker === undefined) onHost.add(target.name);
     if (!firstFile.has(target.name)) firstFile.set(target.name, evalCase.filePath);
   }

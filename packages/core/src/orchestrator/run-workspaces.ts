@@ -13,9 +13,16 @@ export async function runWorkspaces(options: RunEvaluationOptions): Promise<{
   ownsWorkspaces: boolean;
   sandboxImages: SandboxImages | undefined;
 }> {
-  const inContainers = options.plan.cases.some(
-    (planned) => planned.evalCase.workspace?.docker !== undefined,
-  );
+  // One pass over the cases for both questions: a run without workspaces reads each case once.
+  let withWorkspace = false;
+  let inContainers = false;
+  const { cases } = options.plan;
+  for (let index = 0; index < cases.length && !inContainers; index++) {
+    const workspace = cases[index]!.evalCase.workspace;
+    if (workspace === undefined) continue;
+    withWorkspace = true;
+    inContainers = workspace.docker !== undefined;
+  }
   const sandboxImages =
     inContainers && options.sandboxRuntime !== undefined
       ? (await import('../workspace/sandbox-images.js')).createSandboxImages(options.sandboxRuntime)
@@ -23,7 +30,7 @@ export async function runWorkspaces(options: RunEvaluationOptions): Promise<{
   if (options.workspaces !== undefined) {
     return { workspaces: options.workspaces, ownsWorkspaces: false, sandboxImages };
   }
-  if (!options.plan.cases.some((planned) => planned.evalCase.workspace !== undefined)) {
+  if (!withWorkspace) {
     return { workspaces: undefined, ownsWorkspaces: false, sandboxImages };
   }
   return {

@@ -151,7 +151,11 @@ class ProjectLoader {
     for (const file of options.configFiles ?? []) this.add((await this.config(file)).issues);
 
     const evalFiles = await this.loadEvalFiles();
-    const cases = evalFiles.flatMap((file) => file.value?.cases ?? []);
+    // One eval file's cases are its list, not a copy of every case.
+    const cases =
+      evalFiles.length === 1
+        ? (evalFiles[0]!.value?.cases ?? [])
+        : evalFiles.flatMap((file) => file.value?.cases ?? []);
     if (options.mode === 'run') {
       const chosen = explicit ?? (await this.sharedTargetsFile(evalFiles));
       for (const file of evalFiles) if (chosen) file.targetsFile = chosen;
@@ -251,7 +255,10 @@ class ProjectLoader {
     for (const file of evalFiles) {
       if (!file.targetsFile || !file.value) continue;
       let last: EvalCase | undefined;
-      for (const evalCase of file.value.cases) {
+      const { cases } = file.value;
+      // Indexed: it runs for every case, a for-of loop allocates an iterator result per step.
+      for (let index = 0; index < cases.length; index++) {
+        const evalCase = cases[index]!;
         // Cases mostly name their file's targets (shared lists): those were just counted.
         if (
           last !== undefined &&
