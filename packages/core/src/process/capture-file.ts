@@ -50,7 +50,8 @@ export interface CaptureFile {
    * keeps the last `limit.maxBytes` in memory and empties the file. The
    * child's next writes land past the end, leaving a hole that takes no space,
    * so an endless writer uses at most what it writes between two trims. A
-   * `tail` trim may lose what the child writes while it runs (microseconds).
+   * `tail` trim reads what the child writes while it runs, and may lose only a write
+   * made in the instant between its last look at the size and the truncation.
    */
   trim(limit: CaptureLimit): void;
   /**
@@ -120,10 +121,21 @@ class Capture implements CaptureFile {
       return;
     }
     if (size - this.keptUpTo <= limit.maxBytes) return;
-    const tail = readRange(this.fd, Math.max(this.keptUpTo, size - limit.maxBytes), size);
+    let end = size;
+    let tail = readRange(this.fd, Math.max(this.keptUpTo, end - limit.maxBytes), end);
+    // What the child writes while the tail is read (a megabyte can take milliseconds on a busy
+    // machine) would be cut with it: read that too, so only a write in the instant between the
+    // last size and the truncation can be lost (a command's last line was, under load).
+    for (let round = 0; round < 8; round++) {
+      const now = fstatSync(this.fd).size;
+      if (now === end) break;
+      const more = readRange(this.fd, Math.max(end, now - limit.maxBytes), now);
+      tail = lastBytes(Buffer.concat([tail, more]), limit.maxBytes);
+      end = now;
+    }
     ftruncateSync(this.fd, 0);
     this.kept = tail;
-    this.keptUpTo = size;
+    this.keptUpTo = end;
   }
 
   close(): void {
@@ -186,6 +198,10 @@ function readTailAfterTrim(
   const fromKept = Math.max(0, Math.min(kept.length, maxBytes - since.length));
   const joined = Buffer.concat([kept.subarray(kept.length - fromKept), since]);
   return decodeTail(joined, true);
+}
+
+function lastBytes(buffer: Buffer, maxBytes: number): Buffer {
+  return buffer.length <= maxBytes ? buffer : buffer.subarray(buffer.length - maxBytes);
 }
 
 function readRange(fd: number, start: number, end: number): Buffer {

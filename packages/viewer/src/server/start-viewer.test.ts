@@ -194,10 +194,11 @@ describe('startViewer', () => {
     expect(await cases()).toBe('case-1,case-2');
     await appendFile(run('eval_a.jsonl'), `${line.slice(40)}{"eval_id": 3}\n`);
     await eventually(async () => (await cases()) === 'case-1,case-2,case-3', 'case-3');
-    const runs = await getJson<RunsResponse>(server, '/api/runs');
-    expect(runs.runs[0]!.problems).toEqual([
-      { line: 4, message: expect.stringContaining('timestamp') },
-    ]);
+    // The run list is refreshed on the watcher's next event, which may come after the cases.
+    const problems = async () =>
+      (await getJson<RunsResponse>(server, '/api/runs')).runs[0]!.problems;
+    await eventually(async () => (await problems()).length > 0, 'the bad line');
+    expect(await problems()).toEqual([{ line: 4, message: expect.stringContaining('timestamp') }]);
     await writeFile(run('eval_b.jsonl'), resultLine('other'));
     await eventually(
       async () => (await getJson<RunsResponse>(server, '/api/runs')).runs.length === 2,
