@@ -71,11 +71,12 @@ describe.skipIf(dockerHost === undefined)('DockerRuntime on a real engine', () =
   it('kills a process that passes its timeout, with the processes it started', async () => {
     const outcome = await sandbox.exec({
       command: 'sleep 300 & echo started; sleep 300',
-      timeoutMs: 500,
+      // Long enough for the exec to start and print on a busy machine.
+      timeoutMs: 3000,
     });
     expect(outcome).toMatchObject({ stdout: 'started\n', timedOut: true, aborted: false });
     expect(outcome.exitCode).toBeUndefined();
-    expect(outcome.message).toBe('timed out after 500 ms');
+    expect(outcome.message).toBe('timed out after 3000 ms');
     const left = await sandbox.exec({ command: 'ps 2>/dev/null || ls /proc | grep -c "^[0-9]"' });
     expect(left.stdout).not.toMatch(/sleep 300/);
   });

@@ -248,7 +248,7 @@ evalcases:
       `workspace:
   docker:
     image: ${TEST_IMAGE}
-    timeout: 2
+    timeout: 6
     mounts: [{ source: ./out, target: /out }]
   hooks:
     after_each: { command: 'echo "$AGENTV_EVAL_ID $(pwd)" >> /out/after-each.txt' }
@@ -451,7 +451,7 @@ evalcases:
       {
         mode: 'persistent',
         command_template: 'sh /evals/agent.sh',
-        timeout_seconds: 3,
+        timeout_seconds: 6,
         max_retries: 1,
       },
       'persistent-restart',
@@ -465,7 +465,7 @@ evalcases:
     expect(answer('b1')[3]).toBe('1');
     expect(answer('b1')[4]).toBe(answer('a1')[4]);
     expect(answer('b1')[2]).not.toBe(answer('a1')[2]);
-    expect(byId.slow?.error).toMatch(/timed out after 3s[\s\S]*killed/);
+    expect(byId.slow?.error).toMatch(/timed out after 6s[\s\S]*killed/);
     // After the timeout a new agent answers the next case.
     expect(answer('z1')[3]).toBe('1');
     expect(await containersOf('persistent-restart')).toEqual([]);
