@@ -571,27 +571,16 @@ async function readCaseParts(
       expectedMessages ??
       (await buildMessages(input.expected_messages!, listContext('expected_messages'))),
   };
+  const caseContext = { file, source, casePath, caseId: input.id, lookup: defaults.lookup, issues };
   if (input.turns !== undefined || input.simulated_user !== undefined) {
     parts.conversation = await buildConversation(input, {
-      file,
-      source,
-      casePath,
-      caseId: input.id,
-      lookup: defaults.lookup,
-      issues,
+      ...caseContext,
       readEvaluators: (list, listPath) =>
         ownEvaluatorList(list, listPath, input.id, defaults, issues),
     });
   }
   if (input.trace !== undefined) {
-    parts.recordedTrace = await recordedTraceOf(input.trace, {
-      file,
-      source,
-      casePath,
-      caseId: input.id,
-      lookup: defaults.lookup,
-      issues,
-    });
+    parts.recordedTrace = await recordedTraceOf(input.trace, caseContext);
   }
   return parts;
 }

@@ -50,7 +50,8 @@ describe('cgroups of started processes', () => {
       const outcome = await runProcess({
         command: escapeThen('timeout', 'sleep 1000'),
         cwd: dir,
-        timeoutMs: 1000,
+        // Long enough for the escaped process to write its pid on a busy machine.
+        timeoutMs: 4000,
         killGraceMs: 200,
       });
       expect(outcome.timedOut).toBe(true);

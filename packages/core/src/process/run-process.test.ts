@@ -134,7 +134,8 @@ describe('runProcess stopping', () => {
       const outcome = await runProcess({
         command,
         cwd: tmpdir(),
-        timeoutMs: 300,
+        // Long enough for the shell to start and write on a busy machine.
+        timeoutMs: 3000,
         killGraceMs: 100,
       });
       expect(outcome).toMatchObject({ timedOut: true, aborted: false, signalName: 'SIGKILL' });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -87,7 +87,8 @@ describe.runIf(process.platform === 'linux')('processes started by the spawn hel
     const outcome = await runProcess({
       command: `sleep 30 & echo $! > ${pidFile}; wait`,
       cwd: dir,
-      timeoutMs: 300,
+      // Long enough for the shell to start and write the pid on a busy machine.
+      timeoutMs: 3000,
       killGraceMs: 200,
     });
     expect(outcome.timedOut).toBe(true);
@@ -96,8 +97,9 @@ describe.runIf(process.platform === 'linux')('processes started by the spawn hel
   });
 
   it('are stopped, and reported killed, when the helper dies; later ones start directly', async () => {
-    const running = runProcess({ command: 'echo started; exec sleep 30', cwd: dir });
-    await delay(300);
+    const started = join(dir, 'dies.started');
+    const running = runProcess({ command: `echo started > ${started}; exec sleep 30`, cwd: dir });
+    expect(await waitFor(() => existsSync(started))).toBe(true);
     process.kill(helperPid, 'SIGKILL');
     const outcome = await running;
     expect(outcome.signalName).toBe('SIGKILL');

@@ -102,10 +102,11 @@ describe('runHook', () => {
   it('kills a hook that hangs at its timeout with its whole process group, grandchildren included', async () => {
     const workspace = folder();
     const failure = await runHook(
-      { command: 'sleep 300 & echo $! > grandchild.pid; wait', timeoutMs: 500 },
+      // Long enough for the shell to start and write the pid on a busy machine.
+      { command: 'sleep 300 & echo $! > grandchild.pid; wait', timeoutMs: 3000 },
       { workspace, runId: 'r', env: process.env },
     );
-    expect(failure?.reason).toBe('timed out after 500 ms (stopped with its process group)');
+    expect(failure?.reason).toBe('timed out after 3000 ms (stopped with its process group)');
     const grandchild = Number(readFileSync(join(workspace, 'grandchild.pid'), 'utf8'));
     const deadline = Date.now() + 10_000;
     while (isAlive(grandchild) && Date.now() < deadline)

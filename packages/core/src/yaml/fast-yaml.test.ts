@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,11 +14,24 @@ import { type KeyMatcher, YamlSource } from './yaml-source.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /**
- * Every YAML file of the repository (examples, fixtures, test projects checked in), but
- * pnpm's lockfile: thousands of generated keys that no AgentV user writes, located one by one,
- * made this test take a minute on a busy machine.
+ * Every YAML file checked into the repository (examples, fixtures, test projects), but pnpm's
+ * lockfile: thousands of generated keys that no AgentV user writes, located one by one, made
+ * this test take a minute on a busy machine. Only files git tracks: what other suites and
+ * tools write into the tree while this one runs (results, temp projects) is not the subject.
+ * Outside a git checkout (an unpacked archive), every file found but in generated folders.
  */
 function repositoryYamlFiles(): string[] {
+  const tracked = spawnSync('git', ['ls-files', '-z', '--', '*.yaml', '*.yml'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (tracked.status === 0 && existsSync(path.join(repoRoot, '.git'))) {
+    return tracked.stdout
+      .split('\0')
+      .filter((name) => name !== '' && name !== 'pnpm-lock.yaml')
+      .map((name) => path.join(repoRoot, name))
+      .filter((file) => existsSync(file));
+  }
   const files: string[] = [];
   const walk = (directory: string) => {
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
