@@ -343,11 +343,16 @@ export class PersistentWorker {
     }
     this.pending = undefined;
     const pid = this.process!.pid;
-    pending.resolve({
+    const answer: WorkerAnswer = {
       response: reply.response,
       ...(pid === undefined ? {} : { pid }),
       wallTimeMs: Math.round(performance.now() - pending.started),
-    });
+    };
+    // Stderr lines the agent wrote just before this reply can be read after it (two pipes),
+    // but they were readable when the reply was, so they are read in this same poll of the
+    // event loop. The case is answered after that poll (the next case is sent on the answer),
+    // so the verbose log shows them as this case's lines, not the next one's.
+    setImmediate(() => pending.resolve(answer));
   }
 
   private withStderr(message: string): string {

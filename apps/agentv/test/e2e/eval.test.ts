@@ -249,12 +249,17 @@ writeFileSync(args[args.indexOf('--out') + 1], JSON.stringify({ text: JSON.strin
       echoCase(`c${index}`, `p${index}`, `p${index}`),
     ).join('');
     project = await createProject({
-      // Each call records its start and end so the test can count overlapping calls.
+      // Each call records its start and end so the test can count overlapping calls. A call
+      // ends only once 3 calls have started (or after 20 s), so that the pool's 3 calls overlap
+      // however slowly the machine starts them; with fewer at a time the peak stays below 3.
       'agent.mjs': `
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 const args = process.argv.slice(2);
 appendFileSync('log.txt', 'start\\n');
-await new Promise((resolve) => setTimeout(resolve, 300));
+const starts = () => readFileSync('log.txt', 'utf8').split('start').length - 1;
+const deadline = Date.now() + 20_000;
+while (starts() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+await new Promise((resolve) => setTimeout(resolve, 100));
 appendFileSync('log.txt', 'end\\n');
 writeFileSync(args[args.indexOf('--out') + 1], args[args.indexOf('--prompt') + 1]);
 `,
