@@ -11,6 +11,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // Takes effect although V8 is already running; set before anything is allocated in bulk.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
-  const { runCli } = await import('../bundle/cli.js');
-  process.exitCode = await runCli(argv);
+  const { loadCliBundle } = await import('../dist/load-cli-bundle.js');
+  process.exitCode = await loadCliBundle().runCli(argv);
 }

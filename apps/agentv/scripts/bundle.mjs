@@ -1,6 +1,9 @@
-// Bundles the CLI into `bundle/` after `tsc` has built `dist/`: loading ~350 separate ES modules
+// Bundles the CLI into `bundle/` after `tsc` has built `dist/`: loading ~350 separate modules
 // (ours, zod's, yaml's) costs node ~150 ms per run; one graph of a few chunks loads in a third of
 // that. `dist/` stays as tsc wrote it, for `import { runCli } from 'agentv'` and the types.
+// The CLI's graph is CommonJS (`cli.cjs` and its chunks), which `bin/agentv.mjs` loads with V8's
+// code cache (`src/load-cli-bundle.ts`); the eval-loading worker and the OpenTelemetry export
+// process are a second build, in ES modules, beside it.
 //
 // Layout contract (the code relies on it): every file of the bundle sits directly in `bundle/`,
 // one level below the package root like `dist/*.js`, so `new URL('../package.json', import.meta.url)`
@@ -14,6 +17,7 @@
 // so they resolve from `bundle/` as from the package that requires them. (Test: a json_schema
 // grader run by the built CLI, apps/agentv/test/e2e/grader-options.test.ts.)
 import { readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { build } from 'rolldown';
 
 /**
@@ -31,34 +35,100 @@ for (const name of EXTERNAL) {
   }
 }
 
-const options = {
-  input: {
-    cli: 'dist/main.js',
-    'load-eval-file-worker': 'dist/eval/load-eval-file-worker.js',
-    'otel-export-process': 'dist/eval/otel-export-process.js',
+/**
+ * CommonJS has no `import.meta`: rolldown rewrites `import.meta.url` itself, and this rewrites
+ * `import.meta.resolve('<specifier>')` (the viewer finds its client through its own name) to
+ * the same URL found by `require.resolve`. Any other use of `import.meta` fails the build.
+ */
+const importMetaInCommonJs = {
+  name: 'import-meta-in-commonjs',
+  transform(code) {
+    if (!code.includes('import.meta.resolve(')) return null;
+    return code.replace(
+      /import\.meta\.resolve\(('[^']+'|"[^"]+")\)/g,
+      'require("node:url").pathToFileURL(require.resolve($1)).href',
+    );
   },
-  platform: 'node',
-  external: EXTERNAL,
-  logLevel: 'warn',
 };
-const output = {
-  format: 'esm',
-  entryFileNames: '[name].js',
-  chunkFileNames: '[name]-[hash].js',
-  // Node reads every chunk of a run's graph at start-up: ASCII-only text (non-ASCII written
-  // as \u escapes) decodes faster and makes one-byte strings for V8 to parse, and without the
-  // JSDoc comments there is ~15% less of it. Licence comments stay.
-  charset: 'ascii',
-  comments: { legal: true, annotation: false, jsdoc: false },
+
+/**
+ * A dynamic `import()` left in the CommonJS bundle (rolldown keeps it for Node's own modules)
+ * runs through the host's dynamic-import callback, which a script compiled from V8's code cache
+ * does not get on Node 20 (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). Node's modules are required
+ * instead, and any other `import()` left fails the build.
+ */
+const requireNodeModules = {
+  name: 'require-node-modules',
+  renderChunk(code, chunk) {
+    const out = code.replace(/(?<![\w$.])import\((["'])([\w:/]+)\1\)/g, (text, quote, specifier) =>
+      builtinModules.includes(specifier.replace(/^node:/, ''))
+        ? `Promise.resolve().then(() => require(${quote}${specifier}${quote}))`
+        : text,
+    );
+    const left = /(?<![\w$.])import\(\s*["'`]/.exec(out);
+    if (left !== null) {
+      throw new Error(`${chunk.fileName}: a dynamic import() is left in the CommonJS bundle`);
+    }
+    return out;
+  },
 };
+
+function failOnWarning(level, log) {
+  if (level === 'warn') throw new Error(`rolldown: ${log.message}`);
+}
+
+const ENTRIES = {
+  cli: 'dist/main.js',
+  'load-eval-file-worker': 'dist/eval/load-eval-file-worker.js',
+  'otel-export-process': 'dist/eval/otel-export-process.js',
+};
+const options = { platform: 'node', external: EXTERNAL, onLog: failOnWarning };
+// Node reads every chunk of a run's graph at start-up: ASCII-only text (non-ASCII written as
+// \u escapes) decodes faster and makes one-byte strings for V8 to parse, and without the JSDoc
+// comments there is ~15% less of it. Licence comments stay.
+const text = { charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } };
 
 // A first pass, not written, tells which commands and entries reach each module.
-const { output: firstPass } = await build({ ...options, logLevel: 'silent', write: false, output });
+const { output: firstPass } = await build({
+  input: ENTRIES,
+  ...options,
+  onLog: () => {},
+  write: false,
+  output: { format: 'esm', ...text },
+});
+const groups = chunkGroups(firstPass);
 
 rmSync('bundle', { recursive: true, force: true });
+// The CLI in CommonJS, which `bin/agentv.mjs` loads with V8's code cache
+// (`src/load-cli-bundle.ts`): Node 20 has no code cache for ES modules.
 await build({
+  input: { cli: ENTRIES.cli },
   ...options,
-  output: { ...output, dir: 'bundle', codeSplitting: { groups: chunkGroups(firstPass) } },
+  plugins: [importMetaInCommonJs],
+  output: {
+    dir: 'bundle',
+    format: 'cjs',
+    plugins: [requireNodeModules],
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+    ...text,
+    codeSplitting: { groups },
+  },
+});
+// The eval-loading worker and the OpenTelemetry export process start as ES modules of their own.
+await build({
+  input: {
+    'load-eval-file-worker': ENTRIES['load-eval-file-worker'],
+    'otel-export-process': ENTRIES['otel-export-process'],
+  },
+  ...options,
+  output: {
+    dir: 'bundle',
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    ...text,
+  },
 });
 
 /**

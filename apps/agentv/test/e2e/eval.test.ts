@@ -293,8 +293,19 @@ export async function resolve(specifier, context, next) {
   return result;
 }`;
     project = await createProject({
-      'hook.mjs': `import { register } from 'node:module';
+      // The CLI's bundle is CommonJS, which node's module hooks do not see on Node 20: a
+      // wrapper of Module.prototype.load reports the chunks it requires.
+      'hook.mjs': `import Module, { register } from 'node:module';
+import { readFileSync } from 'node:fs';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolveHook)}));
+const yaml = /node_modules\\/yaml\\//;
+const load = Module.prototype.load;
+Module.prototype.load = function (filename) {
+  if (yaml.test(filename) || (filename.includes('/bundle/') && yaml.test(readFileSync(filename, 'utf8')))) {
+    process.stderr.write('YAML ' + filename + ' ');
+  }
+  return load.call(this, filename);
+};
 `,
       'agent.mjs': ECHO_AGENT,
       '.agentv/targets.yaml': ECHO_TARGETS,

@@ -210,6 +210,8 @@ describe('LLM targets', () => {
   it('does not load the AI SDK for --version or a run without LLM targets', async () => {
     // A module hook that reports every AI SDK module node resolves: the SDK's own files, or a
     // chunk of the CLI's bundle holding SDK code (the bundler heads each module with its path).
+    // The CLI's bundle is CommonJS, which node's module hooks do not see on Node 20: a wrapper
+    // of Module.prototype.load reports the chunks it requires.
     const resolveHook = `import { readFileSync } from 'node:fs';
 const sdk = /node_modules\\/(ai|@ai-sdk)\\//;
 export async function resolve(specifier, context, next) {
@@ -221,8 +223,16 @@ export async function resolve(specifier, context, next) {
   }
   return result;
 }`;
-    const hook = `import { register } from 'node:module';
+    const hook = `import Module, { register } from 'node:module';
+import { readFileSync } from 'node:fs';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(resolveHook)}));
+const sdk = /node_modules\\/(ai|@ai-sdk)\\//;
+const load = Module.prototype.load;
+Module.prototype.load = function (filename) {
+  const sdkChunk = filename.includes('/bundle/') && sdk.test(readFileSync(filename, 'utf8'));
+  if (sdk.test(filename) || sdkChunk) process.stderr.write('SDK ' + filename + ' ');
+  return load.call(this, filename);
+};
 `;
     project = await createProject({
       'hook.mjs': hook,

@@ -159,7 +159,7 @@ describe('the packed packages', () => {
         const withSchemas = ['@agentv/core', '@agentv/results'];
         if (/^schemas\/[\w.-]+\.json$/.test(file) && withSchemas.includes(pkg.name)) continue;
         // The CLI's bundle (scripts/bundle.mjs): built from the same sources as its dist/.
-        if (/^bundle\/[\w.-]+\.js$/.test(file) && pkg.name === 'agentv') continue;
+        if (/^bundle\/[\w.-]+\.c?js$/.test(file) && pkg.name === 'agentv') continue;
         // The viewer's browser client (scripts/build-client.mjs), bundled from src/client/.
         if (/^dist\/client\/[\w.-]+\.(js|css|html)$/.test(file) && pkg.name === '@agentv/viewer') {
           continue;
