@@ -61,6 +61,17 @@ async function filesUnder(folder: string): Promise<string[]> {
   return files;
 }
 
+/** A project whose first run wrote the cache: that run, the cache's folder and its files. */
+async function firstRun() {
+  project = await cacheProject();
+  const home = project.file('cache-home');
+  const first = await run(project, home);
+  const root = path.join(home, 'agentv');
+  const [name] = await readdir(root);
+  const folder = path.join(root, name!);
+  return { home, first, root, name: name!, folder, names: await readdir(folder) };
+}
+
 const EXPECTED = [
   ['greet', 1, 'You said: hello'],
   ['part', 0, 'You said: goodbye'],
@@ -95,36 +106,23 @@ describe('the code cache of the CLI', () => {
   });
 
   it('removes the files of an earlier install when it writes the cache of a new one', async () => {
-    project = await cacheProject();
-    const home = project.file('cache-home');
-    const first = await run(project, home);
-    const root = path.join(home, 'agentv');
-    const [folder] = await readdir(root);
-    const names = await readdir(path.join(root, folder!));
+    const { home, first, folder, names } = await firstRun();
     // What an earlier build of the same version left: a chunk that is gone, and a file of a
     // chunk still there but of another size and time.
     const stale = ['cli-gone.cjs-1000-1.v8', names[0]!.replace(/-\d+-\d+\.v8$/, '-1-2.v8')];
-    for (const name of stale) await writeFile(path.join(root, folder!, name), 'stale');
-    const kept = path.join(root, folder!, 'notes.txt');
-    await writeFile(kept, 'not a cache file');
+    for (const name of stale) await writeFile(path.join(folder, name), 'stale');
+    await writeFile(path.join(folder, 'notes.txt'), 'not a cache file');
     // A file of the cache is missing, as after a new install: this run writes it, then tidies.
-    await rm(path.join(root, folder!, names[1]!));
+    await rm(path.join(folder, names[1]!));
 
-    expect(await run(project, home)).toEqual(first);
-    expect((await readdir(path.join(root, folder!))).sort()).toEqual(
-      [...names, 'notes.txt'].sort(),
-    );
+    expect(await run(project!, home)).toEqual(first);
+    expect((await readdir(folder)).sort()).toEqual([...names, 'notes.txt'].sort());
   });
 
   it('ignores a damaged cache file silently and writes it again', async () => {
-    project = await cacheProject();
-    const home = project.file('cache-home');
-    const first = await run(project, home);
-    const root = path.join(home, 'agentv');
-    const [folder] = await readdir(root);
-    const names = await readdir(path.join(root, folder!));
+    const { home, first, root, name: folder, names } = await firstRun();
     for (const [index, name] of names.entries()) {
-      const file = path.join(root, folder!, name);
+      const file = path.join(root, folder, name);
       const bytes = await readFile(file);
       if (index % 2 === 0) {
         // Damage in the middle of the bytecode, the header left alone.
@@ -136,7 +134,7 @@ describe('the code cache of the CLI', () => {
     }
     const damaged = await filesUnder(root);
 
-    const second = await run(project, home);
+    const second = await run(project!, home);
     expect(second).toEqual(first);
     const rewritten = await filesUnder(root);
     expect(rewritten.map((file) => file.split(' ')[0])).toEqual(
@@ -144,7 +142,7 @@ describe('the code cache of the CLI', () => {
     );
     for (const [index, file] of rewritten.entries()) expect(file).not.toBe(damaged[index]);
     // Written again in full: the next run uses every file as it is.
-    expect(await run(project, home)).toEqual(first);
+    expect(await run(project!, home)).toEqual(first);
     expect(await filesUnder(root)).toEqual(rewritten);
   });
 
