@@ -60,3 +60,16 @@ export function fitHeapToRun(caseCount: number): void {
   // 0 is V8's own choice of growth.
   setFlagsFromString(caseCount > TIGHT_HEAP_MIN_CASES ? TIGHT_HEAP : '--heap-growing-percent=0');
 }
+
+/**
+ * Puts back the flags this module changed to those a run starts with (the bin's
+ * `--semi-space-growth-factor=1`, V8's own heap growth): V8 refuses cached code made under
+ * other flags, and the CLI's code cache is written when the process exits, for the next start.
+ */
+export function restoreHeapFlags(): void {
+  setFlagsFromString(SMALL_YOUNG_GENERATION);
+  setFlagsFromString('--heap-growing-percent=0');
+}
+
+// What the bin shim (`bin/agentv.mjs`) starts with.
+const SMALL_YOUNG_GENERATION = '--semi-space-growth-factor=1';

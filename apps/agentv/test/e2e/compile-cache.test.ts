@@ -105,6 +105,54 @@ describe('the code cache of the CLI', () => {
     expect(await filesUnder(root)).toEqual(written);
   });
 
+  it("is used after a run large enough to change V8's heap settings", async () => {
+    // Over 5,000 cases and 384 KiB of dataset: the run lets V8's young generation grow, and V8
+    // refuses cached code made under other flags than the next start's.
+    const count = 6000;
+    const dataset = Array.from(
+      { length: count },
+      (_, index) => `${JSON.stringify({ id: `c${index}`, question: `question ${index}` })}\n`,
+    ).join('');
+    project = await createProject({
+      'runner.mjs': `import { readFileSync, writeFileSync } from 'node:fs';
+const [input, output] = process.argv.slice(2);
+const lines = readFileSync(input, 'utf8').split('\\n').filter(Boolean);
+writeFileSync(output, lines.map((line) => JSON.stringify({ id: JSON.parse(line).id, text: 'answer' })).join('\\n') + '\\n');
+`,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    cwd: ..
+    provider_batching: true
+    command_template: node runner.mjs {INPUT_FILE} {OUTPUT_FILE}
+`,
+      'evals/large.yaml': `execution:
+  evaluators:
+    - { name: answered, type: contains, value: answer }
+cases: ./cases.jsonl
+`,
+      'evals/cases.jsonl': dataset,
+    });
+    const home = project.file('cache-home');
+    const large = async () => {
+      const result = await runAgentv(
+        ['eval', 'evals/large.yaml', '--out', 'out.jsonl'],
+        project!.dir,
+        {
+          XDG_CACHE_HOME: home,
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`${count} passed`);
+    };
+    await large();
+    const written = await filesUnder(home);
+    expect(written.length).toBeGreaterThan(3);
+    // Refused, the cache would be compiled again and written anew (new files) by every run.
+    await large();
+    expect(await filesUnder(home)).toEqual(written);
+  });
+
   it('removes the files of an earlier install when it writes the cache of a new one', async () => {
     const { home, first, folder, names } = await firstRun();
     // What an earlier build of the same version left: a chunk that is gone, and a file of a
