@@ -355,7 +355,7 @@ else process.stdout.write('fast this time');
 `,
       '.agentv/targets.yaml': targets(`
 command_template: node agent.mjs {ATTEMPT}
-timeout_seconds: 1
+timeout_seconds: 3
 `),
       'evals/t.yaml': evalFile(evalCase('hangs-once', 'hi', 'fast this time')),
     });

@@ -20,7 +20,7 @@ const TARGETS = (url: string) => `targets:
     cwd: ..
     command_template: node agent.mjs {PROMPT}
     max_retries: 0
-    timeout_seconds: 2
+    timeout_seconds: 5
   - name: service
     provider: http
     url: ${url}/chat
