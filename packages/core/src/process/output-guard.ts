@@ -42,6 +42,12 @@ export interface OutputGuard {
    * records (and, while `running`, stops the process for) the first ceiling passed.
    */
   check(running: boolean): void;
+  /**
+   * The process itself has ended (processes it left may still run until its group has
+   * settled): a ceiling passed from now on is recorded as not `stopped`, and nothing is
+   * terminated for it, as the group is being ended anyway.
+   */
+  leaderEnded(): void;
   /** The ceiling passed, once one was. */
   readonly exceeded: OutputLimitExceeded | undefined;
 }
@@ -118,6 +124,7 @@ function tailTrim(maxBytes: number | undefined): TailTrim | undefined {
 // A class, not closures: it lives as long as its process runs, once per call.
 class Guard implements OutputGuard {
   exceeded: OutputLimitExceeded | undefined;
+  private ended = false;
 
   constructor(
     private readonly stdout: CaptureFile,
@@ -149,10 +156,15 @@ class Guard implements OutputGuard {
     }
   }
 
+  leaderEnded(): void {
+    this.ended = true;
+  }
+
   private pass(source: string, maxBytes: number, bytes: number, running: boolean): void {
     if (this.exceeded !== undefined) return;
-    this.exceeded = { source, maxBytes, bytes, stopped: running };
-    if (running) this.stop?.terminate();
+    const stopped = running && !this.ended;
+    this.exceeded = { source, maxBytes, bytes, stopped };
+    if (stopped) this.stop?.terminate();
   }
 }
 

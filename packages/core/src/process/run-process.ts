@@ -136,6 +136,9 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     try {
       const end = await child.ended;
       clearTimeout(timer);
+      // The checks go on while the group settles (a leftover may still write), but what they
+      // find now was not what stopped the process.
+      outputGuard?.leaderEnded();
       await group.settle();
       if (outputGuard !== undefined) stopPolling(outputGuard);
       // Nothing writes to the captures any more: one size each for the last check and the read.
