@@ -45,7 +45,7 @@ const MAX_VALUE_CHARS = 4096;
  * per grader with its score and verdict.
  */
 export function caseSpans(result: EvaluationResult): OtlpJsonSpan[] {
-  const traceId = randomBytes(16).toString('hex');
+  const traceId = randomHex(16);
   const end = Date.parse(result.timestamp);
   const trace = result.trace ?? [];
   const firstEvent = trace.length === 0 ? end : Date.parse(trace[0]!.timestamp);
@@ -228,7 +228,7 @@ function attributes(values: Record<string, unknown>): OtlpKeyValue[] {
 function attribute(key: string, value: unknown): OtlpKeyValue {
   if (typeof value === 'boolean') return { key, value: { boolValue: value } };
   if (typeof value === 'number') {
-    return Number.isInteger(value)
+    return Number.isSafeInteger(value)
       ? { key, value: { intValue: String(value) } }
       : { key, value: { doubleValue: value } };
   }
@@ -249,7 +249,23 @@ function error(message: string): OtlpJsonSpan['status'] {
 }
 
 function spanId(): string {
-  return randomBytes(8).toString('hex');
+  return randomHex(8);
+}
+
+/** Random bytes drawn for ids at a time: a `randomBytes` call per span cost more than the span. */
+const ID_POOL_BYTES = 4096;
+let idPool = Buffer.alloc(0);
+let idPoolUsed = 0;
+
+/** `bytes` random bytes in hex, from the pool (refilled from the system's CSPRNG when spent). */
+function randomHex(bytes: number): string {
+  if (idPoolUsed + bytes > idPool.length) {
+    idPool = randomBytes(ID_POOL_BYTES);
+    idPoolUsed = 0;
+  }
+  const hex = idPool.toString('hex', idPoolUsed, idPoolUsed + bytes);
+  idPoolUsed += bytes;
+  return hex;
 }
 
 function nanos(ms: number): string {

@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -214,6 +216,67 @@ describe('createRunExporter', () => {
       cases: 1,
       failures: [{ target: 'endpoint', cases: 1, reason: 'ECONNREFUSED' }],
     });
+  });
+
+  it('reports an endpoint that does not answer in time, and speaks TLS to an https endpoint', async () => {
+    const silent: Server = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const slow = createRunExporter({
+        endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        timeoutMs: 200,
+        tries: 1,
+      });
+      slow.add(result('a'));
+      expect(await slow.close()).toEqual({
+        cases: 1,
+        failures: [{ target: 'endpoint', cases: 1, reason: 'timed out after 0.2s' }],
+      });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+
+    // A certificate of its own, which this process does not trust: the handshake says so.
+    scratch = await mkdtemp(path.join(tmpdir(), 'agentv-otel-'));
+    const [key, cert] = [path.join(scratch, 'key.pem'), path.join(scratch, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const tls = createHttpsServer(
+      { key: await readFile(key), cert: await readFile(cert) },
+      (_, response) => response.end(),
+    );
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const secure = createRunExporter({
+        endpoint: `https://127.0.0.1:${(tls.address() as AddressInfo).port}`,
+        tries: 1,
+      });
+      secure.add(result('a'));
+      expect(await secure.close()).toEqual({
+        cases: 1,
+        failures: [{ target: 'endpoint', cases: 1, reason: 'DEPTH_ZERO_SELF_SIGNED_CERT' }],
+      });
+    } finally {
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 
   it('writes OTLP/JSON lines to the file, ids in hex', async () => {

@@ -1,4 +1,6 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import path from 'node:path';
 import type { EvaluationResult } from '@agentv/core';
 import { caseSpans, type OtlpJsonSpan } from './case-spans.js';
@@ -52,7 +54,15 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
   const resource = Object.entries({ 'service.name': 'agentv', ...options.resource }).map(
     ([key, value]) => ({ key, value: { stringValue: value } }),
   );
-  const url = options.endpoint === undefined ? undefined : tracesUrl(options.endpoint);
+  const url = options.endpoint === undefined ? undefined : new URL(tracesUrl(options.endpoint));
+  // One connection kept for the run's batches (they go one at a time); ended by `close`.
+  const agent =
+    url === undefined
+      ? undefined
+      : new (url.protocol === 'https:' ? HttpsAgent : HttpAgent)({
+          keepAlive: true,
+          maxSockets: 1,
+        });
   const report: ExportReport = { cases: 0, failures: [] };
   let spans: OtlpJsonSpan[] = [];
   let cases = 0;
@@ -103,16 +113,16 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
     let reason = '';
     for (let attempt = 1; attempt <= tries; attempt++) {
       try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { ...options.headers, 'content-type': 'application/x-protobuf' },
+        const status = await post(
+          url,
+          agent!,
+          options.headers ?? {},
           body,
-          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-        });
-        await response.arrayBuffer();
-        if (response.ok) return;
-        reason = `HTTP ${response.status}`;
-        if (![408, 429, 502, 503, 504].includes(response.status)) break;
+          options.timeoutMs ?? 10_000,
+        );
+        if (status >= 200 && status < 300) return;
+        reason = `HTTP ${status}`;
+        if (![408, 429, 502, 503, 504].includes(status)) break;
       } catch (error) {
         reason = describe(error);
       }
@@ -132,6 +142,7 @@ export function createRunExporter(options: RunExporterOptions): RunExporter {
     async close() {
       flush();
       await chain;
+      agent?.destroy();
       return report;
     },
   };
@@ -142,6 +153,47 @@ export function tracesUrl(endpoint: string): string {
   const url = new URL(endpoint);
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/traces';
   return url.toString();
+}
+
+/**
+ * POSTs `body` as OTLP/protobuf and resolves with the status once the response has been read;
+ * rejects with the error's code (`ECONNREFUSED`) or `timed out after …`. Node's own client,
+ * not `fetch`: loading and starting undici cost more than a run's batches.
+ */
+function post(
+  url: URL,
+  agent: HttpAgent,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  timeoutMs: number,
+): Promise<number> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          ...headers,
+          'content-type': 'application/x-protobuf',
+          'content-length': String(body.byteLength),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      },
+    );
+    request.setTimeout(timeoutMs, () =>
+      request.destroy(new Error(`timed out after ${timeoutMs / 1000}s`)),
+    );
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === undefined ? error : new Error(error.code)),
+    );
+    request.end(body);
+  });
 }
 
 function describe(error: unknown): string {
