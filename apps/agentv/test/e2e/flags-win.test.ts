@@ -256,7 +256,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       project.dir,
     );
     expect(wide.code).toBe(0);
-    const results = Object.values(await resultsById('wide.jsonl'));
+    const results = parseJsonl(await readFile(project.file('wide.jsonl'), 'utf8'));
     expect(results.map((result) => result.attempts)).toEqual([1, 1, 1, 1]);
     const after = linesOf(await readFile(project.file('starts.log'), 'utf8'), 'start').length;
     expect(after - before).toBe(2);
