@@ -186,9 +186,12 @@ function post(
         response.on('error', reject);
       },
     );
-    request.setTimeout(timeoutMs, () =>
-      request.destroy(new Error(`timed out after ${timeoutMs / 1000}s`)),
+    // The whole request, answer included (a socket timeout would only bound each silence).
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`timed out after ${timeoutMs / 1000}s`)),
+      timeoutMs,
     );
+    request.on('close', () => clearTimeout(deadline));
     request.on('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === undefined ? error : new Error(error.code)),
     );
