@@ -197,13 +197,15 @@ describe('cli provider, mode: persistent', () => {
 
   it('kills a worker that hangs at the timeout, with the processes it started', async () => {
     const log = newLog();
-    const provider = persistent(testAgent(log), { timeoutSeconds: 1 });
+    // The limit of a worker's first case covers its start: room for starting Node on a busy
+    // machine, as the case after the timeout runs on a new worker.
+    const provider = persistent(testAgent(log), { timeoutSeconds: 5 });
     const error = (await catchError(() =>
       provider.invoke(makeRequest({ evalCaseId: 'slow', question: 'hang' })),
     )) as ProviderError;
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(
-      /^timed out after 1s: \[cli:my_agent#1\] \(pid \d+\) gave no response line for case "slow"/,
+      /^timed out after 5s: \[cli:my_agent#1\] \(pid \d+\) gave no response line for case "slow"/,
     );
     expect((await provider.invoke(makeRequest({ evalCaseId: 'next', question: 'q' }))).text).toBe(
       'echo: q',

@@ -250,10 +250,11 @@ describe.runIf(process.platform === 'linux')('runProcess output limits', () => {
 
   it('flags a file a leftover writes past its ceiling after the process ended as written, not stopped, and empties it', async () => {
     const leftover = join(dir, 'leftover.txt');
-    // The leftover ignores SIGTERM, writes after its parent has ended and keeps running for a
-    // second, so the checks made while the group settles see the file.
+    // The leftover ignores SIGTERM (from its start: the shell ignores it before the fork, so
+    // the SIGTERM sent when the shell exits cannot come first), writes after its parent has
+    // ended and keeps running for a second, so the checks made while the group settles see it.
     const outcome = await runProcess({
-      command: `(trap '' TERM; sleep 0.3; head -c 70000 /dev/zero > ${leftover}; sleep 1) & exit 0`,
+      command: `trap '' TERM; (sleep 0.3; head -c 70000 /dev/zero > ${leftover}; sleep 1) & exit 0`,
       cwd: dir,
       killGraceMs: 5000,
       outputLimit: { files: [{ path: leftover, maxBytes: 64 * KIB }] },

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupHasLiveMembers } from './process-group.js';
 import { runProcess } from './run-process.js';
-import { spawnHelperReady } from './spawn-helper.js';
+import { spawnHelper, spawnHelperReady } from './spawn-helper.js';
 import { SPAWN_HELPER_SCRIPT } from './spawn-helper-script.js';
 import { processAlive } from './test-support/process-alive.js';
 
@@ -97,12 +97,27 @@ describe.runIf(process.platform === 'linux')('processes started by the spawn hel
   });
 
   it('are stopped, and reported killed, when the helper dies; later ones start directly', async () => {
-    const started = join(dir, 'dies.started');
-    const running = runProcess({ command: `echo started > ${started}; exec sleep 30`, cwd: dir });
-    expect(await waitFor(() => existsSync(started))).toBe(true);
-    process.kill(helperPid, 'SIGKILL');
-    const outcome = await running;
-    expect(outcome.signalName).toBe('SIGKILL');
+    const helper = spawnHelper(200);
+    expect(helper).toBeDefined();
+    const capture = openSync(join(dir, 'dies.out'), 'w');
+    try {
+      const child = helper!.spawn({
+        file: '/bin/sh',
+        args: ['-c', 'exec sleep 30'],
+        cwd: dir,
+        env: { PATH: '/usr/bin:/bin' },
+        stdout: capture,
+        stderr: capture,
+      });
+      // Once AgentV has the pid: a process the helper started but had not reported yet is one
+      // AgentV cannot know of (see `failed` in spawn-helper.ts).
+      const pid = await child.started;
+      process.kill(helperPid, 'SIGKILL');
+      expect(await child.ended).toEqual({ code: null, signal: 'SIGKILL' });
+      expect(await waitFor(() => !processAlive(pid))).toBe(true);
+    } finally {
+      closeSync(capture);
+    }
     expect(await parentOfCommand()).toBe(process.pid);
   });
 });

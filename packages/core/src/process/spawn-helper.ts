@@ -103,7 +103,9 @@ export class SpawnHelper {
     stdout.on('data', (chunk: string) => this.read(chunk));
     const fail = () => this.failed();
     child.on('error', fail);
-    child.on('exit', fail);
+    // 'close', not 'exit': after the last line it wrote was read, so that a process it reported
+    // started just before it died is stopped, never started a second time here.
+    child.on('close', fail);
     stdin.on('error', fail);
   }
 
@@ -207,8 +209,9 @@ export class SpawnHelper {
   }
 
   // The helper is gone (killed, or it could not start): processes are started directly from
-  // now on. Those it started are stopped, as a process that lost its parent's report of how
-  // it ended; those it may not have started yet count as not started.
+  // now on. Those it reported started are stopped, as a process that lost its parent's report
+  // of how it ended; the others count as not started. (A helper killed in the instant between
+  // a process's start and its report of the pid leaves that process unknown to AgentV.)
   private failed(): void {
     this.stop();
     for (const [id, pending] of [...this.pending]) {
