@@ -47,7 +47,7 @@ interface Echo {
 
 const echoed = (text: string) => JSON.parse(text) as Echo;
 
-async function waitUntil(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+async function waitUntil(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -356,11 +356,11 @@ describe('cli provider: failures', () => {
     const error = (await catchError(() =>
       // Long enough for node to start and write its pids on a busy machine.
       provider(`${fakeAgentCommand('stubborn')} ${pidFile} {PROMPT_FILE}`, {
-        timeoutSeconds: 3,
+        timeoutSeconds: 8,
       }).invoke(makeRequest()),
     )) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect(error.message).toBe('timed out after 3s; stderr: working...');
+    expect(error.message).toBe('timed out after 8s; stderr: working...');
     expect(error.retryable).toBe(true);
     const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as {
       agent: number;
@@ -408,7 +408,15 @@ describe('cli provider: failures', () => {
     const invocation = provider(`${fakeAgentCommand('stubborn')} ${pidFile}`).invoke(
       makeRequest({ signal: controller.signal }),
     );
-    await waitUntil(() => existsSync(pidFile));
+    // Once the agent wrote both pids (a file that exists may not hold them yet).
+    await waitUntil(() => {
+      try {
+        JSON.parse(readFileSync(pidFile, 'utf8'));
+        return true;
+      } catch {
+        return false;
+      }
+    });
     controller.abort();
     const error = (await catchError(() => invocation)) as ProviderError;
     expect(error.message).toBe('the command was stopped: the run was interrupted');

@@ -43,8 +43,11 @@ describe('parseBatchOutput', () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       await catchError(() => parseBatchOutput(file, cases('a')));
     }
-    // Let the destroyed streams finish closing.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Destroyed streams close on libuv's threads: wait for that, up to 5 s.
+    const deadline = Date.now() + 5000;
+    while (openFiles() > before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(openFiles()).toBeLessThanOrEqual(before);
   });
 });

@@ -396,7 +396,7 @@ describe('cli provider, mode: persistent: validation', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

@@ -72,11 +72,11 @@ describe.skipIf(dockerHost === undefined)('DockerRuntime on a real engine', () =
     const outcome = await sandbox.exec({
       command: 'sleep 300 & echo started; sleep 300',
       // Long enough for the exec to start and print on a busy machine.
-      timeoutMs: 3000,
+      timeoutMs: 10_000,
     });
     expect(outcome).toMatchObject({ stdout: 'started\n', timedOut: true, aborted: false });
     expect(outcome.exitCode).toBeUndefined();
-    expect(outcome.message).toBe('timed out after 3000 ms');
+    expect(outcome.message).toBe('timed out after 10000 ms');
     const left = await sandbox.exec({ command: 'ps 2>/dev/null || ls /proc | grep -c "^[0-9]"' });
     expect(left.stdout).not.toMatch(/sleep 300/);
   });

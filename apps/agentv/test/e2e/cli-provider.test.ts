@@ -346,6 +346,7 @@ max_retries: 2
   });
 
   it('retries a timeout per --max-retries, and the next attempt can pass', async () => {
+    // 8 s: the second attempt's Node start counts against the limit too (room for a busy machine).
     project = await createProject({
       'agent.mjs': `
 import { appendFileSync } from 'node:fs';
@@ -355,7 +356,7 @@ else process.stdout.write('fast this time');
 `,
       '.agentv/targets.yaml': targets(`
 command_template: node agent.mjs {ATTEMPT}
-timeout_seconds: 3
+timeout_seconds: 8
 `),
       'evals/t.yaml': evalFile(evalCase('hangs-once', 'hi', 'fast this time')),
     });

@@ -104,9 +104,10 @@ ${httpTarget('long', `${server.url}/chat`, '    timeout_seconds: 30\n    max_ret
       'evals/long.yaml': evalFile('long', 'slow'),
     });
 
-    // The target allows 1 s, the agent needs 2.5 s, the flag allows 5 s: the flag wins.
+    // The target allows 1 s, the agent needs 2.5 s, the flag allows 15 s (room for a busy
+    // machine; a timeout would show as a second attempt): the flag wins.
     const longer = await runAgentv(
-      ['eval', 'evals/short.yaml', '--agent-timeout', '5', '--out', 'longer.jsonl'],
+      ['eval', 'evals/short.yaml', '--agent-timeout', '15', '--out', 'longer.jsonl'],
       project.dir,
     );
     expect(longer.code).toBe(0);
@@ -221,7 +222,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     });
 
     const longer = await runAgentv(
-      ['eval', 'evals/short.yaml', '--agent-timeout', '5', '--out', 'longer.jsonl'],
+      ['eval', 'evals/short.yaml', '--agent-timeout', '15', '--out', 'longer.jsonl'],
       project.dir,
     );
     expect(longer.code).toBe(0);
@@ -287,7 +288,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       'evals/llm.yaml': evalFile('llm', 'slow'),
     });
     const run = await runAgentv(
-      ['eval', 'evals/llm.yaml', '--agent-timeout', '5', '--no-cache', '--out', 'out.jsonl'],
+      ['eval', 'evals/llm.yaml', '--agent-timeout', '15', '--no-cache', '--out', 'out.jsonl'],
       project.dir,
     );
     expect(run.code).toBe(0);
@@ -342,8 +343,9 @@ ${httpTarget('always500', `${server.url}/chat`, '    max_retries: 1\n')}`,
   it('persistent cli: worker lines name the case and attempt the worker serves; the request line counts attempts from 1', async () => {
     project = await createProject({
       // Logs to stderr at start and per case; the first attempt of `crash` exits, the others
-      // answer after 3 s (so the retry of `crash` finds every worker busy and starts a fourth).
-      'bad.mjs': `import { appendFileSync } from 'node:fs';
+      // answer only once the retry of `crash` has arrived (so that retry finds every worker busy
+      // and starts a fourth, however late each worker started).
+      'bad.mjs': `import { appendFileSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 process.stderr.write('loading\\n');
 for await (const line of createInterface({ input: process.stdin })) {
@@ -351,7 +353,15 @@ for await (const line of createInterface({ input: process.stdin })) {
   appendFileSync('attempts.log', id + ' ' + attempt + '\\n');
   process.stderr.write('working on ' + id + '\\n');
   if (question.includes('crash') && attempt === 1) process.exit(3);
-  setTimeout(() => console.log(JSON.stringify({ id, text: 'Refund: ' + question })), 3000);
+  const until = Date.now() + 20000;
+  const answer = () => {
+    if (!readFileSync('attempts.log', 'utf8').includes('crash 2') && Date.now() < until) {
+      setTimeout(answer, 50);
+      return;
+    }
+    console.log(JSON.stringify({ id, text: 'Refund: ' + question }));
+  };
+  answer();
 }
 `,
       '.agentv/targets.yaml': `targets:

@@ -18,7 +18,7 @@ import { spawnInTerminal } from '../support/run-in-terminal.js';
 // Nothing AgentV starts may outlive it: SIGHUP, a closed terminal, kill -9, setsid escapees.
 
 /**
- * Records its pids in pids/<case>.<role>. `quick…` cases answer at once, `slow…` after 0.1 s; `escape` answers after
+ * Records its pids in pids/<case>.<role>. `quick…` cases answer at once, `slow…` after 0.3 s; `escape` answers after
  * starting a setsid escapee; any other case starts a child, a grandchild, a setsid escapee and a
  * double-forked setsid escapee, all ignoring SIGTERM, and never answers. `$2` is {OUTPUT_FILE}.
  */
@@ -29,7 +29,7 @@ cat /proc/$$/cgroup > "pids/$id.cgroup" 2>/dev/null
 dirname "$2" > "pids/$id.folder"
 case $id in
   quick*) echo done > "$2"; exit 0 ;;
-  slow*) sleep 0.1; echo done > "$2"; exit 0 ;;
+  slow*) sleep 0.3; echo done > "$2"; exit 0 ;;
 esac
 trap '' TERM
 setsid sh -c 'echo $$ > "pids/'$id'.escapee"; exec sleep 1000' &
@@ -403,7 +403,8 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
   }, 60_000);
 
   it('stops a setsid escapee when its case ends and on timeout', async () => {
-    const where = await setUp(['escape', 'stuck'], '    timeout_seconds: 1\n');
+    // Only `stuck` is meant to time out: room for `escape`'s few process starts on a busy machine.
+    const where = await setUp(['escape', 'stuck'], '    timeout_seconds: 6\n');
     const { code } = await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], where.dir);
     expect(code).toBe(2);
     const results = parseJsonl(readFileSync(where.file('out.jsonl'), 'utf8'));
@@ -429,7 +430,8 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
   }, 60_000);
 
   describe('through the spawn helper (runs of more than a few cases)', () => {
-    // One after another, 2.4 s: time enough for the helper to start before the last case.
+    // One after another, 7.2 s: time enough for the helper to start before the last case, also
+    // on a busy machine where starting Node takes a second or two.
     const slow = Array.from({ length: 24 }, (_, index) => `slow${index}`);
     /** Pids of the spawn helpers of agentv process `owner` (`node -e <script> <owner> <grace>`). */
     const helpersOf = (owner: number): number[] => {

@@ -92,8 +92,9 @@ async function hungRun(p: Project, args: string[]) {
   const run = collectRun(child);
   await waitFor(async () => {
     const written = parseJsonl(await readFile(p.file('out.jsonl'), 'utf8').catch(() => ''));
-    const slow = (await calls(p)).filter((line) => line.startsWith('slow'));
-    return written.length === 4 && slow.length === 2;
+    // hung.log, not calls.log: an agent logs its call before it records its pid as hanging.
+    const hung = (await readFile(p.file('hung.log'), 'utf8').catch(() => '')).split('\n');
+    return written.length === 4 && hung.filter(Boolean).length === 2;
   });
   return { child, run };
 }

@@ -117,7 +117,9 @@ describe.skipIf(noEngine)('mode: persistent in containers (workspace.docker)', (
   it('restarts an agent that died; a timeout kills it and its child inside the container', async () => {
     project = await persistentProject(
       ['a', 'die-1', 'b', 'slow-1', 'c'],
-      '    timeout_seconds: 3\n',
+      // Each worker's first case includes its start (docker exec, Node in the container): room
+      // for that on a busy machine; only slow-1's first attempt is meant to time out.
+      '    timeout_seconds: 10\n',
     );
     const run = await runAgentv([...evalArgs(1), '--max-retries', '1'], project.dir, engineEnv());
     expect(run.stderr).not.toMatch(/\n\s+at /);

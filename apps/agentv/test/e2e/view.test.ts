@@ -21,7 +21,8 @@ const VIEWPORTS = {
 } as const;
 
 // Two mock targets (one answers right, one wrong) for two runs to compare, and a slow one for a
-// run the viewer watches while it is written.
+// run the viewer watches while it is written (2 s a case, so that a busy machine still shows it
+// growing).
 const MOCK_TARGETS = `  - name: good
     provider: mock
     response: "refund approved for order 42"
@@ -35,7 +36,7 @@ const MOCK_TARGETS = `  - name: good
   - name: slow
     provider: mock
     response: "refund approved"
-    delay_ms: 700
+    delay_ms: 2000
 `;
 
 const REFUNDS = `evalcases:

@@ -95,8 +95,14 @@ ${agentCase('fix', 'fix', FIXED)}`,
     await waitUntil(() => agentPids().length === 1);
     run.child.kill('SIGKILL');
     await run.closed;
-    // The agent runs in its own process group: it outlives a killed AgentV unless stopped.
-    for (const pid of agentPids()) process.kill(pid, 'SIGKILL');
+    // The watchdog stops the agent's group too; whichever comes first, it is gone after this.
+    for (const pid of agentPids()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already stopped by the watchdog.
+      }
+    }
     const left = foldersIn(root).filter((name) => name.startsWith('agentv-run-'));
     expect(left).toHaveLength(1);
 

@@ -271,13 +271,14 @@ ${agentCase('fix', 'fix', FIXED)}${agentCase('broken', 'fix', FIXED)}`,
   });
 
   it('a hanging hook is killed with its process group at its timeout', async () => {
+    // 5 s: room for the shell to start the sleeper and write its pid on a busy machine.
     project = await workspaceProject({
       'evals/e.yaml': `workspace:
   template: ./app
   hooks:
     before_each:
       command: 'sleep 300 & echo $! > "$PID_DIR/sleeper.pid"; wait'
-      timeout_ms: 500
+      timeout_ms: 5000
 evalcases:
 ${agentCase('fix', 'fix', FIXED)}`,
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,12 @@ const escapeThen = (name: string, then: string) =>
   `setsid sh -c 'trap "" TERM; echo $$ > ${name}; while :; do sleep 1; done' & ` +
   `while [ ! -s ${name} ]; do sleep 0.01; done; ${then}`;
 const pidIn = (name: string) => Number(readFileSync(join(dir, name), 'utf8'));
+/** Waits until the escaped process wrote its pid (the file exists before the pid is in it). */
+async function pidWritten(name: string): Promise<void> {
+  while (!(existsSync(join(dir, name)) && pidIn(name) > 0)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 // As root and in CI cgroups must work: these tests may not skip there.
 const required = process.getuid?.() === 0 || process.env.CI !== undefined;
@@ -66,9 +72,7 @@ describe('cgroups of started processes', () => {
         signal: controller.signal,
         killGraceMs: 200,
       });
-      while (readdirSync(dir).every((name) => name !== 'abort')) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await pidWritten('abort');
       controller.abort();
       expect((await running).aborted).toBe(true);
       expect(processAlive(pidIn('abort'))).toBe(false);
@@ -90,9 +94,7 @@ describe('cgroups of started processes', () => {
         cwd: dir,
         killGraceMs: 200,
       });
-      while (readdirSync(dir).every((name) => name !== 'persistent')) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await pidWritten('persistent');
       await child.stop();
       expect(processAlive(pidIn('persistent'))).toBe(false);
     });

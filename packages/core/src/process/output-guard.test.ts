@@ -123,7 +123,8 @@ describe.runIf(process.platform === 'linux')('runProcess output limits', () => {
     const running = runProcess({
       command: `echo $$ > ${pidFile}; exec yes`,
       cwd: dir,
-      timeoutMs: 1500,
+      // Time enough for `yes` to write well over 8 MiB on a busy machine.
+      timeoutMs: 4000,
       maxStdoutBytes: 1000,
     });
     const { maxAllocated, maxSize, outcome } = await watchDescriptor(
@@ -143,7 +144,8 @@ describe.runIf(process.platform === 'linux')('runProcess output limits', () => {
     const running = runProcess({
       command: `echo $$ > ${pidFile}; exec yes >&2`,
       cwd: dir,
-      timeoutMs: 1500,
+      // Time enough for `yes` to write well over 8 MiB on a busy machine.
+      timeoutMs: 4000,
       maxStderrBytes: 4 * KIB,
     });
     const { maxAllocated, maxSize, outcome } = await watchDescriptor(
@@ -165,7 +167,8 @@ describe.runIf(process.platform === 'linux')('runProcess output limits', () => {
     const running = runProcess({
       command: `echo $$ > ${pidFile}; exec yes`,
       cwd: dir,
-      timeoutMs: 1500,
+      // Time enough for `yes` to write well over 8 MiB on a busy machine.
+      timeoutMs: 4000,
       maxStdoutBytes: 4 * KIB,
       keepStdout: 'tail',
     });
