@@ -166,6 +166,47 @@ describe('validateCliSettings', () => {
   });
 });
 
+describe('start_timeout_seconds', () => {
+  it('is seconds, for mode: persistent only', () => {
+    expect(
+      issuesOf({
+        command_template: 'node agent.mjs',
+        mode: 'persistent',
+        start_timeout_seconds: 90,
+      }),
+    ).toEqual([]);
+    expect(
+      issuesOf({
+        command_template: 'node agent.mjs',
+        mode: 'persistent',
+        start_timeout_seconds: 'x',
+      }),
+    ).toEqual([
+      expect.objectContaining({
+        path: ['start_timeout_seconds'],
+        message: 'must be a number of seconds',
+      }),
+    ]);
+    const single = issuesOf({ command_template: 'agent {PROMPT}', start_timeout_seconds: 90 });
+    expect(single).toEqual([
+      expect.objectContaining({
+        path: ['start_timeout_seconds'],
+        message: expect.stringContaining('applies only to mode: persistent'),
+        hint: 'remove start_timeout_seconds, or set mode: persistent',
+      }),
+    ]);
+    expect(
+      parseCliSettings(
+        target({
+          command_template: 'node agent.mjs',
+          mode: 'persistent',
+          start_timeout_seconds: 90,
+        }),
+      ).startTimeoutSeconds,
+    ).toBe(90);
+  });
+});
+
 describe('parseCliSettings', () => {
   it('resolves paths, converts env values and applies defaults', () => {
     const settings = parseCliSettings(

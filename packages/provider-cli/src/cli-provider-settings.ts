@@ -78,6 +78,12 @@ export interface CliProviderSettings {
   verbose: boolean;
   /** `persistent`: one process per worker speaking JSON lines; default `single` (a process per case). */
   mode?: CliMode;
+  /**
+   * `mode: persistent` only (the target's `start_timeout_seconds`): each process must print
+   * `{"ready": true}` within this time before it is sent a case, and no case's time limit
+   * covers its start. Unset: a process's first case includes its start.
+   */
+  startTimeoutSeconds?: number;
 }
 
 /**
@@ -94,6 +100,7 @@ export const CLI_SETTINGS_KEYS = [
   'healthcheck',
   'verbose',
   'mode',
+  'start_timeout_seconds',
 ] as const;
 
 const DEFAULT_FILE_FORMAT = '{path}';
@@ -137,6 +144,7 @@ const cliSettingsSchema = z.object({
     )
     .optional(),
   verbose: z.boolean({ error: 'must be true or false' }).optional(),
+  start_timeout_seconds: seconds.optional(),
 });
 
 const httpHealthcheckSchema = z.object({
@@ -175,6 +183,8 @@ const HINTS: Record<string, string> = {
   env: 'write env as a mapping, e.g. env: { API_BASE: "http://127.0.0.1:8080" }',
   verbose: 'use verbose: true or verbose: false',
   healthcheck: HEALTHCHECK_HINT,
+  start_timeout_seconds:
+    'give the seconds a persistent agent may take to load before it prints {"ready": true}, e.g. start_timeout_seconds: 120',
 };
 
 /**
@@ -280,6 +290,9 @@ export function parseCliSettings(target: ResolvedTarget): CliProviderSettings {
     ...(healthcheck === undefined ? {} : { healthcheck }),
     verbose: raw.verbose ?? false,
     ...(cliMode(target.settings) === 'persistent' ? { mode: 'persistent' as const } : {}),
+    ...(raw.start_timeout_seconds === undefined
+      ? {}
+      : { startTimeoutSeconds: raw.start_timeout_seconds }),
   };
 }
 

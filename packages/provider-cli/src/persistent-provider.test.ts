@@ -216,6 +216,60 @@ describe('cli provider, mode: persistent', () => {
     expect(pids.filter(processAlive)).toEqual([]);
   });
 
+  it('with start_timeout_seconds sends a process no case before its ready line, and no case pays for the start', async () => {
+    const log = newLog();
+    const lines: string[] = [];
+    // The agent loads for 3 s; a case may take 2 s: its start is not in that limit.
+    const provider = persistent(
+      testAgent(log, 'ready-after=3000'),
+      { timeoutSeconds: 2, startTimeoutSeconds: 30 },
+      lines,
+    );
+    const response = await provider.invoke(makeRequest({ evalCaseId: 'first', question: 'q' }));
+    expect(response.text).toBe('echo: q');
+    expect(response.durationMs).toBeLessThan(3000);
+    expect((await provider.invoke(makeRequest({ evalCaseId: 'second', question: 'r' }))).text).toBe(
+      'echo: r',
+    );
+    expect(logged(log, 'start')).toHaveLength(1);
+    const ignored = lines.indexOf(
+      '[cli:my_agent#1] first attempt 1 stdout line before the ready line, ignored: {"status":"loading"}',
+    );
+    const ready = lines.findIndex((line) =>
+      /^\[cli:my_agent#1\] first attempt 1 ready after \d+ ms$/.test(line),
+    );
+    const working = lines.indexOf('[cli:my_agent#1] first attempt 1 stderr: working on first');
+    expect(ignored).toBeGreaterThanOrEqual(0);
+    expect(ready).toBeGreaterThan(ignored);
+    expect(working).toBeGreaterThan(ready);
+    expect(lines).toContain(
+      '[cli:my_agent] each process is sent cases once it prints {"ready": true}, within 30 s (start_timeout_seconds)',
+    );
+  });
+
+  it('with start_timeout_seconds fails the case, retryable, when the process never says ready or exits first', async () => {
+    const log = newLog();
+    const silent = persistent(testAgent(log), { startTimeoutSeconds: 0.5 });
+    const late = (await catchError(() =>
+      silent.invoke(makeRequest({ evalCaseId: 'a', question: 'q' })),
+    )) as ProviderError;
+    expect(late.message).toMatch(
+      /^\[cli:my_agent#1\] \(pid \d+\) did not print its ready line within 0.5s \(start_timeout_seconds\) and was killed/,
+    );
+    expect(late).toMatchObject({ retryable: true, failureClass: 'timeout' });
+    expect(late.hint).toContain('raise start_timeout_seconds');
+    expect(logged(log, 'start').filter(processAlive)).toEqual([]);
+
+    const crashing = persistent(testAgent(newLog(), 'exit-at-start'), { startTimeoutSeconds: 30 });
+    const exited = (await catchError(() =>
+      crashing.invoke(makeRequest({ evalCaseId: 'b', question: 'q' })),
+    )) as ProviderError;
+    expect(exited.message).toMatch(
+      /^\[cli:my_agent#1\] \(pid \d+\) exited with code 4 before its ready line; stderr: cannot load the model/,
+    );
+    expect(exited).toMatchObject({ retryable: true, exitCode: 4 });
+  });
+
   it('fails a case on a response line that is not JSON, naming the line', async () => {
     const provider = persistent(testAgent(newLog()));
     const error = (await catchError(() =>

@@ -80,6 +80,11 @@ export function createPersistentCliProvider(
   // either, the cli default stops an agent that stops answering.
   const timeout = callTimeout(settings.timeoutSeconds, options, DEFAULT_CLI_TIMEOUT_SECONDS);
   if (verbose) log(`[cli:${targetName}] time limit per call: ${describeCallTimeout(timeout)}`);
+  if (verbose && settings.startTimeoutSeconds !== undefined) {
+    log(
+      `[cli:${targetName}] each process is sent cases once it prints {"ready": true}, within ${settings.startTimeoutSeconds} s (start_timeout_seconds)`,
+    );
+  }
   const env = withoutAgentvVariables({ ...(options.env ?? process.env), ...settings.env });
   const slots: Slot[] = [];
   // Processes being stopped or killed; `close` waits until each is gone.
@@ -121,6 +126,7 @@ export function createPersistentCliProvider(
     slot: Slot,
     place: Place,
     serving: string,
+    signal: AbortSignal | undefined,
   ): Promise<PersistentWorker> => {
     const current = slot.worker;
     if (current?.alive && slot.place === place.key) return current;
@@ -139,6 +145,10 @@ export function createPersistentCliProvider(
       ...(place.sandbox === undefined ? {} : { sandbox: place.sandbox }),
       redact,
       maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      ...(settings.startTimeoutSeconds === undefined
+        ? {}
+        : { startTimeoutMs: settings.startTimeoutSeconds * 1000 }),
+      ...(signal === undefined ? {} : { signal }),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(verbose ? { log } : {}),
     });
@@ -177,7 +187,7 @@ export function createPersistentCliProvider(
     }
     let call: SandboxCallDir | undefined;
     try {
-      const worker = await workerFor(slot, place, callLabel(request));
+      const worker = await workerFor(slot, place, callLabel(request), request.signal);
       let asked = request;
       if (place.sandbox !== undefined) {
         // The case's files go through the exchange folder; the request names /workspace.

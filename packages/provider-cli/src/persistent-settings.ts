@@ -23,7 +23,18 @@ export function cliMode(settings: Record<string, unknown>): CliMode {
  */
 export function persistentModeIssues(target: ResolvedTarget): Issue[] {
   const mode = target.settings.mode;
-  if (mode === undefined || mode === 'single') return [];
+  if (mode === undefined || mode === 'single') {
+    if (target.settings.start_timeout_seconds === undefined) return [];
+    return [
+      {
+        severity: 'error',
+        path: ['start_timeout_seconds'],
+        message:
+          'applies only to mode: persistent, whose processes say when they are ready; a process per case has its start in timeout_seconds',
+        hint: 'remove start_timeout_seconds, or set mode: persistent',
+      },
+    ];
+  }
   if (mode !== 'persistent') {
     const suggestion = typeof mode === 'string' ? closestMatch(mode, CLI_MODES) : undefined;
     return [

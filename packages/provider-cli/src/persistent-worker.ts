@@ -32,6 +32,14 @@ export interface PersistentWorkerOptions {
   killGraceMs?: number;
   /** Most bytes of one reply line (the target's `max_output_bytes`); a longer one stops the worker. */
   maxOutputBytes: number;
+  /**
+   * The target's `start_timeout_seconds` in ms: when set, the process is ready only once it
+   * printed `{"ready": true}` on stdout, which it must do within this time; no case is sent
+   * before. Unset: it is sent its first case at once (that case's time limit covers the start).
+   */
+  startTimeoutMs?: number;
+  /** Stops the start (the run was interrupted). */
+  signal?: AbortSignal;
   /** Masks secrets in what is logged or reported. */
   redact: (text: string) => string;
   /** Diagnostics (start, stderr lines, exit) go here when set: the verbose log. */
@@ -68,6 +76,12 @@ interface AgentProcess {
   stop(): Promise<unknown>;
 }
 
+/** What a start waiting for the process's ready line is waiting for. */
+interface Readying {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /** What the case of a request is waiting for. */
 interface Pending {
   id: string;
@@ -89,6 +103,7 @@ export class PersistentWorker {
   private readonly options: PersistentWorkerOptions;
   private process: AgentProcess | undefined;
   private pending: Pending | undefined;
+  private readying: Readying | undefined;
   private stderrTail = '';
   private broken = false;
   /**
@@ -136,7 +151,61 @@ export class PersistentWorker {
       }
     }
     worker.attach(worker.process);
+    if (options.startTimeoutMs !== undefined) {
+      try {
+        await worker.waitReady(options.startTimeoutMs, options.signal);
+      } catch (error) {
+        await worker.kill();
+        throw error;
+      }
+    }
     return worker;
+  }
+
+  /** Resolves once the process printed `{"ready": true}`; rejects when it exits or takes longer than `ms`. */
+  private waitReady(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const child = this.process!;
+    const { label } = this.options;
+    const started = performance.now();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () =>
+        this.fail(
+          new ProviderError(`${label} was stopped: the run was interrupted`, { retryable: false }),
+        );
+      const timer = setTimeout(
+        () =>
+          this.fail(
+            new ProviderError(
+              this.withStderr(
+                `${label} (${child.label}) did not print its ready line within ${ms / 1000}s (start_timeout_seconds) and was killed`,
+              ),
+              {
+                retryable: true,
+                failureClass: 'timeout',
+                hint: 'raise start_timeout_seconds, or make the agent print {"ready": true} on stdout once it has loaded',
+              },
+            ),
+          ),
+        ms,
+      );
+      const cleanUp = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      this.readying = {
+        resolve: () => {
+          cleanUp();
+          this.log(`ready after ${Math.round(performance.now() - started)} ms`);
+          resolve();
+        },
+        reject: (error) => {
+          cleanUp();
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort();
+    });
   }
 
   /** False once the process exited, was killed, or broke the protocol. */
@@ -235,13 +304,16 @@ export class PersistentWorker {
     await this.process?.kill();
   }
 
-  /** Fails the pending case (if any) and kills the process: its state is unknown now. */
+  /** Fails the pending case or start (if any) and kills the process: its state is unknown now. */
   private fail(error: ProviderError): void {
     const pending = this.pending;
+    const readying = this.readying;
     this.pending = undefined;
+    this.readying = undefined;
     this.broken = true;
     this.process?.kill();
     pending?.reject(error);
+    readying?.reject(error);
   }
 
   private attach(child: AgentProcess): void {
@@ -276,6 +348,19 @@ export class PersistentWorker {
             ? `was killed by signal ${exit.signalName ?? 'unknown'}`
             : `exited with code ${exit.exitCode}`;
       this.log(`${child.label} ${how}`);
+      if (this.readying !== undefined) {
+        this.fail(
+          new ProviderError(
+            this.withStderr(`${label} (${child.label}) ${how} before its ready line`),
+            {
+              retryable: true,
+              ...(exit.exitCode === undefined ? {} : { exitCode: exit.exitCode }),
+              hint: 'with start_timeout_seconds the agent prints {"ready": true} on stdout once it has loaded; run the command by hand to find out why it stops',
+            },
+          ),
+        );
+        return;
+      }
       const pending = this.pending;
       if (pending === undefined) return;
       if (exit.oomMessage !== undefined) {
@@ -323,7 +408,14 @@ export class PersistentWorker {
     if (line.trim() === '') return;
     const { label } = this.options;
     if (pending === undefined) {
-      this.log(`stdout line while no case was waiting, ignored: ${excerpt(line)}`);
+      const readying = this.readying;
+      if (readying !== undefined && isReadyLine(line)) {
+        this.readying = undefined;
+        readying.resolve();
+        return;
+      }
+      const when = readying === undefined ? 'while no case was waiting' : 'before the ready line';
+      this.log(`stdout line ${when}, ignored: ${this.options.redact(excerpt(line))}`);
       return;
     }
     const reply = parseReplyLine(line, `response line for case "${pending.id}"`);
@@ -432,6 +524,18 @@ async function startInSandbox(
     kill: () => started.kill(),
     stop: () => started.stop(),
   };
+}
+
+/** `{"ready": true}`, the line a process started with `start_timeout_seconds` prints once loaded. */
+function isReadyLine(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return (
+      typeof value === 'object' && value !== null && (value as { ready?: unknown }).ready === true
+    );
+  } catch {
+    return false;
+  }
 }
 
 function protocolError(message: string): ProviderError {

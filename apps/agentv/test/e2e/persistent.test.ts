@@ -256,6 +256,10 @@ appendFileSync('starts.log', 'eof ' + process.pid + '\\n');
     provider: cli
     mode: persistent
     command_template: node agent.mjs --prompt {PROMPT}
+  - name: ready
+    provider: cli
+    command_template: node agent.mjs --prompt {PROMPT}
+    start_timeout_seconds: 60
 `,
       'evals/e.yaml': evalFile(1),
     });
@@ -268,7 +272,42 @@ appendFileSync('starts.log', 'eof ' + process.pid + '\\n');
     expect(output).toContain(
       '{PROMPT} cannot be used with mode: persistent, because the command starts once for many cases',
     );
+    expect(output).toContain('start_timeout_seconds');
+    expect(output).toContain('applies only to mode: persistent');
   });
+
+  it("with start_timeout_seconds a slow-loading agent is sent cases once ready: its load is in no case's time limit", async () => {
+    project = await createProject({
+      // Loads for 3 s (a model, a JVM), says so, then answers at once.
+      'agent.mjs': `import { createInterface } from 'node:readline';
+await new Promise((resolve) => setTimeout(resolve, 3000));
+console.log(JSON.stringify({ ready: true }));
+for await (const line of createInterface({ input: process.stdin })) {
+  const { id, question } = JSON.parse(line);
+  console.log(JSON.stringify({ id, text: 'You asked: ' + question }));
+}
+`,
+      '.agentv/targets.yaml': targets(
+        'node agent.mjs',
+        '    timeout_seconds: 2\n    start_timeout_seconds: 60\n    max_retries: 0\n',
+      ),
+      'evals/e.yaml': evalFile(4),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/e.yaml', '--out', 'out.jsonl', '--workers', '2'],
+      project.dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const lines = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(lines.map((line) => [line.eval_id, line.passed, line.attempts]).sort()).toEqual([
+      ['c0', true, 1],
+      ['c1', true, 1],
+      ['c2', true, 1],
+      ['c3', true, 1],
+    ]);
+    for (const line of lines) expect(line.duration_ms).toBeLessThan(3000);
+    expect(await logged(project, 'start')).toHaveLength(2);
+  }, 60_000);
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -1,4 +1,5 @@
-// A persistent agent for tests: `node persistent-agent.mjs <log file> [ignore-eof] [trap-term]`.
+// A persistent agent for tests: `node persistent-agent.mjs <log file> [ignore-eof] [trap-term]
+// [ready-after=<ms>] [exit-at-start]`.
 // Logs `start <pid>` and `eof <pid>` lines to the log file; answers each request line by its
 // question: `crash` exits on its first attempt (attempts count from 1), `hang` starts a child and never answers, `bad-json` and
 // `wrong-id` break the protocol, `leak` prints $TOKEN and answers it under a wrong id, anything else is echoed as `echo: <question>`.
@@ -9,6 +10,17 @@ import { createInterface } from 'node:readline';
 const [log, ...flags] = process.argv.slice(2);
 appendFileSync(log, `start ${process.pid}\n`);
 if (flags.includes('trap-term')) process.on('SIGTERM', () => {});
+// `ready-after=<ms>`: prints a status line at once and {"ready": true} after <ms>, as an agent
+// that loads a model would; `exit-at-start`: exits with code 4 before that.
+const readyAfter = flags.find((flag) => flag.startsWith('ready-after='));
+if (flags.includes('exit-at-start')) {
+  process.stderr.write('cannot load the model\n');
+  process.exit(4);
+}
+if (readyAfter !== undefined) {
+  process.stdout.write('{"status":"loading"}\n');
+  setTimeout(() => process.stdout.write('{"ready":true}\n'), Number(readyAfter.slice(12)));
+}
 
 const reply = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
 const lines = createInterface({ input: process.stdin });
