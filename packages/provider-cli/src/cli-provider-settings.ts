@@ -144,7 +144,10 @@ const cliSettingsSchema = z.object({
     )
     .optional(),
   verbose: z.boolean({ error: 'must be true or false' }).optional(),
-  start_timeout_seconds: seconds.optional(),
+  // Past 2^31 ms a timer fires at once.
+  start_timeout_seconds: seconds
+    .max(2_147_483, { message: 'must be at most 2147483 (about 24 days)' })
+    .optional(),
 });
 
 const httpHealthcheckSchema = z.object({

@@ -222,18 +222,18 @@ describe('cli provider, mode: persistent', () => {
     // The agent loads for 3 s; a case may take 2 s: its start is not in that limit.
     const provider = persistent(
       testAgent(log, 'ready-after=3000'),
-      { timeoutSeconds: 2, startTimeoutSeconds: 30 },
+      { timeoutSeconds: 2, startTimeoutSeconds: 30, env: { TOKEN: 's3cret-value' } },
       lines,
     );
     const response = await provider.invoke(makeRequest({ evalCaseId: 'first', question: 'q' }));
     expect(response.text).toBe('echo: q');
-    expect(response.durationMs).toBeLessThan(3000);
     expect((await provider.invoke(makeRequest({ evalCaseId: 'second', question: 'r' }))).text).toBe(
       'echo: r',
     );
     expect(logged(log, 'start')).toHaveLength(1);
+    // The line printed while loading is shown masked, before the ready line; the case after it.
     const ignored = lines.indexOf(
-      '[cli:my_agent#1] first attempt 1 stdout line before the ready line, ignored: {"status":"loading"}',
+      '[cli:my_agent#1] first attempt 1 stdout line before the ready line, ignored: {"status":"loading","token":"***"}',
     );
     const ready = lines.findIndex((line) =>
       /^\[cli:my_agent#1\] first attempt 1 ready after \d+ ms$/.test(line),
@@ -245,21 +245,34 @@ describe('cli provider, mode: persistent', () => {
     expect(lines).toContain(
       '[cli:my_agent] each process is sent cases once it prints {"ready": true}, within 30 s (start_timeout_seconds)',
     );
+    expect(lines.join('\n')).not.toContain('s3cret');
   });
 
-  it('with start_timeout_seconds fails the case, retryable, when the process never says ready or exits first', async () => {
+  it('with start_timeout_seconds a process that never says ready fails the case, not retried, and no other starts', async () => {
     const log = newLog();
-    const silent = persistent(testAgent(log), { startTimeoutSeconds: 0.5 });
+    const silent = persistent(testAgent(log), { startTimeoutSeconds: 1 });
     const late = (await catchError(() =>
       silent.invoke(makeRequest({ evalCaseId: 'a', question: 'q' })),
     )) as ProviderError;
     expect(late.message).toMatch(
-      /^\[cli:my_agent#1\] \(pid \d+\) did not print its ready line within 0.5s \(start_timeout_seconds\) and was killed/,
+      /^\[cli:my_agent#1\] \(pid \d+\) did not print its ready line \{"ready": true\} within 1s \(start_timeout_seconds\) and was killed; it printed nothing on stdout/,
     );
-    expect(late).toMatchObject({ retryable: true, failureClass: 'timeout' });
+    expect(late).toMatchObject({ retryable: false, failureClass: 'timeout' });
     expect(late.hint).toContain('raise start_timeout_seconds');
-    expect(logged(log, 'start').filter(processAlive)).toEqual([]);
+    const pid = Number(/\(pid (\d+)\)/.exec(late.message)?.[1]);
+    expect(processAlive(pid)).toBe(false);
+    // The next case does not wait for another process that would not say ready either.
+    const started = Date.now();
+    const next = (await catchError(() =>
+      silent.invoke(makeRequest({ evalCaseId: 'b', question: 'q' })),
+    )) as ProviderError;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(next.message).toContain('no more are started this run');
+    expect(next.retryable).toBe(false);
+    expect(logged(log, 'start').length).toBeLessThanOrEqual(1);
+  });
 
+  it('with start_timeout_seconds a process that exits before its ready line fails the case, retryable', async () => {
     const crashing = persistent(testAgent(newLog(), 'exit-at-start'), { startTimeoutSeconds: 30 });
     const exited = (await catchError(() =>
       crashing.invoke(makeRequest({ evalCaseId: 'b', question: 'q' })),
@@ -268,6 +281,33 @@ describe('cli provider, mode: persistent', () => {
       /^\[cli:my_agent#1\] \(pid \d+\) exited with code 4 before its ready line; stderr: cannot load the model/,
     );
     expect(exited).toMatchObject({ retryable: true, exitCode: 4 });
+  });
+
+  it('with start_timeout_seconds a case that stops waiting leaves the loading process to the next case; close stops one still loading', async () => {
+    const log = newLog();
+    const provider = persistent(testAgent(log, 'ready-after=2000'), { startTimeoutSeconds: 30 });
+    const controller = new AbortController();
+    const first = provider.invoke(
+      makeRequest({ evalCaseId: 'first', question: 'q', signal: controller.signal }),
+    );
+    await waitFor(() => logged(log, 'start').length === 1);
+    controller.abort();
+    const stopped = (await catchError(() => first)) as ProviderError;
+    expect(stopped.message).toContain('while its persistent agent was loading');
+    expect((await provider.invoke(makeRequest({ evalCaseId: 'next', question: 'r' }))).text).toBe(
+      'echo: r',
+    );
+    expect(logged(log, 'start')).toHaveLength(1);
+
+    const silentLog = newLog();
+    const silent = persistent(testAgent(silentLog), { startTimeoutSeconds: 60 });
+    const waiting = catchError(() => silent.invoke(makeRequest({ evalCaseId: 'c' })));
+    await waitFor(() => logged(silentLog, 'start').length === 1);
+    const started = Date.now();
+    await silent.close?.();
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(logged(silentLog, 'start').filter(processAlive)).toEqual([]);
+    expect(((await waiting) as ProviderError).retryable).toBe(false);
   });
 
   it('fails a case on a response line that is not JSON, naming the line', async () => {

@@ -14,7 +14,7 @@ import {
 import { type CliProviderSettings, DEFAULT_CLI_TIMEOUT_SECONDS } from './cli-provider-settings.js';
 import { throwIfAborted } from './command-failure.js';
 import { withHealthcheck } from './healthcheck.js';
-import { PersistentWorker } from './persistent-worker.js';
+import { missedStartLimit, PersistentWorker } from './persistent-worker.js';
 import { withoutAgentvVariables } from './placeholder-variables.js';
 import { createRedactor } from './redact.js';
 import { renderCommandTemplate } from './render-command-template.js';
@@ -39,6 +39,12 @@ interface Slot {
   worker?: PersistentWorker;
   /** Where the worker runs: its cwd on this machine, or its container and cwd inside. */
   place?: string;
+  /**
+   * The process being started for this slot and where (until it is ready): it belongs to the
+   * slot, not to the case that asked for it, so a case that stops waiting (its budget ran out)
+   * leaves it to load for the next case.
+   */
+  starting?: { place: string; worker: Promise<PersistentWorker> };
   /** The conversation whose turns this slot serves until it ends (its process keeps its state). */
   conversation?: string;
 }
@@ -87,9 +93,13 @@ export function createPersistentCliProvider(
   }
   const env = withoutAgentvVariables({ ...(options.env ?? process.env), ...settings.env });
   const slots: Slot[] = [];
-  // Processes being stopped or killed; `close` waits until each is gone.
+  // Processes being started, stopped or killed; `close` waits until each is done.
   const ending = new Set<Promise<void>>();
   let closed = false;
+  // Aborted by `close`: stops the processes still starting.
+  const closing = new AbortController();
+  // The first start that missed start_timeout_seconds: later starts fail with it at once.
+  let startFailure: ProviderError | undefined;
 
   const track = (stopping: Promise<void>) => {
     ending.add(stopping);
@@ -130,12 +140,14 @@ export function createPersistentCliProvider(
   ): Promise<PersistentWorker> => {
     const current = slot.worker;
     if (current?.alive && slot.place === place.key) return current;
+    if (slot.starting?.place === place.key) return untilAborted(slot.starting.worker, signal);
     if (current) track(current.alive ? current.stop() : current.kill());
     slot.worker = undefined;
     slot.place = undefined;
+    if (startFailure !== undefined) throw startFailure;
     const label = `[cli:${targetName}#${slot.index}]`;
     if (verbose) log(`${label} ${serving} starting: ${redact(command)}`);
-    const worker = await PersistentWorker.start({
+    const worker = PersistentWorker.start({
       label,
       serving,
       command,
@@ -148,17 +160,32 @@ export function createPersistentCliProvider(
       ...(settings.startTimeoutSeconds === undefined
         ? {}
         : { startTimeoutMs: settings.startTimeoutSeconds * 1000 }),
-      ...(signal === undefined ? {} : { signal }),
+      signal: closing.signal,
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
       ...(verbose ? { log } : {}),
     });
-    if (closed) {
-      await worker.kill();
-      throw stoppedError();
-    }
-    slot.worker = worker;
-    slot.place = place.key;
-    return worker;
+    const starting = { place: place.key, worker };
+    slot.starting = starting;
+    track(
+      worker.then(
+        async (started) => {
+          if (slot.starting === starting) slot.starting = undefined;
+          if (closed) {
+            await started.kill();
+            return;
+          }
+          slot.worker = started;
+          slot.place = place.key;
+        },
+        (error: unknown) => {
+          if (slot.starting === starting) slot.starting = undefined;
+          if (missedStartLimit(error)) startFailure ??= laterStartsError(error);
+        },
+      ),
+    );
+    const started = await untilAborted(worker, signal);
+    if (closed) throw stoppedError();
+    return started;
   };
 
   /** Where `request`'s worker runs. */
@@ -230,6 +257,7 @@ export function createPersistentCliProvider(
 
   const close = async () => {
     closed = true;
+    closing.abort();
     for (const slot of slots) {
       const worker = slot.worker;
       slot.worker = undefined;
@@ -252,6 +280,45 @@ export function createPersistentCliProvider(
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
   });
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (what `promise` does then is left to it). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(interruptedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(interruptedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function interruptedError(): ProviderError {
+  return new ProviderError(
+    'the case was stopped while its persistent agent was loading: the run was interrupted',
+    { retryable: false },
+  );
+}
+
+/** The error of every start after one that missed its limit: the same cause, said at once. */
+function laterStartsError(first: ProviderError): ProviderError {
+  return new ProviderError(
+    `${first.message} (a process of this target did not print its ready line in time; no more are started this run)`,
+    {
+      retryable: false,
+      ...(first.hint === undefined ? {} : { hint: first.hint }),
+      failureClass: 'timeout',
+    },
+  );
 }
 
 function stoppedError(): ProviderError {

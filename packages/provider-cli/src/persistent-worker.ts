@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   type CallTimeout,
   callLabel,
@@ -91,6 +92,8 @@ interface Pending {
 }
 
 const STDERR_TAIL_CHARS = 4096;
+/** How long an ended process's stderr is read before its end is reported. */
+const STDERR_DRAIN_MS = 500;
 
 /**
  * One process of a persistent agent: started once, answering one case at a
@@ -104,6 +107,9 @@ export class PersistentWorker {
   private process: AgentProcess | undefined;
   private pending: Pending | undefined;
   private readying: Readying | undefined;
+  /** Stdout lines that were not the ready line, and the last of them (masked), for its error. */
+  private ignoredBeforeReady = 0;
+  private lastIgnored = '';
   private stderrTail = '';
   private broken = false;
   /**
@@ -172,22 +178,24 @@ export class PersistentWorker {
         this.fail(
           new ProviderError(`${label} was stopped: the run was interrupted`, { retryable: false }),
         );
-      const timer = setTimeout(
-        () =>
-          this.fail(
-            new ProviderError(
-              this.withStderr(
-                `${label} (${child.label}) did not print its ready line within ${ms / 1000}s (start_timeout_seconds) and was killed`,
-              ),
-              {
-                retryable: true,
-                failureClass: 'timeout',
-                hint: 'raise start_timeout_seconds, or make the agent print {"ready": true} on stdout once it has loaded',
-              },
-            ),
+      const timer = setTimeout(() => {
+        const printed =
+          this.ignoredBeforeReady === 0
+            ? 'it printed nothing on stdout'
+            : `it printed ${this.ignoredBeforeReady} other stdout line(s), the last: ${this.lastIgnored}`;
+        const error = new ProviderError(
+          this.withStderr(
+            `${label} (${child.label}) did not print its ready line {"ready": true} within ${ms / 1000}s (start_timeout_seconds) and was killed; ${printed}`,
           ),
-        ms,
-      );
+          {
+            retryable: false,
+            failureClass: 'timeout',
+            hint: 'make the agent print the line {"ready": true} on stdout once it has loaded, or raise start_timeout_seconds',
+          },
+        );
+        startLimitErrors.add(error);
+        this.fail(error);
+      }, ms);
       const cleanUp = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -338,7 +346,14 @@ export class PersistentWorker {
     );
     child.stderr.on('data', (chunk: string) => stderr.push(chunk));
     child.stderr.on('end', () => stderr.end());
-    void child.done.then((exit) => {
+    // What the process wrote to stderr before it ended explains its end: read it all first (a
+    // leftover holding the pipe open is given half a second).
+    const stderrRead = new Promise<void>((resolve) => child.stderr.once('end', resolve));
+    const ended = child.done.then(async (exit) => {
+      await Promise.race([stderrRead, delay(STDERR_DRAIN_MS, undefined, { ref: false })]);
+      return exit;
+    });
+    void ended.then((exit) => {
       // A worker that exits while answering is that case's news; otherwise no case's.
       if (this.pending === undefined) this.serving = undefined;
       const how =
@@ -348,33 +363,27 @@ export class PersistentWorker {
             ? `was killed by signal ${exit.signalName ?? 'unknown'}`
             : `exited with code ${exit.exitCode}`;
       this.log(`${child.label} ${how}`);
-      if (this.readying !== undefined) {
+      const pending = this.pending;
+      if (pending === undefined && this.readying === undefined) return;
+      const during =
+        pending === undefined ? 'before its ready line' : `while answering case "${pending.id}"`;
+      if (exit.oomMessage !== undefined) {
+        // The same agent (on the same case) would hit the ceiling again: not retried.
         this.fail(
-          new ProviderError(
-            this.withStderr(`${label} (${child.label}) ${how} before its ready line`),
-            {
-              retryable: true,
-              ...(exit.exitCode === undefined ? {} : { exitCode: exit.exitCode }),
-              hint: 'with start_timeout_seconds the agent prints {"ready": true} on stdout once it has loaded; run the command by hand to find out why it stops',
-            },
-          ),
+          new ProviderError(this.withStderr(`${label} (${child.label}) ${how} ${during}`), {
+            retryable: false,
+            hint: 'raise workspace.docker.memory, or make the agent use less memory; the worker is restarted for the next case',
+          }),
         );
         return;
       }
-      const pending = this.pending;
-      if (pending === undefined) return;
-      if (exit.oomMessage !== undefined) {
-        // The same agent on the same case would hit the ceiling again: not retried.
+      if (pending === undefined) {
         this.fail(
-          new ProviderError(
-            this.withStderr(
-              `${label} (${child.label}) ${how} while answering case "${pending.id}"`,
-            ),
-            {
-              retryable: false,
-              hint: 'raise workspace.docker.memory, or make the agent use less memory; the worker is restarted for the next case',
-            },
-          ),
+          new ProviderError(this.withStderr(`${label} (${child.label}) ${how} ${during}`), {
+            retryable: true,
+            ...(exit.exitCode === undefined ? {} : { exitCode: exit.exitCode }),
+            hint: 'with start_timeout_seconds the agent prints {"ready": true} on stdout once it has loaded; run the command by hand to find out why it stops',
+          }),
         );
         return;
       }
@@ -395,11 +404,16 @@ export class PersistentWorker {
   private onTooLong(process: string, bytes: number): void {
     const { label, maxOutputBytes } = this.options;
     const pending = this.pending;
-    const line = pending ? `the response line for case "${pending.id}"` : 'a stdout line';
+    const line = pending
+      ? `the response line for case "${pending.id}"`
+      : this.readying
+        ? 'a stdout line before its ready line'
+        : 'a stdout line';
     const error = outputLimitError(
       `${label}: ${line} passed max_output_bytes (${formatBytes(maxOutputBytes)}) after ${formatBytes(bytes)}; the worker (${process}) was stopped`,
     );
-    if (pending === undefined) this.log(error.message);
+    // Said by the case it fails; a line while nothing waits is said here.
+    if (pending === undefined && this.readying === undefined) this.log(error.message);
     this.fail(error);
   }
 
@@ -414,20 +428,28 @@ export class PersistentWorker {
         readying.resolve();
         return;
       }
+      const shown = excerpt(this.options.redact(line));
+      if (readying !== undefined) {
+        this.ignoredBeforeReady++;
+        this.lastIgnored = shown;
+      }
       const when = readying === undefined ? 'while no case was waiting' : 'before the ready line';
-      this.log(`stdout line ${when}, ignored: ${this.options.redact(excerpt(line))}`);
+      this.log(`stdout line ${when}, ignored: ${shown}`);
       return;
     }
     const reply = parseReplyLine(line, `response line for case "${pending.id}"`);
     if (!reply.ok) {
-      this.fail(protocolError(this.options.redact(`${label}: ${reply.problem}`)));
+      const hint = isReadyLine(line)
+        ? 'the agent printed a ready line, which AgentV waits for only with start_timeout_seconds: set it on the target, or do not print the line'
+        : undefined;
+      this.fail(protocolError(this.options.redact(`${label}: ${reply.problem}`), hint));
       return;
     }
     if (reply.id !== pending.id) {
       this.fail(
         protocolError(
           this.options.redact(
-            `${label}: response line for case "${pending.id}" has unknown id "${reply.id}": ${excerpt(line)}`,
+            `${label}: response line for case "${pending.id}" has unknown id "${reply.id}": ${excerpt(this.options.redact(line))}`,
           ),
         ),
       );
@@ -526,6 +548,13 @@ async function startInSandbox(
   };
 }
 
+const startLimitErrors = new WeakSet<Error>();
+
+/** Whether `error` is a start that missed `start_timeout_seconds`. */
+export function missedStartLimit(error: unknown): error is ProviderError {
+  return error instanceof Error && startLimitErrors.has(error);
+}
+
 /** `{"ready": true}`, the line a process started with `start_timeout_seconds` prints once loaded. */
 function isReadyLine(line: string): boolean {
   try {
@@ -538,9 +567,11 @@ function isReadyLine(line: string): boolean {
   }
 }
 
-function protocolError(message: string): ProviderError {
+function protocolError(message: string, hint?: string): ProviderError {
   return new ProviderError(message, {
     retryable: false,
-    hint: 'a persistent agent writes exactly one JSON line {"id": "<the request\'s id>", "text": "..."} per request line to stdout; write logs to stderr',
+    hint:
+      hint ??
+      'a persistent agent writes exactly one JSON line {"id": "<the request\'s id>", "text": "..."} per request line to stdout; write logs to stderr',
   });
 }

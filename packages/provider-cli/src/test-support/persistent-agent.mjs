@@ -18,7 +18,8 @@ if (flags.includes('exit-at-start')) {
   process.exit(4);
 }
 if (readyAfter !== undefined) {
-  process.stdout.write('{"status":"loading"}\n');
+  const token = process.env.TOKEN === undefined ? '' : `,"token":"${process.env.TOKEN}"`;
+  process.stdout.write(`{"status":"loading"${token}}\n`);
   setTimeout(() => process.stdout.write('{"ready":true}\n'), Number(readyAfter.slice(12)));
 }
 
