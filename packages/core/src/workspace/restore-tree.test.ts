@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PARALLEL_MIN_PATHS, parallelLstatReady } from './parallel-lstat.js';
 import { restoreTree } from './restore-tree.js';
 import { tempFolder, treeHash, writeFiles } from './test-support/workspace-fixtures.js';
 import { snapshotTree, treeEntry } from './tree-snapshot.js';
@@ -121,6 +122,43 @@ describe('restoreTree', () => {
     chmodSync(join(target, 'dir/nested'), 0o000);
     chmodSync(join(target, 'dir'), 0o000);
     restore();
+    expect(treeHash(target)).toBe(hash);
+  });
+
+  it('restores a tree of thousands of paths, read in part by a helper thread', async () => {
+    const base = tempFolder('ws-restore-large');
+    cleanup.push(base);
+    const pristine = join(base, 'pristine');
+    const files: Record<string, string> = {};
+    for (let n = 0; n < PARALLEL_MIN_PATHS + 200; n++) files[`d${n % 40}/f${n}.txt`] = `${n}\n`;
+    writeFiles(pristine, files);
+    const target = join(base, 'target');
+    execFileSync('cp', ['-a', pristine, target]);
+    const hash = treeHash(pristine);
+    let snapshot = snapshotTree(target);
+    expect(await parallelLstatReady()).toBe(true);
+    // Edits at the start and the end of the list (each half is read by another thread).
+    writeFileSync(join(target, 'd0/f0.txt'), 'edited\n');
+    // Same size and modification time: only the change time tells.
+    const kept = lstatSync(join(target, 'd39/f2199.txt'));
+    writeFileSync(join(target, 'd39/f2199.txt'), '9912\n');
+    utimesSync(join(target, 'd39/f2199.txt'), kept.atime, kept.mtime);
+    unlinkSync(join(target, 'd1/f1.txt'));
+    unlinkSync(join(target, 'd38/f2198.txt'));
+    chmodSync(join(target, 'd37/f2197.txt'), 0o700);
+    rmSync(join(target, 'd36'), { recursive: true });
+    writeFileSync(join(target, 'd36'), 'a file where a folder was');
+    writeFileSync(join(target, 'd35/added.txt'), 'x');
+    // Untouched files of either half are left alone (not copied again: same change time).
+    const order = [...snapshot.keys()].filter((path) => path.endsWith('.txt'));
+    const untouched = [order[5]!, order[order.length - 5]!].map((path) => join(target, path));
+    const changed = untouched.map((path) => lstatSync(path).ctimeMs);
+    snapshot = restoreTree(target, (path) => join(pristine, path), snapshot);
+    expect(treeHash(target)).toBe(hash);
+    expect(untouched.map((path) => lstatSync(path).ctimeMs)).toEqual(changed);
+    // Again, with the list already sent to the helper thread.
+    writeFileSync(join(target, 'd20/f20.txt'), 'edited again\n');
+    restoreTree(target, (path) => join(pristine, path), snapshot);
     expect(treeHash(target)).toBe(hash);
   });
 });

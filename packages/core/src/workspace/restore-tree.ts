@@ -6,10 +6,10 @@ import {
   mkdirSync,
   readdirSync,
   readlinkSync,
-  type Stats,
   symlinkSync,
   utimesSync,
 } from 'node:fs';
+import { lstatPaths, type PathStats } from './parallel-lstat.js';
 import { removeTree } from './remove-tree.js';
 import {
   entryType,
@@ -30,7 +30,8 @@ import {
  * put back (the caller then makes a new copy, and `expected` is no use any
  * more).
  *
- * Every path of the snapshot costs one `lstat`; a folder is listed (to find
+ * Every path of the snapshot costs one `lstat` (split with a helper thread when there are
+ * thousands, see `lstatPaths`); a folder is listed (to find
  * what was added in it) only when its inode or change time moved, or when its
  * change time is too close to the last time it was seen as the snapshot
  * says: adding, removing or renaming an entry moves a folder's change time,
@@ -49,10 +50,12 @@ export function restoreTree(
   const broken = new Uint8Array(count);
   // Folders to list; -1 is `target` itself, always listed (it is not in the snapshot).
   const listed: number[] = [-1];
-  const listedStats: Stats[] = [];
+  const listedStats: PathStats[] = [];
   // Folders whose change time the restore itself moves: recorded again at the end.
   const moved = new Set<number>();
   let fixes = 0;
+  // Every path's lstat first, split with a helper thread when there are many (parallel-lstat.ts).
+  const found = lstatPaths(absolute);
   for (let i = 0; i < count; i++) {
     const parent = parents[i] as number;
     if (parent !== -1 && broken[parent] === 1) {
@@ -61,7 +64,9 @@ export function restoreTree(
       continue;
     }
     const want = expected.get(paths[i] as string) as TreeEntry;
-    const stats = lstatIfThere(absolute[i] as string);
+    const first = found[i];
+    // Failed otherwise than "not there": read again now (a folder above may have been fixed).
+    const stats = first === 'retry' ? lstatIfThere(absolute[i] as string) : first;
     if (stats === undefined || want.type !== entryType(stats)) {
       broken[i] = 1;
       fixes++;
@@ -103,7 +108,7 @@ export function restoreTree(
     if (removed) {
       moved.add(i);
     } else if (!moved.has(i)) {
-      record(plan, expected, i, listedStats[n - 1] as Stats);
+      record(plan, expected, i, listedStats[n - 1] as PathStats);
       seenAt[i] = listingAt;
     }
   }
@@ -176,11 +181,11 @@ function planFor(target: string, snapshot: TreeSnapshot, skip?: SkipPath): Resto
   return plan;
 }
 
-function record(plan: RestorePlan, snapshot: TreeSnapshot, i: number, stats: Stats): void {
+function record(plan: RestorePlan, snapshot: TreeSnapshot, i: number, stats: PathStats): void {
   snapshot.set(plan.paths[i] as string, treeEntry(stats));
 }
 
-function lstatIfThere(path: string): Stats | undefined {
+function lstatIfThere(path: string): PathStats | undefined {
   try {
     return lstatSync(path, NO_THROW);
   } catch (error) {

@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import type { PathStats } from './parallel-lstat.js';
 
 /** What one path of a folder was when a snapshot was taken. */
 export interface TreeEntry {
@@ -55,7 +56,7 @@ export function walkTree(
   }
 }
 
-export function treeEntry(stats: Stats): TreeEntry {
+export function treeEntry(stats: PathStats): TreeEntry {
   return {
     type: entryType(stats),
     mode: stats.mode & 0o7777,
@@ -66,7 +67,7 @@ export function treeEntry(stats: Stats): TreeEntry {
   };
 }
 
-export function entryType(stats: Stats): TreeEntry['type'] {
+export function entryType(stats: PathStats): TreeEntry['type'] {
   return stats.isFile()
     ? 'file'
     : stats.isDirectory()
@@ -77,7 +78,7 @@ export function entryType(stats: Stats): TreeEntry['type'] {
 }
 
 /** `sameEntry(entry, treeEntry(stats))`, without making the entry. */
-export function matchesStats(entry: TreeEntry, stats: Stats): boolean {
+export function matchesStats(entry: TreeEntry, stats: PathStats): boolean {
   if (entry.mode !== (stats.mode & 0o7777) || entry.type !== entryType(stats)) return false;
   if (entry.type === 'dir') return true;
   return (
