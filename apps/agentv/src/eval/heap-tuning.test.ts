@@ -37,22 +37,23 @@ process.stdout.write(JSON.stringify({ mib, afterRestore: size() }));
   return JSON.parse(stdout);
 }
 
+// Sizes are V8's and differ between versions: V8 11 (Node 20) starts at 2 MiB and grows by
+// doubling up to 32 MiB; V8 13 (Node 24) starts alike but grows up to 64 MiB and may resize the
+// young generation itself after a full collection.
 describe('fitting the heap to a run', () => {
   it('keeps the young generation at its starting size for an ordinary run', async () => {
-    const { mib, afterRestore } = await youngGenerationAfter(1000);
-    expect(mib).toBe(2);
-    expect(afterRestore).toBe(2);
+    const { mib } = await youngGenerationAfter(1000);
+    expect(mib).toBeLessThanOrEqual(2);
   });
 
-  it('lets it grow once, to 4 MiB semi-spaces, for 5,000-20,000 cases, and no further', async () => {
-    const { mib, afterRestore } = await youngGenerationAfter(10_000);
-    expect(mib).toBe(8);
-    // Put back: it grows no more (V8 never shrinks it by itself here).
-    expect(afterRestore).toBe(8);
-  });
-
-  it('lets it grow as far as V8 does for runs over 20,000 cases', async () => {
-    const { mib } = await youngGenerationAfter(50_000);
-    expect(mib).toBeGreaterThan(8);
+  it('lets it grow once, to about 4 MiB semi-spaces, for 5,000-20,000 cases', async () => {
+    const capped = await youngGenerationAfter(10_000);
+    const full = await youngGenerationAfter(50_000);
+    expect(capped.mib).toBeGreaterThanOrEqual(8);
+    expect(capped.mib).toBeLessThanOrEqual(12);
+    // Put back at the end: it grows no further with the same work.
+    expect(capped.afterRestore).toBeLessThanOrEqual(12);
+    // Runs over 20,000 cases get V8's own growth.
+    expect(full.mib).toBeGreaterThan(12);
   });
 });

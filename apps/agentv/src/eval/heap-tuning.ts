@@ -74,11 +74,17 @@ function growYoungGenerationOnce(): void {
   const factor = Math.floor(CAPPED_SEMI_SPACE_MB / before);
   if (factor <= 1) return;
   setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+  // It grows while many cases are being made, in the first seconds; past CAP_WATCH_MS it is
+  // held where it is, and the timer stops (a long run would call it a thousand times a second).
+  const until = Date.now() + CAP_WATCH_MS;
   capWatch = setInterval(() => {
-    if (semiSpaceMiB() !== before) stopCapWatch(SMALL_YOUNG_GENERATION);
+    if (semiSpaceMiB() !== before || Date.now() > until) stopCapWatch(SMALL_YOUNG_GENERATION);
   }, 1);
   capWatch.unref();
 }
+
+/** How long a capped growth is waited for (see `growYoungGenerationOnce`). */
+const CAP_WATCH_MS = 30_000;
 
 function letYoungGenerationGrow(): void {
   if (growth === 'full') return;
