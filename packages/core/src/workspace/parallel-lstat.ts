@@ -99,9 +99,9 @@ let nextListId = 0;
 /**
  * `lstat` of every path of `paths` (without following a last symbolic link), as `lstatSync`
  * would give it; undefined where nothing is there (or a file is where a folder of the path
- * was). Other failures throw, as `lstatSync` does, when `retry(i)` is called for them: an entry
- * that failed in the helper thread is `'retry'`, to be read again by the caller when it gets to it
- * (a folder made unreadable may have been fixed by then). Long lists (PARALLEL_MIN_PATHS) are
+ * was). Any other failure (in either thread) is `'retry'`: the caller reads that path again
+ * itself when it gets to it, and then gets the error `lstatSync` throws (or the stats, when a
+ * folder made unreadable was fixed by then). Long lists (PARALLEL_MIN_PATHS) are
  * split with a helper thread, started by the first long list and used once it is up; this
  * thread waits for the helper's half, synchronously. Pass the same array again to spare
  * sending it (a restore plan's paths never change).
