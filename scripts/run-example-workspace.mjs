@@ -14,7 +14,7 @@ const docker = args.includes('--docker');
 const { status } = spawnSync(
   process.execPath,
   [
-    'apps/agentv/bin/agentv.mjs',
+    'apps/agentv/bin/agentv.cjs',
     'eval',
     docker ? 'examples/workspace/evals/coding-docker.yaml' : 'examples/workspace/evals/coding.yaml',
     ...args.filter((arg) => arg !== '--docker'),

@@ -8,7 +8,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { status } = spawnSync(
   process.execPath,
   [
-    'apps/agentv/bin/agentv.mjs',
+    'apps/agentv/bin/agentv.cjs',
     'eval',
     'examples/quickstart/evals/support.yaml',
     ...process.argv.slice(2),

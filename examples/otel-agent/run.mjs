@@ -7,7 +7,7 @@ import { startFakeModel } from './fake-model.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const model = await startFakeModel();
-const agentv = fileURLToPath(new URL('../../apps/agentv/bin/agentv.mjs', import.meta.url));
+const agentv = fileURLToPath(new URL('../../apps/agentv/bin/agentv.cjs', import.meta.url));
 const child = spawn(
   process.execPath,
   [agentv, 'eval', 'evals/weather.yaml', ...process.argv.slice(2)],

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const AGENTV = fileURLToPath(new URL('../../apps/agentv/bin/agentv.mjs', import.meta.url));
+export const AGENTV = fileURLToPath(new URL('../../apps/agentv/bin/agentv.cjs', import.meta.url));
 
 /** Creates a temp project (its own repository root) with `files`; returns its path and a cleanup. */
 export function tempProject(files) {

@@ -1,9 +1,9 @@
 // Bundles the CLI into `bundle/` after `tsc` has built `dist/`: loading ~350 separate modules
 // (ours, zod's, yaml's) costs node ~150 ms per run; one graph of a few chunks loads in a third of
 // that. `dist/` stays as tsc wrote it, for `import { runCli } from 'agentv'` and the types.
-// The CLI's graph is CommonJS (`cli.cjs` and its chunks), which `bin/agentv.mjs` loads with V8's
-// code cache (`src/load-cli-bundle.ts`); the eval-loading worker and the OpenTelemetry export
-// process are a second build, in ES modules, beside it.
+// The CLI's graph is CommonJS (`cli.cjs` and its chunks), which `bin/agentv.cjs` loads with V8's
+// code cache (`src/load-cli-bundle.ts`, bundled as `load-cli-bundle.cjs`); the eval-loading
+// worker and the OpenTelemetry export process are a second build, in ES modules, beside it.
 //
 // Layout contract (the code relies on it): every file of the bundle sits directly in `bundle/`,
 // one level below the package root like `dist/*.js`, so `new URL('../package.json', import.meta.url)`
@@ -99,7 +99,7 @@ const { output: firstPass } = await build({
 const groups = chunkGroups(firstPass);
 
 rmSync('bundle', { recursive: true, force: true });
-// The CLI in CommonJS, which `bin/agentv.mjs` loads with V8's code cache
+// The CLI in CommonJS, which `bin/agentv.cjs` loads with V8's code cache
 // (`src/load-cli-bundle.ts`): Node 20 has no code cache for ES modules.
 await build({
   input: { cli: ENTRIES.cli },
@@ -113,6 +113,20 @@ await build({
     chunkFileNames: '[name]-[hash].cjs',
     ...text,
     codeSplitting: { groups },
+  },
+});
+// What `bin/agentv.cjs` requires: the loader of the bundle above (its code cache included) and
+// the version, in CommonJS of their own. An ES-module bin made every run start Node's ES-module
+// loader and read four modules of `dist/` without a code cache (~10 ms a run).
+await build({
+  input: { version: 'dist/version.js', 'load-cli-bundle': 'dist/load-cli-bundle.js' },
+  ...options,
+  output: {
+    dir: 'bundle',
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: '[name]-[hash].cjs',
+    ...text,
   },
 });
 // The eval-loading worker and the OpenTelemetry export process start as ES modules of their own.

@@ -2,7 +2,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * Runs of more cases than this let V8's young generation grow, once, to CAPPED_SEMI_SPACE_MB.
- * The bin shim (`bin/agentv.mjs`) keeps it at its starting size, which holds the peak memory of
+ * The bin shim (`bin/agentv.cjs`) keeps it at its starting size, which holds the peak memory of
  * an ordinary run down; but a run keeping thousands of results scavenges far more often with a
  * small young generation, each scavenge promoting what was just made.
  */
@@ -46,7 +46,7 @@ export const LARGE_DATASET_BYTES = 384 * 1024;
  */
 const CAPPED_SEMI_SPACE_MB = 4;
 
-// What the bin shim (`bin/agentv.mjs`) starts with: the young generation does not grow.
+// What the bin shim (`bin/agentv.cjs`) starts with: the young generation does not grow.
 const SMALL_YOUNG_GENERATION = '--semi-space-growth-factor=1';
 // V8's default factor; the flag is read each time the young generation may grow.
 const YOUNG_GENERATION_GROWS = '--semi-space-growth-factor=2';

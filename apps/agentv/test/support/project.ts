@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/agentv.mjs', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/agentv.cjs', import.meta.url));
 
 export interface Project {
   dir: string;

@@ -172,7 +172,9 @@ class ProjectLoader {
       }
     }
     const targets = new Map<string, ResolvedTarget[] | undefined>();
-    const usedBy = this.targetUsers(evalFiles);
+    // Only validate reports which eval files use a target: a run does not walk its cases for it.
+    const usedBy =
+      options.mode === 'validate' ? this.targetUsers(evalFiles) : new Map<string, Set<string>>();
     for (const file of targetsFiles) {
       // Targets given as text are no file on disk (nothing to watch or name as loaded).
       if (file !== options.targetsText?.path) this.files.add(file);

@@ -63,7 +63,9 @@ export function buildTextPrompt(evalCase: EvalCase): BuiltPrompt | undefined {
   }
   return {
     question: questionOf(chatPrompt),
-    chatPrompt,
+    // Copied at its length: a list grown by `push` keeps room for 16 more messages (~130 bytes),
+    // and a batch holds every case's request until its answers are in.
+    chatPrompt: chatPrompt.slice(),
     guidelines: '',
     guidelineFiles: NO_FILES,
     inputFiles: NO_FILES,
