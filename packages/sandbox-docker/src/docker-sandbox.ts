@@ -20,6 +20,9 @@ import { engineError, engineMessage, isNotFound } from './engine-error.js';
 const READ_OOM_KILLS =
   'for f in /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control; do [ -r "$f" ] || continue; while read -r k v; do [ "$k" = oom_kill ] && echo "$v"; done < "$f"; exit 0; done; exit 0';
 
+/** How long a failed call waits for the engine to record that its container stopped. */
+const STOP_WAIT_MS = 2000;
+
 /** One container made by `DockerRuntime.create`. */
 export class DockerSandbox implements Sandbox {
   private oomKillsSeen = 0;
@@ -40,11 +43,7 @@ export class DockerSandbox implements Sandbox {
     try {
       return await runExec(this.execTarget(), request);
     } catch (error) {
-      throw engineError(
-        error,
-        this.endpoint,
-        `running a process in container ${this.id.slice(0, 12)}`,
-      );
+      throw await this.failure(error, 'running');
     }
   }
 
@@ -53,12 +52,51 @@ export class DockerSandbox implements Sandbox {
     try {
       return await spawnExec(this.execTarget(), request);
     } catch (error) {
-      throw engineError(
-        error,
-        this.endpoint,
-        `starting a process in container ${this.id.slice(0, 12)}`,
-      );
+      throw await this.failure(error, 'starting');
     }
+  }
+
+  /**
+   * The error for an engine call on this container that failed. A container
+   * that stopped under the call (its main process ended) is said as such,
+   * whichever of the engine's answers came first (409 "is not running", 500
+   * "container not running", the exec's own end): the engine's state is
+   * asked, waiting up to 2 s for a stop the engine has not recorded yet. An
+   * engine that is gone, or a container still running, keeps the engine's words.
+   */
+  private async failure(error: unknown, verb: 'running' | 'starting'): Promise<Error> {
+    const short = this.id.slice(0, 12);
+    const refused = engineError(error, this.endpoint, `${verb} a process in container ${short}`);
+    const doing = `${verb} a process in it`;
+    let code: unknown;
+    let removing = false;
+    try {
+      const ended = (await this.container.wait({
+        condition: 'not-running',
+        abortSignal: AbortSignal.timeout(STOP_WAIT_MS),
+      })) as { StatusCode?: unknown };
+      code = ended.StatusCode;
+      removing = (await this.container.inspect()).State.Status === 'removing';
+    } catch (waitError) {
+      if (!isNotFound(waitError)) return refused;
+      removing = true;
+    }
+    if (removing) {
+      return new AgentvError(`container ${short} was removed while ${doing}`, {
+        hint:
+          this.destroyed === undefined
+            ? 'something outside AgentV removed it (`docker rm`); the next case of this workspace gets a new container'
+            : 'AgentV removed it: the run is ending',
+        cause: error,
+      });
+    }
+    return new AgentvError(
+      `container ${short} is not running: it stopped${typeof code === 'number' ? ` (exit code ${code})` : ''} while ${doing}`,
+      {
+        hint: "its main process ended: a process of the case may have killed PID 1, or the image's command exits; the next case of this workspace gets a new container",
+        cause: error,
+      },
+    );
   }
 
   private execTarget(): ExecTarget {
@@ -99,13 +137,19 @@ export class DockerSandbox implements Sandbox {
   /**
    * Whether the memory cgroup killed a process since the last call: its
    * `oom_kill` count went up; where the count cannot be read, the engine's
-   * `State.OOMKilled`.
+   * `State.OOMKilled`. Rejects when the container stopped: the process died
+   * with it, which `failure` says.
    */
   private async killedForMemory(): Promise<boolean> {
     const outcome = await runExec(
       { container: this.container, killedForMemory: async () => false },
       { command: READ_OOM_KILLS, cwd: '/' },
     );
+    // The reader exits 0 wherever it runs. In a container that is stopping the runtime answers
+    // instead ("cannot exec in a stopped state", exit 126): the process was killed with it.
+    if (outcome.exitCode !== 0) {
+      throw new Error(outcome.stdout.trim() || `the container could not start a process`);
+    }
     const count = Number.parseInt(outcome.stdout.trim(), 10);
     if (Number.isInteger(count)) {
       const more = count > this.oomKillsSeen;
@@ -113,6 +157,7 @@ export class DockerSandbox implements Sandbox {
       return more;
     }
     const info = await this.container.inspect();
+    if (!info.State.Running) throw new Error(`the container is ${info.State.Status}`);
     return info.State.OOMKilled === true;
   }
 }

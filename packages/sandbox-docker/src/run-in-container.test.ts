@@ -323,12 +323,55 @@ evalcases:
       'died-run',
       1,
     );
-    // The agent's own container went away under it: the case errors (its process was killed,
-    // or the engine says the container is not running, depending on which came first).
-    expect(results[0]?.error).toMatch(/container \w+ is not running|exited with code 137/i);
+    // The agent's own container went away under it: the case errors, saying so whichever of the
+    // engine's answers came first (409, 500 "container not running", the exec's own end).
+    expect(results[0]?.error).toMatch(
+      /container \w{12} is not running: it stopped \(exit code \d+\) while running a process in it|exited with code 137/,
+    );
     expect(results[1]).toMatchObject({ evalId: 'b-after', passed: true });
     expect(results[1]?.error).toBeUndefined();
     expect(await containersOf('died-run')).toEqual([]);
+  });
+
+  it('a container removed from outside mid-case is said as removed, and replaced', async () => {
+    const running = run(
+      `workspace:
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: a-wait
+    input_messages: [{ role: user, content: wait }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+  - id: b-after
+    input_messages: [{ role: user, content: after }]
+    evaluators: [{ name: said, type: contains, value: after }]
+`,
+      { command_template: 'if [ {PROMPT} = wait ]; then sleep 30; fi; echo {PROMPT}' },
+      'removed-run',
+      1,
+    );
+    // As `docker rm -f` would, once the first case's agent is asleep in its container.
+    const deadline = Date.now() + 20_000;
+    let removed = false;
+    while (!removed && Date.now() < deadline) {
+      for (const info of await containersOf('removed-run')) {
+        const top = await engine()
+          .getContainer(info.Id)
+          .top()
+          .catch(() => ({ Processes: [] as string[][] }));
+        if ((top.Processes ?? []).some((row: string[]) => row.join(' ').includes('sleep 30'))) {
+          await engine().getContainer(info.Id).remove({ force: true });
+          removed = true;
+        }
+      }
+      if (!removed) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(removed).toBe(true);
+    const results = await running;
+    expect(results[0]?.error).toMatch(
+      /^could not run the command in its container: container \w{12} was removed while running a process in it \(hint: something outside AgentV removed it/,
+    );
+    expect(results[1]).toMatchObject({ evalId: 'b-after', passed: true });
+    expect(await containersOf('removed-run')).toEqual([]);
   });
 
   it('stops before the first case when the image is not on the engine, naming docker pull', async () => {
