@@ -7,6 +7,11 @@ const DEFAULT_MAX_STDOUT = 10 * 1024 * 1024;
 const DEFAULT_MAX_STDERR = 1024 * 1024;
 /** How long a killed process's output may take to end before it is cut off. */
 const KILL_GRACE_MS = 5000;
+/**
+ * How long the kill inside the container (which first waits up to 5 s for the wrapper's pid)
+ * and the process's end may take before the container is killed instead.
+ */
+const STOP_GRACE_MS = 10_000;
 
 /** What `runExec` needs of its container. */
 export interface ExecTarget {
@@ -80,7 +85,24 @@ export async function runExec(target: ExecTarget, request: SandboxExec): Promise
   await Promise.race([ended, stopped]);
   if (timer !== undefined) clearTimeout(timer);
   if (stop !== undefined) {
-    await killGroup(target.container, pidFile);
+    let done = false;
+    void ended.then(() => {
+      done = true;
+    });
+    // The kill runs inside the container. Where it cannot finish (a fork bomb leaves it no
+    // process to start and little CPU), the container itself is killed: the case ends near its
+    // timeout, and the workspace's next case gets a new container.
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([
+      killGroup(target.container, pidFile)
+        .catch(() => {})
+        .then(() => ended),
+      new Promise<void>((resolve) => {
+        grace = setTimeout(resolve, STOP_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(grace);
+    if (!done) await target.container.kill({ signal: 'SIGKILL' }).catch(() => {});
     // A descendant that left the group may hold the output open: cut it off.
     const cut = setTimeout(() => stream.destroy(), KILL_GRACE_MS);
     await ended;

@@ -132,12 +132,13 @@ function watched(
             ? request
             : { ...request, timeoutMs: longestMs };
         const outcome = await sandbox.exec(capped);
-        // Killed (for memory, by a signal): the container itself may have gone with it.
+        // Killed (for memory, by a signal): the container itself may have gone with it. A
+        // timed-out process whose group could not be killed inside takes its container too.
         const killed =
           outcome.exitCode === undefined
             ? !outcome.timedOut && !outcome.aborted
             : outcome.exitCode > 128;
-        if (outcome.oomKilled || killed) suspect = true;
+        if (outcome.oomKilled || killed || outcome.timedOut) suspect = true;
         return outcome;
       } catch (error) {
         broken = true;
