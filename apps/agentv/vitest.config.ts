@@ -24,6 +24,10 @@ export default defineConfig({
           // third file slows every spawned CLI further. Each file has its own folders, servers on
           // free ports and process markers, so files do not see each other.
           maxWorkers: 2,
+          // Each of the two processes runs its files one after another (vitest's default starts
+          // a new process for each file). No file here changes what its process sees: the CLI
+          // runs in processes of its own (CONTRIBUTING, "Setup").
+          isolate: false,
         },
       },
       {

@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The files share one process (vitest's default starts a new one for each file): a Node
+    // start and a fresh load of the package's modules per file were most of this suite's time.
+    // A file that changes what the whole process sees must not share it (CONTRIBUTING, "Setup").
+    isolate: false,
     // Tests talk to real HTTP servers; on a busy 2-core machine vitest's default 5 s guard
     // fails them spuriously. Timing goals live in `pnpm bench`, not here.
     testTimeout: 30_000,

@@ -92,16 +92,25 @@ export async function runExec(target: ExecTarget, request: SandboxExec): Promise
     // The kill runs inside the container. Where it cannot finish (a fork bomb leaves it no
     // process to start and little CPU), the container itself is killed: the case ends near its
     // timeout, and the workspace's next case gets a new container.
+    // A kill the engine answered with an error (the container stopped, or no process could start
+    // in it) goes straight to the container kill; an engine that did not answer (it is gone)
+    // ends the case at once with its error, as any engine call does.
     let grace: NodeJS.Timeout | undefined;
-    await Promise.race([
-      killGroup(target.container, pidFile)
-        .catch(() => {})
-        .then(() => ended),
-      new Promise<void>((resolve) => {
-        grace = setTimeout(resolve, STOP_GRACE_MS);
-      }),
-    ]);
-    clearTimeout(grace);
+    try {
+      await Promise.race([
+        killGroup(target.container, pidFile).then(
+          () => ended,
+          (error: unknown) => {
+            if (typeof (error as { statusCode?: unknown }).statusCode !== 'number') throw error;
+          },
+        ),
+        new Promise<void>((resolve) => {
+          grace = setTimeout(resolve, STOP_GRACE_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(grace);
+    }
     if (!done) await target.container.kill({ signal: 'SIGKILL' }).catch(() => {});
     // A descendant that left the group may hold the output open: cut it off.
     const cut = setTimeout(() => stream.destroy(), KILL_GRACE_MS);

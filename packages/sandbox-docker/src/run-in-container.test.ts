@@ -13,6 +13,23 @@ import { dockerHost, testRuntime } from './test-support/test-runtime.js';
  * A whole run through `evaluate` with a `cli` target whose cases' workspace has
  * `docker:`: the agent, hooks and graders run in containers of the tests' engine.
  */
+/**
+ * An eval of two cases that share one container slot: `id` (whose prompt is `prompt`) does what
+ * the test is about, then `b-after` must pass in the container that replaced the first one's.
+ */
+function thenAfter(id: string, prompt: string): string {
+  return `workspace:
+  docker: { image: ${TEST_IMAGE} }
+evalcases:
+  - id: ${id}
+    input_messages: [{ role: user, content: ${prompt} }]
+    evaluators: [{ name: any, type: regex, pattern: "." }]
+  - id: b-after
+    input_messages: [{ role: user, content: after }]
+    evaluators: [{ name: said, type: contains, value: after }]
+`;
+}
+
 describe.skipIf(dockerHost === undefined)('a run with workspace.docker', () => {
   let dir: string;
   let root: string;
@@ -306,16 +323,7 @@ evalcases:
 
   it('a container that died is replaced for the next case of its slot', async () => {
     const results = await run(
-      `workspace:
-  docker: { image: ${TEST_IMAGE} }
-evalcases:
-  - id: a-stop
-    input_messages: [{ role: user, content: stop }]
-    evaluators: [{ name: any, type: regex, pattern: "." }]
-  - id: b-after
-    input_messages: [{ role: user, content: after }]
-    evaluators: [{ name: said, type: contains, value: after }]
-`,
+      thenAfter('a-stop', 'stop'),
       // PID 1 (the container's init) ends on SIGTERM, and the container with it.
       {
         command_template: 'if [ {PROMPT} = stop ]; then kill -TERM 1; sleep 30; fi; echo {PROMPT}',
@@ -335,16 +343,7 @@ evalcases:
 
   it('a container removed from outside mid-case is said as removed, and replaced', async () => {
     const running = run(
-      `workspace:
-  docker: { image: ${TEST_IMAGE} }
-evalcases:
-  - id: a-wait
-    input_messages: [{ role: user, content: wait }]
-    evaluators: [{ name: any, type: regex, pattern: "." }]
-  - id: b-after
-    input_messages: [{ role: user, content: after }]
-    evaluators: [{ name: said, type: contains, value: after }]
-`,
+      thenAfter('a-wait', 'wait'),
       { command_template: 'if [ {PROMPT} = wait ]; then sleep 30; fi; echo {PROMPT}' },
       'removed-run',
       1,
