@@ -101,7 +101,10 @@ export async function runExec(target: ExecTarget, request: SandboxExec): Promise
         killGroup(target.container, pidFile).then(
           () => ended,
           (error: unknown) => {
-            if (typeof (error as { statusCode?: unknown }).statusCode !== 'number') throw error;
+            if (typeof (error as { statusCode?: unknown }).statusCode === 'number') return;
+            // Nothing more will be read: the output's connection must not keep AgentV running.
+            stream.destroy();
+            throw error;
           },
         ),
         new Promise<void>((resolve) => {
