@@ -1,4 +1,6 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +75,22 @@ let opencode: string | undefined;
 let scratch: string;
 const servers: ChatCompletionsServer[] = [];
 
+/**
+ * The npm registry opencode is pointed at (`npm_config_registry`): a server on 127.0.0.1 that
+ * answers 404 and keeps the paths asked for. opencode installs its plugin package from the
+ * registry at start unless the call's config folder already has it; no call may ask.
+ */
+let registry: Server;
+let registryUrl: string;
+const registryRequests: string[] = [];
+
 beforeAll(async () => {
+  registry = createServer((request, response) => {
+    registryRequests.push(`${request.method} ${request.url}`);
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+  });
+  await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+  registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}/`;
   opencode = await ensureAgentCli('opencode');
 }, 600_000);
 
@@ -82,6 +99,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  await new Promise((resolve) => registry?.close(resolve));
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -100,9 +118,7 @@ async function exampleAgainst(
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'gpt-4.1',
     timeout_seconds: 180,
-    // opencode installs its plugin package from the npm registry in the background at start: a
-    // registry on loopback that refuses keeps the tests off the network.
-    env: { npm_config_registry: 'http://127.0.0.1:9/' },
+    env: { npm_config_registry: registryUrl },
     ...target,
   };
   const lines = Object.entries(settings)
@@ -196,6 +212,8 @@ describe('provider: opencode, the real CLI against a scripted model', { timeout:
     expect(new Set(server.requests.map((request) => request.body.model))).toEqual(
       new Set(['gpt-4.1']),
     );
+    // Nothing but the model: three opencode runs never asked the npm registry for a package.
+    expect(registryRequests).toEqual([]);
 
     // The raw event stream of each case and attempt, beside the results and in the trace dump.
     const transcripts = path.join(path.dirname(out), 'out.transcripts');

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentAdapter, AgentCall, AgentInvocation } from '../shared/agent-adapter.js';
 import { OPENCODE_API_KEY_VARIABLE, opencodeConfig, opencodeModel } from './opencode-config.js';
@@ -55,6 +55,7 @@ export async function opencodeInvocation(call: AgentCall): Promise<AgentInvocati
     file,
     `${JSON.stringify(opencodeConfig(settings, apiKey !== undefined), null, 2)}\n`,
   );
+  await markPluginPackageInstalled(path.join(home.xdg.config, 'opencode'));
   return {
     args: ['run', '--format', 'json', '--dir', call.workdir, ...settings.args],
     env: {
@@ -68,4 +69,20 @@ export async function opencodeInvocation(call: AgentCall): Promise<AgentInvocati
     // Read by `opencode run` when no message is on the command line: the prompt never meets argv.
     stdin: call.prompt,
   };
+}
+
+/**
+ * At every start, opencode installs its plugin package (`@opencode-ai/plugin`) from the npm
+ * registry, in the background, into each config folder it reads that has no `node_modules` or
+ * whose `package-lock.json` does not list the package: for the call's fresh config folder, a
+ * request to registry.npmjs.org on every call, whatever the model's address. A call loads no
+ * plugins from that folder, so it is marked as installed instead. (A `.opencode` folder in the
+ * workspace is the project's own configuration, and opencode treats it as it would anywhere.)
+ */
+async function markPluginPackageInstalled(configDir: string): Promise<void> {
+  await mkdir(path.join(configDir, 'node_modules'), { recursive: true });
+  await writeFile(
+    path.join(configDir, 'package-lock.json'),
+    `${JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } } })}\n`,
+  );
 }
