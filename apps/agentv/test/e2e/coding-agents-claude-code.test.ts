@@ -9,6 +9,10 @@ import {
   startAnthropicServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/anthropic-server.js';
 import {
+  type OutsideTraffic,
+  watchOutsideTraffic,
+} from '../../../../packages/provider-coding-agents/src/test-support/outside-traffic.js';
+import {
   CODING_TASKS,
   codingAgentScratch,
   evalExample as evalExampleOf,
@@ -90,7 +94,11 @@ let claude: string | undefined;
 const scratch = codingAgentScratch('claude');
 const servers: AnthropicServer[] = [];
 
+/** The proxy every call is given: what the agent asks of hosts other than the model's. */
+let outside: OutsideTraffic;
+
 beforeAll(async () => {
+  outside = await watchOutsideTraffic();
   claude = await ensureAgentCli('claude-code');
 }, 600_000);
 
@@ -98,7 +106,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-afterAll(() => scratch.remove());
+afterAll(async () => {
+  await outside?.close();
+  await scratch.remove();
+});
 
 async function serve(script: Parameters<typeof startAnthropicServer>[0]) {
   const server = await startAnthropicServer(script);
@@ -116,6 +127,7 @@ function exampleAgainst(server: AnthropicServer, target: Record<string, unknown>
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'claude-sonnet-4-5',
     timeout_seconds: 120,
+    env: outside.env,
     ...target,
   });
 }
@@ -168,6 +180,8 @@ describe('provider: claude-code, the real CLI against a scripted model', {
     expect(new Set(server.requests.map((request) => request.body.model))).toEqual(
       new Set(['claude-sonnet-4-5']),
     );
+    // Nothing but the model: no request to any other host (update checks, telemetry).
+    expect(outside.hosts).toEqual([]);
 
     // The raw event stream of each case and attempt, beside the results and in the trace dump.
     const transcripts = path.join(path.dirname(out), 'out.transcripts');

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentCli } from '../../../../packages/provider-coding-agents/src/test-support/agent-cli.js';
 import {
+  type OutsideTraffic,
+  watchOutsideTraffic,
+} from '../../../../packages/provider-coding-agents/src/test-support/outside-traffic.js';
+import {
   type ResponsesServer,
   type ScriptTurn,
   startResponsesServer,
@@ -29,8 +33,11 @@ const lazy = (): ScriptTurn[] => [
 let codex: string | undefined;
 const scratch = codingAgentScratch('codex');
 const servers: ResponsesServer[] = [];
+/** The proxy every call is given: what Codex asks of hosts other than the model's. */
+let outside: OutsideTraffic;
 
 beforeAll(async () => {
+  outside = await watchOutsideTraffic();
   codex = await ensureAgentCli('codex');
 }, 600_000);
 
@@ -38,7 +45,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-afterAll(() => scratch.remove());
+afterAll(async () => {
+  await outside?.close();
+  await scratch.remove();
+});
 
 /** A copy of the example with a targets file pointing the codex target at `server`. */
 function exampleAgainst(server: ResponsesServer, target: Record<string, unknown> = {}) {
@@ -50,6 +60,7 @@ function exampleAgainst(server: ResponsesServer, target: Record<string, unknown>
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'gpt-5',
     timeout_seconds: 120,
+    env: outside.env,
     ...target,
   });
 }
@@ -98,6 +109,8 @@ describe('provider: codex, the real CLI against a scripted model', { timeout: 30
     expect(new Set(server.requests.map((request) => request.body.model))).toEqual(
       new Set(['gpt-5']),
     );
+    // Nothing but the model: no plugin catalogue from github.com, no usage metrics.
+    expect(outside.hosts).toEqual([]);
 
     // The raw event stream of each case and attempt, beside the results and in the trace dump.
     const transcripts = path.join(path.dirname(out), 'out.transcripts');

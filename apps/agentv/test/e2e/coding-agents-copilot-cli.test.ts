@@ -9,6 +9,10 @@ import {
   startChatCompletionsServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/chat-completions-server.js';
 import {
+  type OutsideTraffic,
+  watchOutsideTraffic,
+} from '../../../../packages/provider-coding-agents/src/test-support/outside-traffic.js';
+import {
   CODING_TASKS,
   codingAgentScratch,
   evalExample as evalExampleOf,
@@ -75,7 +79,11 @@ let copilot: string | undefined;
 const scratch = codingAgentScratch('copilot');
 const servers: ChatCompletionsServer[] = [];
 
+/** The proxy every call is given: what the agent asks of hosts other than the model's. */
+let outside: OutsideTraffic;
+
 beforeAll(async () => {
+  outside = await watchOutsideTraffic();
   copilot = await ensureAgentCli('copilot-cli');
 }, 600_000);
 
@@ -83,7 +91,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-afterAll(() => scratch.remove());
+afterAll(async () => {
+  await outside?.close();
+  await scratch.remove();
+});
 
 async function serve(script: (prompt: string) => ChatScriptTurn[]) {
   const server = await startChatCompletionsServer(script);
@@ -101,6 +112,7 @@ function exampleAgainst(server: ChatCompletionsServer, target: Record<string, un
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'gpt-4.1',
     timeout_seconds: 120,
+    env: outside.env,
     ...target,
   });
 }
@@ -152,6 +164,8 @@ describe('provider: copilot-cli, the real CLI against a scripted model', {
     expect(new Set(server.requests.map((request) => request.url))).toEqual(
       new Set(['/v1/chat/completions']),
     );
+    // Nothing but the model: no request to any other host (update checks, telemetry).
+    expect(outside.hosts).toEqual([]);
 
     // The raw event stream of each case and attempt, beside the results and in the trace dump.
     const transcripts = path.join(path.dirname(out), 'out.transcripts');

@@ -9,6 +9,10 @@ import {
   startGeminiServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/gemini-server.js';
 import {
+  type OutsideTraffic,
+  watchOutsideTraffic,
+} from '../../../../packages/provider-coding-agents/src/test-support/outside-traffic.js';
+import {
   CODING_TASKS,
   codingAgentScratch,
   evalExample as evalExampleOf,
@@ -104,7 +108,11 @@ let gemini: string | undefined;
 const scratch = codingAgentScratch('gemini');
 const servers: GeminiServer[] = [];
 
+/** The proxy every call is given: what the agent asks of hosts other than the model's. */
+let outside: OutsideTraffic;
+
 beforeAll(async () => {
+  outside = await watchOutsideTraffic();
   gemini = await ensureAgentCli('gemini-cli');
 }, 600_000);
 
@@ -112,7 +120,10 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-afterAll(() => scratch.remove());
+afterAll(async () => {
+  await outside?.close();
+  await scratch.remove();
+});
 
 async function serve(script: Parameters<typeof startGeminiServer>[0]) {
   const server = await startGeminiServer(script);
@@ -130,6 +141,7 @@ function exampleAgainst(server: GeminiServer, target: Record<string, unknown> = 
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'gemini-2.5-flash',
     timeout_seconds: 120,
+    env: outside.env,
     ...target,
   });
 }
@@ -182,6 +194,8 @@ describe('provider: gemini-cli, the real CLI against a scripted model', {
     expect(new Set(server.requests.map((request) => request.url))).toEqual(
       new Set(['/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse']),
     );
+    // Nothing but the model: no request to any other host (update checks, telemetry).
+    expect(outside.hosts).toEqual([]);
 
     // The raw event stream of each case and attempt, beside the results and in the trace dump.
     const transcripts = path.join(path.dirname(out), 'out.transcripts');

@@ -11,6 +11,10 @@ import {
   type ChatScriptTurn,
   startChatCompletionsServer,
 } from '../../../../packages/provider-coding-agents/src/test-support/chat-completions-server.js';
+import {
+  type OutsideTraffic,
+  watchOutsideTraffic,
+} from '../../../../packages/provider-coding-agents/src/test-support/outside-traffic.js';
 import { parseJsonl, runAgentv } from '../support/project.js';
 
 // The opencode provider through the built CLI, running the real opencode CLI (pinned, installed
@@ -83,8 +87,11 @@ const servers: ChatCompletionsServer[] = [];
 let registry: Server;
 let registryUrl: string;
 const registryRequests: string[] = [];
+/** The proxy every call is given: what opencode asks of hosts other than the model's. */
+let outside: OutsideTraffic;
 
 beforeAll(async () => {
+  outside = await watchOutsideTraffic();
   registry = createServer((request, response) => {
     registryRequests.push(`${request.method} ${request.url}`);
     response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
@@ -100,6 +107,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => registry?.close(resolve));
+  await outside?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -118,7 +126,7 @@ async function exampleAgainst(
     api_key: '${{ SCRIPTED_KEY }}',
     model: 'gpt-4.1',
     timeout_seconds: 180,
-    env: { npm_config_registry: registryUrl },
+    env: { npm_config_registry: registryUrl, ...outside.env },
     ...target,
   };
   const lines = Object.entries(settings)
@@ -214,6 +222,8 @@ describe('provider: opencode, the real CLI against a scripted model', { timeout:
     );
     // Nothing but the model: three opencode runs never asked the npm registry for a package.
     expect(registryRequests).toEqual([]);
+    // Nor any other host (update checks, telemetry).
+    expect(outside.hosts).toEqual([]);
 
     // The raw event stream of each case and attempt, beside the results and in the trace dump.
     const transcripts = path.join(path.dirname(out), 'out.transcripts');

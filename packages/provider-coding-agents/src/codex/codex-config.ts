@@ -31,6 +31,14 @@ export function codexConfigToml(options: {
     `sandbox_mode = ${toml(SANDBOX_MODES[options.permissionMode])}`,
     'check_for_update_on_startup = false',
     '',
+    // Codex exports usage metrics to OpenAI (ab.chatgpt.com) by default, and at every start
+    // syncs its plugin catalogue from github.com: neither is the model at `base_url`.
+    '[analytics]',
+    'enabled = false',
+    '',
+    '[features]',
+    'plugins = false',
+    '',
     '[model_providers.agentv]',
     'name = "AgentV target"',
     `base_url = ${toml(options.baseUrl ?? OPENAI_BASE_URL)}`,
