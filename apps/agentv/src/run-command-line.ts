@@ -1,6 +1,6 @@
 import { UsageError } from '@agentv/core/internal';
 import { closestMatch } from '@agentv/core/provider-utils';
-import type { CittyPlugin, CommandDef } from 'citty';
+import type { ArgsDef, CittyPlugin, CommandDef } from 'citty';
 import { ExitCode } from './exit-code.js';
 import { printError } from './print-error.js';
 import { stripColor, useColor } from './use-color.js';
@@ -21,7 +21,9 @@ export type AnyCommand = CommandDef<any>;
  * colour rule (`useColor`) for the usage citty renders.
  */
 export async function runCommandLine(root: AnyCommand, argv: string[]): Promise<number> {
-  const line: Line = { command: root, names: [], exitCode: ExitCode.Passed };
+  const end = argv.indexOf('--');
+  const wantsHelp = (end === -1 ? argv : argv.slice(0, end)).some(isHelp);
+  const line: Line = { command: root, names: [], exitCode: ExitCode.Passed, wantsHelp };
   try {
     const { runCommand } = await loadCitty();
     await runCommand(onLine(root, [], line), { rawArgs: argv });
@@ -38,6 +40,8 @@ interface Line {
   command: AnyCommand;
   names: readonly string[];
   exitCode: number;
+  /** `--help` or `-h` is on the line (before any `--`). */
+  wantsHelp: boolean;
 }
 
 /** Thrown by a level's check to stop citty and print that level's usage. */
@@ -49,9 +53,12 @@ const USAGE = Symbol('usage');
  * `run` and its subcommands' keep their result in `line`.
  */
 function onLine(command: AnyCommand, names: readonly string[], line: Line): AnyCommand {
-  const { run, subCommands } = command;
+  const { run, subCommands, args } = command;
   return {
     ...command,
+    // citty checks required arguments before any plugin runs: `migrate --help` would be
+    // refused for its missing FILE instead of showing the usage (which still marks it required).
+    ...(line.wantsHelp && args && { args: async () => withoutRequired(await resolve(args)) }),
     plugins: [checkLevel(command, names, line), ...(command.plugins ?? [])],
     ...(run && {
       run: async (context) => {
@@ -98,7 +105,7 @@ function checkLevel(command: AnyCommand, names: readonly string[], line: Line): 
           hint: `${match === undefined ? '' : `did you mean "${match}"? `}available commands: ${available.join(', ')}; see ${path} --help`,
         });
       }
-      const wantsHelp = rawArgs.includes('--help') || rawArgs.includes('-h');
+      const wantsHelp = (end === -1 ? rawArgs : rawArgs.slice(0, end)).some(isHelp);
       if (!wantsHelp && !subCommands) return;
       line.exitCode = wantsHelp ? ExitCode.Passed : ExitCode.Error;
       throw USAGE;
@@ -107,6 +114,14 @@ function checkLevel(command: AnyCommand, names: readonly string[], line: Line): 
 }
 
 const isWord = (arg: string) => !arg.startsWith('-');
+const isHelp = (arg: string) => arg === '--help' || arg === '-h';
+
+/** `args` with no argument required. */
+function withoutRequired(args: ArgsDef): ArgsDef {
+  return Object.fromEntries(
+    Object.entries(args).map(([name, def]) => [name, { ...def, required: false }]),
+  );
+}
 
 /** The usage citty renders for the command, named from the root, coloured as `useColor` says. */
 async function writeUsage(root: AnyCommand, { command, names }: Line): Promise<void> {

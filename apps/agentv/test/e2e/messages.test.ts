@@ -705,4 +705,28 @@ describe('colours', () => {
       'agentv: unknown command "evl"\n  hint: did you mean "eval"? available commands: eval, validate, init, migrate, results, compare, grade, view, help; see agentv --help\n',
     );
   });
+
+  it('every command answers --help, -h and agentv help with its usage, required arguments or not', async () => {
+    const cwd = process.cwd();
+    const commands = ['eval', 'validate', 'init', 'migrate', 'results', 'compare', 'grade', 'view'];
+    for (const command of commands) {
+      const help = await runAgentv([command, '--help'], cwd);
+      expect(help.code, `${command} --help: ${help.stderr}`).toBe(0);
+      expect(help.stderr).toBe('');
+      expect(help.stdout).toContain(`USAGE agentv ${command} `);
+      expect((await runAgentv([command, '-h'], cwd)).stdout).toBe(help.stdout);
+      expect((await runAgentv(['help', command], cwd)).stdout).toBe(help.stdout);
+    }
+    // migrate's FILE is still required, and its usage says so.
+    expect((await runAgentv(['migrate', '--help'], cwd)).stdout).toContain(
+      'USAGE agentv migrate [OPTIONS] <FILE>',
+    );
+    const missing = await runAgentv(['migrate'], cwd);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Missing required positional argument: FILE');
+    // After `--`, --help is an argument, not a request for the usage.
+    const literal = await runAgentv(['migrate', 'no-such-file.yaml', '--', '--help'], cwd);
+    expect(literal.stdout).toBe('');
+    expect(literal.stderr).toContain('cannot read no-such-file.yaml');
+  });
 });
