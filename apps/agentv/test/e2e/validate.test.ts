@@ -85,16 +85,15 @@ describe('agentv validate', () => {
       PATH: path.dirname(process.execPath),
     };
     const validate = await runAgentv(['validate'], project.dir, env);
-    expect(validate.code).toBe(1);
-    // Unknown providers and unset variables are warnings, a CLI not installed an error; the run
-    // below uses none of these targets.
+    expect(validate.code, validate.stdout).toBe(0);
+    // Unknown providers, unset variables and a CLI not installed are warnings for targets no
+    // eval file uses (a targets file shared by machines); the run below uses none of them.
     expect(validate.stdout.split('\n')).toEqual([
       'warning: .agentv/targets.yaml:9:5: target "copilot": unknown provider "vscode"; this target cannot run with this AgentV (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, copilot, copilot-cli, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai, or leave it for runs that do not use it)',
-      // The codex provider exists; its CLI is not on this PATH (only Node's folder): an error, as
-      // a cli target's missing program is, though no eval file uses the target.
-      'error: .agentv/targets.yaml:12:5: target "codex": provider: Codex is not installed: "codex" was not found on PATH (hint: install it with npm i -g @openai/codex (0.169.0 or newer), or set executable on the target to its path)',
+      // The codex provider exists; its CLI is not on this PATH (only Node's folder).
+      'warning: .agentv/targets.yaml:12:5: target "codex": provider: Codex is not installed: "codex" was not found on PATH (hint: install it with npm i -g @openai/codex (0.169.0 or newer), or set executable on the target to its path; no eval file checked uses this target: a run that uses it stops here)',
       'warning: .agentv/targets.yaml:16:12: target "azure": needs environment variable(s) AGENTV_TEST_UNSET_AZURE_KEY, which are not set (hint: set AGENTV_TEST_UNSET_AZURE_KEY in your shell or in a .env file; a run that uses this target fails until then)',
-      '3 files checked: 1 with errors (1 error, 2 warnings)',
+      '3 files checked: no errors (3 warnings)',
       '',
     ]);
 

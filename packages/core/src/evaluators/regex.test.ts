@@ -49,6 +49,10 @@ describe('regex', () => {
     expect(messagesOf(regexEvaluator.validate?.(makeConfig('regex')))).toEqual([
       expect.stringContaining('"pattern" is missing'),
     ]);
+    // `value`, as the tests: format writes it, is named with the key to use instead.
+    expect(messagesOf(regexEvaluator.validate?.(makeConfig('regex', { value: 'hel+o' })))).toEqual([
+      '"pattern" is missing; this grader takes its regular expression in "pattern", not "value": write pattern: "hel+o"',
+    ]);
     expect(
       messagesOf(regexEvaluator.validate?.(makeConfig('regex', { pattern: 'a', flags: 'm' }))),
     ).toEqual([]);

@@ -48,11 +48,18 @@ export const regexEvaluator: Evaluator = immediateEvaluator({
 /** The compiled pattern, or what is wrong with the options. */
 function buildRegex(config: EvaluatorConfig): RegExp | Issue {
   const { pattern, flags } = config;
-  if (pattern === undefined)
-    return optionIssue(
-      'pattern',
-      '"pattern" is missing; give a regular expression the answer must match',
-    );
+  if (pattern === undefined) {
+    // `value` holds the expression in the `tests:` format (and upstream AgentV's assertions).
+    return typeof config.value === 'string'
+      ? optionIssue(
+          'pattern',
+          `"pattern" is missing; this grader takes its regular expression in "pattern", not "value": write pattern: ${JSON.stringify(config.value)}`,
+        )
+      : optionIssue(
+          'pattern',
+          '"pattern" is missing; give a regular expression the answer must match',
+        );
+  }
   if (typeof pattern !== 'string' || pattern === '') {
     return optionIssue('pattern', `"pattern" must be a non-empty string, got ${describe(pattern)}`);
   }

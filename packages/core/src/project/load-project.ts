@@ -231,18 +231,27 @@ class ProjectLoader {
   }
 
   /**
-   * validate without `--target`: what `checkUse` finds (a program not on PATH) for a
-   * target no eval file uses, with its `cwd` resolved against its own folder, so
-   * every target of a targets file is checked, not only those the eval files name.
+   * validate without `--target`: what `checkUse` finds (a program not on PATH, an agent CLI
+   * not installed) for a target no eval file uses, with its `cwd` resolved against its own
+   * folder, so every target of a targets file is checked, not only those the eval files name.
+   * These are warnings: a targets file shared by machines names agents not every machine
+   * has, and such a target fails only a run that uses it (an error there, and in validate
+   * for the eval files or `--target` that use it).
    */
   private unusedTargetUse(target: ResolvedTarget): Issue[] {
     const override = this.options.targetOverride;
     if (override !== undefined && override.length > 0) return [];
     if (!this.options.providerRegistry.has(target.provider)) return [];
     const anchor = path.join(target.baseDir, 'targets.yaml');
-    return this.options.providerRegistry
-      .checkUse(target, anchor, 'validate')
-      .map((problem) => targetSettingsIssue(problem, target));
+    return this.options.providerRegistry.checkUse(target, anchor, 'validate').map((problem) => {
+      const issue = targetSettingsIssue(problem, target);
+      if (issue.severity !== 'error') return issue;
+      return {
+        ...issue,
+        severity: 'warning',
+        hint: `${issue.hint === undefined ? '' : `${issue.hint}; `}no eval file checked uses this target: a run that uses it stops here`,
+      };
+    });
   }
 
   private validatePolicy(users: Set<string> | undefined): TargetPolicy {

@@ -51,8 +51,9 @@ export interface ProviderFactory {
   /**
    * Check what depends on where the target is used, e.g. a `cwd` relative to
    * the eval file; called once per target and eval file before the run.
-   * `mode` is `validate` for `agentv validate`: what may differ when the run
-   * starts (a program not installed yet) is then a warning, not an error.
+   * `mode` is `validate` for `agentv validate`, which reports what a run would
+   * refuse as errors too (for a target no checked eval file uses, validate
+   * itself makes them warnings).
    * `workspace` is the cases' workspace block when they have one: the agent then
    * runs in a copy of it, not in the eval file's folder (called once per block).
    */
