@@ -133,7 +133,7 @@ const CASES: Record<string, BadInput> = {
   ),
   // The evaluator's own check words its message as the fix; it has no separate hint.
   'bad-evaluator-options': both(
-    'error: evals/cases.yaml:4:39: case "greet": evaluator "shape": "pattern" is missing; give a regular expression the answer must match',
+    'error: evals/cases.yaml:4:39: case "greet": evaluator "shape": "pattern" is missing; this grader takes its regular expression in "pattern", not "value": write pattern: "h.llo"',
   ),
   'duplicate-target-names': both(
     'error: .agentv/targets.yaml:5:11: target "default": duplicate target name "default" on lines 2 and 5 (hint: target names must be unique within one targets: list; rename one of them)',

@@ -422,12 +422,13 @@ describe('a target whose program is not installed', () => {
       '.agentv/targets.yaml': MIXED,
       'evals/m.yaml': evalFile('execution:\n  target: default\n'),
     });
-    // No eval file uses them: a targets file shared by machines names agents not all have.
+    // No eval file uses them: a targets file shared by machines names agents not all have. They
+    // are looked for where a run of the eval file with --target would look (its folder).
     const run = await runAgentv(['validate'], project.dir);
     expect(run.code, run.stdout).toBe(0);
     const unused = '; no eval file checked uses this target: a run that uses it stops here';
     expect(run.stdout).toBe(
-      `warning: .agentv/targets.yaml:8:5: target "missing": command_template: the program "no-such-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory "${project.dir}")${unused})\nwarning: .agentv/targets.yaml:11:5: target "unused": command_template: the program "other-missing-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./other-missing-agent-xyz", relative to the working directory "${project.dir}")${unused})\n2 files checked: no errors (2 warnings)\n`,
+      `warning: .agentv/targets.yaml:8:5: target "missing": command_template: the program "no-such-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./no-such-agent-xyz", relative to the working directory "${project.file('evals')}")${unused})\nwarning: .agentv/targets.yaml:11:5: target "unused": command_template: the program "other-missing-agent-xyz" was not found on PATH (hint: install it or fix its name, or write its path (e.g. "./other-missing-agent-xyz", relative to the working directory "${project.file('evals')}")${unused})\n2 files checked: no errors (2 warnings)\n`,
     );
     // Used by the run validate checks, the same target is the error eval would stop on.
     const used = await runAgentv(['validate', 'evals/m.yaml', '--target', 'missing'], project.dir);

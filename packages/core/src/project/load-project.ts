@@ -196,7 +196,7 @@ class ProjectLoader {
                   this.validatePolicy(users),
                 );
                 return users === undefined && !hasErrors(issues)
-                  ? [...issues, ...this.unusedTargetUse(target)]
+                  ? [...issues, ...this.unusedTargetUse(target, file, evalFiles)]
                   : issues;
               },
             }
@@ -232,18 +232,35 @@ class ProjectLoader {
 
   /**
    * validate without `--target`: what `checkUse` finds (a program not on PATH, an agent CLI
-   * not installed) for a target no eval file uses, with its `cwd` resolved against its own
-   * folder, so every target of a targets file is checked, not only those the eval files name.
-   * These are warnings: a targets file shared by machines names agents not every machine
-   * has, and such a target fails only a run that uses it (an error there, and in validate
-   * for the eval files or `--target` that use it).
+   * not installed) for a target no eval file uses, so every target of a targets file is
+   * checked, not only those the eval files name. Its relative paths resolve as in a run that
+   * picks it with `--target`: against the folder of each checked eval file of this targets
+   * file (a `cwd` default), the first folder with problems reported; with none, against the
+   * target's own folder. These are warnings: a targets file shared by machines names agents
+   * not every machine has, and such a target fails only a run that uses it (an error there,
+   * and in validate for the eval files or `--target` that use it).
    */
-  private unusedTargetUse(target: ResolvedTarget): Issue[] {
+  private unusedTargetUse(
+    target: ResolvedTarget,
+    targetsFile: string,
+    evalFiles: readonly ProjectEvalFile[],
+  ): Issue[] {
     const override = this.options.targetOverride;
     if (override !== undefined && override.length > 0) return [];
     if (!this.options.providerRegistry.has(target.provider)) return [];
-    const anchor = path.join(target.baseDir, 'targets.yaml');
-    return this.options.providerRegistry.checkUse(target, anchor, 'validate').map((problem) => {
+    const anchors = new Map<string, string>();
+    for (const file of evalFiles) {
+      if (file.targetsFile === targetsFile && !anchors.has(path.dirname(file.path))) {
+        anchors.set(path.dirname(file.path), file.path);
+      }
+    }
+    if (anchors.size === 0) anchors.set(target.baseDir, path.join(target.baseDir, 'targets.yaml'));
+    let problems: Issue[] = [];
+    for (const anchor of anchors.values()) {
+      problems = this.options.providerRegistry.checkUse(target, anchor, 'validate');
+      if (problems.length > 0) break;
+    }
+    return problems.map((problem) => {
       const issue = targetSettingsIssue(problem, target);
       if (issue.severity !== 'error') return issue;
       return {
