@@ -16,6 +16,7 @@ import {
   CODING_TASKS,
   codingAgentScratch,
   evalExample as evalExampleOf,
+  expectAgentMissingHere,
   processesWith,
   toolCalls,
 } from '../support/coding-agents.js';
@@ -304,17 +305,9 @@ evalcases:
     };
     const validate = await runAgentv(['validate'], root, env);
     expect(validate.stdout + validate.stderr).toBe('3 files checked: no errors\n');
-    // Not installed here: a warning while no eval file uses the target (a targets file shared by
-    // machines), the error eval would stop on once a run uses it.
-    const elsewhere = { PATH: path.dirname(process.execPath), OPENAI_API_KEY: 'sk-x' };
-    const missing = await runAgentv(['validate'], root, elsewhere);
-    expect(missing.code, missing.stdout).toBe(0);
-    expect(missing.stdout).toContain(
-      'target "codex": provider: Codex is not installed: "codex" was not found on PATH',
-    );
-    expect(missing.stdout).toMatch(/^warning: .*Codex is not installed/m);
-    const used = await runAgentv(['validate', '--target', 'codex'], root, elsewhere);
-    expect(used.code).toBe(1);
-    expect(used.stdout).toMatch(/^error: .*Codex is not installed/m);
+    await expectAgentMissingHere(root, 'codex', 'Codex', 'codex', {
+      PATH: path.dirname(process.execPath),
+      OPENAI_API_KEY: 'sk-x',
+    });
   });
 });

@@ -16,6 +16,7 @@ import {
   CODING_TASKS,
   codingAgentScratch,
   evalExample as evalExampleOf,
+  expectAgentMissingHere,
   processesWith,
   toolCalls,
 } from '../support/coding-agents.js';
@@ -386,17 +387,9 @@ describe('agentv init', () => {
     };
     const validate = await runAgentv(['validate'], root, env);
     expect(validate.stdout + validate.stderr).toBe('3 files checked: no errors\n');
-    // Not installed here: a warning while no eval file uses the target (a targets file shared by
-    // machines), the error eval would stop on once a run uses it.
-    const elsewhere = { PATH: path.dirname(process.execPath), GEMINI_API_KEY: 'gemini-x' };
-    const missing = await runAgentv(['validate'], root, elsewhere);
-    expect(missing.code, missing.stdout).toBe(0);
-    expect(missing.stdout).toContain(
-      'target "gemini": provider: Gemini CLI is not installed: "gemini" was not found on PATH',
-    );
-    expect(missing.stdout).toMatch(/^warning: .*Gemini CLI is not installed/m);
-    const used = await runAgentv(['validate', '--target', 'gemini'], root, elsewhere);
-    expect(used.code).toBe(1);
-    expect(used.stdout).toMatch(/^error: .*Gemini CLI is not installed/m);
+    await expectAgentMissingHere(root, 'gemini', 'Gemini CLI', 'gemini', {
+      PATH: path.dirname(process.execPath),
+      GEMINI_API_KEY: 'gemini-x',
+    });
   });
 });

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { type CliRun, parseJsonl, runAgentv } from './project.js';
 
 // What the coding-agent e2e tests share: a copy of examples/coding-agents pointed at a scripted
@@ -115,4 +116,29 @@ export async function processesWith(
     found.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`);
   }
   return found;
+}
+
+/**
+ * `agentv validate` in `root` with `env`, a machine where the agent of target `name` is not
+ * installed (`agent` is its display name, `command` its executable): a warning while no eval
+ * file uses the target (a targets file shared by machines), the error eval would stop on once
+ * a run uses it (`--target`).
+ */
+export async function expectAgentMissingHere(
+  root: string,
+  name: string,
+  agent: string,
+  command: string,
+  env: Record<string, string>,
+): Promise<void> {
+  const notInstalled = `${agent} is not installed`;
+  const missing = await runAgentv(['validate'], root, env);
+  expect(missing.code, missing.stdout).toBe(0);
+  expect(missing.stdout).toContain(
+    `target "${name}": provider: ${notInstalled}: "${command}" was not found on PATH`,
+  );
+  expect(missing.stdout).toMatch(new RegExp(`^warning: .*${notInstalled}`, 'm'));
+  const used = await runAgentv(['validate', '--target', name], root, env);
+  expect(used.code).toBe(1);
+  expect(used.stdout).toMatch(new RegExp(`^error: .*${notInstalled}`, 'm'));
 }
