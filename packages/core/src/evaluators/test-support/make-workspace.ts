@@ -1,18 +1,20 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import type { FileChanges } from '../../workspace/file-changes.js';
 import type { CaseWorkspace } from '../evaluator.js';
 
 /** No changes. */
 export const NO_CHANGES: FileChanges = { files: [], insertions: 0, deletions: 0, diff: '' };
 
-const made: string[] = [];
-
-afterEach(() => {
-  for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+// Removed when the test that made it ends. Not a module-level afterEach: core's files share one
+// module graph (isolate: false), so such a hook would belong to the first file that imported this
+// module only, and every later file's folders were left in the temp directory.
+function removeAfterTest(folder: string): string {
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
 
 /**
  * A real folder in the system temp directory holding `files` (path → text or
@@ -22,8 +24,9 @@ export function makeWorkspace(
   files: Record<string, string | Buffer> = {},
   changes: FileChanges = NO_CHANGES,
 ): CaseWorkspace {
-  const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'agentv-test-workspace-')));
-  made.push(folder);
+  const folder = removeAfterTest(
+    realpathSync(mkdtempSync(path.join(tmpdir(), 'agentv-test-workspace-'))),
+  );
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(folder, name);
     mkdirSync(path.dirname(file), { recursive: true });
@@ -34,7 +37,5 @@ export function makeWorkspace(
 
 /** A temp folder outside any workspace, removed after the test. */
 export function makeOutsideFolder(): string {
-  const folder = realpathSync(mkdtempSync(path.join(tmpdir(), 'agentv-test-outside-')));
-  made.push(folder);
-  return folder;
+  return removeAfterTest(realpathSync(mkdtempSync(path.join(tmpdir(), 'agentv-test-outside-'))));
 }
