@@ -19,6 +19,7 @@ export type {
   WorkspaceChangesRecord,
 } from './orchestrator/run-options.js';
 export { runTargetsOf } from './orchestrator/run-targets.js';
+export { prepareProcessStarts } from './process/spare-launcher.js';
 export { checkTarget, RUN_TARGET_POLICY } from './project/check-target.js';
 export { CLI_OPTION_NAMES } from './project/option-names.js';
 export type { BuiltPrompt } from './prompt/build-prompt.js';

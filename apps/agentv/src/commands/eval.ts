@@ -10,6 +10,7 @@ import {
 import {
   CLI_OPTION_NAMES,
   createResultTally,
+  prepareProcessStarts,
   reportIssues,
   runTargetsOf,
   UsageError,
@@ -287,6 +288,9 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
   const targetOverride = targetOverrides.length === 0 ? undefined : targetOverrides;
   const output = createRunConsole();
 
+  // The watchdog and a shell for the run's first process start while the cases load (a
+  // listing or a dry run starts none).
+  if (args.list !== true && !dryRun) prepareProcessStarts();
   // Load the project, select its cases, plan the run: every file problem is reported at once.
   const providerRegistry = createAppProviderRegistry();
   const onDatasetSize = heapFitterForDatasets();

@@ -74,7 +74,7 @@ let tmpfileWorks = process.platform === 'linux';
 const UNSUPPORTED = new Set(['EOPNOTSUPP', 'ENOTSUP', 'EISDIR', 'EINVAL']);
 
 /** Opens a new, already unlinked capture file in `dir` (default: the system temp directory). */
-export function openCaptureFile(dir: string = tmpdir()): CaptureFile {
+export function openCaptureFile(dir: string = captureFolder()): CaptureFile {
   return new Capture(openAnonymous(dir) ?? openNamedThenUnlink(dir));
 }
 
@@ -221,4 +221,22 @@ function decodeTail(bytes: Buffer, cut: boolean): string {
   let from = 0;
   if (cut) while (from < bytes.length && from < 3 && (bytes[from]! & 0xc0) === 0x80) from++;
   return bytes.toString('utf8', from);
+}
+
+let tmpdirVars: [string | undefined, string | undefined, string | undefined] | undefined;
+let tmpdirValue = '';
+
+/**
+ * Where capture files are made: `os.tmpdir()`, looked up again only when TMPDIR, TMP or TEMP
+ * changed (each lookup reads them through Node's set-uid-safe getenv, a dozen system calls per
+ * spawn otherwise).
+ */
+export function captureFolder(): string {
+  const { TMPDIR, TMP, TEMP } = process.env;
+  const vars = tmpdirVars;
+  if (vars === undefined || vars[0] !== TMPDIR || vars[1] !== TMP || vars[2] !== TEMP) {
+    tmpdirVars = [TMPDIR, TMP, TEMP];
+    tmpdirValue = tmpdir();
+  }
+  return tmpdirValue;
 }

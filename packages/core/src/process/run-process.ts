@@ -1,10 +1,11 @@
-import { tmpdir } from 'node:os';
-import { type CaptureFile, openCaptureFile } from './capture-file.js';
+import { type CaptureFile, captureFolder, openCaptureFile } from './capture-file.js';
 import { type ExecChildOptions, execChild } from './exec-child.js';
+import { DEFAULT_KILL_GRACE_MS } from './kill-grace.js';
 import { createOutputGuard, type OutputLimit, type OutputLimitExceeded } from './output-guard.js';
 import { pollWhileRunning, stopPolling } from './poll-while-running.js';
 import { createProcessGroupTerminator } from './process-group.js';
 import { guardProcess, type ProcessGuard } from './process-guard.js';
+import { type CapturedLaunch, takeCaptureSpare } from './spare-launcher.js';
 import { spawnArgv } from './spawn-argv.js';
 import { HELPER_FAULT, type HelperChild, spawnHelper } from './spawn-helper.js';
 
@@ -70,7 +71,7 @@ export interface ProcessOutcome {
   durationMs: number;
 }
 
-export const DEFAULT_KILL_GRACE_MS = 2000;
+export { DEFAULT_KILL_GRACE_MS };
 
 /**
  * Runs a process in its own process group and waits for it: stdin closed (after
@@ -103,14 +104,26 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   let guard: ProcessGuard | undefined;
   try {
-    const dir = captureDir();
-    const stdout = openCapture(captures, dir);
-    const stderr = openCapture(captures, dir);
-    guard = guardProcess(graceMs);
-    const child = start(options, stdout.fd, stderr.fd, guard.enter, graceMs);
+    const env = options.env ?? process.env;
+    const launched = takeCaptureSpare(options.command, options.cwd, env, options.stdin);
+    let stdout: CaptureFile;
+    let stderr: CaptureFile;
+    let child: RunningChild;
+    if (launched !== undefined) {
+      ({ stdout, stderr, guard } = launched);
+      captures.push(stdout, stderr);
+      child = fromSpare(launched);
+    } else {
+      const dir = captureFolder();
+      stdout = openCapture(captures, dir);
+      stderr = openCapture(captures, dir);
+      guard = guardProcess(graceMs);
+      child = start(options, env, stdout.fd, stderr.fd, guard.enter, graceMs);
+    }
     const pid = await child.started;
     const group = createProcessGroupTerminator(pid, graceMs, guard.cgroup);
-    guard.started(pid);
+    // A spare's guard was told when the spare started.
+    if (launched === undefined) guard.started(pid);
 
     let timedOut = false;
     let aborted = false;
@@ -174,23 +187,6 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   }
 }
 
-let tmpdirVars: [string | undefined, string | undefined, string | undefined] | undefined;
-let tmpdirValue = '';
-
-/**
- * `os.tmpdir()`, looked up again only when TMPDIR, TMP or TEMP changed: each lookup reads
- * them through Node's set-uid-safe getenv, a dozen system calls per spawn otherwise.
- */
-function captureDir(): string {
-  const { TMPDIR, TMP, TEMP } = process.env;
-  const vars = tmpdirVars;
-  if (vars === undefined || vars[0] !== TMPDIR || vars[1] !== TMP || vars[2] !== TEMP) {
-    tmpdirVars = [TMPDIR, TMP, TEMP];
-    tmpdirValue = tmpdir();
-  }
-  return tmpdirValue;
-}
-
 function openCapture(captures: CaptureFile[], dir: string): CaptureFile {
   const capture = openCaptureFile(dir);
   captures.push(capture);
@@ -209,12 +205,12 @@ interface RunningChild {
 
 function start(
   options: RunProcessOptions,
+  env: Readonly<Record<string, string | undefined>>,
   stdout: number,
   stderr: number,
   enter: string,
   graceMs: number,
 ): RunningChild {
-  const env = options.env ?? process.env;
   const [file, ...args] = spawnArgv(options.command, enter, options.cwd, env);
   const helper = spawnHelper(graceMs);
   if (helper !== undefined) {
@@ -257,6 +253,22 @@ function startHere(
   });
   return {
     started,
+    ended,
+    get exited() {
+      return child.exitCode !== null || child.signalCode !== null;
+    },
+  };
+}
+
+/** A process started in the spare shell (see `takeCaptureSpare`): it runs already. */
+function fromSpare({ child }: CapturedLaunch): RunningChild {
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    } else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    started: Promise.resolve(child.pid!),
     ended,
     get exited() {
       return child.exitCode !== null || child.signalCode !== null;

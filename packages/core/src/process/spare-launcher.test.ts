@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cgroupRoot } from './call-cgroup.js';
 import { type LongLivedProcess, startProcess } from './start-process.js';
 import { processAlive } from './test-support/process-alive.js';
+import { LAUNCHER_TEXT, sparesOf, until } from './test-support/spares.js';
 
 // Where calls enter cgroups, a process that says more follow (`anotherFollows`) leaves a shell
 // ready in the next call's cgroup, and the next such process starts in it.
@@ -18,40 +19,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const required = process.getuid?.() === 0 || process.env.CI !== undefined;
 const available = cgroupRoot() !== undefined;
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
-const LAUNCHER_TEXT = 'read -r script <&3';
-
-/** Children of `parent` that are spare launchers: their pid and the cgroup they are in. */
-function sparesOf(parent: number): { pid: number; cgroup: string }[] {
-  const found: { pid: number; cgroup: string }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== parent) continue;
-      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(LAUNCHER_TEXT)) continue;
-      const cgroup = readFileSync(`/proc/${entry}/cgroup`, 'utf8')
-        .split('\n')
-        .find((line) => line.startsWith('0::'));
-      found.push({ pid: Number(entry), cgroup: cgroup?.slice(3) ?? '' });
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  return found;
-}
-
-/** Waits (generously: the machine may be busy) until `test` holds. */
-async function until<T>(get: () => T, test: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = get();
-    if (test(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** A spare launcher of this process that has entered a call cgroup. */
 const enteredSpare = () =>
   until(

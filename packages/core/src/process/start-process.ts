@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execChild } from './exec-child.js';
+import { DEFAULT_KILL_GRACE_MS } from './kill-grace.js';
 import { createProcessGroupTerminator } from './process-group.js';
 import { guardProcess } from './process-guard.js';
-import { DEFAULT_KILL_GRACE_MS } from './run-process.js';
 import { prepareSpare, takeSpare } from './spare-launcher.js';
 import { spawnArgv } from './spawn-argv.js';
 
