@@ -37,14 +37,15 @@ export const TIGHT_HEAP_DATASET_BYTES = 1536 * 1024;
 export const LARGE_DATASET_BYTES = 384 * 1024;
 
 /**
- * The semi-space size (MiB) runs of 5,000–20,000 cases grow the young generation to: a quarter
- * of V8's maximum. Every page the young generation grows by is memory the process touches for
- * the first time, and a page fault is the dearest thing a short run does on some machines (13 µs
- * per 4 KiB page on a Firecracker VM: the 32 MiB of two full-size semi-spaces cost ~100 ms of a
- * 10,000-case batch). At 4 MiB a 10,000-case batch took ~5,000 fewer faults and ~65 ms less than
- * at 16 MiB, and no more collecting.
+ * The semi-space size (MiB) runs of 5,000–20,000 cases grow the young generation to: twice its
+ * starting size, an eighth of V8's maximum. Every page the young generation grows by is memory the
+ * process touches for the first time, and a page fault is the dearest thing a short run does on
+ * some machines (13 µs per 4 KiB page on a Firecracker VM: the 32 MiB of two full-size semi-spaces
+ * cost ~100 ms of a 10,000-case batch). At 4 MiB a 10,000-case batch took ~5,000 fewer faults and
+ * ~65 ms less than at 16 MiB, and no more collecting; at 2 MiB another 30 ms less (median of 16
+ * interleaved pairs, 14 of them faster; 8 MiB was 41 ms slower, staying at 1 MiB 86 ms slower).
  */
-const CAPPED_SEMI_SPACE_MB = 4;
+const CAPPED_SEMI_SPACE_MB = 2;
 
 // What the bin shim (`bin/agentv.cjs`) starts with: the young generation does not grow.
 const SMALL_YOUNG_GENERATION = '--semi-space-growth-factor=1';
