@@ -53,28 +53,95 @@ const PLAIN_WORD = /^[A-Za-z0-9_./+@%:,-]+$/;
  * holds quotes, `$`, `{PLACEHOLDER}`s, globs or `~`. Undefined otherwise.
  */
 export function programOf(command: string): string | undefined {
+  return startOf(command)?.program;
+}
+
+function startOf(command: string): { program: string; next: string | undefined } | undefined {
   const words = command.trim().split(/\s+/);
   let index = 0;
   while (index < words.length && ASSIGNMENT.test(words[index]!)) index++;
   const word = words[index];
   if (word === undefined || word === '' || !PLAIN_WORD.test(word)) return undefined;
   if (SHELL_WORDS.has(word)) return undefined;
-  return word;
+  return { program: word, next: words[index + 1] };
+}
+
+/**
+ * Interpreters that run a script file named by their first argument, relative to the working
+ * directory and never looked for on PATH. Shells are not here: `bash name` also searches PATH.
+ */
+const SCRIPT_RUNNERS = new Set(['node', 'python', 'python3', 'ruby', 'perl', 'php', 'bun', 'tsx']);
+/** Shells: their first argument is checked only when it is a path (holds a `/`). */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh']);
+/** What a script file's name ends with; a word without one may be a module or a command name. */
+const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?|py|rb|pl|php|sh|bash|zsh)$/;
+
+/**
+ * The script an interpreter is asked to run, when the command clearly names one: the word right
+ * after `node`, `python3`, `bash`, … (by name or path), when it is a plain file name with a
+ * script's extension (for a shell, a path). Undefined otherwise: a flag (`python3 -m pkg`), a
+ * placeholder, a name without an extension.
+ */
+export function scriptOf(command: string): { interpreter: string; script: string } | undefined {
+  const start = startOf(command);
+  if (start === undefined) return undefined;
+  const interpreter = start.program.slice(start.program.lastIndexOf('/') + 1);
+  const script = start.next;
+  if (script === undefined || script.startsWith('-') || !PLAIN_WORD.test(script)) return undefined;
+  if (!SCRIPT_FILE.test(script)) return undefined;
+  if (SCRIPT_RUNNERS.has(interpreter) || (SHELLS.has(interpreter) && script.includes('/'))) {
+    return { interpreter, script };
+  }
+  return undefined;
 }
 
 /**
  * Checks that the program `command` starts exists: a path (`./agent.sh`) must
  * be an executable file relative to `cwd`; a bare name must be an executable
- * file on `PATH` (relative entries resolve against `cwd`). Returns a problem
- * with `path` `['command_template']`, or undefined when the program was found
- * or the command is not clearly a program (a shell snippet, a builtin).
+ * file on `PATH` (relative entries resolve against `cwd`); then, unless
+ * `scripts` is false, the script an interpreter is to run (`node ./agent.mjs`,
+ * see `scriptOf`) must be a file relative to `cwd`. Returns a problem with
+ * `path` `['command_template']`, or undefined when both were found or the
+ * command is not clearly a program (a shell snippet, a builtin).
  */
 export function checkProgram(
   command: string,
   cwd: string,
   pathVariable: string | undefined,
+  options: { scripts?: boolean } = {},
 ): Issue | undefined {
   if (process.platform === 'win32') return undefined;
+  const program = programIssue(command, cwd, pathVariable);
+  if (program !== undefined || options.scripts === false) return program;
+  return scriptIssue(command, cwd);
+}
+
+/**
+ * A script the command's interpreter is to run (`node ./agent.mjs {PROMPT}`, see `scriptOf`)
+ * that is not a file: the interpreter would start, fail, and be retried for every case.
+ */
+function scriptIssue(command: string, cwd: string): Issue | undefined {
+  const named = scriptOf(command);
+  if (named === undefined) return undefined;
+  const file = resolve(cwd, named.script);
+  const kind = entryKind(file);
+  if (kind === 'file') return undefined;
+  return {
+    severity: 'error',
+    path: ['command_template'],
+    message:
+      kind === 'missing'
+        ? `script file ${named.script} (run by ${named.interpreter}) not found (resolved to ${file})`
+        : `script file ${named.script} (run by ${named.interpreter}) is not a file (${file})`,
+    hint: `fix the path in command_template; it is relative to the target's working directory ${JSON.stringify(cwd)}`,
+  };
+}
+
+function programIssue(
+  command: string,
+  cwd: string,
+  pathVariable: string | undefined,
+): Issue | undefined {
   const program = programOf(command);
   if (program === undefined) return undefined;
   const where = `working directory ${JSON.stringify(cwd)}`;
@@ -109,6 +176,14 @@ export function checkProgram(
   };
 }
 
+function entryKind(path: string): 'missing' | 'file' | 'other' {
+  try {
+    return statSync(path).isFile() ? 'file' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
 function fileState(file: string): 'missing' | 'not-executable' | 'executable' {
   try {
     if (!statSync(file).isFile()) return 'not-executable';
@@ -129,14 +204,18 @@ function fileState(file: string): 'missing' | 'not-executable' | 'executable' {
  * `process.env.PATH`. An error for `agentv validate` as for a run, so validate
  * fails exactly where eval would refuse to start.
  */
-export function checkTargetProgram(target: ResolvedTarget, cwd: string): Issue | undefined {
+export function checkTargetProgram(
+  target: ResolvedTarget,
+  cwd: string,
+  options: { scripts?: boolean } = {},
+): Issue | undefined {
   const template = target.settings.command_template;
   if (typeof template !== 'string' || hasPlaceholder(template)) return undefined;
   if (fileStateOfDirectory(cwd) !== 'directory') return undefined;
   const env = target.settings.env;
   const ownPath = isRecord(env) && typeof env.PATH === 'string' ? env.PATH : undefined;
   if (ownPath !== undefined && hasPlaceholder(ownPath)) return undefined;
-  return checkProgram(template, cwd, ownPath ?? process.env.PATH);
+  return checkProgram(template, cwd, ownPath ?? process.env.PATH, options);
 }
 
 function fileStateOfDirectory(path: string): 'directory' | 'other' {

@@ -244,7 +244,11 @@ export function checkCliUse(
       workspace.template === undefined || (workspace.repos?.length ?? 0) > 0
         ? undefined
         : resolve(workspace.template, relative);
-    const program = inTemplate === undefined ? undefined : checkTargetProgram(target, inTemplate);
+    // The program only: a workspace hook (`before_all`, say a build) may still make the script.
+    const program =
+      inTemplate === undefined
+        ? undefined
+        : checkTargetProgram(target, inTemplate, { scripts: false });
     return program === undefined ? [] : [program];
   }
   const issue = isAbsolute(relative)

@@ -730,3 +730,40 @@ describe('colours', () => {
     expect(literal.stderr).toContain('cannot read no-such-file.yaml');
   });
 });
+
+describe('a cli target whose interpreter would run a script that is not there', () => {
+  it('is refused before any case runs, by eval and by validate, naming the file it looked for', async () => {
+    project = await createProject({
+      'agent.mjs': ECHO,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    cwd: ..
+    command_template: node ./agnet.mjs {PROMPT}
+  - name: spare
+    provider: cli
+    cwd: ..
+    command_template: python3 helpers/gone.py {PROMPT}
+`,
+      'evals/e.yaml': evalFile(['a', 'b']),
+    });
+    const message = `error: .agentv/targets.yaml:5:5: target "default": command_template: script file ./agnet.mjs (run by node) not found (resolved to ${project.dir}/agnet.mjs) (hint: fix the path in command_template; it is relative to the target's working directory ${JSON.stringify(project.dir)})`;
+    const run = await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], project.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')).toContain(message);
+    // Refused, not run: no case was started, retried or recorded.
+    expect(run.stdout).toBe('');
+    expect(spawnSync('ls', [project.dir], { encoding: 'utf8' }).stdout).not.toContain('out.jsonl');
+
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.code).toBe(1);
+    const lines = validate.stdout.split('\n');
+    expect(lines).toContain(message);
+    // A target no checked eval file uses only warns: another machine may have its script.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^warning: \.agentv\/targets\.yaml:\d+:5: target "spare": command_template: script file helpers\/gone\.py \(run by python3\) not found .*no eval file checked uses this target: a run that uses it stops here\)$/,
+      ),
+    );
+  });
+});
