@@ -58,9 +58,10 @@ export const judgeTargetArg = {
 
 export const cacheArg = {
   cache: {
+    // On unless --no-cache (read as `args.cache === false`); no `default`, which citty's help
+    // would print as "(Default: true)" beside a flag nobody needs to pass.
     type: 'boolean',
-    default: true,
-    description: 'Reuse LLM answers stored in .agentv/cache/',
+    description: 'Reuse LLM answers stored in .agentv/cache/ (on unless --no-cache)',
     negativeDescription: 'Call the model every time, without reading or writing .agentv/cache/',
   },
 } as const satisfies ArgsDef;

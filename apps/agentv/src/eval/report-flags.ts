@@ -21,7 +21,8 @@ export const reportArgs = {
   'dump-prompts': {
     // A boolean for citty, which cannot express an optional value; the value is read from rawArgs.
     type: 'boolean',
-    description: "[DIR] Write each case's exact prompt as JSON to DIR (default: .agentv/prompts/)",
+    description:
+      "Write each case's exact prompt as JSON to .agentv/prompts/, or to DIR with --dump-prompts DIR",
   },
   junit: {
     type: 'string',

@@ -373,17 +373,23 @@ describe('did-you-mean', () => {
 });
 
 describe('agentv eval --help', () => {
-  it('aligns the --cache and --no-cache rows, each with its own description', async () => {
+  it('aligns the --cache, --no-cache and --dump-prompts rows, each with its own description', async () => {
     const run = await runAgentv(['eval', '--help'], process.cwd());
     const lines = run.stdout.split('\n');
     const cache = lines.find((l) => l.trimStart().startsWith('--cache'))!;
     const noCache = lines.find((l) => l.trimStart().startsWith('--no-cache'))!;
     expect(cache).toBe(
-      '                       --cache    Reuse LLM answers stored in .agentv/cache/ (Default: true)',
+      '                       --cache    Reuse LLM answers stored in .agentv/cache/ (on unless --no-cache)',
     );
     expect(noCache).toBe(
       '                    --no-cache    Call the model every time, without reading or writing .agentv/cache/',
     );
+    // Every description starts right after its flag's column, none with a stray value hint.
+    const dumpPrompts = lines.find((l) => l.trimStart().startsWith('--dump-prompts'))!;
+    expect(dumpPrompts).toBe(
+      "                --dump-prompts    Write each case's exact prompt as JSON to .agentv/prompts/, or to DIR with --dump-prompts DIR",
+    );
+    expect(run.stdout).not.toContain('(Default:');
     // No line ends in padding (which wraps into ragged rows on a narrow terminal).
     expect(lines.filter((l) => l !== l.trimEnd())).toEqual([]);
   });
