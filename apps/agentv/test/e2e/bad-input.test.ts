@@ -32,7 +32,7 @@ const both = (...fragments: string[]) => ({ eval: fragments, validate: fragments
 
 const CASES: Record<string, BadInput> = {
   'malformed-yaml': both(
-    'error: evals/cases.yaml:4:5: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ] (hint: check the indentation, quotes and brackets around this line)',
+    'error: evals/cases.yaml:4:5: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ] (hint: line 4 ("    evaluators: [{ type: contains, value: hello }]") starts at column 5; check the indentation, quotes and brackets around this line)',
   ),
   'wrong-types': both(
     'error: evals/cases.yaml:2:9: evalcases[0].id must be text, not a whole number (42) (hint: write the id as text; quote ids that look like numbers, e.g. `id: "001"`)',

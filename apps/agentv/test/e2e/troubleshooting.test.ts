@@ -107,6 +107,18 @@ const MISTAKES: Record<string, Mistake> = {
     }),
     args: EVAL,
   },
+  "The agent's script is not where the command says": {
+    files: base({
+      '.agentv/targets.yaml': TARGETS('command_template: node ./agnet.mjs {PROMPT}'),
+    }),
+    args: EVAL,
+  },
+  'A line indented one space too few': {
+    files: base({
+      'evals/refund.yaml': EVAL_FILE(CONTAINS).replace('    evaluators:', '   evaluators:'),
+    }),
+    args: EVAL,
+  },
   'An environment variable that is not set': {
     files: base({
       '.agentv/targets.yaml': TARGETS(`

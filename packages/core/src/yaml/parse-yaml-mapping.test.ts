@@ -107,3 +107,49 @@ describe('parseYamlMapping and process.env', () => {
     expect(replaced).toBe(0);
   });
 });
+
+describe('an indentation mistake', () => {
+  const hintOf = async (lines: string[]) => {
+    const { issues } = await whole(`${lines.join('\n')}\n`);
+    expect(issues).toHaveLength(1);
+    return issues[0]!;
+  };
+
+  it('quotes the line and the one above it that it should line up with', async () => {
+    expect(
+      await hintOf([
+        'evalcases:',
+        '  - id: a',
+        '    input_messages:',
+        '      - role: user',
+        '        content: hi',
+        '   evaluators: []',
+      ]),
+    ).toMatchObject({
+      line: 6,
+      hint: 'line 6 ("   evaluators: []") starts at column 4, line 3 ("    input_messages:") at column 5; check the indentation, quotes and brackets around this line',
+    });
+  });
+
+  it("counts a list item's key from after its dash", async () => {
+    expect(
+      await hintOf([
+        'evalcases:',
+        '  - id: a',
+        '    input_messages:',
+        '      - role: user',
+        '      content: hi',
+      ]),
+    ).toMatchObject({
+      line: 5,
+      hint: 'line 5 ("      content: hi") starts at column 7, line 4 ("      - role: user") at column 9; check the indentation, quotes and brackets around this line',
+    });
+  });
+
+  it('says to indent with spaces where a tab indents', async () => {
+    expect(await hintOf(['evalcases:', '  - id: a', '\tinput_messages: []'])).toMatchObject({
+      line: 3,
+      hint: 'indent with spaces; YAML does not allow tabs there',
+    });
+  });
+});

@@ -28,10 +28,12 @@ export class YamlSource implements SourceLocator {
   private readonly lineCounter: LineCounter;
   private readonly matchKey: KeyMatcher;
   private readonly lineOffset: number;
+  private readonly text: string;
 
   private readonly yaml = loadedYamlPackage();
 
   constructor(text: string, matchKey: KeyMatcher = exactKey, firstLine = 1) {
+    this.text = text;
     this.lineCounter = new this.yaml.LineCounter();
     // yaml's parser reads process.env.LOG_TOKENS once per token (about 1 µs each, 35 ms for a
     // 1,000-case file); loading never replaces process.env to avoid that, and large case sets
@@ -49,7 +51,7 @@ export class YamlSource implements SourceLocator {
       line: error.linePos === undefined ? undefined : error.linePos[0].line + this.lineOffset,
       column: error.linePos?.[0].col,
       message: `YAML ${severity === 'error' ? 'syntax error' : 'warning'}: ${firstLine(error.message)}`,
-      hint: yamlHint(error.code),
+      hint: yamlHint(error.code, this.text, error.linePos?.[0].line, this.lineOffset),
     });
     return [
       ...this.doc.errors.map((error) => toIssue(error, 'error')),
@@ -123,7 +125,12 @@ function firstLine(message: string): string {
     .trim();
 }
 
-function yamlHint(code: string): string {
+function yamlHint(
+  code: string,
+  text: string,
+  line: number | undefined,
+  lineOffset: number,
+): string {
   switch (code) {
     case 'DUPLICATE_KEY':
       return 'each key may appear once per mapping; remove or rename the repeated key';
@@ -131,11 +138,59 @@ function yamlHint(code: string): string {
       return 'the file must hold a single YAML document; remove the extra `---` line';
     case 'BAD_INDENT':
     case 'MISSING_CHAR':
-    case 'UNEXPECTED_TOKEN':
-      return 'check the indentation, quotes and brackets around this line';
+    case 'UNEXPECTED_TOKEN': {
+      const where = line === undefined ? undefined : indentationNote(text, line, lineOffset);
+      return `${where === undefined ? '' : `${where}; `}check the indentation, quotes and brackets around this line`;
+    }
+    case 'TAB_AS_INDENT':
+      return 'indent with spaces; YAML does not allow tabs there';
     case 'TAG_RESOLVE_FAILED':
       return 'remove the custom `!tag`; input files use plain YAML values';
     default:
       return 'fix the YAML syntax at this position';
   }
+}
+
+/** How far a line can be quoted in a hint. */
+const QUOTED_LINE_CHARS = 60;
+
+/**
+ * Where line `line` (1-based in `text`) starts, and where the nearest line above it that starts
+ * one or two columns away does (a key meant to line up with it): `line 6 ("   evaluators:")
+ * starts at column 4, line 3 ("    input_messages:") at column 5`. A list item's key counts
+ * from after its `- `. Undefined for a line that is blank or beyond the text.
+ */
+function indentationNote(text: string, line: number, lineOffset: number): string | undefined {
+  const lines = text.split('\n', line);
+  const here = lines[line - 1];
+  if (here === undefined || here.trim() === '') return undefined;
+  const column = startColumn(here);
+  const shown = (number: number, content: string) =>
+    `line ${number + lineOffset} (${JSON.stringify(quoted(content))})`;
+  for (let above = line - 2; above >= 0 && above >= line - 51; above--) {
+    const candidate = lines[above]!;
+    const trimmed = candidate.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const other = keyColumn(candidate);
+    if (other !== column && Math.abs(other - column) <= 2) {
+      return `${shown(line, here)} starts at column ${column}, ${shown(above + 1, candidate)} at column ${other}`;
+    }
+  }
+  return `${shown(line, here)} starts at column ${column}`;
+}
+
+function startColumn(line: string): number {
+  return line.length - line.trimStart().length + 1;
+}
+
+/** The column of a line's key: after the `- ` of a list item that holds a mapping. */
+function keyColumn(line: string): number {
+  const start = startColumn(line);
+  const item = /^- +(?=\S)/.exec(line.slice(start - 1));
+  return item === null ? start : start + item[0].length;
+}
+
+function quoted(line: string): string {
+  const text = line.trimEnd();
+  return text.length <= QUOTED_LINE_CHARS ? text : `${text.slice(0, QUOTED_LINE_CHARS - 1)}…`;
 }
