@@ -60,7 +60,12 @@ function evalFile(fileIndex, caseLines) {
 
 /** Median wall time of `agentv validate` over a fresh project of FILES eval files. */
 function measure(caseLines) {
-  const files = { '.agentv/targets.yaml': TARGETS, 'evals/fixtures/order.json': '{"id": 1}\n' };
+  const files = {
+    '.agentv/targets.yaml': TARGETS,
+    // The target's script, which validate looks for in the eval files' folder (its cwd).
+    'evals/agent.mjs': "console.log('refunded $20');\n",
+    'evals/fixtures/order.json': '{"id": 1}\n',
+  };
   for (let index = 0; index < FILES; index++) {
     files[`evals/suite-${index}.yaml`] = evalFile(index, caseLines);
   }
