@@ -142,6 +142,21 @@ describe('Invalid JSONL line', () => {
   });
 });
 
+describe('a batch that holds a case id twice', () => {
+  it('is refused, and the command started meanwhile is stopped at once', async () => {
+    const twice = [...requests(3), makeRequest({ evalCaseId: 'case-1', question: 'again' })];
+    const started = Date.now();
+    const error = await catchError(() =>
+      provider('sleep', { timeoutSeconds: 30 }).invokeBatch!(twice),
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toBe('the batch holds case id "case-1" twice');
+    expect((error as ProviderError).retryable).toBe(false);
+    // Stopped, not waited for: the command sleeps far longer.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
 describe('batch failures of the command itself', () => {
   it('reports a non-zero exit with the exit code and stderr', async () => {
     const error = await batchError('exit-3');

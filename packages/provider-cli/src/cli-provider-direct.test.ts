@@ -11,8 +11,8 @@ import { makeRequest } from './test-support/make-request.js';
 // Templates of plain words run without /bin/sh: the values must still arrive byte for byte,
 // nothing in them may run, and what users see when the program cannot run stays the shell's.
 
-// Without a cgroup per call: where calls enter one (root with cgroup v2, like CI), /bin/sh moves
-// each there and runs every command, so this file would test the shell's path only.
+// Without a cgroup per call (macOS, or where cgroups cannot be used): the program is spawned
+// itself. Calls that enter one are in cli-provider-direct-cgroup.test.ts.
 process.env.AGENTV_CGROUPS = '0';
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'agentv-direct-test-')));

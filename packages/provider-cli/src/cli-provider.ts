@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import type { Issue } from '@agentv/core';
 import {
   callLabel,
-  callsEnterCgroups,
   callTimeout,
   DEFAULT_MAX_OUTPUT_BYTES,
   describeCallTimeout,
@@ -164,8 +163,9 @@ export function createCliProvider(
     const cwd = sandbox === undefined ? cwdFor(request) : sandboxCwd(settings.cwd);
     // With several workers lines interleave: every line names its case and attempt.
     const tag = verbose ? `${prefix} ${label}` : '';
-    // Where each call enters its cgroup through /bin/sh, the shell runs anyway: nothing to gain.
-    const direct = argv !== undefined && sandbox === undefined && !callsEnterCgroups();
+    // Where each call enters its cgroup, the shell that moves it there then execs the program
+    // itself: no second shell to start, and to wait for when the program ends.
+    const direct = argv !== undefined && sandbox === undefined;
     if (verbose) {
       log(`${tag}: ${redact(command)}`);
       const shown = referencedVariables(command, variables);
@@ -321,7 +321,6 @@ export function createCliProvider(
     const first = requests[0];
     if (first === undefined) return [];
     throwIfAborted(first.signal);
-    const cases = caseIndex(requests);
     // Batches run only with `isolation: shared`: every case of the batch has this workspace (and container).
     const sandbox = first.sandbox;
     const call = sandbox === undefined ? undefined : await openSandboxCallDir(sandbox);
@@ -346,12 +345,28 @@ export function createCliProvider(
         ...(workspace === undefined ? {} : { WORKSPACE: workspace }),
         ...batchEvalDir(requests),
       });
-      const { raw } = await execute(
+      // The command starts first, and the case ids are indexed while it runs (a large batch's
+      // index took several ms to build); a batch that holds an id twice then stops it at once.
+      const stop = new AbortController();
+      const running = execute(
         rendered,
         `batch of ${requests.length} attempt ${first.attempt + 1}`,
-        first,
+        {
+          ...first,
+          signal:
+            first.signal === undefined ? stop.signal : AbortSignal.any([first.signal, stop.signal]),
+        },
         batchLimits(outputFile, requests.length),
       );
+      let cases: Map<string, number>;
+      try {
+        cases = caseIndex(requests);
+      } catch (error) {
+        stop.abort();
+        await running.catch(() => {});
+        throw error;
+      }
+      const { raw } = await running;
       const responses = await parseBatchOutput(outputFile, cases, maxOutputBytes);
       const batchRaw = { ...raw, batchSize: requests.length };
       // The parsed responses are this call's own: each gets `raw` set, not copied with it.

@@ -1,0 +1,96 @@
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callsEnterCgroups, ProviderError } from '@agentv/core/provider-utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCliProvider } from './cli-provider.js';
+import { catchError } from './test-support/catch-error.js';
+import { makeRequest } from './test-support/make-request.js';
+
+// Where each call enters a cgroup of its own (root with cgroup v2, as in CI), a template of plain
+// words still runs without a second shell: the shell that moves the call into its cgroup execs the
+// program, which is then the caller's own child, in its cgroup, with its values byte for byte.
+
+const required = process.getuid?.() === 0 || process.env.CI !== undefined;
+
+const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'agentv-direct-cgroup-test-')));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function script(name: string, body: string, mode = 0o755): void {
+  writeFileSync(join(scratch, name), body);
+  chmodSync(join(scratch, name), mode);
+}
+
+// Its arguments, PWD, parent process and cgroup, one per line.
+script(
+  'whoami.sh',
+  '#!/bin/sh\nprintf "%s\\n" "$@" "PWD=$PWD" "PPID=$PPID" "PARENT=$(cat /proc/$PPID/comm)"; cat /proc/self/cgroup\n',
+);
+
+function provider(commandTemplate: string, log?: (line: string) => void) {
+  return createCliProvider(
+    {
+      commandTemplate,
+      filesFormat: '{path}',
+      attachmentsFormat: '{path}',
+      cwd: scratch,
+      env: {},
+      verbose: !!log,
+    },
+    { targetName: 'direct', killGraceMs: 200, ...(log ? { log } : {}) },
+  );
+}
+
+describe.runIf(callsEnterCgroups() || required)(
+  'a template of plain words, each call in its cgroup',
+  () => {
+    it("runs as the caller's own child in its cgroup, without a shell left waiting", async () => {
+      expect(callsEnterCgroups()).toBe(true);
+      const lines: string[] = [];
+      const hostile = `$(touch ${join(scratch, 'INJECTED')}) 'a' "b" \\ *`;
+      for (let call = 0; call < 3; call++) {
+        const response = await provider('./whoami.sh --id={EVAL_ID} {PROMPT}', (line) =>
+          lines.push(line),
+        ).invoke(makeRequest({ question: hostile, evalCaseId: `case ${call}` }));
+        const printed = (response.text ?? '').split('\n');
+        expect(printed.slice(0, 3)).toEqual([`--id=case ${call}`, hostile, `PWD=${scratch}`]);
+        // Its parent is this process, not a shell that started it and waits for it.
+        expect(printed[3]).toBe(`PPID=${process.pid}`);
+        expect(printed[4]).not.toMatch(/^PARENT=(sh|dash|bash)$/);
+        expect(response.text).toMatch(/\n0::\S*\/call-\d+$/m);
+      }
+      expect(() => readFileSync(join(scratch, 'INJECTED'))).toThrow();
+      expect(lines).toContain('[cli:direct] case 0 attempt 1 plain words: run without a shell');
+    });
+
+    it('runs anything else through the shell in its cgroup, as before', async () => {
+      const response = await provider('./whoami.sh {PROMPT} 2>/dev/null').invoke(makeRequest());
+      const printed = (response.text ?? '').split('\n');
+      expect(printed[2]).not.toBe(`PPID=${process.pid}`);
+      expect(printed[3]).toMatch(/^PARENT=(sh|dash|bash)$/);
+      expect(response.text).toMatch(/\n0::\S*\/call-\d+$/m);
+    });
+
+    it('fails like the shell did for a program that is not executable or not there', async () => {
+      script('not-executable.sh', '#!/bin/sh\necho hi\n', 0o644);
+      for (const program of ['./not-executable.sh', './missing-agent']) {
+        const viaShell = await catchError(() =>
+          provider(`${program} {PROMPT};`).invoke(makeRequest()),
+        );
+        const plain = await catchError(() => provider(`${program} {PROMPT}`).invoke(makeRequest()));
+        expect(viaShell).toBeInstanceOf(ProviderError);
+        expect(plain).toBeInstanceOf(ProviderError);
+        expect((plain as ProviderError).message).toBe((viaShell as ProviderError).message);
+        expect((plain as ProviderError).message).toMatch(/exited with code 12[67]/);
+      }
+    });
+
+    it('runs a script without #! through /bin/sh, as the shell does', async () => {
+      script('no-shebang.sh', 'printf "%s" "no shebang: $1"\n');
+      const response = await provider('./no-shebang.sh {PROMPT}').invoke(
+        makeRequest({ question: 'a b' }),
+      );
+      expect(response.text).toBe('no shebang: a b');
+    });
+  },
+);
