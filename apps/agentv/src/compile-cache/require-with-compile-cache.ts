@@ -1,10 +1,24 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 
 type Compile = (this: Module, content: string, filename: string, ...rest: unknown[]) => unknown;
+/** Node's loader of a CommonJS file by extension (not in its types). */
+type Load = (this: unknown, module: Module, filename: string) => unknown;
 
 /** A cache file: the SHA-256 of the bytecode, then the bytecode. */
 const DIGEST_BYTES = 32;
@@ -24,17 +38,13 @@ export function requireWithCompileCache(entry: string, cacheFolder: string | und
 }
 
 function installCompileHook(folder: string, cacheFolder: string): void {
-  // Node's own method (not in its types) that compiles and runs a CommonJS file's source.
-  const prototype = Module.prototype as unknown as { _compile: Compile };
-  const compile = prototype._compile;
   const pending: { script: vm.Script; file: string }[] = [];
-  const hooked: Compile = function (this: Module, content, filename, ...rest) {
-    if (path.dirname(filename) !== folder || !filename.endsWith('.cjs')) {
-      return compile.call(this, content, filename, ...rest);
-    }
+  const ours = (filename: string) => path.dirname(filename) === folder && filename.endsWith('.cjs');
+  /** Compiles `wrapped` (the file's source in Node's CommonJS wrapper) with the cache, and runs it. */
+  const compileAndRun = (module: Module, wrapped: string, filename: string) => {
     const file = cacheFile(cacheFolder, filename);
     const cachedData = file === undefined ? undefined : readCache(file);
-    const script = new vm.Script(Module.wrap(content), {
+    const script = new vm.Script(wrapped, {
       filename,
       cachedData,
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -44,14 +54,83 @@ function installCompileHook(folder: string, cacheFolder: string): void {
     }
     const run = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const require = createRequire(filename);
-    return run.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
+    return run.call(
+      module.exports,
+      module.exports,
+      require,
+      module,
+      filename,
+      path.dirname(filename),
+    );
   };
-  prototype._compile = hooked;
+
+  // The bundle's files are read here, wrapped as they are read: one string, no text decoded as
+  // UTF-8 and then copied once more into the wrapper (~1 MB each for an `eval`).
+  const extensions = (Module as unknown as { _extensions: Record<string, Load> })._extensions;
+  const load = extensions['.js']!;
+  extensions['.js'] = function (this: unknown, module, filename) {
+    const wrapped = ours(filename) ? readWrapped(filename) : undefined;
+    if (wrapped === undefined) return load.call(this, module, filename);
+    compileAndRun(module, wrapped, filename);
+  };
+  // What `readWrapped` leaves to Node's loader (a file that is not ASCII, say) still comes here.
+  const prototype = Module.prototype as unknown as { _compile: Compile };
+  const compile = prototype._compile;
+  prototype._compile = function (this: Module, content, filename, ...rest) {
+    if (!ours(filename)) return compile.call(this, content, filename, ...rest);
+    return compileAndRun(this, Module.wrap(content), filename);
+  };
   process.once('exit', () => {
     if (pending.length === 0) return;
     for (const { script, file } of pending) writeCache(file, script);
     removeStaleFiles(cacheFolder, folder);
   });
+}
+
+const [WRAPPER_HEAD, WRAPPER_TAIL] = Module.wrap('\0').split('\0') as [string, string];
+
+/** The first size of the buffer files are read into: the largest chunk of an `eval` fits. */
+const SCRATCH_BYTES = 640 * 1024;
+let scratch: Buffer | undefined;
+
+/**
+ * The file's text inside Node's CommonJS wrapper (`Module.wrap`), read into one buffer and
+ * decoded as Latin-1, which is what its bytes mean when they are all ASCII (the bundle's are:
+ * `scripts/bundle.mjs` escapes the rest). Undefined for a file that is not ASCII or cannot be
+ * read: Node's loader then reads it, and says what is wrong.
+ */
+function readWrapped(filename: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(filename, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const head = WRAPPER_HEAD.length;
+    const length = head + size + WRAPPER_TAIL.length;
+    // One buffer for every file (its pages are touched once), as large as the largest so far.
+    if (scratch === undefined || scratch.length < length) {
+      scratch = Buffer.allocUnsafeSlow(Math.max(length, SCRATCH_BYTES));
+      scratch.write(WRAPPER_HEAD, 0, 'latin1');
+    }
+    const bytes = scratch;
+    let read = 0;
+    while (read < size) {
+      const got = readSync(fd, bytes, head + read, size - read, read);
+      if (got === 0) break;
+      read += got;
+    }
+    if (read !== size || !isAscii(bytes.subarray(head, head + size))) return undefined;
+    bytes.write(WRAPPER_TAIL, head + size, 'latin1');
+    // A copy: the string does not keep the buffer.
+    return bytes.toString('latin1', 0, length);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** `<file name>-<size>-<mtime in ns>.v8`, see `cacheFile`. */
