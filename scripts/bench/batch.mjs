@@ -1,11 +1,12 @@
 // Budget: 10,000 and 100,000 batch cases answered by one process cost under 0.05 ms per case in
 // AgentV itself, and peak memory stays under 250 MiB for 100,000 batch cases. AgentV's own time
-// is the run's wall time minus the runner's own time and a Node start (AgentV's). The runner is
-// the user's agent: its own time is its whole life, from its process start (Node's
-// performance.timeOrigin, which performance.now() counts from) to its last write; the JSON also
-// keeps the time it spent after its own start-up (`runnerWorkMs`) and the per-case figure with
-// only that subtracted (`perCaseChargingRunnerStart`), which charges the runner's start to AgentV. Medians
-// of interleaved rounds; every run's result file is checked (every case, its answer, passed).
+// is the run's wall time minus the runner's own time and a Node start (AgentV's, timed the same
+// way: under /usr/bin/time). The runner is the user's agent: its own time is its whole life, from
+// its process start (Node's performance.timeOrigin, which performance.now() counts from) to its
+// last write; the JSON also keeps the time it spent after its own start-up (`runnerWorkMs`) and
+// the per-case figure with only that subtracted (`perCaseChargingRunnerStart`), which charges the
+// runner's start to AgentV. Medians of interleaved rounds; every run's result file is checked
+// (every case, its answer, passed).
 import path from 'node:path';
 import {
   casesJsonl,
@@ -68,7 +69,10 @@ function run(count) {
 }
 
 try {
-  const steps = { node: () => ({ ms: timed(process.execPath, ['-e', '0']).ms }) };
+  // Timed like the runs it is taken from: under /usr/bin/time, whose own start is then in both.
+  const steps = {
+    node: () => ({ ms: timed('/usr/bin/time', ['-f', '%M', process.execPath, '-e', '0']).ms }),
+  };
   for (const count of SIZES) steps[count] = () => run(count);
   const figures = await interleaved(steps);
   let ok = true;
