@@ -1,11 +1,11 @@
 import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callsEnterCgroups, ProviderError } from '@agentv/core/provider-utils';
+import { callsEnterCgroups } from '@agentv/core/provider-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
-import { catchError } from './test-support/catch-error.js';
 import { makeRequest } from './test-support/make-request.js';
+import { plainWordsFallbackTests } from './test-support/plain-words-fallbacks.js';
 
 // Where each call enters a cgroup of its own (root with cgroup v2, as in CI), a template of plain
 // words still runs without a second shell: the shell that moves the call into its cgroup execs the
@@ -71,26 +71,6 @@ describe.runIf(callsEnterCgroups() || required)(
       expect(response.text).toMatch(/\n0::\S*\/call-\d+$/m);
     });
 
-    it('fails like the shell did for a program that is not executable or not there', async () => {
-      script('not-executable.sh', '#!/bin/sh\necho hi\n', 0o644);
-      for (const program of ['./not-executable.sh', './missing-agent']) {
-        const viaShell = await catchError(() =>
-          provider(`${program} {PROMPT};`).invoke(makeRequest()),
-        );
-        const plain = await catchError(() => provider(`${program} {PROMPT}`).invoke(makeRequest()));
-        expect(viaShell).toBeInstanceOf(ProviderError);
-        expect(plain).toBeInstanceOf(ProviderError);
-        expect((plain as ProviderError).message).toBe((viaShell as ProviderError).message);
-        expect((plain as ProviderError).message).toMatch(/exited with code 12[67]/);
-      }
-    });
-
-    it('runs a script without #! through /bin/sh, as the shell does', async () => {
-      script('no-shebang.sh', 'printf "%s" "no shebang: $1"\n');
-      const response = await provider('./no-shebang.sh {PROMPT}').invoke(
-        makeRequest({ question: 'a b' }),
-      );
-      expect(response.text).toBe('no shebang: a b');
-    });
+    plainWordsFallbackTests(scratch, (template) => provider(template));
   },
 );

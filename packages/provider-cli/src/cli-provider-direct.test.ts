@@ -1,12 +1,12 @@
 import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callsEnterCgroups, ProviderError } from '@agentv/core/provider-utils';
+import { callsEnterCgroups } from '@agentv/core/provider-utils';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
-import { catchError } from './test-support/catch-error.js';
 import { makeRequest } from './test-support/make-request.js';
+import { plainWordsFallbackTests } from './test-support/plain-words-fallbacks.js';
 
 // Templates of plain words run without /bin/sh: the values must still arrive byte for byte,
 // nothing in them may run, and what users see when the program cannot run stays the shell's.
@@ -96,26 +96,5 @@ describe('a template of plain words', () => {
     expect(lines.join('\n')).not.toContain('without a shell');
   });
 
-  it('fails like the shell did for a program that is not executable or not there', async () => {
-    script('not-executable.sh', '#!/bin/sh\necho hi\n', 0o644);
-    for (const program of ['./not-executable.sh', './missing-agent']) {
-      // The same command with a `;` goes through /bin/sh: what users saw before.
-      const viaShell = await catchError(() =>
-        provider(`${program} {PROMPT};`).invoke(makeRequest()),
-      );
-      const plain = await catchError(() => provider(`${program} {PROMPT}`).invoke(makeRequest()));
-      expect(viaShell).toBeInstanceOf(ProviderError);
-      expect(plain).toBeInstanceOf(ProviderError);
-      expect((plain as ProviderError).message).toBe((viaShell as ProviderError).message);
-      expect((plain as ProviderError).message).toMatch(/exited with code 12[67]/);
-    }
-  });
-
-  it('runs a script without #! through /bin/sh, as the shell does', async () => {
-    script('no-shebang.sh', 'printf "%s" "no shebang: $1"\n');
-    const response = await provider('./no-shebang.sh {PROMPT}').invoke(
-      makeRequest({ question: 'a b' }),
-    );
-    expect(response.text).toBe('no shebang: a b');
-  });
+  plainWordsFallbackTests(scratch, (template) => provider(template));
 });
