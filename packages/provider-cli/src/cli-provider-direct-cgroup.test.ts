@@ -1,7 +1,9 @@
 import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { prepareProcessStarts } from '@agentv/core/internal';
 import { callsEnterCgroups } from '@agentv/core/provider-utils';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
 import { makeRequest } from './test-support/make-request.js';
@@ -27,6 +29,10 @@ script(
   '#!/bin/sh\nprintf "%s\\n" "$@" "PWD=$PWD" "PPID=$PPID" "PARENT=$(cat /proc/$PPID/comm)"; cat /proc/self/cgroup\n',
 );
 
+// Writes its arguments, NUL-ended, to the capture file.
+const CAPTURE = join(scratch, 'argv.bin');
+script('args.sh', `#!/bin/sh\nprintf '%s\\0' "$@" > "$AGENTV_TEST_CAPTURE"\necho done\n`);
+
 function provider(commandTemplate: string, log?: (line: string) => void) {
   return createCliProvider(
     {
@@ -34,7 +40,7 @@ function provider(commandTemplate: string, log?: (line: string) => void) {
       filesFormat: '{path}',
       attachmentsFormat: '{path}',
       cwd: scratch,
-      env: {},
+      env: { AGENTV_TEST_CAPTURE: CAPTURE },
       verbose: !!log,
     },
     { targetName: 'direct', killGraceMs: 200, ...(log ? { log } : {}) },
@@ -70,6 +76,42 @@ describe.runIf(callsEnterCgroups() || required)(
       expect(printed[3]).toMatch(/^PARENT=(sh|dash|bash)$/);
       expect(response.text).toMatch(/\n0::\S*\/call-\d+$/m);
     });
+
+    it('hands each value to the program byte for byte, and no value runs', async () => {
+      const marker = join(scratch, 'INJECTED');
+      const hostile = fc.oneof(
+        fc.string({ unit: 'binary' }),
+        fc.constantFrom(
+          `$(touch ${marker})`,
+          `\`touch ${marker}\``,
+          `'; touch ${marker}; '`,
+          `"; touch ${marker}; "`,
+          `\ntouch ${marker}\n`,
+          `| touch ${marker} &`,
+          '*',
+          '~',
+          '-n',
+          '',
+        ),
+      );
+      const noNul = hostile.filter((value) => !value.includes('\0'));
+      const direct = provider('./args.sh --id={EVAL_ID} {PROMPT} "{GUIDELINES}"');
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(noNul, noNul, noNul, async (prompt, guidelines, id) => {
+          // Every other call starts in a shell made ready beforehand (as `agentv eval`'s first).
+          if (run++ % 2 === 0) prepareProcessStarts();
+          const response = await direct.invoke(
+            makeRequest({ question: prompt, guidelines, evalCaseId: id }),
+          );
+          expect(response.text?.trim()).toBe('done');
+          const captured = readFileSync(CAPTURE, 'utf8').split('\0').slice(0, -1);
+          expect(captured).toEqual([`--id=${id}`, prompt, guidelines]);
+        }),
+        { numRuns: 300 },
+      );
+      expect(() => readFileSync(marker)).toThrow();
+    }, 300_000);
 
     plainWordsFallbackTests(scratch, (template) => provider(template));
   },
