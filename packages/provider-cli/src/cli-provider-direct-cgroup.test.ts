@@ -1,6 +1,6 @@
 import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 import { prepareProcessStarts } from '@agentv/core/internal';
 import { callsEnterCgroups } from '@agentv/core/provider-utils';
 import fc from 'fast-check';
@@ -27,7 +27,7 @@ function script(name: string, body: string, mode = 0o755): void {
 // Its arguments, PWD, parent process and cgroup, one per line.
 script(
   'whoami.sh',
-  '#!/bin/sh\nprintf "%s\\n" "$@" "PWD=$PWD" "PPID=$PPID" "PARENT=$(cat /proc/$PPID/comm)"; cat /proc/self/cgroup\n',
+  '#!/bin/sh\nprintf "%s\\n" "$@" "PWD=$PWD" "PPID=$PPID" "PARENT=$(basename "$(readlink /proc/$PPID/exe)")"; cat /proc/self/cgroup\n',
 );
 
 // Writes its arguments, NUL-ended, to the capture file.
@@ -64,7 +64,7 @@ describe.runIf(callsEnterCgroups() || required)(
         // Its parent is what started it (this process, or the spawn helper after 16 processes:
         // both Node), not a shell that started it and waits for it.
         expect(printed[3]).toMatch(/^PPID=\d+$/);
-        expect(printed[4]).toBe('PARENT=node');
+        expect(printed[4]).toBe(`PARENT=${path.basename(process.execPath)}`);
         expect(response.text).toMatch(/\n0::\S*\/call-\d+$/m);
       }
       expect(() => readFileSync(join(scratch, 'INJECTED'))).toThrow();
