@@ -289,11 +289,12 @@ describe('Timeout and retries', () => {
       'agent.mjs': `
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
-// Notes the graceful signal, then ignores it, so only SIGKILL can stop it.
+// Notes the graceful signal, then ignores it, so only SIGKILL can stop it. Writes to stderr before
+// it starts the grandchild: the error must quote it however slowly a loaded machine starts Node.
 process.on('SIGTERM', () => appendFileSync('signals.log', 'SIGTERM\\n'));
+process.stderr.write('agent: still thinking\\n');
 const grandchild = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"], { stdio: 'ignore' });
 writeFileSync('pids.json', JSON.stringify({ agent: process.pid, grandchild: grandchild.pid }));
-process.stderr.write('agent: still thinking\\n');
 setInterval(() => {}, 1000);
 `,
       '.agentv/targets.yaml': targets('command_template: node agent.mjs {PROMPT}'),
@@ -304,7 +305,8 @@ setInterval(() => {}, 1000);
         'eval',
         'evals/slow.yaml',
         '--agent-timeout',
-        '1',
+        // Room for Node to start the agent and its grandchild on a loaded machine.
+        '3',
         '--max-retries',
         '0',
         '--out',
@@ -315,7 +317,7 @@ setInterval(() => {}, 1000);
     expect(run.code).toBe(2);
     const [line] = await results();
     expect(line).toMatchObject({ eval_id: 'slow', passed: false, attempts: 1 });
-    expect(line!.error).toMatch(/^timed out after 1s; stderr: agent: still thinking/);
+    expect(line!.error).toMatch(/^timed out after 3s; stderr: agent: still thinking/);
     expect(await linesOf('signals.log')).toEqual(['SIGTERM']);
     const pids = JSON.parse(await readFile(project.file('pids.json'), 'utf8'));
     expect(processAlive(pids.agent)).toBe(false);
