@@ -39,12 +39,16 @@ export class ResultCatalog {
       seen.add(key);
       const info = await stat(file).catch(() => undefined);
       if (info === undefined || !info.isFile()) continue;
-      let index = this.indexes.get(key);
-      if (index === undefined) {
-        index = new ResultFileIndex(file, key);
-        this.indexes.set(key, index);
-      }
-      if (await index.update(info.size, info.mtimeMs).catch(() => false)) changed.push(key);
+      // A new or rewritten file is read into an index of its own, which replaces the one the
+      // pages see only once it is read: a run never shows up empty or half-read.
+      const known = this.indexes.get(key);
+      const index =
+        known === undefined || (await known.replacedBy(info.size, info.mtimeMs).catch(() => true))
+          ? new ResultFileIndex(file, key)
+          : known;
+      if (!(await index.update(info.size, info.mtimeMs).catch(() => false))) continue;
+      this.indexes.set(key, index);
+      changed.push(key);
     }
     for (const key of this.indexes.keys()) {
       if (!seen.has(key)) {

@@ -17,6 +17,7 @@ import { failureClassOf, metricOf, stringsOf } from './optional-fields.js';
 /** How much of an answer the table and the free-text search keep per case. */
 const TEXT_CHARS = 100;
 const READ_CHUNK = 1 << 20;
+const HEAD_BYTES = 256;
 
 /** Interns repeated strings as indexes. */
 class Names {
@@ -49,6 +50,8 @@ interface Series {
  */
 export class ResultFileIndex {
   private size = 0;
+  /** The file's first bytes as read, to tell a file started again from one that grew. */
+  private head = Buffer.alloc(0);
   private mtimeMs = 0;
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
@@ -84,6 +87,7 @@ export class ResultFileIndex {
 
   private reset(): void {
     this.size = 0;
+    this.head = Buffer.alloc(0);
     this.offsets.length = 0;
     this.lengths.length = 0;
     this.columns = {
@@ -120,18 +124,43 @@ export class ResultFileIndex {
     this.cachedSummary = undefined;
   }
 
-  /** Reads what the file gained; resolves to true when the index changed. */
+  /**
+   * True when a file of this size and time is not this index's file grown but one that shrank, was
+   * written again, or was started again by a new run that has already written more than the old
+   * one (its first bytes differ: a run's first line holds its own timestamp). Such a file must be
+   * read from the start; the catalog does so into a new index, so that the pages never see a
+   * half-read run.
+   */
+  async replacedBy(size: number, mtimeMs: number): Promise<boolean> {
+    if (size < this.size || (size === this.size && mtimeMs !== this.mtimeMs)) return true;
+    if (size === this.size || this.head.length === 0) return false;
+    const handle = await open(this.file, 'r');
+    try {
+      const now = Buffer.alloc(this.head.length);
+      const { bytesRead } = await handle.read(now, 0, now.length, 0);
+      return bytesRead < now.length || !now.equals(this.head);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Reads what the file gained, up to `size` (both from one `stat`: what is appended after it is
+   * read on the next call, so the size and time kept always describe the same moment of the file);
+   * resolves to true when the index changed.
+   */
   async update(size: number, mtimeMs: number): Promise<boolean> {
     if (size === this.size && mtimeMs === this.mtimeMs) return false;
-    if (size < this.size || (size === this.size && mtimeMs !== this.mtimeMs)) this.reset();
+    if (await this.replacedBy(size, mtimeMs)) this.reset();
     this.mtimeMs = mtimeMs;
     const handle = await open(this.file, 'r');
     try {
       let position = this.size;
       let pending = Buffer.alloc(0);
       const buffer = Buffer.allocUnsafe(READ_CHUNK);
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, position);
+      while (position < size) {
+        const want = Math.min(READ_CHUNK, size - position);
+        const { bytesRead } = await handle.read(buffer, 0, want, position);
         if (bytesRead === 0) break;
         const chunk = Buffer.concat([pending, buffer.subarray(0, bytesRead)]);
         const chunkStart = position - pending.length;
@@ -150,6 +179,10 @@ export class ResultFileIndex {
         pending = Buffer.alloc(0);
       }
       this.size = position - pending.length;
+      if (this.head.length < HEAD_BYTES && this.size > this.head.length) {
+        this.head = Buffer.alloc(Math.min(HEAD_BYTES, this.size));
+        await handle.read(this.head, 0, this.head.length, 0);
+      }
     } finally {
       await handle.close();
     }
