@@ -1,6 +1,7 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProviderError } from '@agentv/core/provider-utils';
+import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { createCliProvider } from '../cli-provider.js';
 import { catchError } from './catch-error.js';
@@ -42,4 +43,51 @@ export function plainWordsFallbackTests(
     );
     expect(response.text).toBe('no shebang: a b');
   });
+}
+
+/**
+ * The property every way of running a template of plain words must hold: 300 runs of generated
+ * hostile prompt, guidelines and id (shell syntax, binary text) reach the program byte for byte,
+ * and none of them runs anything. `direct` runs `./args.sh --id={EVAL_ID} {PROMPT} "{GUIDELINES}"`
+ * (or the like) in `dir`, whose program records its first three arguments for `captured`;
+ * `beforeRun` is called before each run.
+ */
+export function hostileValuesTest(
+  dir: string,
+  direct: ReturnType<typeof createCliProvider>,
+  captured: () => string[],
+  beforeRun: (run: number) => void = () => {},
+): void {
+  it('hands each value to the program byte for byte, and no value runs', async () => {
+    const marker = join(dir, 'INJECTED');
+    const hostile = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom(
+        `$(touch ${marker})`,
+        `\`touch ${marker}\``,
+        `'; touch ${marker}; '`,
+        `"; touch ${marker}; "`,
+        `\ntouch ${marker}\n`,
+        `| touch ${marker} &`,
+        '*',
+        '~',
+        '-n',
+        '',
+      ),
+    );
+    const noNul = hostile.filter((value) => !value.includes('\0'));
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(noNul, noNul, noNul, async (prompt, guidelines, id) => {
+        beforeRun(run++);
+        const response = await direct.invoke(
+          makeRequest({ question: prompt, guidelines, evalCaseId: id }),
+        );
+        expect(response.text?.trim()).toBe('done');
+        expect(captured()).toEqual([`--id=${id}`, prompt, guidelines]);
+      }),
+      { numRuns: 300 },
+    );
+    expect(() => readFileSync(marker)).toThrow();
+  }, 300_000);
 }
