@@ -6,6 +6,7 @@ export { classifyFailure, FAILURE_CLASSES, type FailureClass } from './errors/fa
 export { isUsageError, UsageError } from './errors/usage-error.js';
 export { judgeFilesOf } from './eval-file/check-judge-files.js';
 export type { ConversationEnd } from './eval-file/conversation.js';
+export { EVAL_FILE_KEYS } from './eval-file/eval-file-keys.js';
 export type { ConversationTurnResult } from './orchestrator/conversation-turn-result.js';
 export type {
   RepeatRun,

@@ -35,7 +35,7 @@ export default defineCommand({
   async run({ args, rawArgs }) {
     const cwd = process.cwd();
     const inputs = args._.length > 0 ? args._ : ['.'];
-    const files = await collectInputFiles(inputs, cwd);
+    const { files, skipped } = await collectInputFiles(inputs, cwd);
     const targetsPath = stringFlag(args.targets, 'targets');
     const targets = repeatedFlag(rawArgs, 'target');
     // The --targets file is checked first; `loadProject` throws when it does not exist.
@@ -49,7 +49,7 @@ export default defineCommand({
       // Like eval, `--target a --target b` checks every case against each.
       ...(targets.length === 0 ? {} : { targetOverride: targets }),
     });
-    const lines = formatReport(report, cwd, paletteFor(process.stdout));
+    const lines = formatReport({ ...report, skipped }, cwd, paletteFor(process.stdout));
     process.stdout.write(`${lines.join('\n')}\n`);
     return report.issues.some((issue) => issue.severity === 'error') ? HAS_ERRORS : 0;
   },

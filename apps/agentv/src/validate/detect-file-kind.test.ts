@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFileKind } from './detect-file-kind.js';
+import { detectFileKind, isOtherToolsYaml } from './detect-file-kind.js';
 
 describe('detectFileKind', () => {
   it('uses the $schema values of the original format first', () => {
@@ -42,5 +42,26 @@ describe('detectFileKind', () => {
     expect(detectFileKind('/p/a.yaml', 'evalcases:\n  - $schema: agentv-targets-v2.2\n')).toBe(
       'eval',
     );
+  });
+});
+
+describe('isOtherToolsYaml', () => {
+  it("knows other tools' files by their keys, never one with a key of an eval file", () => {
+    expect(isOtherToolsYaml('/p/ci.yml', 'name: ci\non: push\njobs: {}\n')).toBe(true);
+    expect(isOtherToolsYaml('/p/k.yaml', 'apiVersion: v1\nkind: Pod\n---\nkind: Service\n')).toBe(
+      true,
+    );
+    // One key of an eval file (AgentV's or upstream's) is enough to check it as one.
+    expect(isOtherToolsYaml('/p/a.yaml', 'name: x\ndescription: draft\n')).toBe(false);
+    expect(isOtherToolsYaml('/p/a.yaml', 'name: x\ntests:\n  - id: a\n')).toBe(false);
+    expect(
+      isOtherToolsYaml('/p/a.yaml', '# yaml-language-server: $schema=./eval.schema.json\nx: 1\n'),
+    ).toBe(false);
+    // No keys at all (empty, a list, a comment): checked, and its loader says what is wrong.
+    expect(isOtherToolsYaml('/p/a.yaml', '')).toBe(false);
+    expect(isOtherToolsYaml('/p/a.yaml', '- id: a\n')).toBe(false);
+    // Targets, config and workspace files are known otherwise.
+    expect(isOtherToolsYaml('/p/targets.yaml', 'other: 1\n')).toBe(false);
+    expect(isOtherToolsYaml('/p/w.yaml', 'template: ./fixture\n')).toBe(false);
   });
 });

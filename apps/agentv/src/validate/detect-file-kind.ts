@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { EVAL_FILE_KEYS } from '@agentv/core/internal';
 
 /**
  * The kinds of input file `agentv validate` meets: the three it checks, and
@@ -58,6 +59,45 @@ export function detectFileKind(filePath: string, text: string): InputFileKind {
 
 /** Reads the start of a file and detects its kind; an unreadable file is detected by name (its loader reports it). */
 export async function detectFileKindOf(filePath: string): Promise<InputFileKind> {
+  return detectFileKind(filePath, await readHead(filePath));
+}
+
+/**
+ * True when `text` (the start of a YAML file) is some other tool's file, not one of AgentV's: it
+ * has top-level keys, none of them a key of an eval file (a GitHub workflow's `name`, `on`,
+ * `jobs`; a Kubernetes manifest's `apiVersion`, `kind`…), and no AgentV `$schema`. Only a file
+ * that would otherwise be taken for an eval file is asked about: targets and config files are
+ * known by their names.
+ */
+export function isOtherToolsYaml(filePath: string, text: string): boolean {
+  if (detectFileKind(filePath, text) !== 'eval') return false;
+  if (SCHEMA_KEY.test(text) || SCHEMA_MODELINE.test(text)) return false;
+  let keys = 0;
+  for (const match of text.matchAll(TOP_LEVEL_KEY)) {
+    if (EVAL_FILE_KEYS.has(match[1]!)) return false;
+    keys++;
+  }
+  return keys > 0;
+}
+
+/**
+ * Splits YAML files found by searching a folder into those `agentv validate` checks and those
+ * of other tools (`isOtherToolsYaml`), which it skips and names.
+ */
+export async function withoutOtherToolsYaml(
+  files: readonly string[],
+): Promise<{ files: string[]; skipped: string[] }> {
+  const heads = await Promise.all(files.map((file) => readHead(file)));
+  const kept: string[] = [];
+  const skipped: string[] = [];
+  files.forEach((file, index) => {
+    (isOtherToolsYaml(file, heads[index]!) ? skipped : kept).push(file);
+  });
+  return { files: kept, skipped };
+}
+
+/** The start of a file; '' when it cannot be read (the loader for its kind says why). */
+async function readHead(filePath: string): Promise<string> {
   let head = '';
   try {
     const handle = await open(filePath, 'r');
@@ -71,7 +111,7 @@ export async function detectFileKindOf(filePath: string): Promise<InputFileKind>
   } catch {
     // Missing or unreadable: the loader for the kind its name suggests says why.
   }
-  return detectFileKind(filePath, head);
+  return head;
 }
 
 /** True when every top-level key of `text` is a workspace key, and it names a template or repos. */

@@ -37,7 +37,11 @@ export function paletteFor(stream: ColorStream, env = process.env): Palette {
  * and by position within a file, then a summary such as
  * `3 files checked: 1 with errors (4 errors, 2 warnings)`.
  */
-export function formatReport(report: ValidationReport, cwd: string, palette = plain): string[] {
+export function formatReport(
+  report: ValidationReport & { skipped?: readonly string[] },
+  cwd: string,
+  palette = plain,
+): string[] {
   const order = new Map(report.files.map((file, index) => [file, index]));
   const rank = (issue: Issue) => order.get(issue.file ?? '') ?? -1;
   const sorted = report.issues
@@ -65,9 +69,22 @@ export function formatReport(report: ValidationReport, cwd: string, palette = pl
     const label = issue.severity === 'error' ? palette.error('error') : palette.warning('warning');
     return `${label}: ${styled}`;
   });
+  if (report.skipped !== undefined && report.skipped.length > 0) {
+    lines.push(skippedLine(report.skipped, cwd));
+  }
   lines.push(summaryLine(report, palette));
   return lines;
 }
+
+/** Names the YAML files of other tools a folder search skipped, the first few of them. */
+function skippedLine(skipped: readonly string[], cwd: string): string {
+  const shown = skipped.slice(0, SKIPPED_SHOWN).map((file) => terminalText(displayPath(cwd, file)));
+  const more = skipped.length > SKIPPED_SHOWN ? ` and ${skipped.length - SKIPPED_SHOWN} more` : '';
+  return `skipped ${count(skipped.length, 'YAML file')} of other tools (no key of an eval file): ${shown.join(', ')}${more}`;
+}
+
+/** How many skipped files the report names. */
+const SKIPPED_SHOWN = 5;
 
 function summaryLine(report: ValidationReport, palette: Palette): string {
   const errors = report.issues.filter((issue) => issue.severity === 'error');

@@ -189,6 +189,45 @@ targets:
     expect(other.stdout).toBe('2 files checked: no errors\n');
   });
 
+  it("skips other tools' YAML files in the folders it searches, names them, and checks them when named", async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': `targets:
+  - { name: default, provider: cli, command_template: "node ../agent.mjs {PROMPT} {OUTPUT_FILE}" }
+`,
+      'evals/cases.yaml': `evalcases:
+  - { id: a, input_messages: [{ role: user, content: hi }], evaluators: [{ type: contains, value: hi }] }
+`,
+      // A half-written eval file has a key of one: it is checked, and its error reported.
+      'evals/draft.yaml': 'description: still to write\n',
+      'ci/github-actions.yml':
+        'name: evals\non: [push]\njobs:\n  eval:\n    runs-on: ubuntu-latest\n',
+      'deploy/job.yaml': 'apiVersion: batch/v1\nkind: Job\n---\napiVersion: v1\nkind: ConfigMap\n',
+      'docker-compose.yml': 'services:\n  web: { image: nginx }\n',
+    });
+    const run = await runAgentv(['validate'], project.dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n').slice(-3)).toEqual([
+      'skipped 3 YAML files of other tools (no key of an eval file): ci/github-actions.yml, deploy/job.yaml, docker-compose.yml',
+      '3 files checked: 1 with errors (1 error, 0 warnings)',
+      '',
+    ]);
+    expect(run.stdout).toContain('error: evals/draft.yaml:1:1: missing required key "evalcases"');
+    // A folder of nothing but other tools' files is a usage error that says why.
+    const ci = await runAgentv(['validate', 'ci'], project.dir);
+    expect(ci.code).toBe(2);
+    expect(ci.stderr).toContain(
+      'agentv: no eval, targets or config files in "ci": its 1 YAML file (github-actions.yml) belongs to other tools',
+    );
+    // Named, a file is checked as an eval file whatever it holds.
+    const named = await runAgentv(['validate', 'ci/github-actions.yml'], project.dir);
+    expect(named.code).toBe(1);
+    expect(named.stdout).toContain(
+      'error: ci/github-actions.yml:1:1: missing required key "evalcases"',
+    );
+    expect(named.stdout).not.toContain('skipped');
+  });
+
   it('reports the same problems when large inputs are loaded on worker threads', async () => {
     const cases = (file: number, count: number) =>
       Array.from(

@@ -15,7 +15,14 @@ const NEW_CASE_KEYS = [
   'assert',
 ];
 /** File keys of the 2.7+ format. */
-const NEW_FILE_KEYS = ['tests', 'eval_cases', 'assertions', 'assert', 'input', 'input_files'];
+export const NEW_FILE_KEYS = [
+  'tests',
+  'eval_cases',
+  'assertions',
+  'assert',
+  'input',
+  'input_files',
+];
 
 /** Keys upstream reads that change what runs or how it is graded, which AgentV does not have. */
 const REFUSED_CASE_KEYS: Record<string, { reason: string; hint: string }> = {
