@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,16 +24,16 @@ describe('following result files', () => {
     const before = await stat(file);
     // The eval appends between the viewer's stat and its read.
     await appendFile(file, `${resultLine('case-3')}{"eval_id": 3}\n`);
-    await index.update(before.size, before.mtimeMs);
+    await index.update(before);
     expect(index.summary().cases).toBe(2);
     const after = await stat(file);
-    expect(await index.replacedBy(after.size, after.mtimeMs)).toBe(false);
-    await index.update(after.size, after.mtimeMs);
+    expect(await index.replacedBy(after)).toBe(false);
+    await index.update(after);
     expect(index.summary().cases).toBe(3);
     expect(index.summary().problems).toEqual([
       { line: 4, message: expect.stringContaining('timestamp') },
     ]);
-    expect(await index.update(after.size, after.mtimeMs)).toBe(false);
+    expect(await index.update(after)).toBe(false);
   });
 
   it('shows a rewritten file only once it is read whole, never empty or half-read', async () => {
@@ -72,6 +72,36 @@ describe('following result files', () => {
     expect(await catalog.refresh()).toEqual(['run.jsonl']);
     const run = JSON.parse(catalog.get('run.jsonl')!.runJson()) as { cases: { id: string[] } };
     expect(run.cases.id).toEqual(['x', 'y', 'z']);
+  });
+
+  it('a file written again through a temporary file is read from the start, though it only grew', async () => {
+    // As `--resume` rewrites a result file: the same first lines, a new file renamed into place.
+    await writeFile(file, resultLine('a') + resultLine('b', { passed: false }));
+    const catalog = new ResultCatalog({ folders: [dir], files: [] }, dir);
+    await catalog.refresh();
+    const temporary = path.join(dir, 'run.jsonl.tmp');
+    await writeFile(
+      temporary,
+      resultLine('a') + resultLine('c') + resultLine('b') + resultLine('d'),
+    );
+    await rename(temporary, file);
+    expect(await catalog.refresh()).toEqual(['run.jsonl']);
+    const run = JSON.parse(catalog.get('run.jsonl')!.runJson()) as { cases: { id: string[] } };
+    expect(run.cases.id).toEqual(['a', 'c', 'b', 'd']);
+    expect(catalog.get('run.jsonl')!.summary().problems).toEqual([]);
+  });
+
+  it('a torn last line is not a change until it is whole', async () => {
+    await writeFile(file, resultLine('a'));
+    const catalog = new ResultCatalog({ folders: [dir], files: [] }, dir);
+    await catalog.refresh();
+    const line = resultLine('b');
+    await appendFile(file, line.slice(0, 30));
+    expect(await catalog.refresh()).toEqual([]);
+    expect(await catalog.refresh()).toEqual([]);
+    await appendFile(file, line.slice(30));
+    expect(await catalog.refresh()).toEqual(['run.jsonl']);
+    expect(catalog.get('run.jsonl')!.summary().cases).toBe(2);
   });
 
   it('a file that shrank is read again from the start', async () => {

@@ -41,12 +41,13 @@ export class ResultCatalog {
       if (info === undefined || !info.isFile()) continue;
       // A new or rewritten file is read into an index of its own, which replaces the one the
       // pages see only once it is read: a run never shows up empty or half-read.
+      const state = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
       const known = this.indexes.get(key);
       const index =
-        known === undefined || (await known.replacedBy(info.size, info.mtimeMs).catch(() => true))
+        known === undefined || (await known.replacedBy(state).catch(() => true))
           ? new ResultFileIndex(file, key)
           : known;
-      if (!(await index.update(info.size, info.mtimeMs).catch(() => false))) continue;
+      if (!(await index.update(state).catch(() => false))) continue;
       this.indexes.set(key, index);
       changed.push(key);
     }

@@ -18,6 +18,14 @@ import { failureClassOf, metricOf, stringsOf } from './optional-fields.js';
 const TEXT_CHARS = 100;
 const READ_CHUNK = 1 << 20;
 const HEAD_BYTES = 256;
+const TAIL_BYTES = 64;
+
+/** What `stat` says of a result file. */
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
 
 /** Interns repeated strings as indexes. */
 class Names {
@@ -46,13 +54,18 @@ interface Series {
  * where its line starts, never the lines themselves (a case page reads its line
  * again). `update()` reads only what was appended since the last call, so a file
  * an eval is still writing is followed cheaply; a last line without its newline
- * waits for the next call. A file that shrank or was replaced is read again.
+ * waits for the next call. A file that was replaced (`replacedBy`) gets a new index.
  */
 export class ResultFileIndex {
+  /** Bytes read into the index: up to the end of its last whole line. */
   private size = 0;
-  /** The file's first bytes as read, to tell a file started again from one that grew. */
+  /** What `stat` said at the last update. */
+  private seen: FileState | undefined;
+  /** The file's first bytes and those before `size`, to tell a file written again from one grown. */
   private head = Buffer.alloc(0);
-  private mtimeMs = 0;
+  private tail = Buffer.alloc(0);
+  /** Set when a read failed part way: the lines read are in, `size` is not moved past them. */
+  private broken = false;
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
   private columns!: CaseColumns;
@@ -86,8 +99,6 @@ export class ResultFileIndex {
   }
 
   private reset(): void {
-    this.size = 0;
-    this.head = Buffer.alloc(0);
     this.offsets.length = 0;
     this.lengths.length = 0;
     this.columns = {
@@ -125,34 +136,71 @@ export class ResultFileIndex {
   }
 
   /**
-   * True when a file of this size and time is not this index's file grown but one that shrank, was
-   * written again, or was started again by a new run that has already written more than the old
-   * one (its first bytes differ: a run's first line holds its own timestamp). Such a file must be
-   * read from the start; the catalog does so into a new index, so that the pages never see a
-   * half-read run.
+   * True when the file `stat` now describes is not this index's file grown but another: a new
+   * inode (a run that rewrote it through a temporary file, as `--resume` does), a file that shrank
+   * or was written again at the same length, or one whose bytes already read changed (a new run
+   * writing to the same path, which may already be longer than the old one: its first line holds
+   * its own timestamp). Such a file must be read from the start; the catalog does so into a new
+   * index, so that the pages never see a half-read run.
    */
-  async replacedBy(size: number, mtimeMs: number): Promise<boolean> {
-    if (size < this.size || (size === this.size && mtimeMs !== this.mtimeMs)) return true;
-    if (size === this.size || this.head.length === 0) return false;
+  async replacedBy(state: FileState): Promise<boolean> {
+    if (this.broken) return true;
+    const seen = this.seen;
+    if (seen === undefined) return false;
+    if (state.ino !== seen.ino || state.size < this.size) return true;
+    if (state.size === seen.size) return state.mtimeMs !== seen.mtimeMs;
+    if (this.size === 0) return false;
     const handle = await open(this.file, 'r');
     try {
-      const now = Buffer.alloc(this.head.length);
-      const { bytesRead } = await handle.read(now, 0, now.length, 0);
-      return bytesRead < now.length || !now.equals(this.head);
+      const head = Buffer.alloc(this.head.length);
+      const tail = Buffer.alloc(this.tail.length);
+      const [first, last] = await Promise.all([
+        handle.read(head, 0, head.length, 0),
+        handle.read(tail, 0, tail.length, this.size - tail.length),
+      ]);
+      return (
+        first.bytesRead < head.length ||
+        last.bytesRead < tail.length ||
+        !head.equals(this.head) ||
+        !tail.equals(this.tail)
+      );
     } finally {
       await handle.close();
     }
   }
 
   /**
-   * Reads what the file gained, up to `size` (both from one `stat`: what is appended after it is
-   * read on the next call, so the size and time kept always describe the same moment of the file);
-   * resolves to true when the index changed.
+   * Reads what the file gained since the last call, up to `state.size` (what `stat` said: what is
+   * appended after it is read on the next call, so the state kept always describes the bytes
+   * read). Resolves to true when the index changed: on the first call, and when lines were added.
+   * It takes the file for this one grown (`replacedBy` says when it is not); when a read fails,
+   * the index is left to be replaced.
    */
-  async update(size: number, mtimeMs: number): Promise<boolean> {
-    if (size === this.size && mtimeMs === this.mtimeMs) return false;
-    if (await this.replacedBy(size, mtimeMs)) this.reset();
-    this.mtimeMs = mtimeMs;
+  async update(state: FileState): Promise<boolean> {
+    const seen = this.seen;
+    if (
+      seen !== undefined &&
+      state.size === seen.size &&
+      state.mtimeMs === seen.mtimeMs &&
+      state.ino === seen.ino
+    ) {
+      return false;
+    }
+    this.seen = state;
+    const lines = this.lineNumber;
+    try {
+      await this.readUpTo(state.size);
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    }
+    if (seen !== undefined && this.lineNumber === lines) return false;
+    this.invalidate();
+    return true;
+  }
+
+  private async readUpTo(size: number): Promise<void> {
+    if (size <= this.size) return;
     const handle = await open(this.file, 'r');
     try {
       let position = this.size;
@@ -183,11 +231,11 @@ export class ResultFileIndex {
         this.head = Buffer.alloc(Math.min(HEAD_BYTES, this.size));
         await handle.read(this.head, 0, this.head.length, 0);
       }
+      this.tail = Buffer.alloc(Math.min(TAIL_BYTES, this.size));
+      await handle.read(this.tail, 0, this.tail.length, this.size - this.tail.length);
     } finally {
       await handle.close();
     }
-    this.invalidate();
-    return true;
   }
 
   private addLine(bytes: Buffer, offset: number): void {
