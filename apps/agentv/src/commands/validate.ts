@@ -48,8 +48,9 @@ export default defineCommand({
       targetsFile: targetsPath,
       // Like eval, `--target a --target b` checks every case against each.
       ...(targets.length === 0 ? {} : { targetOverride: targets }),
+      skipped,
     });
-    const lines = formatReport({ ...report, skipped }, cwd, paletteFor(process.stdout));
+    const lines = formatReport(report, cwd, paletteFor(process.stdout));
     process.stdout.write(`${lines.join('\n')}\n`);
     return report.issues.some((issue) => issue.severity === 'error') ? HAS_ERRORS : 0;
   },

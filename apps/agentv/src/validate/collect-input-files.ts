@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { displayPath, UsageError } from '@agentv/core/internal';
+import { terminalText } from '@agentv/results';
 import { expandPaths, globFiles } from '../expand-paths.js';
 import { withoutOtherToolsYaml } from './detect-file-kind.js';
 
@@ -40,7 +41,7 @@ export async function collectInputFiles(
       skipped.push(...found.skipped);
       if (found.files.length === 0 && found.skipped.length > 0) {
         throw new UsageError(
-          `no eval, targets or config files in "${displayPath(cwd, absolute)}": its ${count(found.skipped.length, 'YAML file')} (${otherToolsFiles(found.skipped, absolute)}) ${found.skipped.length === 1 ? 'belongs' : 'belong'} to other tools`,
+          `no eval, targets or config files in "${terminalText(displayPath(cwd, absolute))}": its ${count(found.skipped.length, 'YAML file')} (${otherToolsFiles(found.skipped, absolute)}) ${found.skipped.length === 1 ? 'belongs' : 'belong'} to other tools`,
           {
             hint: `none of their top-level keys is one of an eval file's (such as evalcases, cases, tests); give a file by name to check it as an eval file anyway`,
           },
@@ -72,7 +73,8 @@ async function inputFilesIn(absolute: string): Promise<InputFiles> {
 
 /** Up to three of `files` by their path under `folder`, and how many more. */
 function otherToolsFiles(files: readonly string[], folder: string): string {
-  const shown = files.slice(0, 3).map((file) => path.relative(folder, file));
+  // File names are the user's, any bytes: none may start a line or move the cursor.
+  const shown = files.slice(0, 3).map((file) => terminalText(path.relative(folder, file)));
   return files.length > 3 ? `${shown.join(', ')} and ${files.length - 3} more` : shown.join(', ');
 }
 

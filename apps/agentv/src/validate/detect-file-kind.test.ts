@@ -57,6 +57,10 @@ describe('isOtherToolsYaml', () => {
     expect(
       isOtherToolsYaml('/p/a.yaml', '# yaml-language-server: $schema=./eval.schema.json\nx: 1\n'),
     ).toBe(false);
+    // A near miss of an eval file's key is a broken eval file: checked, and the mistake reported.
+    expect(isOtherToolsYaml('/p/a.yaml', 'name: x\nevalCases:\n  - id: a\n')).toBe(false);
+    expect(isOtherToolsYaml('/p/a.yaml', 'name: x\neval_case:\n  - id: a\n')).toBe(false);
+    expect(isOtherToolsYaml('/p/a.yaml', 'name: x\nevalcase:\n  - id: a\n')).toBe(false);
     // No keys at all (empty, a list, a comment): checked, and its loader says what is wrong.
     expect(isOtherToolsYaml('/p/a.yaml', '')).toBe(false);
     expect(isOtherToolsYaml('/p/a.yaml', '- id: a\n')).toBe(false);

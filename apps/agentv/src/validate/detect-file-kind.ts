@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { EVAL_FILE_KEYS } from '@agentv/core/internal';
+import { closestMatch } from '@agentv/core/provider-utils';
 
 /**
  * The kinds of input file `agentv validate` meets: the three it checks, and
@@ -59,59 +60,81 @@ export function detectFileKind(filePath: string, text: string): InputFileKind {
 
 /** Reads the start of a file and detects its kind; an unreadable file is detected by name (its loader reports it). */
 export async function detectFileKindOf(filePath: string): Promise<InputFileKind> {
-  return detectFileKind(filePath, await readHead(filePath));
+  return detectFileKind(filePath, (await readStart(filePath)).text);
 }
 
 /**
- * True when `text` (the start of a YAML file) is some other tool's file, not one of AgentV's: it
- * has top-level keys, none of them a key of an eval file (a GitHub workflow's `name`, `on`,
- * `jobs`; a Kubernetes manifest's `apiVersion`, `kind`…), and no AgentV `$schema`. Only a file
- * that would otherwise be taken for an eval file is asked about: targets and config files are
- * known by their names.
+ * True when `text` (a whole YAML file) is some other tool's file, not one of AgentV's: it has
+ * top-level keys, none of them a key of an eval file or a near miss of one (`evalCases`,
+ * `eval_case`: a broken eval file is checked, and its mistake reported), and no AgentV `$schema`
+ * (a GitHub workflow's `name`, `on`, `jobs`; a Kubernetes manifest's `apiVersion`, `kind`…). Only
+ * a file that would otherwise be taken for an eval file is asked about: targets and config files
+ * are known by their names.
  */
 export function isOtherToolsYaml(filePath: string, text: string): boolean {
   if (detectFileKind(filePath, text) !== 'eval') return false;
   if (SCHEMA_KEY.test(text) || SCHEMA_MODELINE.test(text)) return false;
   let keys = 0;
   for (const match of text.matchAll(TOP_LEVEL_KEY)) {
-    if (EVAL_FILE_KEYS.has(match[1]!)) return false;
+    const key = match[1]!;
+    if (EVAL_FILE_KEY_SPELLINGS.has(spelling(key))) return false;
+    if (closestMatch(key, EVAL_FILE_KEY_LIST) !== undefined) return false;
     keys++;
   }
   return keys > 0;
 }
 
+const EVAL_FILE_KEY_LIST = [...EVAL_FILE_KEYS];
+/** A key as written in any case, with or without `_` and `-`. */
+const spelling = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+const EVAL_FILE_KEY_SPELLINGS = new Set(EVAL_FILE_KEY_LIST.map(spelling));
+
+/** How many files are read at once when YAML files found in folders are sorted. */
+const READ_AT_ONCE = 32;
+
 /**
  * Splits YAML files found by searching a folder into those `agentv validate` checks and those
- * of other tools (`isOtherToolsYaml`), which it skips and names.
+ * of other tools (`isOtherToolsYaml`; read whole, so a file longer than what is read of it is
+ * always checked), which it skips and names.
  */
 export async function withoutOtherToolsYaml(
   files: readonly string[],
 ): Promise<{ files: string[]; skipped: string[] }> {
-  const heads = await Promise.all(files.map((file) => readHead(file)));
   const kept: string[] = [];
   const skipped: string[] = [];
-  files.forEach((file, index) => {
-    (isOtherToolsYaml(file, heads[index]!) ? skipped : kept).push(file);
-  });
+  for (let from = 0; from < files.length; from += READ_AT_ONCE) {
+    const batch = files.slice(from, from + READ_AT_ONCE);
+    const starts = await Promise.all(batch.map((file) => readStart(file)));
+    batch.forEach((file, index) => {
+      const { text, whole } = starts[index]!;
+      (whole && isOtherToolsYaml(file, text) ? skipped : kept).push(file);
+    });
+  }
   return { files: kept, skipped };
 }
 
-/** The start of a file; '' when it cannot be read (the loader for its kind says why). */
-async function readHead(filePath: string): Promise<string> {
-  let head = '';
+/**
+ * The start of a file (up to HEAD_BYTES, without a byte order mark), and whether that is all of
+ * it; '' when it cannot be read (the loader for its kind says why).
+ */
+async function readStart(filePath: string): Promise<{ text: string; whole: boolean }> {
   try {
     const handle = await open(filePath, 'r');
     try {
       const buffer = Buffer.alloc(HEAD_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-      head = buffer.subarray(0, bytesRead).toString('utf8');
+      const text = buffer.subarray(0, bytesRead).toString('utf8');
+      return {
+        text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text,
+        whole: bytesRead < HEAD_BYTES,
+      };
     } finally {
       await handle.close();
     }
   } catch {
     // Missing or unreadable: the loader for the kind its name suggests says why.
+    return { text: '', whole: false };
   }
-  return head;
 }
 
 /** True when every top-level key of `text` is a workspace key, and it names a template or repos. */

@@ -15,6 +15,7 @@ const report = {
     },
     { severity: 'error' as const, file: '/p/evals/a.yaml', line: 2, message: 'first', hint: 'h' },
   ],
+  skipped: [],
 };
 
 describe('formatReport', () => {
@@ -28,12 +29,12 @@ describe('formatReport', () => {
   });
 
   it('summarises a clean run, with or without warnings', () => {
-    expect(formatReport({ files: ['/p/a.yaml'], issues: [] }, '/p')).toEqual([
+    expect(formatReport({ files: ['/p/a.yaml'], issues: [], skipped: [] }, '/p')).toEqual([
       '1 file checked: no errors',
     ]);
-    expect(formatReport({ files: ['/p/a.yaml'], issues: [report.issues[0]!] }, '/p').at(-1)).toBe(
-      '1 file checked: no errors (1 warning)',
-    );
+    expect(
+      formatReport({ files: ['/p/a.yaml'], issues: [report.issues[0]!], skipped: [] }, '/p').at(-1),
+    ).toBe('1 file checked: no errors (1 warning)');
   });
 
   it('colours only a terminal, and never with NO_COLOR', () => {
@@ -45,5 +46,20 @@ describe('formatReport', () => {
     expect(
       formatReport(report, '/p', paletteFor({ isTTY: true }, { NO_COLOR: '1' }))[0],
     ).not.toContain('\u001b');
+  });
+
+  it('names the first five YAML files of other tools it skipped, each escaped', () => {
+    const skipped = [
+      '/p/ci/a.yml',
+      '/p/x\n\u001b[2Jy.yml',
+      '/p/c.yml',
+      '/p/d.yml',
+      '/p/e.yml',
+      '/p/f.yml',
+    ];
+    expect(formatReport({ files: ['/p/a.yaml'], issues: [], skipped }, '/p')).toEqual([
+      'skipped 6 YAML files of other tools (no key of an eval file): ci/a.yml, x\\n\\x1b[2Jy.yml, c.yml, d.yml, e.yml and 1 more',
+      '1 file checked: no errors',
+    ]);
   });
 });

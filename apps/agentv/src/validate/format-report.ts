@@ -37,11 +37,7 @@ export function paletteFor(stream: ColorStream, env = process.env): Palette {
  * and by position within a file, then a summary such as
  * `3 files checked: 1 with errors (4 errors, 2 warnings)`.
  */
-export function formatReport(
-  report: ValidationReport & { skipped?: readonly string[] },
-  cwd: string,
-  palette = plain,
-): string[] {
+export function formatReport(report: ValidationReport, cwd: string, palette = plain): string[] {
   const order = new Map(report.files.map((file, index) => [file, index]));
   const rank = (issue: Issue) => order.get(issue.file ?? '') ?? -1;
   const sorted = report.issues
@@ -69,7 +65,7 @@ export function formatReport(
     const label = issue.severity === 'error' ? palette.error('error') : palette.warning('warning');
     return `${label}: ${styled}`;
   });
-  if (report.skipped !== undefined && report.skipped.length > 0) {
+  if (report.skipped.length > 0) {
     lines.push(skippedLine(report.skipped, cwd));
   }
   lines.push(summaryLine(report, palette));

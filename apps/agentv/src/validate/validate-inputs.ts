@@ -19,6 +19,8 @@ export interface ValidateInputsOptions {
   targetsFile?: string;
   /** `--target`: check every case against this target (or each of these targets). */
   targetOverride?: string | readonly string[];
+  /** YAML files of other tools skipped in the folders searched (`withoutOtherToolsYaml`). */
+  skipped?: readonly string[];
 }
 
 /** Everything `agentv validate` found. */
@@ -27,6 +29,8 @@ export interface ValidationReport {
   files: string[];
   /** Every problem, each once; `file` is absolute (or `--target` for the flag). */
   issues: Issue[];
+  /** The skipped files to name: those outside workspace templates, which hold the agent's material. */
+  skipped: string[];
 }
 
 /**
@@ -93,5 +97,19 @@ export async function validateInputs(
     ...files.filter((file) => project.files.includes(file)),
     ...project.files.filter((file) => !files.includes(file)),
   ];
-  return { files: checked.map((file) => path.resolve(file)), issues: uniqueIssues(issues) };
+  // A workspace template's YAML is the agent's material, set aside like the loader's: not named.
+  const sources = project.evalFiles.flatMap((file) => file.value?.workspaceSources ?? []);
+  const skipped = (options.skipped ?? []).filter(
+    (file) => !sources.some((source) => isAtOrInside(file, source)),
+  );
+  return {
+    files: checked.map((file) => path.resolve(file)),
+    issues: uniqueIssues(issues),
+    skipped,
+  };
+}
+
+function isAtOrInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -200,6 +200,11 @@ targets:
 `,
       // A half-written eval file has a key of one: it is checked, and its error reported.
       'evals/draft.yaml': 'description: still to write\n',
+      // So does one with a misspelt key, and one saved with a byte order mark.
+      'evals/camel.yaml': 'name: camel\nevalCases:\n  - { id: c }\n',
+      'evals/bom.yaml': `\uFEFFevalcases:
+  - { id: b, input_messages: [{ role: user, content: hi }], evaluators: [{ type: contains, value: hi }] }
+`,
       'ci/github-actions.yml':
         'name: evals\non: [push]\njobs:\n  eval:\n    runs-on: ubuntu-latest\n',
       'deploy/job.yaml': 'apiVersion: batch/v1\nkind: Job\n---\napiVersion: v1\nkind: ConfigMap\n',
@@ -209,10 +214,14 @@ targets:
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').slice(-3)).toEqual([
       'skipped 3 YAML files of other tools (no key of an eval file): ci/github-actions.yml, deploy/job.yaml, docker-compose.yml',
-      '3 files checked: 1 with errors (1 error, 0 warnings)',
+      '5 files checked: 2 with errors (2 errors, 2 warnings)',
       '',
     ]);
     expect(run.stdout).toContain('error: evals/draft.yaml:1:1: missing required key "evalcases"');
+    expect(run.stdout).toContain(
+      'warning: evals/camel.yaml:2:1: unknown key "evalCases" at the top level is ignored (hint: did you mean "evalcases"?)',
+    );
+    expect(run.stdout).not.toContain('bom.yaml');
     // A folder of nothing but other tools' files is a usage error that says why.
     const ci = await runAgentv(['validate', 'ci'], project.dir);
     expect(ci.code).toBe(2);
