@@ -47,6 +47,7 @@ import { watchEval } from '../eval/watch.js';
 import { resolveWorkspaceRoot } from '../eval/workspace-root.js';
 import { writesTranscripts } from '../eval/writes-transcripts.js';
 import { ExitCode } from '../exit-code.js';
+import { outsideWorkspaces, skippedYamlLine } from '../input-files/detect-file-kind.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { readVersion } from '../version.js';
 import {
@@ -272,9 +273,11 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
   const workspaceRootFlag = stringFlag(args['workspace-root'], 'workspace-root');
 
   const reportFlags = await parseReportFlags(args, rawArgs, cwd);
+  // Other tools' YAML files in the folders searched: named once the eval files are read.
+  const skipped: string[] = [];
   const evalPaths = watchPass
     ? [...watchPass.evalFiles]
-    : await resolveEvalPaths(reportFlags.evalInputs, cwd);
+    : await resolveEvalPaths(reportFlags.evalInputs, cwd, (files) => skipped.push(...files));
   const idPatterns = repeatedFlag(rawArgs, 'eval-id');
   const filterPatterns = repeatedFlag(rawArgs, 'filter');
   const includeTags = repeatedFlag(rawArgs, 'tag');
@@ -323,6 +326,8 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
     optionNames: CLI_OPTION_NAMES,
   });
   reportIssues([...project.issues, ...issues], cwd, output.warn);
+  const notEvalFiles = outsideWorkspaces(skipped, project.evalFiles);
+  if (notEvalFiles.length > 0) output.note(skippedYamlLine(notEvalFiles, cwd));
   checkSelection(selected, fullPlan, selection);
   // --repeat, else the eval files' trials; the verdict rule follows the reducer chosen.
   const chosen = chooseRepeat(repeatFlags, fullPlan.cases);

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '@agentv/core/internal';
 import { expandPaths, globFiles } from '../expand-paths.js';
+import { evalInputsIn } from '../input-files/detect-file-kind.js';
 
 const EVAL_FILE_GLOB = '**/*.{yaml,yml}';
 /** Files in a directory that are configuration, not eval cases. */
@@ -13,10 +14,15 @@ export const DEFAULT_EVAL_FOLDER = 'evals';
 /**
  * Expands the command line's paths and globs into absolute eval file paths,
  * sorted and without repeats. A directory means every YAML file under it
- * except targets and `.agentv/` files; no paths at all means the `evals/`
+ * except targets and `.agentv/` files and other tools' YAML files (`evalInputsIn`, which
+ * `onSkipped` is told of, as `agentv validate` names them); no paths at all means the `evals/`
  * folder of `cwd`. Something that matches nothing is a usage error.
  */
-export async function resolveEvalPaths(inputs: readonly string[], cwd: string): Promise<string[]> {
+export async function resolveEvalPaths(
+  inputs: readonly string[],
+  cwd: string,
+  onSkipped?: (files: string[]) => void,
+): Promise<string[]> {
   if (inputs.length === 0) {
     if (!statSync(path.join(cwd, DEFAULT_EVAL_FOLDER), { throwIfNoEntry: false })?.isDirectory()) {
       throw new UsageError(
@@ -26,11 +32,21 @@ export async function resolveEvalPaths(inputs: readonly string[], cwd: string): 
         },
       );
     }
-    return resolveEvalPaths([DEFAULT_EVAL_FOLDER], cwd);
+    return resolveEvalPaths([DEFAULT_EVAL_FOLDER], cwd, onSkipped);
   }
-  return expandPaths(inputs, cwd, {
+  const skipped: string[] = [];
+  const files = await expandPaths(inputs, cwd, {
     noun: 'eval files',
-    directory: (absolute) =>
-      globFiles(EVAL_FILE_GLOB, { cwd: absolute, absolute: true, ignore: NOT_EVAL_FILES }),
+    directory: async (absolute) =>
+      evalInputsIn(
+        absolute,
+        await globFiles(EVAL_FILE_GLOB, { cwd: absolute, absolute: true, ignore: NOT_EVAL_FILES }),
+        cwd,
+        skipped,
+      ),
   });
+  const named = new Set(files);
+  const left = [...new Set(skipped)].filter((file) => !named.has(file)).sort();
+  if (left.length > 0) onSkipped?.(left);
+  return files;
 }

@@ -1,8 +1,6 @@
 import path from 'node:path';
-import { displayPath, UsageError } from '@agentv/core/internal';
-import { terminalText } from '@agentv/results';
 import { expandPaths, globFiles } from '../expand-paths.js';
-import { withoutOtherToolsYaml } from './detect-file-kind.js';
+import { evalInputsIn } from '../input-files/detect-file-kind.js';
 
 /** Hidden folders and dependencies hold no input files; `.agentv/` is searched separately. */
 const IGNORED = ['**/node_modules/**', '**/.*/**'];
@@ -36,48 +34,22 @@ export async function collectInputFiles(
 ): Promise<InputFiles> {
   const skipped: string[] = [];
   const files = await expandPaths(inputs, cwd, {
-    directory: async (absolute) => {
-      const found = await inputFilesIn(absolute);
-      skipped.push(...found.skipped);
-      if (found.files.length === 0 && found.skipped.length > 0) {
-        throw new UsageError(
-          `no eval, targets or config files in "${terminalText(displayPath(cwd, absolute))}": its ${count(found.skipped.length, 'YAML file')} (${otherToolsFiles(found.skipped, absolute)}) ${found.skipped.length === 1 ? 'belongs' : 'belong'} to other tools`,
-          {
-            hint: `none of their top-level keys is one of an eval file's (such as evalcases, cases, tests); give a file by name to check it as an eval file anyway`,
-          },
-        );
-      }
-      return found.files;
-    },
+    directory: (absolute) => inputFilesIn(absolute, cwd, skipped),
     noun: 'eval, targets or config files',
   });
   const checked = new Set(files);
   return { files, skipped: [...new Set(skipped)].filter((file) => !checked.has(file)).sort() };
 }
 
-async function inputFilesIn(absolute: string): Promise<InputFiles> {
+async function inputFilesIn(absolute: string, cwd: string, skipped: string[]): Promise<string[]> {
   if (path.basename(absolute) === '.agentv') {
-    return {
-      files: await globFiles(INPUTS_OF_AGENTV_FOLDER, { cwd: absolute, absolute: true }),
-      skipped: [],
-    };
+    return globFiles(INPUTS_OF_AGENTV_FOLDER, { cwd: absolute, absolute: true });
   }
   const [yamlFiles, agentvFiles] = await Promise.all([
     globFiles(YAML_FILES, { cwd: absolute, absolute: true, ignore: IGNORED }),
     // Without `dot`, `**` skips hidden folders (.git) while the literal `.agentv` still matches.
     globFiles(AGENTV_FILES, { cwd: absolute, absolute: true, ignore: ['**/node_modules/**'] }),
   ]);
-  const { files, skipped } = await withoutOtherToolsYaml(yamlFiles);
-  return { files: [...files, ...agentvFiles], skipped };
-}
-
-/** Up to three of `files` by their path under `folder`, and how many more. */
-function otherToolsFiles(files: readonly string[], folder: string): string {
-  // File names are the user's, any bytes: none may start a line or move the cursor.
-  const shown = files.slice(0, 3).map((file) => terminalText(path.relative(folder, file)));
-  return files.length > 3 ? `${shown.join(', ')} and ${files.length - 3} more` : shown.join(', ');
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const files = await evalInputsIn(absolute, yamlFiles, cwd, skipped, agentvFiles.length);
+  return [...files, ...agentvFiles];
 }

@@ -58,7 +58,7 @@ describe('formatReport', () => {
       '/p/f.yml',
     ];
     expect(formatReport({ files: ['/p/a.yaml'], issues: [], skipped }, '/p')).toEqual([
-      'skipped 6 YAML files of other tools (no key of an eval file): ci/a.yml, x\\n\\x1b[2Jy.yml, c.yml, d.yml, e.yml and 1 more',
+      "skipped 6 YAML files that are not AgentV's (no top-level key of an eval file): ci/a.yml, x\\n\\x1b[2Jy.yml, c.yml, d.yml, e.yml and 1 more",
       '1 file checked: no errors',
     ]);
   });

@@ -1,6 +1,7 @@
 import { formatIssue, type Issue } from '@agentv/core';
 import { displayPath } from '@agentv/core/internal';
 import { terminalText } from '@agentv/results';
+import { skippedYamlLine } from '../input-files/detect-file-kind.js';
 import { type ColorStream, useColor } from '../use-color.js';
 import type { ValidationReport } from './validate-inputs.js';
 
@@ -66,21 +67,11 @@ export function formatReport(report: ValidationReport, cwd: string, palette = pl
     return `${label}: ${styled}`;
   });
   if (report.skipped.length > 0) {
-    lines.push(skippedLine(report.skipped, cwd));
+    lines.push(skippedYamlLine(report.skipped, cwd));
   }
   lines.push(summaryLine(report, palette));
   return lines;
 }
-
-/** Names the YAML files of other tools a folder search skipped, the first few of them. */
-function skippedLine(skipped: readonly string[], cwd: string): string {
-  const shown = skipped.slice(0, SKIPPED_SHOWN).map((file) => terminalText(displayPath(cwd, file)));
-  const more = skipped.length > SKIPPED_SHOWN ? ` and ${skipped.length - SKIPPED_SHOWN} more` : '';
-  return `skipped ${count(skipped.length, 'YAML file')} of other tools (no key of an eval file): ${shown.join(', ')}${more}`;
-}
-
-/** How many skipped files the report names. */
-const SKIPPED_SHOWN = 5;
 
 function summaryLine(report: ValidationReport, palette: Palette): string {
   const errors = report.issues.filter((issue) => issue.severity === 'error');

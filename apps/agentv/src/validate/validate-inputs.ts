@@ -8,7 +8,7 @@ import {
 } from '@agentv/core';
 import { CLI_OPTION_NAMES, displayPath, uniqueIssues } from '@agentv/core/internal';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
-import { detectFileKindOf } from './detect-file-kind.js';
+import { detectFileKindOf, outsideWorkspaces } from '../input-files/detect-file-kind.js';
 
 export interface ValidateInputsOptions {
   /** Resolves relative paths; the last place input files are looked up. */
@@ -97,19 +97,10 @@ export async function validateInputs(
     ...files.filter((file) => project.files.includes(file)),
     ...project.files.filter((file) => !files.includes(file)),
   ];
-  // A workspace template's YAML is the agent's material, set aside like the loader's: not named.
-  const sources = project.evalFiles.flatMap((file) => file.value?.workspaceSources ?? []);
-  const skipped = (options.skipped ?? []).filter(
-    (file) => !sources.some((source) => isAtOrInside(file, source)),
-  );
   return {
     files: checked.map((file) => path.resolve(file)),
     issues: uniqueIssues(issues),
-    skipped,
+    // A workspace template's YAML is the agent's material, set aside like the loader's: not named.
+    skipped: outsideWorkspaces(options.skipped ?? [], project.evalFiles),
   };
-}
-
-function isAtOrInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

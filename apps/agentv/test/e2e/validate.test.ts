@@ -213,20 +213,20 @@ targets:
     const run = await runAgentv(['validate'], project.dir);
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').slice(-3)).toEqual([
-      'skipped 3 YAML files of other tools (no key of an eval file): ci/github-actions.yml, deploy/job.yaml, docker-compose.yml',
-      '5 files checked: 2 with errors (2 errors, 2 warnings)',
+      "skipped 3 YAML files that are not AgentV's (no top-level key of an eval file): ci/github-actions.yml, deploy/job.yaml, docker-compose.yml",
+      '5 files checked: 2 with errors (3 errors, 1 warning)',
       '',
     ]);
     expect(run.stdout).toContain('error: evals/draft.yaml:1:1: missing required key "evalcases"');
     expect(run.stdout).toContain(
-      'warning: evals/camel.yaml:2:1: unknown key "evalCases" at the top level is ignored (hint: did you mean "evalcases"?)',
+      'error: evals/camel.yaml:2:1: unknown key "evalCases" at the top level: what it holds would be left out (hint: did you mean "evalcases"?)',
     );
     expect(run.stdout).not.toContain('bom.yaml');
     // A folder of nothing but other tools' files is a usage error that says why.
     const ci = await runAgentv(['validate', 'ci'], project.dir);
     expect(ci.code).toBe(2);
     expect(ci.stderr).toContain(
-      'agentv: no eval, targets or config files in "ci": its 1 YAML file (github-actions.yml) belongs to other tools',
+      `agentv: no eval files in "ci": its 1 YAML file (github-actions.yml) is not AgentV's`,
     );
     // Named, a file is checked as an eval file whatever it holds.
     const named = await runAgentv(['validate', 'ci/github-actions.yml'], project.dir);
@@ -235,6 +235,27 @@ targets:
       'error: ci/github-actions.yml:1:1: missing required key "evalcases"',
     );
     expect(named.stdout).not.toContain('skipped');
+  });
+
+  it("agentv eval reads a folder as validate does: other tools' YAML files are named and left out", async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': `targets:
+  - { name: default, provider: cli, command_template: "node ../agent.mjs {PROMPT} {OUTPUT_FILE}" }
+`,
+      'evals/cases.yaml': `evalcases:
+  - { id: a, input_messages: [{ role: user, content: hi }], evaluators: [{ type: contains, value: hi }] }
+`,
+      'evals/notes.yaml': 'owner: me\nreview: weekly\n',
+    });
+    const validate = await runAgentv(['validate'], project.dir);
+    expect(validate.code).toBe(0);
+    const listed = await runAgentv(['eval', '--list'], project.dir);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('a');
+    expect(listed.stderr).toBe(
+      "skipped 1 YAML file that is not AgentV's (no top-level key of an eval file): evals/notes.yaml\n",
+    );
   });
 
   it('reports the same problems when large inputs are loaded on worker threads', async () => {

@@ -52,6 +52,8 @@ export function evalFileUnknownKeyWarnings(
       path: [],
       known: KNOWN_KEYS.file,
       where: 'at the top level',
+      // A misspelt list of cases or dataset: the run would quietly have fewer cases.
+      errorWhenMisspelt: ['evalcases', 'cases'],
     }),
     ...unknownKeyWarnings(data.execution, {
       file,

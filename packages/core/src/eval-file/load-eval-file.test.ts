@@ -478,6 +478,37 @@ describe('loadEvalFile: invalid files', () => {
   });
 });
 
+describe('loadEvalFile: a misspelt list of cases', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is an error, not a warning: its cases would not run', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
+    const file = path.join(dir, 'suite.yaml');
+    await writeFile(path.join(dir, 'cases.jsonl'), '{"id": "a", "question": "hi"}\n');
+    await writeFile(
+      file,
+      `cases: ./cases.jsonl
+evalcase:
+  - { id: b, input_messages: [{ role: user, content: hi }] }
+execution:
+  evaluators: [{ type: contains, value: hi }]
+`,
+    );
+    const result = await loadEvalFile(file);
+    expect(result.issues.map((issue) => ({ ...brief(issue), hint: issue.hint }))).toEqual([
+      {
+        severity: 'error',
+        line: 2,
+        message: 'unknown key "evalcase" at the top level: what it holds would be left out',
+        hint: 'did you mean "evalcases"?',
+      },
+    ]);
+  });
+});
+
 describe('loadEvalFile: files in a project', () => {
   let root: string;
   afterEach(async () => {

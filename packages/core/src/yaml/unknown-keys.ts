@@ -17,6 +17,11 @@ export interface UnknownKeysOptions {
   target?: string;
   /** The key as the file spells it, when the value's keys were converted (camelCase → snake_case). */
   displayKey?: (key: string) => string;
+  /**
+   * Known keys a misspelling of which is an error, not a warning: ignoring it would leave out
+   * what it holds (`evalcase:` for `evalcases:`, whose cases would not run).
+   */
+  errorWhenMisspelt?: readonly string[];
 }
 
 /**
@@ -29,11 +34,13 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
     const suggestion = closestMatch(key, options.known);
+    const leavesOut = suggestion !== undefined && options.errorWhenMisspelt?.includes(suggestion);
+    const named = `unknown key "${options.displayKey?.(key) ?? key}"${options.where ? ` ${options.where}` : ''}`;
     const issue: Issue = {
-      severity: 'warning',
+      severity: leavesOut ? 'error' : 'warning',
       file: options.file,
       ...options.source.locateKey(options.path, key),
-      message: `unknown key "${options.displayKey?.(key) ?? key}"${options.where ? ` ${options.where}` : ''} is ignored`,
+      message: leavesOut ? `${named}: what it holds would be left out` : `${named} is ignored`,
       hint: suggestion
         ? `did you mean "${suggestion}"?`
         : `remove it, or use one of: ${options.known.filter((name) => !name.startsWith('$')).join(', ')}`,

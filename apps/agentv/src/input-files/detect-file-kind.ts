@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { EVAL_FILE_KEYS } from '@agentv/core/internal';
+import { displayPath, EVAL_FILE_KEYS, UsageError } from '@agentv/core/internal';
 import { closestMatch } from '@agentv/core/provider-utils';
+import { terminalText } from '@agentv/results';
 
 /**
  * The kinds of input file `agentv validate` meets: the three it checks, and
@@ -146,4 +147,65 @@ function isWorkspaceFile(text: string): boolean {
     if (key === 'template' || key === 'repos') sources = true;
   }
   return sources;
+}
+
+/**
+ * YAML files found by searching `folder` for eval files (`agentv validate`, `agentv eval`), without
+ * other tools' files (`withoutOtherToolsYaml`), which go to `skipped`. A folder with YAML files,
+ * all of them other tools', and no other input (`otherInputs`: targets and config files) is a
+ * usage error that names them.
+ */
+export async function evalInputsIn(
+  folder: string,
+  found: readonly string[],
+  cwd: string,
+  skipped: string[],
+  otherInputs = 0,
+): Promise<string[]> {
+  const sorted = await withoutOtherToolsYaml(found);
+  skipped.push(...sorted.skipped);
+  if (sorted.files.length === 0 && otherInputs === 0 && sorted.skipped.length > 0) {
+    // File names are the user's, any bytes: none may start a line or move the cursor.
+    const names = sorted.skipped
+      .slice(0, 3)
+      .map((file) => terminalText(path.relative(folder, file)));
+    const more = sorted.skipped.length > 3 ? ` and ${sorted.skipped.length - 3} more` : '';
+    const count = sorted.skipped.length;
+    throw new UsageError(
+      `no eval files in "${terminalText(displayPath(cwd, folder))}": its ${count} YAML file${count === 1 ? '' : 's'} (${names.join(', ')}${more}) ${count === 1 ? 'is' : 'are'} not AgentV's`,
+      {
+        hint: "none of their top-level keys is one of an eval file's (such as evalcases, cases, tests); give a file by name to check it as an eval file anyway",
+      },
+    );
+  }
+  return sorted.files;
+}
+
+/** How many skipped files a report names. */
+const SKIPPED_SHOWN = 5;
+
+/** The line naming the YAML files of other tools a folder search skipped, the first few of them. */
+export function skippedYamlLine(skipped: readonly string[], cwd: string): string {
+  const shown = skipped.slice(0, SKIPPED_SHOWN).map((file) => terminalText(displayPath(cwd, file)));
+  const more = skipped.length > SKIPPED_SHOWN ? ` and ${skipped.length - SKIPPED_SHOWN} more` : '';
+  const count = skipped.length;
+  return `skipped ${count} YAML file${count === 1 ? '' : 's'} that ${count === 1 ? 'is' : 'are'} not AgentV's (no top-level key of an eval file): ${shown.join(', ')}${more}`;
+}
+
+/**
+ * The skipped files that are not inside a workspace template or repository of `evalFiles`:
+ * those hold the agent's material (the project loader sets their YAML aside too), not files to
+ * name.
+ */
+export function outsideWorkspaces(
+  skipped: readonly string[],
+  evalFiles: readonly { value?: { workspaceSources?: string[] } }[],
+): string[] {
+  const sources = evalFiles.flatMap((file) => file.value?.workspaceSources ?? []);
+  return skipped.filter((file) => !sources.some((source) => isAtOrInside(file, source)));
+}
+
+function isAtOrInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
