@@ -4,9 +4,13 @@ import { formatPath } from '../yaml/describe-zod-issues.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { KNOWN_KEYS } from './eval-file-schema.js';
+import { QUESTION_KEYS } from './read-dataset.js';
 
 const KNOWN = {
   case: new Set(KNOWN_KEYS.case),
+  // A dataset line's question keys are read before its keys are checked; a misspelling of one
+  // gets its "did you mean".
+  datasetCase: new Set([...KNOWN_KEYS.case, ...QUESTION_KEYS]),
   caseExecution: new Set(KNOWN_KEYS.caseExecution),
   message: new Set(KNOWN_KEYS.message),
 };
@@ -18,9 +22,12 @@ function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
 }
 
 /** Whether any mapping `evalFileUnknownKeyWarnings` checks in a case has a key it does not know. */
-function caseHasUnknownKey(evalCase: Record<string, unknown>): boolean {
+function caseHasUnknownKey(
+  evalCase: Record<string, unknown>,
+  caseKeys: ReadonlySet<string>,
+): boolean {
   return (
-    hasUnknownKey(evalCase, KNOWN.case) ||
+    hasUnknownKey(evalCase, caseKeys) ||
     hasUnknownKey(evalCase.execution, KNOWN.caseExecution) ||
     someHasUnknownKey(evalCase.input_messages, KNOWN.message) ||
     someHasUnknownKey(evalCase.expected_messages, KNOWN.message)
@@ -44,7 +51,10 @@ export function evalFileUnknownKeyWarnings(
   data: Record<string, unknown>,
   file: string,
   source: SourceLocator,
+  /** A dataset line's case: it may also give its question as `question` or `input`. */
+  datasetLine = false,
 ): Issue[] {
+  const caseKeys = datasetLine ? KNOWN.datasetCase : KNOWN.case;
   const issues = [
     ...unknownKeyWarnings(data, {
       file,
@@ -67,7 +77,7 @@ export function evalFileUnknownKeyWarnings(
   data.evalcases.forEach((rawCase: unknown, index) => {
     if (typeof rawCase !== 'object' || rawCase === null) return;
     const evalCase = rawCase as Record<string, unknown>;
-    if (!caseHasUnknownKey(evalCase)) return;
+    if (!caseHasUnknownKey(evalCase, caseKeys)) return;
     const casePath = ['evalcases', index];
     const caseId = typeof evalCase.id === 'string' && evalCase.id !== '' ? evalCase.id : undefined;
     const check = (value: unknown, relative: PropertyKey[], known: ReadonlySet<string>) => {
@@ -85,7 +95,7 @@ export function evalFileUnknownKeyWarnings(
         }),
       );
     };
-    check(evalCase, [], KNOWN.case);
+    check(evalCase, [], caseKeys);
     check(evalCase.execution, ['execution'], KNOWN.caseExecution);
     for (const key of ['input_messages', 'expected_messages']) {
       const messages = evalCase[key];

@@ -355,4 +355,13 @@ describe('loadEvalFile with a JSONL dataset and unknown keys', () => {
     expect(result.issues[0]!.severity).toBe('warning');
     expect(formatIssue(result.issues[0]!)).toContain('expected_outcom');
   });
+
+  it("suggests a dataset line's own question key for a misspelling of it", async () => {
+    const result = await load({
+      'evals/suite.yaml': `${HEADER}cases: cases.jsonl\n`,
+      'evals/cases.jsonl': `${JSON.stringify({ id: 'a', qestion: 'hi' })}\n`,
+    });
+    const warning = result.issues.find((issue) => issue.message.includes('qestion'));
+    expect(warning?.hint).toBe('did you mean "question"?');
+  });
 });

@@ -451,7 +451,7 @@ async function loadDataset(
       const plain = isPlainValidCase(record);
       if (format === 'jsonl' && !plain) {
         // A misspelt key usually repeats on every line: warn about each one once.
-        for (const warning of evalFileUnknownKeyWarnings(data, file, source)) {
+        for (const warning of evalFileUnknownKeyWarnings(data, file, source, true)) {
           const key = warning.message;
           if (warned.has(key)) continue;
           warned.add(key);

@@ -97,7 +97,10 @@ function jsonlRecord(text: string, line: number, file: string): DatasetRecord | 
 }
 
 /** The question keys a dataset record may use instead of `input_messages` (as CSV columns do). */
-const QUESTION_KEYS = Object.keys(CSV_COLUMNS).filter((key) => CSV_COLUMNS[key] === 'question');
+/** The keys a dataset line may give its question by (`question`, `input`), besides `input_messages`. */
+export const QUESTION_KEYS = Object.keys(CSV_COLUMNS).filter(
+  (key) => CSV_COLUMNS[key] === 'question',
+);
 
 /**
  * Turns a JSONL record's `question` (or `input`), a string, into `input_messages`,
