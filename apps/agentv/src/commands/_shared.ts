@@ -66,9 +66,17 @@ export const cacheArg = {
   },
 } as const satisfies ArgsDef;
 
-export const verboseArg = {
+const verboseArg = {
   verbose: {
     type: 'boolean',
     description: 'Print the rendered command, cwd, duration and stderr of every call',
+  },
+} as const satisfies ArgsDef;
+
+/** `--verbose` of the commands that grade: it also prints the answer of every failed case. */
+export const gradingVerboseArg = {
+  verbose: {
+    ...verboseArg.verbose,
+    description: `${verboseArg.verbose.description}, and the answer of every failed case`,
   },
 } as const satisfies ArgsDef;

@@ -27,6 +27,7 @@ import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { openRun } from '../eval/open-run.js';
 import { openOtelExport } from '../eval/otel-export.js';
 import { wantsLiveProgress } from '../eval/progress-display.js';
+import { failedAnswerLine } from '../eval/progress-lines.js';
 import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import {
   parseRepeatPass,
@@ -52,12 +53,12 @@ import { createAppProviderRegistry } from '../registry.js';
 import { readVersion } from '../version.js';
 import {
   cacheArg,
+  gradingVerboseArg,
   judgeTargetArg,
   outArg,
   targetArg,
   targetsArg,
   thresholdArg,
-  verboseArg,
   workersArg,
 } from './_shared.js';
 import { integerFlag, numberFlag, repeatedFlag, stringFlag } from './flag-values.js';
@@ -204,7 +205,7 @@ const evalArgs = {
     valueHint: 'NAME=VALUE',
   },
   ...reportArgs,
-  ...verboseArg,
+  ...gradingVerboseArg,
 } as const;
 
 const evalCommand = defineCommand({
@@ -458,6 +459,12 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
             output.progress?.onResult(
               severalTargets ? { ...result, evalId: label(result.evalId, result.target) } : result,
             );
+            // What the agent said is what a failed case is debugged from.
+            if (verbose && result.error === undefined && !result.passed) {
+              output.note(
+                failedAnswerLine(label(result.evalId, result.target), result.candidateAnswer),
+              );
+            }
           });
         },
         retainResults: false,

@@ -15,6 +15,7 @@ import { formatSummary, type ReadResultLine, type RunRecord, terminalText } from
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
+import { failedAnswerLine } from '../eval/progress-lines.js';
 import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
@@ -36,11 +37,11 @@ import { onStopSignals } from '../stop-signals.js';
 import { useColor } from '../use-color.js';
 import {
   cacheArg,
+  gradingVerboseArg,
   judgeTargetArg,
   outArg,
   targetsArg,
   thresholdArg,
-  verboseArg,
   workersArg,
 } from './_shared.js';
 import { integerFlag, numberFlag, stringFlag } from './flag-values.js';
@@ -68,7 +69,7 @@ const gradeArgs = {
     valueHint: 'DIR',
   },
   ...reportArgs,
-  ...verboseArg,
+  ...gradingVerboseArg,
 } as const;
 
 const RESULT_HINT = 'pass the JSONL result file of agentv eval --include-trace';
@@ -340,6 +341,13 @@ export default defineCommand({
           const regraded = withRecordedAttempts(result, grading.recorded, evalFileName);
           await artifacts.save(regraded);
           progress.onResult(regraded);
+          if (verbose && regraded.error === undefined && !regraded.passed) {
+            const label =
+              grading.plan.targets.length > 1
+                ? `${regraded.evalId} [${regraded.target}]`
+                : regraded.evalId;
+            progress.log(failedAnswerLine(label, regraded.candidateAnswer));
+          }
         },
         retainResults: true,
         ...(workspaces === undefined ? {} : { workspaces }),

@@ -24,6 +24,26 @@ export function createProgressLines(total: number, write: (line: string) => void
   };
 }
 
+/** How much of a failed case's answer `--verbose` prints. */
+const ANSWER_EXCERPT_CHARS = 300;
+
+/**
+ * The `--verbose` line after a failed case: `answer of <case>: "<answer>"`, quoted as JSON so
+ * line breaks, quotes and an empty answer show, cut after ANSWER_EXCERPT_CHARS characters with
+ * how many more the result file holds. Escaped for the terminal (`terminalText`).
+ */
+export function failedAnswerLine(label: string, answer: string): string {
+  const cut = answer.length > ANSWER_EXCERPT_CHARS;
+  const shown = JSON.stringify(cut ? answer.slice(0, ANSWER_EXCERPT_CHARS) : answer);
+  const rest = answer.length - ANSWER_EXCERPT_CHARS;
+  const more = cut
+    ? `… (${rest.toLocaleString('en-US')} more character${rest === 1 ? '' : 's'} in the result file)`
+    : answer === ''
+      ? ' (empty)'
+      : '';
+  return terminalText(`answer of ${label}: ${shown}${more}`);
+}
+
 function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return terminalText(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);

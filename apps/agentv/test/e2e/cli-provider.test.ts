@@ -189,6 +189,41 @@ max_retries: 0
   });
 });
 
+describe('--verbose and failed cases', () => {
+  it("prints each failed case's answer on stderr, quoted, cut and masked; nothing without --verbose", async () => {
+    const secret = 'sk-live-77a0c4e2b9';
+    project = await createProject({
+      'agent.mjs': `
+const prompt = process.argv[2];
+if (prompt === 'long') process.stdout.write('line one\\nline "two"\\n' + 'x'.repeat(400));
+else if (prompt === 'leak') process.stdout.write('my token is ' + process.env.AGENT_TOKEN);
+else process.stdout.write('You said: ' + prompt);
+`,
+      '.agentv/targets.yaml': targets(`
+command_template: node agent.mjs {PROMPT}
+env: { AGENT_TOKEN: "\${{ AGENT_TOKEN }}" }
+max_retries: 0
+`),
+      'evals/v.yaml': evalFile(
+        evalCase('passes', 'hello', 'hello') + evalCase('long', 'long') + evalCase('leak', 'leak'),
+      ),
+    });
+    const args = ['eval', 'evals/v.yaml', '--workers', '1', '--out', 'out.jsonl'];
+    const run = await runAgentv([...args, '--verbose'], project.dir, { AGENT_TOKEN: secret });
+    expect(run.code).toBe(1);
+    const answers = run.stderr.split('\n').filter((line) => line.startsWith('answer of '));
+    expect(answers.sort()).toEqual([
+      'answer of leak: "my token is ***"',
+      `answer of long: "line one\\nline \\"two\\"\\n${'x'.repeat(300 - 20)}"… (120 more characters in the result file)`,
+    ]);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(secret);
+    const quiet = await runAgentv(args, project.dir, { AGENT_TOKEN: secret });
+    expect(quiet.code).toBe(1);
+    expect(quiet.stderr).not.toContain('answer of');
+    expect(quiet.stdout).not.toContain('answer of');
+  });
+});
+
 describe('secrets from ${{ VAR }}', () => {
   it('masks a value interpolated straight into command_template in logs, errors and results', async () => {
     const secret = 'sk-direct-55e1b7c9a0';

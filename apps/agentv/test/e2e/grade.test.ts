@@ -117,6 +117,13 @@ describe('agentv grade', () => {
     const again = await grade(['graded.jsonl', 'evals/e.yaml', '--out', 'again.jsonl']);
     expect(again.code).toBe(1);
     expect(await starts(project)).toBe(2);
+
+    // --verbose shows the recorded answer of the case that now fails, and only that one.
+    const verbose = await grade(['run.jsonl', '--out', 'verbose.jsonl', '--verbose']);
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr.split('\n').filter((line) => line.startsWith('answer of'))).toEqual([
+      'answer of alpha: "You said: alpha question"',
+    ]);
   });
 
   it('reports recorded cases it cannot grade and eval cases the run did not record', async () => {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { failedAnswerLine } from './progress-lines.js';
+
+describe('failedAnswerLine', () => {
+  it('quotes the answer so an empty one, line breaks and quotes show', () => {
+    expect(failedAnswerLine('refund-001', '')).toBe('answer of refund-001: "" (empty)');
+    expect(failedAnswerLine('refund-001', 'a\n"b"\t')).toBe(
+      'answer of refund-001: "a\\n\\"b\\"\\t"',
+    );
+  });
+
+  it('keeps 300 characters and says how many more the result file holds', () => {
+    expect(failedAnswerLine('c', 'x'.repeat(300))).toBe(`answer of c: "${'x'.repeat(300)}"`);
+    expect(failedAnswerLine('c', 'x'.repeat(301))).toBe(
+      `answer of c: "${'x'.repeat(300)}"… (1 more character in the result file)`,
+    );
+    expect(failedAnswerLine('c', 'y'.repeat(2300))).toBe(
+      `answer of c: "${'y'.repeat(300)}"… (2,000 more characters in the result file)`,
+    );
+  });
+
+  it('escapes what JSON leaves raw and a terminal would act on, in the answer and the case id', () => {
+    const line = failedAnswerLine('id\u001b[2J', 'fine\u009b31m\u202etxt');
+    expect(line).not.toMatch(/[\u001b\u009b\u202e]/);
+    expect(line).toContain('\\x1b[2J');
+    expect(line).toContain('\\u202e');
+  });
+});
