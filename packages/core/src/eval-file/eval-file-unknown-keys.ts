@@ -15,6 +15,12 @@ const KNOWN = {
   message: new Set(KNOWN_KEYS.message),
 };
 
+/**
+ * Keys of a case or an `execution` block whose misspelling is an error: the graders it holds
+ * would not run, and the case would be graded by the file's evaluators alone, or not at all.
+ */
+const LEFT_OUT_WHEN_MISSPELT = ['evaluators'];
+
 function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
   if (!isRecord(value)) return false;
   for (const key in value) if (!known.has(key)) return true;
@@ -71,6 +77,7 @@ export function evalFileUnknownKeyWarnings(
       path: ['execution'],
       known: KNOWN_KEYS.fileExecution,
       where: 'in execution',
+      errorWhenMisspelt: LEFT_OUT_WHEN_MISSPELT,
     }),
   ];
   if (!Array.isArray(data.evalcases)) return issues;
@@ -91,6 +98,7 @@ export function evalFileUnknownKeyWarnings(
           path: [...casePath, ...relative],
           known: [...known],
           where: shown === '' ? '' : `in ${shown}`,
+          errorWhenMisspelt: LEFT_OUT_WHEN_MISSPELT,
           ...(caseId === undefined ? {} : { caseId }),
         }),
       );

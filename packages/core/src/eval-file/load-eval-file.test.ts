@@ -509,6 +509,73 @@ execution:
   });
 });
 
+describe('loadEvalFile: a misspelt list of evaluators', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is an error in a case, its execution, a dataset line and the file execution: its graders would not run', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
+    const file = path.join(dir, 'suite.yaml');
+    await writeFile(
+      path.join(dir, 'cases.jsonl'),
+      '{"id": "c", "question": "hi", "evaluators": [{"type": "contains", "value": "hi"}]}\n' +
+        '{"id": "d", "question": "hi", "Evaluator": [{"type": "contains", "value": "no"}]}\n',
+    );
+    await writeFile(
+      file,
+      `execution:
+  evaluators: [{ type: contains, value: hi }]
+  evaluator: [{ type: contains, value: bye }]
+cases: ./cases.jsonl
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hi }]
+    evaluator: [{ type: contains, value: bye }]
+  - id: b
+    input_messages: [{ role: user, content: hi }]
+    execution:
+      evaluatorss: [{ type: contains, value: bye }]
+  - id: e
+    input_messages: [{ role: user, content: hi }]
+    evaluatorz_note: an unrelated key stays a warning
+`,
+    );
+    const result = await loadEvalFile(file);
+    const shown = result.issues.map((issue) => ({
+      severity: issue.severity,
+      at: `${path.basename(issue.file ?? '')}:${issue.line}`,
+      message: issue.message,
+    }));
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        {
+          severity: 'error',
+          at: 'suite.yaml:3',
+          message: 'unknown key "evaluator" in execution: what it holds would be left out',
+        },
+        {
+          severity: 'error',
+          at: 'suite.yaml:8',
+          message: 'unknown key "evaluator": what it holds would be left out',
+        },
+        {
+          severity: 'error',
+          at: 'suite.yaml:12',
+          message: 'unknown key "evaluatorss" in execution: what it holds would be left out',
+        },
+        {
+          severity: 'error',
+          at: 'cases.jsonl:2',
+          message: 'unknown key "Evaluator": what it holds would be left out (first on this line)',
+        },
+      ]),
+    );
+    expect(shown.filter((issue) => issue.severity === 'error')).toHaveLength(4);
+  });
+});
+
 describe('loadEvalFile: files in a project', () => {
   let root: string;
   afterEach(async () => {
