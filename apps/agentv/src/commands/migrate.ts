@@ -11,7 +11,7 @@ const FAILED = 1;
 const migrateArgs = {
   file: {
     type: 'positional',
-    description: 'The AgentV 1.x eval file (evalcases:, input_messages:) to rewrite',
+    description: 'The eval file in the evalcases: format (input_messages:, evaluators:) to rewrite',
     required: true,
     valueHint: 'FILE',
   },
@@ -25,7 +25,7 @@ export default defineCommand({
   meta: {
     name: 'migrate',
     description:
-      'Rewrite an AgentV 1.x eval file into the tests:/input:/assertions: format (stdout, or --write), comments kept',
+      "Rewrite an evalcases: eval file into AgentV 4.x's tests: format (stdout, or --write); both run here",
   },
   args: migrateArgs,
   plugins: [rejectUnknownFlags('migrate')],

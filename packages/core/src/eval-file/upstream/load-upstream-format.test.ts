@@ -258,6 +258,42 @@ describe('loadEvalFile: the tests: format of AgentV 2.7–4.42', () => {
     ]);
   });
 
+  it('in an evalcases: file made 4.x by a case key, says so once at that key and reads it as 4.x', async () => {
+    const { value, issues } = await load(
+      [
+        'evalcases:',
+        '  - id: one',
+        '    input_messages: [{ role: user, content: hi }]',
+        '    evaluators: [{ type: contains, value: hi }]',
+        '  - id: two',
+        '    input: hello',
+        '    evaluators: [{ type: contains, value: hello }]',
+        '  - id: three',
+        '    criteria: says hi',
+        '    input_messages: [{ role: user, content: hi }]',
+        '    evaluators: [{ type: contains, value: hi }]',
+      ].join('\n'),
+    );
+    expect(issues).toEqual([
+      {
+        severity: 'warning',
+        line: 6,
+        message:
+          '"input" is a key of AgentV 4.x\'s `tests:` format, so this `evalcases:` file is read as one: a case passes at score 0.8 unless the file or the case sets a threshold (in the `evalcases:` format, when every grader passes)',
+      },
+    ]);
+    // Read as AgentV 4.x reads it: `input` is the question, and the file's threshold is 0.8.
+    const text = (content: string) => [
+      { role: 'user', content: [{ type: 'text', value: content }] },
+    ];
+    expect(value?.cases.map((each) => each.inputMessages)).toEqual([
+      text('hi'),
+      text('hello'),
+      text('hi'),
+    ]);
+    expect(value?.cases.map((each) => each.threshold)).toEqual([0.8, 0.8, 0.8]);
+  });
+
   it('puts the file input first, reads input_files, vars and ${{ VAR }} as upstream does', async () => {
     process.env.AGENTV_H35_MODEL = 'gpt-x';
     delete process.env.AGENTV_H35_UNSET;

@@ -24,6 +24,16 @@ export const NEW_FILE_KEYS = [
   'input_files',
 ];
 
+/** What the `evalcases:` format writes for each case key of the 2.7+ format. */
+const STRAY_KEY_HINTS: Record<string, string> = {
+  input: '`input_messages:`',
+  input_files: '`input_messages:` with `type: file` blocks',
+  criteria: '`expected_outcome:`',
+  expected_output: '`expected_messages:`',
+  assertions: '`evaluators:`',
+  assert: '`evaluators:`',
+};
+
 /** Keys upstream reads that change what runs or how it is graded, which AgentV does not have. */
 const REFUSED_CASE_KEYS: Record<string, { reason: string; hint: string }> = {
   turns: {
@@ -112,6 +122,30 @@ export function translateUpstreamFormat(
   const listKey = casesKey[0];
   let warnedEvalcases = false;
   if (listKey === 'eval_cases') prefer([], listKey, 'tests');
+  // An `evalcases:` file that is AgentV 4.x's only through a key of some case (`input:`): one
+  // warning at that key says what it did to the file, in place of calling every key of the
+  // file's own format an old spelling.
+  const strayKeysOnly =
+    listKey === 'evalcases' && !NEW_FILE_KEYS.some((key) => raw[key] !== undefined);
+  let warnedStrayKey = false;
+  const preferUnlessStray = (
+    parent: PropertyKey[],
+    key: string,
+    preferred: string,
+    caseId?: string,
+  ) => {
+    if (!strayKeysOnly) prefer(parent, key, preferred, caseId);
+  };
+  const warnStrayKey = (parent: PropertyKey[], key: string, caseId: string | undefined) => {
+    if (warnedStrayKey) return;
+    warnedStrayKey = true;
+    issues.push({
+      severity: 'warning',
+      ...atKey(parent, key, caseId),
+      message: `"${key}" is a key of AgentV 4.x's \`tests:\` format, so this \`evalcases:\` file is read as one: a case passes at score 0.8 unless the file or the case sets a threshold (in the \`evalcases:\` format, when every grader passes)`,
+      hint: `write ${STRAY_KEY_HINTS[key] ?? "the `evalcases:` format's keys"} to keep the file in the \`evalcases:\` format, or run \`agentv migrate\` to rewrite all of it into \`tests:\``,
+    });
+  };
 
   for (const [key, value] of Object.entries(raw)) {
     if (key === listKey) continue;
@@ -446,7 +480,7 @@ export function translateUpstreamFormat(
             );
             break;
           }
-          prefer(written, key, 'input', caseId);
+          preferUnlessStray(written, key, 'input', caseId);
           result.input_messages = value;
           break;
         case 'evaluators':
@@ -460,7 +494,7 @@ export function translateUpstreamFormat(
             );
             break;
           }
-          prefer(written, key, 'assertions', caseId);
+          preferUnlessStray(written, key, 'assertions', caseId);
           result.evaluators = translateGraders(
             value,
             [...written, key],
@@ -491,7 +525,10 @@ export function translateUpstreamFormat(
       const messages = inputMessages(rendered, vars, ours, written);
       if (messages !== undefined) result.input_messages = messages;
     }
-    if (
+    if (strayKeysOnly) {
+      const stray = NEW_CASE_KEYS.find((key) => rendered[key] !== undefined);
+      if (stray !== undefined) warnStrayKey(written, stray, caseId);
+    } else if (
       listKey === 'evalcases' &&
       !warnedEvalcases &&
       (rendered.input !== undefined || rendered.criteria !== undefined || graders !== undefined)
