@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { displayPath } from '@agentv/core/internal';
 import { defineCommand } from 'citty';
+import { agentvCommandFor, shellWord } from '../init/agentv-command.js';
 import { schemaReference } from '../init/schema-reference.js';
 import { starterFiles } from '../init/starter-files.js';
 import { type WriteOutcome, writeStarterFiles } from '../init/write-starter-files.js';
@@ -66,9 +67,10 @@ export default defineCommand({
             : ' (it already exists; run with --force to overwrite it)';
       out(`${action.padEnd(11)} ${shown(cwd, dir, file)}${note}`);
     }
-    const cd = dir === cwd ? '' : `cd ${path.relative(cwd, dir)} && `;
+    const cd = dir === cwd ? '' : `cd ${shellWord(path.relative(cwd, dir))} && `;
     out('');
-    out(`Next: ${cd}npx agentv validate && npx agentv eval`);
+    const agentv = await agentvCommandFor(dir);
+    out(`Next: ${cd}${agentv} validate && ${agentv} eval`);
     const kept = outcome.some(({ action }) => action === 'kept');
     return kept && !interactive ? FILES_KEPT : 0;
   },

@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseJsonl, runAgentv } from '../support/project.js';
+import { BIN, parseJsonl, runAgentv } from '../support/project.js';
 import { runInTerminal } from '../support/run-in-terminal.js';
 
 let dir: string | undefined;
@@ -34,7 +34,9 @@ describe('agentv init', () => {
     expect(init.stdout.split('\n').slice(0, STARTER_FILES.length)).toEqual(
       STARTER_FILES.map((file) => `created     ${file}`),
     );
-    expect(init.stdout).toContain('Next: npx agentv validate && npx agentv eval\n');
+    // AgentV is not installed in the project: `npx agentv` would fetch upstream AgentV 4.x.
+    const agentv = `node ${await realpath(BIN)}`;
+    expect(init.stdout).toContain(`Next: ${agentv} validate && ${agentv} eval\n`);
 
     const validate = await runAgentv(['validate'], root);
     expect(validate.stdout).toBe('3 files checked: no errors\n');
@@ -172,7 +174,8 @@ describe('agentv init', () => {
     const run = await runAgentv(['init', 'my-evals'], root);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('created     my-evals/.agentv/targets.yaml\n');
-    expect(run.stdout).toContain('Next: cd my-evals && npx agentv validate && npx agentv eval\n');
+    const agentv = `node ${await realpath(BIN)}`;
+    expect(run.stdout).toContain(`Next: cd my-evals && ${agentv} validate && ${agentv} eval\n`);
     expect((await readdir(path.join(root, 'my-evals'))).sort()).toEqual([
       '.agentv',
       'agents',

@@ -1,0 +1,52 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentvCommandFor, shellWord } from './agentv-command.js';
+
+let root: string | undefined;
+afterEach(async () => {
+  if (root !== undefined) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** A package `agentv` with its bin, at `at`. */
+async function agentvPackage(at: string): Promise<string> {
+  await mkdir(path.join(at, 'bin'), { recursive: true });
+  await writeFile(path.join(at, 'bin', 'agentv.cjs'), '');
+  return path.join(at, 'bin', 'agentv.cjs');
+}
+
+describe('agentvCommandFor', () => {
+  it('is npx agentv where the project (or a folder above it) has this AgentV installed', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'agentv-cmd-'));
+    // As pnpm installs it: node_modules/agentv links to the package elsewhere.
+    const bin = await agentvPackage(path.join(root, 'store', 'agentv'));
+    await mkdir(path.join(root, 'project', 'node_modules'), { recursive: true });
+    await symlink(
+      path.join(root, 'store', 'agentv'),
+      path.join(root, 'project', 'node_modules', 'agentv'),
+    );
+    await mkdir(path.join(root, 'project', 'evals', 'nested'), { recursive: true });
+    expect(await agentvCommandFor(path.join(root, 'project'), bin)).toBe('npx agentv');
+    expect(await agentvCommandFor(path.join(root, 'project', 'evals', 'nested'), bin)).toBe(
+      'npx agentv',
+    );
+  });
+
+  it('is this bin by its path where npx agentv would fetch or run another AgentV', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'agentv cmd '));
+    const bin = await agentvPackage(path.join(root, 'clone', 'apps', 'agentv'));
+    await mkdir(path.join(root, 'empty'), { recursive: true });
+    expect(await agentvCommandFor(path.join(root, 'empty'), bin)).toBe(`node ${shellWord(bin)}`);
+    // Another AgentV installed nearer (upstream 4.x, say): not the one that wrote the files.
+    await agentvPackage(path.join(root, 'other', 'node_modules', 'agentv'));
+    expect(await agentvCommandFor(path.join(root, 'other'), bin)).toBe(`node ${shellWord(bin)}`);
+  });
+
+  it('quotes a path the shell would split or expand', () => {
+    expect(shellWord('/work/agentv/bin/agentv.cjs')).toBe('/work/agentv/bin/agentv.cjs');
+    expect(shellWord("/tmp/my evals/it's")).toBe(`'/tmp/my evals/it'\\''s'`);
+    expect(shellWord('/tmp/$HOME')).toBe(`'/tmp/$HOME'`);
+  });
+});
