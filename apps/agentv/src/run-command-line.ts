@@ -2,6 +2,7 @@ import { UsageError } from '@agentv/core/internal';
 import { closestMatch } from '@agentv/core/provider-utils';
 import type { ArgsDef, CittyPlugin, CommandDef } from 'citty';
 import { ExitCode } from './exit-code.js';
+import { helpEpilog } from './help-epilog.js';
 import { printError } from './print-error.js';
 import { stripColor, useColor } from './use-color.js';
 
@@ -131,7 +132,9 @@ async function writeUsage(root: AnyCommand, { command, names }: Line): Promise<v
   const path = [meta?.name, ...names.slice(0, -1)].join(' ');
   const parent = names.length === 0 ? undefined : { meta: { ...meta, name: path } };
   // citty pads the last column of every line; a padded line wraps on a narrow terminal.
-  const text = (await renderUsage(command, parent)).replace(/[ \t]+$/gm, '');
+  const epilog = helpEpilog(command);
+  const usage = await renderUsage(command, parent);
+  const text = `${usage}${epilog === undefined ? '' : `\n${epilog}\n`}`.replace(/[ \t]+$/gm, '');
   process.stdout.write(`${useColor(process.stdout) ? text : stripColor(text)}\n`);
 }
 

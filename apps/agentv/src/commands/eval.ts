@@ -48,6 +48,7 @@ import { watchEval } from '../eval/watch.js';
 import { resolveWorkspaceRoot } from '../eval/workspace-root.js';
 import { writesTranscripts } from '../eval/writes-transcripts.js';
 import { ExitCode } from '../exit-code.js';
+import { runExitCodes, withHelpEpilog } from '../help-epilog.js';
 import { outsideWorkspaces, skippedYamlLine } from '../input-files/detect-file-kind.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { readVersion } from '../version.js';
@@ -508,4 +509,4 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
   });
 }
 
-export default evalCommand;
+export default withHelpEpilog(evalCommand, runExitCodes(true));

@@ -31,6 +31,7 @@ import { type GradePlan, NO_TRACE_HINT, planGrade } from '../grade/plan-grade.js
 import { planSessionGrade, type SessionGradePlan } from '../grade/plan-session-grade.js';
 import { findRecordedEvalFiles } from '../grade/recorded-eval-files.js';
 import { type RecordedAnswers, replayProviderFactory } from '../grade/replay-provider.js';
+import { runExitCodes, withHelpEpilog } from '../help-epilog.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { readResultLines } from '../results/read-result-lines.js';
 import { onStopSignals } from '../stop-signals.js';
@@ -74,7 +75,7 @@ const gradeArgs = {
 
 const RESULT_HINT = 'pass the JSONL result file of agentv eval --include-trace';
 
-export default defineCommand({
+const gradeCommand = defineCommand({
   meta: {
     name: 'grade',
     description:
@@ -451,3 +452,5 @@ async function isEvalInput(file: string): Promise<boolean> {
   const info = await stat(file).catch(() => undefined);
   return info?.isDirectory() === true;
 }
+
+export default withHelpEpilog(gradeCommand, runExitCodes(false));

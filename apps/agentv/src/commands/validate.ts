@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createEvaluatorRegistry, defaultEvaluators } from '@agentv/core';
 import { defineCommand } from 'citty';
+import { withHelpEpilog } from '../help-epilog.js';
 import { createAppProviderRegistry } from '../registry.js';
 import { collectInputFiles } from '../validate/collect-input-files.js';
 import { formatReport, paletteFor } from '../validate/format-report.js';
@@ -24,7 +25,7 @@ const validateArgs = {
   ...targetArg,
 } as const;
 
-export default defineCommand({
+const validateCommand = defineCommand({
   meta: {
     name: 'validate',
     description:
@@ -55,3 +56,14 @@ export default defineCommand({
     return report.issues.some((issue) => issue.severity === 'error') ? HAS_ERRORS : 0;
   },
 });
+
+export default withHelpEpilog(
+  validateCommand,
+  [
+    'EXIT CODES',
+    '',
+    '  0  no errors (warnings allowed)',
+    '  1  errors',
+    '  2  bad command line',
+  ].join('\n'),
+);

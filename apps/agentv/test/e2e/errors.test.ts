@@ -170,4 +170,22 @@ describe('agentv --version and --help', () => {
       expect(run.stdout).toContain(flag);
     }
   });
+
+  it('ends the usage of the commands that gate CI with their exit codes', async () => {
+    const codes = async (command: string) => {
+      const run = await runAgentv([command, '--help'], process.cwd());
+      expect(run.code).toBe(0);
+      const [, epilog = ''] = run.stdout.split('EXIT CODES\n');
+      return epilog
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[0]);
+    };
+    expect(await codes('eval')).toEqual(['0', '1', '2', '3', '130']);
+    expect(await codes('grade')).toEqual(['0', '1', '2', '130']);
+    expect(await codes('validate')).toEqual(['0', '1', '2']);
+    // Commands without an epilog are as citty renders them.
+    const init = await runAgentv(['init', '--help'], process.cwd());
+    expect(init.stdout).not.toContain('EXIT CODES');
+  });
 });
