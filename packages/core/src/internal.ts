@@ -47,6 +47,7 @@ export { summarizeTrace } from './trace/summarize-trace.js';
 export type { TraceSummary } from './trace/trace-summary.js';
 export { displayPath } from './util/display-path.js';
 export { findRepoRoot } from './util/find-repo-root.js';
+export { isAtOrInside } from './util/is-at-or-inside.js';
 export { jsonParseProblem } from './util/json-parse-problem.js';
 export type { LoadResult } from './util/load-result.js';
 export { uniqueIssues } from './util/load-result.js';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProviderRequest } from '@agentv/core/provider-utils';
+import { shellQuote } from '@agentv/core/provider-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
 import type { CliProviderSettings } from './cli-provider-settings.js';
-import { shellQuote } from './shell-quote.js';
 import { fakeAgentCommand } from './test-support/fake-agent-path.js';
 import { makeRequest } from './test-support/make-request.js';
 

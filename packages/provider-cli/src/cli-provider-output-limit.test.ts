@@ -1,11 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isProviderError, type Provider, type ProviderError } from '@agentv/core/provider-utils';
+import {
+  isProviderError,
+  type Provider,
+  type ProviderError,
+  shellQuote,
+} from '@agentv/core/provider-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
 import type { CliProviderSettings } from './cli-provider-settings.js';
-import { shellQuote } from './shell-quote.js';
 import { catchError } from './test-support/catch-error.js';
 import { makeRequest } from './test-support/make-request.js';
 

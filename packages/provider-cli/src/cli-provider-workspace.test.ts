@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Provider } from '@agentv/core/provider-utils';
+import { shellQuote } from '@agentv/core/provider-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
 import type { CliProviderSettings } from './cli-provider-settings.js';
-import { shellQuote } from './shell-quote.js';
 import { catchError } from './test-support/catch-error.js';
 import { makeRequest } from './test-support/make-request.js';
 

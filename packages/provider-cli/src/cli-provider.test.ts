@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ProviderError } from '@agentv/core/provider-utils';
+import { ProviderError, shellQuote } from '@agentv/core/provider-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type CliProviderOptions, cliProviderFactory, createCliProvider } from './cli-provider.js';
 import {
@@ -10,7 +10,6 @@ import {
   DEFAULT_CLI_TIMEOUT_SECONDS,
   parseCliSettings,
 } from './cli-provider-settings.js';
-import { shellQuote } from './shell-quote.js';
 import { catchError } from './test-support/catch-error.js';
 import { fakeAgentCommand } from './test-support/fake-agent-path.js';
 import { makeRequest } from './test-support/make-request.js';

@@ -31,6 +31,7 @@ import {
   type ResolvedTarget,
   type RunProcessOptions,
   type Sandbox,
+  shellQuote,
   stderrExcerpt,
   stderrSummary,
 } from '@agentv/core/provider-utils';
@@ -62,7 +63,6 @@ import {
   shareCallFiles,
 } from './sandbox-call.js';
 import { runInSandbox, throwIfSandboxFailed } from './sandbox-command.js';
-import { shellQuote } from './shell-quote.js';
 import { withTraceFile } from './trace-file.js';
 import { workingDirectory } from './working-directory.js';
 

@@ -2,11 +2,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isProviderError, type Provider, type ProviderError } from '@agentv/core/provider-utils';
+import {
+  isProviderError,
+  type Provider,
+  type ProviderError,
+  shellQuote,
+} from '@agentv/core/provider-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cliProviderFactory, createCliProvider } from './cli-provider.js';
 import type { CliProviderSettings } from './cli-provider-settings.js';
-import { shellQuote } from './shell-quote.js';
 import { catchError } from './test-support/catch-error.js';
 import { makeRequest } from './test-support/make-request.js';
 import { makeTarget } from './test-support/make-target.js';

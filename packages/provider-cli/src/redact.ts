@@ -1,5 +1,4 @@
-import { createSecretMask } from '@agentv/core/provider-utils';
-import { shellQuote } from './shell-quote.js';
+import { createSecretMask, shellQuote } from '@agentv/core/provider-utils';
 
 /** Replaces secret values in a text with `***`. */
 export type Redactor = (text: string) => string;

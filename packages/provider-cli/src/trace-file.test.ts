@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { shellQuote } from '@agentv/core/provider-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCliProvider } from './cli-provider.js';
-import { shellQuote } from './shell-quote.js';
 import { makeRequest } from './test-support/make-request.js';
 
 // `{TRACE_FILE}`: a real agent process writes OTLP/JSON there; its spans join the trace.

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { shellQuote } from '@agentv/core/provider-utils';
 
 /**
  * The command that runs this AgentV from `dir`: `npx agentv` when `dir` (or a folder above it)
@@ -24,7 +25,7 @@ export async function agentvCommandFor(dir: string, bin = process.argv[1] ?? '')
   return `node ${shellWord(self)}`;
 }
 
-/** `text` as one POSIX shell word: as it is when plain, else in single quotes. */
+/** `text` as one POSIX shell word: as it is when plain, else single-quoted (`shellQuote`). */
 export function shellWord(text: string): string {
-  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : shellQuote(text);
 }

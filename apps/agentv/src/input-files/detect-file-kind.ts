@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { displayPath, EVAL_FILE_KEYS, UsageError } from '@agentv/core/internal';
+import { displayPath, EVAL_FILE_KEYS, isAtOrInside, UsageError } from '@agentv/core/internal';
 import { closestMatch } from '@agentv/core/provider-utils';
 import { terminalText } from '@agentv/results';
 
@@ -202,10 +202,7 @@ export function outsideWorkspaces(
   evalFiles: readonly { value?: { workspaceSources?: string[] } }[],
 ): string[] {
   const sources = evalFiles.flatMap((file) => file.value?.workspaceSources ?? []);
-  return skipped.filter((file) => !sources.some((source) => isAtOrInside(file, source)));
-}
-
-function isAtOrInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return skipped.filter(
+    (file) => !sources.some((source) => isAtOrInside(path.resolve(file), path.resolve(source))),
+  );
 }

@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ancestorsOf } from '../util/find-repo-root.js';
+import { isAtOrInside } from '../util/is-at-or-inside.js';
 
 /**
  * The folders files named by an eval file or its dataset may be in: the
@@ -72,7 +73,7 @@ export async function checkFileRoot(
   const realPath = await realOrResolved(resolved);
   const folder = systemFolderOf(realPath) ?? systemFolderOf(resolved);
   if (folder !== undefined) return { kind: 'system', resolved, realPath, folder };
-  if (roots.real.some((root) => isInside(realPath, root))) return undefined;
+  if (roots.real.some((root) => isAtOrInside(realPath, root))) return undefined;
   return { kind: 'outside', resolved, realPath };
 }
 
@@ -140,14 +141,8 @@ export function describeRefusal(
 /** The system folder `target` is in, if any (never on Windows, which has none of them). */
 function systemFolderOf(target: string): string | undefined {
   if (process.platform === 'win32') return undefined;
-  if (ORDINARY_UNDER_SYSTEM.some((folder) => isInside(target, folder))) return undefined;
-  return SYSTEM_FOLDERS.find((folder) => isInside(target, folder));
-}
-
-function isInside(target: string, folder: string): boolean {
-  if (target === folder) return true;
-  const prefix = folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`;
-  return target.startsWith(prefix);
+  if (ORDINARY_UNDER_SYSTEM.some((folder) => isAtOrInside(target, folder))) return undefined;
+  return SYSTEM_FOLDERS.find((folder) => isAtOrInside(target, folder));
 }
 
 async function realOrResolved(target: string): Promise<string> {

@@ -19,6 +19,7 @@ import {
 } from '../targets/load-targets.js';
 import { displayPath } from '../util/display-path.js';
 import { findRepoRoot } from '../util/find-repo-root.js';
+import { isAtOrInside } from '../util/is-at-or-inside.js';
 import { hasErrors, type LoadResult, uniqueIssues } from '../util/load-result.js';
 import { checkTarget, type TargetPolicy } from './check-target.js';
 import { loadAllInlineTargets } from './inline-targets.js';
@@ -355,7 +356,10 @@ class ProjectLoader {
       const file = loaded[index]!;
       // A YAML file of a workspace's template or repository, or a workspace file, found by a
       // directory walk: the agent's material, not an eval file.
-      if (result.value?.noCases && sources.some((source) => isAtOrInside(file.path, source))) {
+      if (
+        result.value?.noCases &&
+        sources.some((source) => isAtOrInside(path.resolve(file.path), source))
+      ) {
         this.files.delete(file.path);
         return;
       }
@@ -460,12 +464,4 @@ function usersOf(
     if (judged) users = new Set([...(users ?? []), ...judged]);
   }
   return users;
-}
-
-function isAtOrInside(file: string, folder: string): boolean {
-  const resolved = path.resolve(file);
-  return (
-    resolved === folder ||
-    resolved.startsWith(folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`)
-  );
 }

@@ -1,4 +1,10 @@
-/** `value` as one single-quoted shell word: nothing inside single quotes is special to the shell. */
+/**
+ * Quotes `value` as one POSIX shell word: wrapped in single quotes, each `'`
+ * written as `'\''`. Inside single quotes the shell expands nothing, so the
+ * word reaches the command byte for byte, whatever it contains (`$()`,
+ * backticks, `;`, newlines, ...). NUL bytes cannot be passed in argv at all;
+ * callers reject them before quoting.
+ */
 export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
+  return `'${value.replaceAll("'", "'\\''")}'`;
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { shellQuote } from '../shell-quote.js';
+import { shellQuote } from '@agentv/core/provider-utils';
 
 /** Absolute path of the fake agent script. */
 export const FAKE_AGENT = fileURLToPath(new URL('./fake-agent.mjs', import.meta.url));
