@@ -15,15 +15,17 @@ export function helpEpilog(command: object): string | undefined {
   return epilogs.get(command);
 }
 
-/** The exit codes of `agentv eval`; `agentv grade` has the same but for the budget's. */
-export function runExitCodes(withBudget: boolean): string {
+/** The exit codes of `agentv eval` (`command: 'eval'`) and `agentv grade`. */
+export function runExitCodes(command: 'eval' | 'grade'): string {
+  const errored =
+    command === 'eval' ? 'a case errored' : 'a case errored or a recorded case could not be graded';
   return [
     'EXIT CODES',
     '',
     '  0    every case passed',
-    '  1    a case failed',
-    '  2    a case errored, the input or command line was invalid, or a result file or report could not be written',
-    ...(withBudget ? ['  3    --budget-usd was spent before every case ran'] : []),
+    `  1    a case failed${command === 'eval' ? ' (or was flaky, with --fail-on-flaky)' : ''}`,
+    `  2    ${errored}, the input or command line was invalid, or a result file or report could not be written`,
+    ...(command === 'eval' ? ['  3    --budget-usd was spent before every case ran'] : []),
     '  130  interrupted (Ctrl-C, SIGTERM, SIGHUP); finished cases are kept',
   ].join('\n');
 }

@@ -89,5 +89,5 @@ export { hasPlaceholder } from './util/env-placeholder.js';
 export { createSecretMask, type SecretMask } from './util/mask-secrets.js';
 export { isRecord, parseJsonObject } from './util/records.js';
 export { removeFolder } from './util/remove-folder.js';
-export { shellQuote } from './util/shell-quote.js';
+export { shellQuote, shellWord } from './util/shell-quote.js';
 export type { WorkspaceConfig } from './workspace/workspace-config.js';

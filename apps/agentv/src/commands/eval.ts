@@ -509,4 +509,4 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
   });
 }
 
-export default withHelpEpilog(evalCommand, runExitCodes(true));
+export default withHelpEpilog(evalCommand, runExitCodes('eval'));

@@ -453,4 +453,4 @@ async function isEvalInput(file: string): Promise<boolean> {
   return info?.isDirectory() === true;
 }
 
-export default withHelpEpilog(gradeCommand, runExitCodes(false));
+export default withHelpEpilog(gradeCommand, runExitCodes('grade'));

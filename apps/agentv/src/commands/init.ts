@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { displayPath } from '@agentv/core/internal';
 import { defineCommand } from 'citty';
-import { agentvCommandFor, shellWord } from '../init/agentv-command.js';
+import { agentvCommandFor, commandWord } from '../init/agentv-command.js';
 import { schemaReference } from '../init/schema-reference.js';
 import { starterFiles } from '../init/starter-files.js';
 import { type WriteOutcome, writeStarterFiles } from '../init/write-starter-files.js';
@@ -67,7 +67,7 @@ export default defineCommand({
             : ' (it already exists; run with --force to overwrite it)';
       out(`${action.padEnd(11)} ${shown(cwd, dir, file)}${note}`);
     }
-    const cd = dir === cwd ? '' : `cd ${shellWord(path.relative(cwd, dir))} && `;
+    const cd = dir === cwd ? '' : `cd ${commandWord(path.relative(cwd, dir))} && `;
     out('');
     const agentv = await agentvCommandFor(dir);
     out(`Next: ${cd}${agentv} validate && ${agentv} eval`);

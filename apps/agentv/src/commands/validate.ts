@@ -64,6 +64,6 @@ export default withHelpEpilog(
     '',
     '  0  no errors (warnings allowed)',
     '  1  errors',
-    '  2  bad command line',
+    '  2  bad command line, or nothing to check',
   ].join('\n'),
 );

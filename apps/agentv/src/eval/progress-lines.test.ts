@@ -19,6 +19,11 @@ describe('failedAnswerLine', () => {
     );
   });
 
+  it('never cuts an emoji in half', () => {
+    const line = failedAnswerLine('c', `${'x'.repeat(299)}🚀 and more`);
+    expect(line).toBe(`answer of c: "${'x'.repeat(299)}"… (11 more characters in the result file)`);
+  });
+
   it('escapes what JSON leaves raw and a terminal would act on, in the answer and the case id', () => {
     const line = failedAnswerLine('id\u001b[2J', 'fine\u009b31m\u202etxt');
     expect(line).not.toMatch(/[\u001b\u009b\u202e]/);

@@ -34,8 +34,13 @@ const ANSWER_EXCERPT_CHARS = 300;
  */
 export function failedAnswerLine(label: string, answer: string): string {
   const cut = answer.length > ANSWER_EXCERPT_CHARS;
-  const shown = JSON.stringify(cut ? answer.slice(0, ANSWER_EXCERPT_CHARS) : answer);
-  const rest = answer.length - ANSWER_EXCERPT_CHARS;
+  // Never between the two halves of a character written as a surrogate pair (an emoji).
+  const end =
+    cut && isHighSurrogate(answer.charCodeAt(ANSWER_EXCERPT_CHARS - 1))
+      ? ANSWER_EXCERPT_CHARS - 1
+      : ANSWER_EXCERPT_CHARS;
+  const shown = JSON.stringify(cut ? answer.slice(0, end) : answer);
+  const rest = answer.length - end;
   const more = cut
     ? `… (${rest.toLocaleString('en-US')} more character${rest === 1 ? '' : 's'} in the result file)`
     : answer === ''
@@ -43,6 +48,8 @@ export function failedAnswerLine(label: string, answer: string): string {
       : '';
   return terminalText(`answer of ${label}: ${shown}${more}`);
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();

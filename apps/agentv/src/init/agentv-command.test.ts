@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentvCommandFor, shellWord } from './agentv-command.js';
+import { agentvCommandFor, commandWord } from './agentv-command.js';
 
 let root: string | undefined;
 afterEach(async () => {
@@ -38,15 +38,33 @@ describe('agentvCommandFor', () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'agentv cmd '));
     const bin = await agentvPackage(path.join(root, 'clone', 'apps', 'agentv'));
     await mkdir(path.join(root, 'empty'), { recursive: true });
-    expect(await agentvCommandFor(path.join(root, 'empty'), bin)).toBe(`node ${shellWord(bin)}`);
+    expect(await agentvCommandFor(path.join(root, 'empty'), bin)).toBe(`node ${commandWord(bin)}`);
     // Another AgentV installed nearer (upstream 4.x, say): not the one that wrote the files.
     await agentvPackage(path.join(root, 'other', 'node_modules', 'agentv'));
-    expect(await agentvCommandFor(path.join(root, 'other'), bin)).toBe(`node ${shellWord(bin)}`);
+    expect(await agentvCommandFor(path.join(root, 'other'), bin)).toBe(`node ${commandWord(bin)}`);
   });
 
-  it('quotes a path the shell would split or expand', () => {
-    expect(shellWord('/work/agentv/bin/agentv.cjs')).toBe('/work/agentv/bin/agentv.cjs');
-    expect(shellWord("/tmp/my evals/it's")).toBe(`'/tmp/my evals/it'\\''s'`);
-    expect(shellWord('/tmp/$HOME')).toBe(`'/tmp/$HOME'`);
+  it('stops at the project npx would use: a package.json nearer than the install is another project', async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'agentv-cmd-'));
+    const bin = await agentvPackage(path.join(root, 'store', 'agentv'));
+    await mkdir(path.join(root, 'outer', 'node_modules'), { recursive: true });
+    await symlink(
+      path.join(root, 'store', 'agentv'),
+      path.join(root, 'outer', 'node_modules', 'agentv'),
+    );
+    await mkdir(path.join(root, 'outer', 'inner'), { recursive: true });
+    await writeFile(path.join(root, 'outer', 'inner', 'package.json'), '{}');
+    expect(await agentvCommandFor(path.join(root, 'outer', 'inner'), bin)).toBe(
+      `node ${commandWord(bin)}`,
+    );
+    expect(await agentvCommandFor(path.join(root, 'outer'), bin)).toBe('npx agentv');
+  });
+
+  it('quotes a path the shell would split or expand, as POSIX shells or Windows read it', () => {
+    expect(commandWord('/work/agentv/bin/agentv.cjs', 'linux')).toBe('/work/agentv/bin/agentv.cjs');
+    expect(commandWord("/tmp/my evals/it's", 'linux')).toBe(`'/tmp/my evals/it'\\''s'`);
+    expect(commandWord('/tmp/$HOME', 'darwin')).toBe(`'/tmp/$HOME'`);
+    expect(commandWord('C:\\agentv\\bin\\agentv.cjs', 'win32')).toBe('C:\\agentv\\bin\\agentv.cjs');
+    expect(commandWord('C:\\My Evals', 'win32')).toBe('"C:\\My Evals"');
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { shellWord } from '@agentv/core/provider-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, parseJsonl, runAgentv } from '../support/project.js';
 import { runInTerminal } from '../support/run-in-terminal.js';
@@ -35,7 +36,7 @@ describe('agentv init', () => {
       STARTER_FILES.map((file) => `created     ${file}`),
     );
     // AgentV is not installed in the project: `npx agentv` would fetch upstream AgentV 4.x.
-    const agentv = `node ${await realpath(BIN)}`;
+    const agentv = `node ${shellWord(await realpath(BIN))}`;
     expect(init.stdout).toContain(`Next: ${agentv} validate && ${agentv} eval\n`);
 
     const validate = await runAgentv(['validate'], root);
@@ -174,7 +175,7 @@ describe('agentv init', () => {
     const run = await runAgentv(['init', 'my-evals'], root);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('created     my-evals/.agentv/targets.yaml\n');
-    const agentv = `node ${await realpath(BIN)}`;
+    const agentv = `node ${shellWord(await realpath(BIN))}`;
     expect(run.stdout).toContain(`Next: cd my-evals && ${agentv} validate && ${agentv} eval\n`);
     expect((await readdir(path.join(root, 'my-evals'))).sort()).toEqual([
       '.agentv',

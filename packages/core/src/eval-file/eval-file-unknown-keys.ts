@@ -16,10 +16,15 @@ const KNOWN = {
 };
 
 /**
- * Keys of a case or an `execution` block whose misspelling is an error: the graders it holds
- * would not run, and the case would be graded by the file's evaluators alone, or not at all.
+ * Keys of a case or an `execution` block whose misspelling is an error when it holds what the key
+ * would (a list of graders, a list of rubrics): they would not run, and the case would be graded
+ * by the file's evaluators alone, or not at all. `evaluation: manual` stays a warning.
  */
-const LEFT_OUT_WHEN_MISSPELT = ['evaluators'];
+const LEFT_OUT_WHEN_MISSPELT = {
+  evaluators: (value: unknown) =>
+    Array.isArray(value) && value.some((item) => isRecord(item) && 'type' in item),
+  rubrics: (value: unknown) => Array.isArray(value) && value.length > 0,
+};
 
 function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
   if (!isRecord(value)) return false;
@@ -69,7 +74,7 @@ export function evalFileUnknownKeyWarnings(
       known: KNOWN_KEYS.file,
       where: 'at the top level',
       // A misspelt list of cases or dataset: the run would quietly have fewer cases.
-      errorWhenMisspelt: ['evalcases', 'cases'],
+      errorWhenMisspelt: { evalcases: true, cases: true },
     }),
     ...unknownKeyWarnings(data.execution, {
       file,

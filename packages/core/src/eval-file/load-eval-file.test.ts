@@ -515,13 +515,14 @@ describe('loadEvalFile: a misspelt list of evaluators', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('is an error in a case, its execution, a dataset line and the file execution: its graders would not run', async () => {
+  it('is an error in a case, its execution, a dataset line and the file execution when it holds graders: they would not run', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
     const file = path.join(dir, 'suite.yaml');
     await writeFile(
       path.join(dir, 'cases.jsonl'),
       '{"id": "c", "question": "hi", "evaluators": [{"type": "contains", "value": "hi"}]}\n' +
-        '{"id": "d", "question": "hi", "Evaluator": [{"type": "contains", "value": "no"}]}\n',
+        '{"id": "d", "question": "hi", "Evaluator": [{"type": "contains", "value": "no"}]}\n' +
+        '{"id": "f", "question": "hi", "evaluated": true}\n',
     );
     await writeFile(
       file,
@@ -539,7 +540,11 @@ evalcases:
       evaluatorss: [{ type: contains, value: bye }]
   - id: e
     input_messages: [{ role: user, content: hi }]
-    evaluatorz_note: an unrelated key stays a warning
+    evaluation: manual-reviewed
+    evaluator_ids: [first, second]
+  - id: g
+    input_messages: [{ role: user, content: hi }]
+    rubric: [Says hello]
 `,
     );
     const result = await loadEvalFile(file);
@@ -570,9 +575,30 @@ evalcases:
           at: 'cases.jsonl:2',
           message: 'unknown key "Evaluator": what it holds would be left out (first on this line)',
         },
+        {
+          severity: 'error',
+          at: 'suite.yaml:19',
+          message: 'unknown key "rubric": what it holds would be left out',
+        },
+        // Keys that only look like it, holding no graders, stay warnings.
+        {
+          severity: 'warning',
+          at: 'suite.yaml:15',
+          message: 'unknown key "evaluation" is ignored',
+        },
+        {
+          severity: 'warning',
+          at: 'suite.yaml:16',
+          message: 'unknown key "evaluator_ids" is ignored',
+        },
+        {
+          severity: 'warning',
+          at: 'cases.jsonl:3',
+          message: 'unknown key "evaluated" is ignored (first on this line)',
+        },
       ]),
     );
-    expect(shown.filter((issue) => issue.severity === 'error')).toHaveLength(4);
+    expect(shown.filter((issue) => issue.severity === 'error')).toHaveLength(5);
   });
 });
 

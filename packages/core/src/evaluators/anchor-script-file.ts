@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { scriptFileOf, scriptWords } from '../eval-file/check-judge-files.js';
+import { shellWord } from '../util/shell-quote.js';
 
 /**
  * `script` with its script file (`./judge.sh`, or an interpreter's first
@@ -23,9 +24,5 @@ export function anchorScriptFile(
   // The same words `scriptWords` splits a command line into, with where each is written.
   const match = [...script.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)][found.index];
   if (match?.index === undefined) return script;
-  return `${script.slice(0, match.index)}${shellQuote(absolute)}${script.slice(match.index + match[0].length)}`;
-}
-
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+  return `${script.slice(0, match.index)}${shellWord(absolute)}${script.slice(match.index + match[0].length)}`;
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from './shell-quote.js';
+import { shellQuote, shellWord } from './shell-quote.js';
 
 // What /bin/sh makes of a quoted word: printf writes it back unchanged.
 const throughShell = (word: string) =>
@@ -23,5 +23,16 @@ describe('shellQuote', () => {
   it('always produces one single-quoted word', () => {
     expect(shellQuote('plain')).toBe("'plain'");
     expect(shellQuote("a'b")).toBe("'a'\\''b'");
+  });
+});
+
+describe('shellWord', () => {
+  it('leaves a plain word as it is and quotes anything else, keeping it intact through /bin/sh', () => {
+    expect(shellWord('/work/agentv/bin/agentv.cjs')).toBe('/work/agentv/bin/agentv.cjs');
+    expect(shellWord('a=b,c:d@e%f+g')).toBe('a=b,c:d@e%f+g');
+    for (const value of ["/tmp/my evals/it's", '/tmp/$HOME', 'a;b', '~/x', '*', '']) {
+      expect(shellWord(value)).toBe(shellQuote(value));
+      expect(throughShell(shellWord(value))).toBe(value);
+    }
   });
 });

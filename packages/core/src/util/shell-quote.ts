@@ -8,3 +8,12 @@
 export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", "'\\''")}'`;
 }
+
+/**
+ * `value` as one POSIX shell word, as it is when it holds only characters no shell treats
+ * specially (letters, digits, `_@%+=:,./-`), else single-quoted (`shellQuote`): for commands
+ * printed for people to read and run.
+ */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : shellQuote(value);
+}

@@ -19,9 +19,11 @@ export interface UnknownKeysOptions {
   displayKey?: (key: string) => string;
   /**
    * Known keys a misspelling of which is an error, not a warning: ignoring it would leave out
-   * what it holds (`evalcase:` for `evalcases:`, whose cases would not run).
+   * what it holds (`evalcase:` for `evalcases:`, whose cases would not run). With a test, only
+   * when the misspelt key's value passes it (`evaluator:` holding a list of graders, not
+   * `evaluation: manual` that merely looks like it).
    */
-  errorWhenMisspelt?: readonly string[];
+  errorWhenMisspelt?: Readonly<Record<string, true | ((value: unknown) => boolean)>>;
 }
 
 /**
@@ -34,7 +36,8 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
     const suggestion = closestMatch(key, options.known);
-    const leavesOut = suggestion !== undefined && options.errorWhenMisspelt?.includes(suggestion);
+    const test = suggestion === undefined ? undefined : options.errorWhenMisspelt?.[suggestion];
+    const leavesOut = test === true || test?.(value[key]) === true;
     const named = `unknown key "${options.displayKey?.(key) ?? key}"${options.where ? ` ${options.where}` : ''}`;
     const issue: Issue = {
       severity: leavesOut ? 'error' : 'warning',

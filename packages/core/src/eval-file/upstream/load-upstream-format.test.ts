@@ -270,8 +270,8 @@ describe('loadEvalFile: the tests: format of AgentV 2.7–4.42', () => {
         '    evaluators: [{ type: contains, value: hello }]',
         '  - id: three',
         '    criteria: says hi',
+        '    assert: [{ type: contains, value: hi }]',
         '    input_messages: [{ role: user, content: hi }]',
-        '    evaluators: [{ type: contains, value: hi }]',
       ].join('\n'),
     );
     expect(issues).toEqual([

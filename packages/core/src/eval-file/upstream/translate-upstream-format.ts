@@ -509,7 +509,7 @@ export function translateUpstreamFormat(
     const graders = rendered.assertions ?? rendered.assert;
     if (graders !== undefined) {
       const key = rendered.assertions !== undefined ? 'assertions' : 'assert';
-      if (key === 'assert') prefer(written, key, 'assertions', caseId);
+      if (key === 'assert') preferUnlessStray(written, key, 'assertions', caseId);
       result.evaluators = translateGraders(
         graders,
         [...written, key],
