@@ -14,5 +14,5 @@ export function createJsonlWriter(
 ): Promise<ResultWriter> {
   const { append, ...recordOptions } = options;
   const render = createResultLineRenderer(recordOptions);
-  return createResultFileWriter(filePath, (result) => `${render(result)}\n`, { append });
+  return createResultFileWriter(filePath, render, { append, entryEnd: '\n' });
 }

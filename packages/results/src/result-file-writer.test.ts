@@ -20,8 +20,15 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const line = (result: { evalId: string; candidateAnswer: string }) =>
-  `${JSON.stringify({ eval_id: result.evalId, answer: result.candidateAnswer })}\n`;
+const body = (result: { evalId: string; candidateAnswer: string }) =>
+  JSON.stringify({ eval_id: result.evalId, answer: result.candidateAnswer });
+const line = (result: { evalId: string; candidateAnswer: string }) => `${body(result)}\n`;
+
+// Each line's newline written by `render`, or by the writer (`entryEnd`), as JSONL is written.
+const WAYS = [
+  ['with the newline in each entry', (file: string) => createResultFileWriter(file, line)],
+  ['with entryEnd', (file: string) => createResultFileWriter(file, body, { entryEnd: '\n' })],
+] as const;
 
 describe('createResultFileWriter when writing fails', () => {
   it.skipIf(!existsSync('/dev/full'))(
@@ -36,14 +43,14 @@ describe('createResultFileWriter when writing fails', () => {
     },
   );
 
-  it.skipIf(cannotMount)(
-    'keeps the entries that fit whole on a full disk and cuts back the one that did not',
-    async () => {
+  it.skipIf(cannotMount).each(WAYS)(
+    'keeps the entries that fit whole on a full disk and cuts back the one that did not, %s',
+    async (_way, open) => {
       const disk = path.join(dir, 'disk');
       await mkdir(disk);
       await run('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', disk]);
       try {
-        const writer = await createResultFileWriter(path.join(disk, 'out.jsonl'), line);
+        const writer = await open(path.join(disk, 'out.jsonl'));
         // Ten 10 KB entries in one turn go out in one write, which the disk cuts short.
         const answer = 'x'.repeat(10_000);
         const outcomes = await Promise.allSettled(
@@ -91,22 +98,44 @@ describe('createResultFileWriter with append', () => {
 });
 
 describe('createResultFileWriter', () => {
-  it('writes every entry byte for byte, small and large, in one turn and across turns', async () => {
-    const file = path.join(dir, 'out.jsonl');
-    const writer = await createResultFileWriter(file, line);
-    // Text of every width in UTF-8, and entries past what one write of small entries holds.
-    const answers = ['é 😀 ✓', 'x'.repeat(300_000), '中文', 'y'.repeat(2_000_000), 'z'];
-    const first = answers.map((answer, index) =>
-      writer.write(makeResult({ evalId: `case-${index}`, candidateAnswer: answer })),
+  it.each(WAYS)(
+    'writes every entry byte for byte, small and large, in one turn and across turns, %s',
+    async (_way, open) => {
+      const file = path.join(dir, 'out.jsonl');
+      const writer = await open(file);
+      // Text of every width in UTF-8, and entries past what one write of small entries holds.
+      const answers = ['é 😀 ✓', 'x'.repeat(300_000), '中文', 'y'.repeat(2_000_000), 'z'];
+      const first = answers.map((answer, index) =>
+        writer.write(makeResult({ evalId: `case-${index}`, candidateAnswer: answer })),
+      );
+      await Promise.all(first);
+      await writer.write(makeResult({ evalId: 'later', candidateAnswer: '\u2028 ok' }));
+      await writer.close();
+      const expected = [
+        ...answers.map((answer, index) =>
+          line({ evalId: `case-${index}`, candidateAnswer: answer }),
+        ),
+        line({ evalId: 'later', candidateAnswer: '\u2028 ok' }),
+      ].join('');
+      expect(await readFile(file, 'utf8')).toBe(expected);
+      expect(writer.written).toBe(answers.length + 1);
+    },
+  );
+
+  it('ends each entry with an entryEnd of several bytes, small entries and large', async () => {
+    const file = path.join(dir, 'out.txt');
+    const writer = await createResultFileWriter(file, body, { entryEnd: '\r\n' });
+    const answers = ['é', 'x'.repeat(2_000_000), '😀'];
+    await Promise.all(
+      answers.map((answer, index) =>
+        writer.write(makeResult({ evalId: `case-${index}`, candidateAnswer: answer })),
+      ),
     );
-    await Promise.all(first);
-    await writer.write(makeResult({ evalId: 'later', candidateAnswer: '\u2028 ok' }));
     await writer.close();
-    const expected = [
-      ...answers.map((answer, index) => line({ evalId: `case-${index}`, candidateAnswer: answer })),
-      line({ evalId: 'later', candidateAnswer: '\u2028 ok' }),
-    ].join('');
-    expect(await readFile(file, 'utf8')).toBe(expected);
-    expect(writer.written).toBe(answers.length + 1);
+    expect(await readFile(file, 'utf8')).toBe(
+      answers
+        .map((answer, index) => `${body({ evalId: `case-${index}`, candidateAnswer: answer })}\r\n`)
+        .join(''),
+    );
   });
 });

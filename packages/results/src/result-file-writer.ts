@@ -36,8 +36,17 @@ export interface ResultWriter {
 export async function createResultFileWriter(
   filePath: string,
   render: (result: EvaluationResult) => string,
-  options: { append?: boolean } = {},
+  /**
+   * `entryEnd`: text written after each entry (`"\n"` for JSON lines), kept apart from what
+   * `render` returns: appended to it, it would make a string of two pieces that has to be copied
+   * whole again when written, for every result.
+   */
+  options: { append?: boolean; entryEnd?: string } = {},
 ): Promise<ResultWriter> {
+  const entryEnd = options.entryEnd ?? '';
+  const entryEndBytes = Buffer.byteLength(entryEnd, 'utf8');
+  // A one-byte end (a newline) is set in place rather than encoded for every entry.
+  const entryEndByte = entryEndBytes === 1 ? entryEnd.charCodeAt(0) : -1;
   await mkdir(path.dirname(filePath), { recursive: true });
   // `append` keeps what the file holds (resuming a run); otherwise it starts empty.
   const handle = await open(filePath, options.append === true ? 'a+' : 'w');
@@ -80,7 +89,7 @@ export async function createResultFileWriter(
     let bytes: Buffer;
     if (most > SCRATCH_BYTES) {
       // Large entries (traces) get a buffer of their exact size, used once.
-      let exact = Buffer.byteLength(separator, 'utf8');
+      let exact = Buffer.byteLength(separator, 'utf8') + entries.length * entryEndBytes;
       for (const entry of entries) exact += Buffer.byteLength(entry, 'utf8');
       bytes = Buffer.allocUnsafeSlow(exact);
     } else {
@@ -90,7 +99,11 @@ export async function createResultFileWriter(
       bytes = scratch;
     }
     let size = separator === '' ? 0 : bytes.write(separator, 0);
-    for (const entry of entries) size += bytes.write(entry, size);
+    for (const entry of entries) {
+      size += bytes.write(entry, size);
+      if (entryEndByte >= 0) bytes[size++] = entryEndByte;
+      else if (entryEndBytes > 0) size += bytes.write(entryEnd, size);
+    }
     // A synchronous write hands the entries to the OS at once, so entries never interleave
     // and a killed run keeps every one written; for small lines it is also far cheaper than
     // a thread-pool round trip.
@@ -115,7 +128,7 @@ export async function createResultFileWriter(
     if (offset < keptBytes) keptBytes = 0;
     else {
       for (const entry of entries) {
-        const size = Buffer.byteLength(entry, 'utf8');
+        const size = Buffer.byteLength(entry, 'utf8') + entryEndBytes;
         if (keptBytes + size > offset) break;
         keptBytes += size;
         kept++;
@@ -152,7 +165,7 @@ export async function createResultFileWriter(
       }
       const index = pending.length;
       pending.push(entry);
-      pendingChars += entry.length;
+      pendingChars += entry.length + entryEnd.length;
       if (flushing === undefined) {
         flushing = new Promise<number>((resolve) => {
           settle = resolve;
