@@ -329,6 +329,44 @@ targets:
     ]);
   });
 
+  it('reports a misspelt evaluators: as the reason a case has no graders, not that it has none', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
+`,
+      // The file's list misspelt (case "a" would use it), and a case's own in its execution.
+      'evals/file.yaml': `execution:
+  evaluator:
+    - { type: contains, value: hi }
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hi }]
+  - id: b
+    input_messages: [{ role: user, content: hi }]
+    execution:
+      evaluator:
+        - { type: contains, value: hi }
+`,
+      // A dataset line misspelt, then one that has no grader anywhere: that one is reported.
+      'evals/data.yaml': 'cases: ./data.jsonl\n',
+      'evals/data.jsonl': `${JSON.stringify({ id: 'c', question: 'hi', Evaluators: [{ type: 'contains', value: 'hi' }] })}
+${JSON.stringify({ id: 'd', question: 'hi' })}
+`,
+    });
+    const run = await runAgentv(['validate', 'evals'], project.dir);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n').filter((line) => line.startsWith('error:'));
+    expect(lines).toEqual([
+      'error: evals/data.yaml: case "d": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`)',
+      'error: evals/file.yaml:2:3: unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
+      'error: evals/file.yaml:10:7: case "b": unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
+      'error: evals/data.jsonl:1:1: case "c": unknown key "Evaluators": what it holds would be left out (first on this line) (hint: did you mean "evaluators"?)',
+    ]);
+  });
+
   it('exits 2 for a path that does not exist', async () => {
     project = await createProject({});
     const run = await runAgentv(['validate', 'evals'], project.dir);

@@ -115,10 +115,16 @@ export interface EvalCase {
   evaluators: EvaluatorConfig[];
   /**
    * Set when the case would use the file's `execution.evaluators` and that list
-   * has errors (reported where it is written): `evaluators` is then empty, and
-   * the case is not reported as having none.
+   * has errors, or is under a misspelt key (reported where it is written):
+   * `evaluators` is then empty, and the case is not reported as having none.
    */
   sharedEvaluatorsInvalid?: true;
+  /**
+   * Set when the case lists graders under a misspelt `evaluators:` of its own or of its
+   * `execution` (an error reported at that key): when `evaluators` is then empty, the case is
+   * not also reported as having none.
+   */
+  evaluatorsMisspelt?: true;
   /**
    * The file's `execution.repeat` (AgentV 4.x's `trials`): how often the run
    * repeats its cases when `--repeat` is not given.

@@ -1,4 +1,5 @@
 import type { Issue } from '../errors/input-issue.js';
+import { closestMatch } from '../util/closest-match.js';
 import { isRecord } from '../util/records.js';
 import { formatPath } from '../yaml/describe-zod-issues.js';
 import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
@@ -12,6 +13,7 @@ const KNOWN = {
   // gets its "did you mean".
   datasetCase: new Set([...KNOWN_KEYS.case, ...QUESTION_KEYS]),
   caseExecution: new Set(KNOWN_KEYS.caseExecution),
+  fileExecution: new Set(KNOWN_KEYS.fileExecution),
   message: new Set(KNOWN_KEYS.message),
 };
 
@@ -25,6 +27,38 @@ const LEFT_OUT_WHEN_MISSPELT = {
     Array.isArray(value) && value.some((item) => isRecord(item) && 'type' in item),
   rubrics: (value: unknown) => Array.isArray(value) && value.length > 0,
 };
+
+/**
+ * Whether `value` has an unknown key that `evalFileUnknownKeyWarnings` reports as a misspelt
+ * `evaluators:` whose graders would be left out (an error at that key).
+ */
+function misspeltEvaluators(value: unknown, known: ReadonlySet<string>): boolean {
+  if (!isRecord(value)) return false;
+  for (const key in value) {
+    if (known.has(key)) continue;
+    if (closestMatch(key, [...known]) !== 'evaluators') continue;
+    if (LEFT_OUT_WHEN_MISSPELT.evaluators(value[key])) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a case (of an eval file, or a dataset line's) lists graders under a misspelt
+ * `evaluators:` of its own or of its `execution`: an error reported at that key, which is then
+ * the reason the case has no graders (it is not also reported as having none).
+ */
+export function caseMisspellsEvaluators(rawCase: unknown, datasetLine: boolean): boolean {
+  if (!isRecord(rawCase)) return false;
+  return (
+    misspeltEvaluators(rawCase, datasetLine ? KNOWN.datasetCase : KNOWN.case) ||
+    misspeltEvaluators(rawCase.execution, KNOWN.caseExecution)
+  );
+}
+
+/** Whether the file's `execution` lists graders under a misspelt `evaluators:` (see above). */
+export function executionMisspellsEvaluators(execution: unknown): boolean {
+  return misspeltEvaluators(execution, KNOWN.fileExecution);
+}
 
 function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
   if (!isRecord(value)) return false;

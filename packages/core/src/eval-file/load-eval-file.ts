@@ -41,7 +41,11 @@ import {
   messageSchema,
   type RubricInput,
 } from './eval-file-schema.js';
-import { evalFileUnknownKeyWarnings } from './eval-file-unknown-keys.js';
+import {
+  caseMisspellsEvaluators,
+  evalFileUnknownKeyWarnings,
+  executionMisspellsEvaluators,
+} from './eval-file-unknown-keys.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { evaluatorPositions } from './evaluator-positions.js';
 import { checkFileRootOnce, describeRefusal, fileRootsFor } from './file-roots.js';
@@ -231,8 +235,9 @@ export async function loadEvalFile(
     repeat: repeatOf(execution?.repeat),
     evaluators: fileEvaluators,
     evaluatorsInvalid:
-      execution?.evaluators !== undefined &&
-      (!Array.isArray(execution.evaluators) || !execution.evaluators.every(isEvaluatorEntry)),
+      (execution?.evaluators !== undefined &&
+        (!Array.isArray(execution.evaluators) || !execution.evaluators.every(isEvaluatorEntry))) ||
+      executionMisspellsEvaluators(execution),
     evaluatorPositions: evaluatorPositions(
       fileEvaluators,
       ['execution', 'evaluators'],
@@ -513,6 +518,8 @@ function buildCase(
     input.expected_messages === undefined
       ? NO_EXPECTED_MESSAGES
       : buildMessagesWithoutFiles(input.expected_messages);
+  // A plain case has no key the schema does not know, so none misspelt.
+  const misspelt = !plain && caseMisspellsEvaluators(rawCase, defaults.datasetLine !== undefined);
   if (
     inputMessages !== undefined &&
     expectedMessages !== undefined &&
@@ -520,10 +527,11 @@ function buildCase(
     input.simulated_user === undefined &&
     input.trace === undefined
   ) {
-    return assembleCase(input, index, defaults, issues, inputMessages, expectedMessages);
+    const evalCase = assembleCase(input, index, defaults, issues, inputMessages, expectedMessages);
+    return misspelt ? markEvaluatorsMisspelt(evalCase) : evalCase;
   }
-  return readCaseParts(input, index, defaults, issues, inputMessages, expectedMessages).then(
-    (parts) =>
+  return readCaseParts(input, index, defaults, issues, inputMessages, expectedMessages)
+    .then((parts) =>
       assembleCase(
         input,
         index,
@@ -534,7 +542,17 @@ function buildCase(
         parts.conversation,
         parts.recordedTrace,
       ),
-  );
+    )
+    .then((evalCase) => (misspelt ? markEvaluatorsMisspelt(evalCase) : evalCase));
+}
+
+/** `evalCase` marked `evaluatorsMisspelt` (see `EvalCase`); a promise of it for a promise. */
+function markEvaluatorsMisspelt(
+  evalCase: EvalCase | Promise<EvalCase>,
+): EvalCase | Promise<EvalCase> {
+  if (evalCase instanceof Promise) return evalCase.then(markEvaluatorsMisspelt);
+  evalCase.evaluatorsMisspelt = true;
+  return evalCase;
 }
 
 /** What of a case is read from files: its messages, conversation and recorded session. */

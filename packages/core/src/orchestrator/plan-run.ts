@@ -262,7 +262,12 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
     if (!turnsOnly && !checkedEvaluators.has(evalCase.evaluators)) {
       const before = issues.added;
       checkEvaluators(evalCase, options.evaluatorRegistry, issues);
-      if (issues.added === before || isFileEvaluatorList(evalCase)) {
+      // A case whose own list is misspelt is not checked for having none: that says nothing
+      // of the other cases with the list it fell back to.
+      if (
+        evalCase.evaluatorsMisspelt !== true &&
+        (issues.added === before || isFileEvaluatorList(evalCase))
+      ) {
         checkedEvaluators.add(evalCase.evaluators);
       }
     }
@@ -326,6 +331,7 @@ function planSame(planned: EvalCase, next: EvalCase): boolean {
     next.workspace === planned.workspace &&
     next.judgeTarget === planned.judgeTarget &&
     next.sharedEvaluatorsInvalid === planned.sharedEvaluatorsInvalid &&
+    next.evaluatorsMisspelt === planned.evaluatorsMisspelt &&
     next.conversation === undefined &&
     planned.conversation === undefined &&
     next.rubricItems === undefined &&
@@ -530,8 +536,9 @@ function caseLocation(evalCase: EvalCase): Pick<Issue, 'file' | 'line' | 'column
 function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues: IssueList): void {
   const where = caseLocation(evalCase);
   if (evalCase.evaluators.length === 0) {
-    // The file's list has errors, already reported where it is written.
-    if (evalCase.sharedEvaluatorsInvalid) return;
+    // The file's list has errors, or the case's own is under a misspelt key: either is reported
+    // where it is written, and is why the case has none.
+    if (evalCase.sharedEvaluatorsInvalid || evalCase.evaluatorsMisspelt) return;
     issues.add({
       ...where,
       severity: 'error',
