@@ -6,6 +6,10 @@ import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { KNOWN_KEYS } from './eval-file-schema.js';
 import { QUESTION_KEYS } from './read-dataset.js';
+import {
+  NOT_UPSTREAM_CASE_KEYS,
+  UPSTREAM_CASE_KEYS,
+} from './upstream/translate-upstream-format.js';
 
 const KNOWN = {
   case: new Set(KNOWN_KEYS.case),
@@ -28,15 +32,36 @@ const LEFT_OUT_WHEN_MISSPELT = {
   rubrics: (value: unknown) => Array.isArray(value) && value.length > 0,
 };
 
+/** The keys a case of an AgentV 4.x `tests:` file spells, offered in its hints. */
+const UPSTREAM_CASE_WORDS = [
+  ...KNOWN_KEYS.case.filter((key) => !NOT_UPSTREAM_CASE_KEYS.includes(key)),
+  ...UPSTREAM_CASE_KEYS,
+];
+
+/** `LEFT_OUT_WHEN_MISSPELT` for such a case: its graders are `assertions:` (or `assert:`). */
+const UPSTREAM_LEFT_OUT_WHEN_MISSPELT = {
+  ...LEFT_OUT_WHEN_MISSPELT,
+  assertions: LEFT_OUT_WHEN_MISSPELT.evaluators,
+  assert: LEFT_OUT_WHEN_MISSPELT.evaluators,
+};
+
+/** Keys whose misspelling holding graders leaves a case without them. */
+const GRADER_KEYS = new Set(['evaluators', 'assertions', 'assert']);
+
 /**
  * Whether `value` has an unknown key that `evalFileUnknownKeyWarnings` reports as a misspelt
  * `evaluators:` whose graders would be left out (an error at that key).
  */
-function misspeltEvaluators(value: unknown, known: ReadonlySet<string>): boolean {
+function misspeltEvaluators(
+  value: unknown,
+  known: ReadonlySet<string>,
+  offered: readonly string[] = [...known],
+): boolean {
   if (!isRecord(value)) return false;
   for (const key in value) {
     if (known.has(key)) continue;
-    if (closestMatch(key, [...known]) !== 'evaluators') continue;
+    const suggestion = closestMatch(key, offered);
+    if (suggestion === undefined || !GRADER_KEYS.has(suggestion)) continue;
     if (LEFT_OUT_WHEN_MISSPELT.evaluators(value[key])) return true;
   }
   return false;
@@ -47,10 +72,16 @@ function misspeltEvaluators(value: unknown, known: ReadonlySet<string>): boolean
  * `evaluators:` of its own or of its `execution`: an error reported at that key, which is then
  * the reason the case has no graders (it is not also reported as having none).
  */
-export function caseMisspellsEvaluators(rawCase: unknown, datasetLine: boolean): boolean {
+export function caseMisspellsEvaluators(
+  rawCase: unknown,
+  datasetLine: boolean,
+  /** The case is a `tests:` file's, translated: its graders were spelt `assertions:`. */
+  upstream = false,
+): boolean {
   if (!isRecord(rawCase)) return false;
+  const caseKeys = datasetLine ? KNOWN.datasetCase : KNOWN.case;
   return (
-    misspeltEvaluators(rawCase, datasetLine ? KNOWN.datasetCase : KNOWN.case) ||
+    misspeltEvaluators(rawCase, caseKeys, upstream ? UPSTREAM_CASE_WORDS : undefined) ||
     misspeltEvaluators(rawCase.execution, KNOWN.caseExecution)
   );
 }
@@ -98,6 +129,8 @@ export function evalFileUnknownKeyWarnings(
   source: SourceLocator,
   /** A dataset line's case: it may also give its question as `question` or `input`. */
   datasetLine = false,
+  /** `data` is a `tests:` file translated: its cases' keys are named as that format spells them. */
+  upstream = false,
 ): Issue[] {
   const caseKeys = datasetLine ? KNOWN.datasetCase : KNOWN.case;
   const issues = [
@@ -126,7 +159,12 @@ export function evalFileUnknownKeyWarnings(
     if (!caseHasUnknownKey(evalCase, caseKeys)) return;
     const casePath = ['evalcases', index];
     const caseId = typeof evalCase.id === 'string' && evalCase.id !== '' ? evalCase.id : undefined;
-    const check = (value: unknown, relative: PropertyKey[], known: ReadonlySet<string>) => {
+    const check = (
+      value: unknown,
+      relative: PropertyKey[],
+      known: ReadonlySet<string>,
+      spelt?: readonly string[],
+    ) => {
       // Most mappings have no unknown key; skip building the warning context for them.
       if (!hasUnknownKey(value, known)) return;
       const shown = formatPath(caseId === undefined ? [...casePath, ...relative] : relative);
@@ -136,13 +174,15 @@ export function evalFileUnknownKeyWarnings(
           source,
           path: [...casePath, ...relative],
           known: [...known],
+          ...(spelt === undefined ? {} : { suggest: spelt }),
           where: shown === '' ? '' : `in ${shown}`,
-          errorWhenMisspelt: LEFT_OUT_WHEN_MISSPELT,
+          errorWhenMisspelt:
+            spelt === undefined ? LEFT_OUT_WHEN_MISSPELT : UPSTREAM_LEFT_OUT_WHEN_MISSPELT,
           ...(caseId === undefined ? {} : { caseId }),
         }),
       );
     };
-    check(evalCase, [], caseKeys);
+    check(evalCase, [], caseKeys, upstream ? UPSTREAM_CASE_WORDS : undefined);
     check(evalCase.execution, ['execution'], KNOWN.caseExecution);
     for (const key of ['input_messages', 'expected_messages']) {
       const messages = evalCase[key];

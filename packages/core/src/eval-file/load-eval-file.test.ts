@@ -600,6 +600,50 @@ evalcases:
     );
     expect(shown.filter((issue) => issue.severity === 'error')).toHaveLength(5);
   });
+
+  it('in a tests: file is named as that format spells its keys: assertions, input, criteria', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
+    const file = path.join(dir, 'suite.yaml');
+    await writeFile(
+      file,
+      `tests:
+  - id: a
+    input: hi
+    assertion: [{ type: contains, value: hi }]
+  - id: b
+    input: hi
+    criteria: says hi
+    colour: blue
+    assertions: [{ type: contains, value: hi }]
+`,
+    );
+    const result = await loadEvalFile(file, { partial: true });
+    const shown = result.issues.map((issue) => ({
+      severity: issue.severity,
+      line: issue.line,
+      message: issue.message,
+      hint: issue.hint,
+    }));
+    expect(shown).toEqual([
+      {
+        severity: 'error',
+        line: 4,
+        message: 'unknown key "assertion": what it holds would be left out',
+        hint: 'did you mean "assertions"?',
+      },
+      {
+        severity: 'warning',
+        line: 8,
+        message: 'unknown key "colour" is ignored',
+        hint: 'remove it, or use one of: id, simulated_user, conversation_id, tags, execution, rubrics, vars, workspace, trace, input, input_files, criteria, expected_output, assertions, assert, metadata',
+      },
+    ]);
+    // The case whose graders are under the misspelt key is marked: that error is why it has none.
+    expect(result.value?.cases.map((c) => [c.id, c.evaluatorsMisspelt ?? false])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+  });
 });
 
 describe('loadEvalFile: files in a project', () => {

@@ -121,6 +121,8 @@ interface FileDefaults {
   /** Configurations of cases with their own block, by key: equal ones are one object. */
   workspaceConfigs: Map<string, WorkspaceConfig>;
   workspaceReading: WorkspaceReading;
+  /** A `tests:` file (AgentV 2.7–4.x): its cases spell their keys as that format does. */
+  upstream: boolean;
   /** Turns schema issues of the value at `prefix` into input issues. */
   describe(zodIssues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[];
 }
@@ -145,6 +147,8 @@ export async function loadEvalFile(
   if (parsed.value === undefined) return { issues: parsed.issues };
   const issues: Issue[] = [...parsed.issues];
   let { source, data } = parsed.value;
+  // Not a file of `evalcases:` with a stray 4.x key: one whose cases are that format's.
+  const upstream = data.tests !== undefined || data.eval_cases !== undefined;
   if (isUpstreamFormat(data)) {
     const expanded = await expandUpstreamTests(data, filePath, source, cwd);
     issues.push(...expanded.issues);
@@ -188,7 +192,7 @@ export async function loadEvalFile(
     }
     issues.push(...described);
   }
-  issues.push(...evalFileUnknownKeyWarnings(data, filePath, source));
+  issues.push(...evalFileUnknownKeyWarnings(data, filePath, source, false, upstream));
   issues.push(...duplicateIdIssues(data, filePath, source));
 
   const evalDir = path.dirname(absolutePath);
@@ -207,6 +211,7 @@ export async function loadEvalFile(
   const defaults: FileDefaults = {
     file: filePath,
     filePath: absolutePath,
+    upstream,
     dataset:
       typeof data.dataset === 'string' && data.dataset !== ''
         ? data.dataset
@@ -519,7 +524,9 @@ function buildCase(
       ? NO_EXPECTED_MESSAGES
       : buildMessagesWithoutFiles(input.expected_messages);
   // A plain case has no key the schema does not know, so none misspelt.
-  const misspelt = !plain && caseMisspellsEvaluators(rawCase, defaults.datasetLine !== undefined);
+  const datasetLine = defaults.datasetLine !== undefined;
+  const misspelt =
+    !plain && caseMisspellsEvaluators(rawCase, datasetLine, defaults.upstream && !datasetLine);
   if (
     inputMessages !== undefined &&
     expectedMessages !== undefined &&

@@ -11,6 +11,11 @@ export interface UnknownKeysOptions {
   path: readonly PropertyKey[];
   /** Keys accepted in this mapping. */
   known: readonly string[];
+  /**
+   * The keys offered in a did-you-mean hint and the list of keys to use, when not `known`: the
+   * keys the file's format spells (an AgentV 4.x `tests:` case's, read as `known` once translated).
+   */
+  suggest?: readonly string[];
   /** Names the mapping in the message, e.g. `in the execution block`; empty for none. */
   where?: string;
   caseId?: string;
@@ -35,7 +40,8 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
-    const suggestion = closestMatch(key, options.known);
+    const offered = options.suggest ?? options.known;
+    const suggestion = closestMatch(key, offered);
     const test = suggestion === undefined ? undefined : options.errorWhenMisspelt?.[suggestion];
     const leavesOut = test === true || test?.(value[key]) === true;
     const named = `unknown key "${options.displayKey?.(key) ?? key}"${options.where ? ` ${options.where}` : ''}`;
@@ -46,7 +52,7 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
       message: leavesOut ? `${named}: what it holds would be left out` : `${named} is ignored`,
       hint: suggestion
         ? `did you mean "${suggestion}"?`
-        : `remove it, or use one of: ${options.known.filter((name) => !name.startsWith('$')).join(', ')}`,
+        : `remove it, or use one of: ${offered.filter((name) => !name.startsWith('$')).join(', ')}`,
     };
     if (options.caseId !== undefined) issue.caseId = options.caseId;
     if (options.target !== undefined) issue.target = options.target;

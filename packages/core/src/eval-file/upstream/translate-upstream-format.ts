@@ -14,6 +14,12 @@ const NEW_CASE_KEYS = [
   'assertions',
   'assert',
 ];
+/**
+ * Case keys of the 2.7+ format AgentV names, for did-you-mean hints: its own, and those it shares
+ * with `evalcases:` (`id`, `vars`, `execution`…) but not the ones it replaces.
+ */
+export const UPSTREAM_CASE_KEYS = [...NEW_CASE_KEYS, 'metadata'];
+
 /** File keys of the 2.7+ format. */
 export const NEW_FILE_KEYS = [
   'tests',
@@ -46,6 +52,19 @@ const REFUSED_CASE_KEYS: Record<string, { reason: string; hint: string }> = {
   },
 };
 const CONVERSATION_KEYS = ['mode', 'aggregation', 'on_turn_failure', 'window_size'];
+/**
+ * `evalcases:` case keys a 2.7+ case does not spell: those it writes otherwise (`input:`,
+ * `assertions:`…) and those refused in it.
+ */
+export const NOT_UPSTREAM_CASE_KEYS = [
+  'input_messages',
+  'expected_messages',
+  'evaluators',
+  'expected_outcome',
+  'outcome',
+  ...Object.keys(REFUSED_CASE_KEYS),
+  ...CONVERSATION_KEYS,
+];
 /** Suite-level keys that only describe the file. */
 const INFO_KEYS = ['name', 'version', 'author', 'license', 'category', 'metadata', 'governance'];
 
