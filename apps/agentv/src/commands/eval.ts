@@ -27,7 +27,7 @@ import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { openRun } from '../eval/open-run.js';
 import { openOtelExport } from '../eval/otel-export.js';
 import { wantsLiveProgress } from '../eval/progress-display.js';
-import { failedAnswerLine } from '../eval/progress-lines.js';
+import { caseLabeler, failedAnswerLine } from '../eval/progress-lines.js';
 import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import {
   parseRepeatPass,
@@ -413,8 +413,7 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
   const { artifacts } = opened;
   // With several targets each progress line names the case's target.
   const severalTargets = opened.plan.targets.length > 1;
-  const label = (evalId: string, target: string) =>
-    severalTargets ? `${evalId} [${target}]` : evalId;
+  const label = caseLabeler(severalTargets);
   let outcome: RunOutcome;
   try {
     outcome = await runEvaluationRepeated(

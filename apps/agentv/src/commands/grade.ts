@@ -15,7 +15,7 @@ import { formatSummary, type ReadResultLine, type RunRecord, terminalText } from
 import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
-import { failedAnswerLine } from '../eval/progress-lines.js';
+import { caseLabeler, failedAnswerLine } from '../eval/progress-lines.js';
 import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
@@ -254,6 +254,9 @@ const gradeCommand = defineCommand({
       process.stderr.write(`note: ${message}\n`),
     );
     const controller = new AbortController();
+    // With several targets each progress line names the case's target, as `eval`'s do.
+    const severalTargets = grading.plan.targets.length > 1;
+    const label = caseLabeler(severalTargets);
     const progress = createProgressDisplay({
       total: grading.plan.cases.length,
       stream: process.stdout,
@@ -265,7 +268,7 @@ const gradeCommand = defineCommand({
       includeTrace: true,
       recordOptions: { evalFileName, run, gradedFrom: shownResults },
       cwd,
-      severalTargets: grading.plan.targets.length > 1,
+      severalTargets,
       // As in agentv eval: nothing more is graded once a file cannot be written.
       onWriteFailure: (failure) => {
         progress.log(
@@ -334,20 +337,21 @@ const gradeCommand = defineCommand({
         recordedTraces: createRecordedTraceReader(cwd),
         onWarning: (message) => progress.log(`warning: ${terminalText(message)}`),
         onPrompt: (evalCase, prompt, target) => {
-          progress.onCaseStart(evalCase.id);
+          progress.onCaseStart(label(evalCase.id, target.name));
           return artifacts.onPrompt(evalCase, prompt, target);
         },
         onAttempt: artifacts.onAttempt,
         onResult: async (result) => {
           const regraded = withRecordedAttempts(result, grading.recorded, evalFileName);
           await artifacts.save(regraded);
-          progress.onResult(regraded);
+          progress.onResult(
+            severalTargets
+              ? { ...regraded, evalId: label(regraded.evalId, regraded.target) }
+              : regraded,
+          );
           if (verbose && regraded.error === undefined && !regraded.passed) {
-            const label =
-              grading.plan.targets.length > 1
-                ? `${regraded.evalId} [${regraded.target}]`
-                : regraded.evalId;
-            progress.log(failedAnswerLine(label, regraded.candidateAnswer));
+            const shown = label(regraded.evalId, regraded.target);
+            progress.log(failedAnswerLine(shown, regraded.candidateAnswer));
           }
         },
         retainResults: true,

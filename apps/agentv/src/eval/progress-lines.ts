@@ -24,6 +24,11 @@ export function createProgressLines(total: number, write: (line: string) => void
   };
 }
 
+/** How progress lines name a case: by its id, and with its target when the run has several. */
+export function caseLabeler(severalTargets: boolean): (evalId: string, target: string) => string {
+  return severalTargets ? (evalId, target) => `${evalId} [${target}]` : (evalId) => evalId;
+}
+
 /** How much of a failed case's answer `--verbose` prints. */
 const ANSWER_EXCERPT_CHARS = 300;
 

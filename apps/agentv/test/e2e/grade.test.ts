@@ -126,6 +126,42 @@ describe('agentv grade', () => {
     ]);
   });
 
+  it('names the target in each progress line when the run had several, as eval does', async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': `${TARGETS}${TARGETS.replace('targets:\n', '').replace('name: agent', 'name: other')}`,
+      'evals/e.yaml': `execution:\n  targets: [agent, other]\nevalcases:\n${evalCase('alpha', 'alpha question', '[{ type: contains, value: "alpha" }]')}`,
+    });
+    const recorded = await runAgentv(
+      ['eval', 'evals/e.yaml', '--include-trace', '--out', 'run.jsonl'],
+      project.dir,
+    );
+    expect(recorded.code).toBe(0);
+    await writeFile(
+      project.file('evals/e.yaml'),
+      `execution:\n  targets: [agent, other]\nevalcases:\n${evalCase('alpha', 'alpha question', '[{ type: contains, value: "gamma" }]')}`,
+    );
+    const graded = await grade(['run.jsonl', '--out', 'graded.jsonl', '--verbose']);
+    expect(graded.code).toBe(1);
+    // The two targets are graded at once: either may come first.
+    const progress = graded.stdout.split('\n').filter((line) => /^\[\d\/2\]/.test(line));
+    expect(
+      progress
+        .map((line) =>
+          line
+            .split(/\s{2,}/)
+            .slice(1, 2)
+            .join(' '),
+        )
+        .sort(),
+    ).toEqual(['alpha [agent]', 'alpha [other]']);
+    const answers = graded.stderr.split('\n').filter((line) => line.startsWith('answer of'));
+    expect(answers.sort()).toEqual([
+      'answer of alpha [agent]: "You said: alpha question"',
+      'answer of alpha [other]: "You said: alpha question"',
+    ]);
+  });
+
   it('reports recorded cases it cannot grade and eval cases the run did not record', async () => {
     project = await createProject({
       'agent.mjs': AGENT,
