@@ -26,32 +26,16 @@ function expectedRunId(plan: RunPlan): string {
     .slice(0, 16);
 }
 
-// Characters that sort before, at and after the quote that ends an id in its key, that JSON
-// escapes, and ones it does not.
-const ALPHABET = [
-  'a',
-  'b',
-  'Z',
-  '0',
-  '-',
-  ' ',
-  '!',
-  '"',
-  '#',
-  '\\',
-  '\n',
-  '\t',
-  'é',
-  '😀',
-  '\ud800',
-  '~',
-];
+// Characters an id may hold and still sort as its key (including ones JSON leaves as they are:
+// U+2028, DEL, non-ASCII), and ones that make the keys sort otherwise or that JSON escapes.
+const SORTS_AS_KEY = ['a', 'b', 'Z', '0', '-', '#', '~', 'é', '\u2028', '\u007f'];
+const SORTS_OTHERWISE = [' ', '!', '"', '\\', '\n', '\t', '😀', '\ud800'];
 
-function randomId(random: () => number): string {
+function randomId(random: () => number, alphabet: readonly string[]): string {
   const length = Math.floor(random() * 5);
   let id = '';
   for (let index = 0; index < length; index++) {
-    id += ALPHABET[Math.floor(random() * ALPHABET.length)];
+    id += alphabet[Math.floor(random() * alphabet.length)];
   }
   return id;
 }
@@ -74,10 +58,22 @@ describe('shardPlan run id', () => {
 
   it('is the same whatever the ids hold, and with several files or targets', () => {
     const random = seeded(7);
-    for (let round = 0; round < 300; round++) {
-      const several = round % 3 === 0;
+    for (let round = 0; round < 400; round++) {
+      // Most rounds can take the sorted-ids path: one file and target, ids that sort as their
+      // keys, ids that are prefixes of others (`a`, `a#`). The rest cannot.
+      const several = round % 8 === 0;
+      const alphabet =
+        round % 4 === 1
+          ? [...SORTS_AS_KEY, ...SORTS_OTHERWISE]
+          : round % 4 === 3
+            ? [...SORTS_AS_KEY, ' ', '!']
+            : SORTS_AS_KEY;
       const ids = new Set<string>();
-      while (ids.size < 1 + Math.floor(random() * 40)) ids.add(randomId(random));
+      while (ids.size < 1 + Math.floor(random() * 40)) {
+        const id = randomId(random, alphabet);
+        ids.add(id);
+        if (random() < 0.3) ids.add(`${id}${randomId(random, alphabet)}`);
+      }
       const cases = [...ids].map(
         (id, index) =>
           [
@@ -89,6 +85,29 @@ describe('shardPlan run id', () => {
       const plan = planOf(cases);
       expect(shardPlan(plan, undefined, keyOf, evalFileName).run.id).toBe(expectedRunId(plan));
     }
+  });
+
+  it('sorts the ids, making one key, only where that gives the same id', () => {
+    const keysMade = (ids: readonly string[], targets = ['default']) => {
+      let made = 0;
+      const counting = (c: PlannedCase) => {
+        made++;
+        return keyOf(c);
+      };
+      const plan = planOf(
+        ids.flatMap((id) =>
+          targets.map((target) => ['evals/a.yaml', id, target] as [string, string, string]),
+        ),
+      );
+      expect(shardPlan(plan, undefined, counting, evalFileName).run.id).toBe(expectedRunId(plan));
+      return made;
+    };
+    expect(keysMade(['b', 'a', 'a#', 'é', '\u2028'])).toBe(1);
+    // A lone surrogate is escaped in a key, a space sorts before its quote, two targets make
+    // keys that differ elsewhere: one key per case.
+    expect(keysMade(['b', 'a\ud800'])).toBe(2);
+    expect(keysMade(['b', 'a b', 'a'])).toBe(3);
+    expect(keysMade(['b', 'a'], ['default', 'other'])).toBe(4);
   });
 
   it('names the whole run in every shard, and another selection differently', () => {

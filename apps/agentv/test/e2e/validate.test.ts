@@ -337,18 +337,27 @@ targets:
     provider: cli
     command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
 `,
-      // The file's list misspelt (case "a" would use it), and a case's own in its execution.
+      // The file's list misspelt: case "a" would use it.
       'evals/file.yaml': `execution:
   evaluator:
     - { type: contains, value: hi }
 evalcases:
   - id: a
     input_messages: [{ role: user, content: hi }]
+`,
+      // A case's own list misspelt (in itself, in its execution), then one with no grader at all.
+      'evals/own.yaml': `evalcases:
   - id: b
     input_messages: [{ role: user, content: hi }]
     execution:
       evaluator:
         - { type: contains, value: hi }
+  - id: e
+    input_messages: [{ role: user, content: hi }]
+    evaluatr:
+      - { type: contains, value: hi }
+  - id: f
+    input_messages: [{ role: user, content: hi }]
 `,
       // A dataset line misspelt, then one that has no grader anywhere: that one is reported.
       'evals/data.yaml': 'cases: ./data.jsonl\n',
@@ -362,7 +371,9 @@ ${JSON.stringify({ id: 'd', question: 'hi' })}
     expect(lines).toEqual([
       'error: evals/data.yaml: case "d": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`)',
       'error: evals/file.yaml:2:3: unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
-      'error: evals/file.yaml:10:7: case "b": unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
+      'error: evals/own.yaml:5:7: case "b": unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
+      'error: evals/own.yaml:9:5: case "e": unknown key "evaluatr": what it holds would be left out (hint: did you mean "evaluators"?)',
+      'error: evals/own.yaml:11:5: case "f": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`)',
       'error: evals/data.jsonl:1:1: case "c": unknown key "Evaluators": what it holds would be left out (first on this line) (hint: did you mean "evaluators"?)',
     ]);
   });

@@ -115,14 +115,15 @@ export interface EvalCase {
   evaluators: EvaluatorConfig[];
   /**
    * Set when the case would use the file's `execution.evaluators` and that list
-   * has errors, or is under a misspelt key (reported where it is written):
+   * has errors, or is under a misspelt key (in a `tests:` file also its suite-level
+   * `assertions:`), reported where it is written:
    * `evaluators` is then empty, and the case is not reported as having none.
    */
   sharedEvaluatorsInvalid?: true;
   /**
-   * Set when the case lists graders under a misspelt `evaluators:` of its own or of its
-   * `execution` (an error reported at that key): when `evaluators` is then empty, the case is
-   * not also reported as having none.
+   * Set when the case lists graders or rubrics under a misspelt key of its own or of its
+   * `execution` (`evaluator:`; `assertion:` in a `tests:` file), an error reported at that key:
+   * when `evaluators` is then empty, the case is not also reported as having none.
    */
   evaluatorsMisspelt?: true;
   /**

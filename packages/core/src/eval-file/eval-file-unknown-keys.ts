@@ -2,13 +2,16 @@ import type { Issue } from '../errors/input-issue.js';
 import { closestMatch } from '../util/closest-match.js';
 import { isRecord } from '../util/records.js';
 import { formatPath } from '../yaml/describe-zod-issues.js';
-import { unknownKeyWarnings } from '../yaml/unknown-keys.js';
+import { type KeySpelling, unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { KNOWN_KEYS } from './eval-file-schema.js';
 import { QUESTION_KEYS } from './read-dataset.js';
 import {
+  INFO_KEYS,
+  NEW_FILE_KEYS,
   NOT_UPSTREAM_CASE_KEYS,
   UPSTREAM_CASE_KEYS,
+  UPSTREAM_NAMES,
 } from './upstream/translate-upstream-format.js';
 
 const KNOWN = {
@@ -17,6 +20,7 @@ const KNOWN = {
   // gets its "did you mean".
   datasetCase: new Set([...KNOWN_KEYS.case, ...QUESTION_KEYS]),
   caseExecution: new Set(KNOWN_KEYS.caseExecution),
+  file: new Set(KNOWN_KEYS.file),
   fileExecution: new Set(KNOWN_KEYS.fileExecution),
   message: new Set(KNOWN_KEYS.message),
 };
@@ -32,63 +36,102 @@ const LEFT_OUT_WHEN_MISSPELT = {
   rubrics: (value: unknown) => Array.isArray(value) && value.length > 0,
 };
 
-/** The keys a case of an AgentV 4.x `tests:` file spells, offered in its hints. */
-const UPSTREAM_CASE_WORDS = [
+/**
+ * A format's spelling of keys checked as `known`: the `UPSTREAM_NAMES` ones (and old names) are
+ * matched but named as it writes them, and not listed.
+ */
+function spellingOf(words: readonly string[]): KeySpelling {
+  const renamed = Object.keys(UPSTREAM_NAMES);
+  return {
+    match: [...new Set([...words, ...renamed])],
+    named: UPSTREAM_NAMES,
+    list: words.filter((key) => !renamed.includes(key)),
+  };
+}
+
+/** How a case of an AgentV 4.x `tests:` file spells its keys (`input`, `assertions`…). */
+const UPSTREAM_CASE = spellingOf([
   ...KNOWN_KEYS.case.filter((key) => !NOT_UPSTREAM_CASE_KEYS.includes(key)),
   ...UPSTREAM_CASE_KEYS,
-];
+]);
 
-/** `LEFT_OUT_WHEN_MISSPELT` for such a case: its graders are `assertions:` (or `assert:`). */
-const UPSTREAM_LEFT_OUT_WHEN_MISSPELT = {
+/** How such a file spells its top-level keys (`tests`, `assertions`, `name`…). */
+const UPSTREAM_FILE = spellingOf([
+  ...KNOWN_KEYS.file.filter((key) => key !== 'evalcases'),
+  ...NEW_FILE_KEYS,
+  ...INFO_KEYS,
+]);
+
+/** A list of graders, under whichever name the format gives it. */
+const holdsGraders = LEFT_OUT_WHEN_MISSPELT.evaluators;
+
+/** `LEFT_OUT_WHEN_MISSPELT` where graders are also `assertions:` (or `assert:`). */
+const UPSTREAM_LEFT_OUT_WHEN_MISSPELT: Readonly<Record<string, (value: unknown) => boolean>> = {
   ...LEFT_OUT_WHEN_MISSPELT,
-  assertions: LEFT_OUT_WHEN_MISSPELT.evaluators,
-  assert: LEFT_OUT_WHEN_MISSPELT.evaluators,
+  assertions: holdsGraders,
+  assert: holdsGraders,
 };
 
-/** Keys whose misspelling holding graders leaves a case without them. */
-const GRADER_KEYS = new Set(['evaluators', 'assertions', 'assert']);
+/** The top level's: a misspelt list of cases or dataset, the run would quietly have fewer. */
+const FILE_LEFT_OUT_WHEN_MISSPELT = { evalcases: true, cases: true } as const;
+/** In a `tests:` file also the suite's graders. */
+const UPSTREAM_FILE_LEFT_OUT_WHEN_MISSPELT = {
+  ...FILE_LEFT_OUT_WHEN_MISSPELT,
+  tests: true,
+  eval_cases: true,
+  assertions: holdsGraders,
+  assert: holdsGraders,
+} as const;
 
 /**
  * Whether `value` has an unknown key that `evalFileUnknownKeyWarnings` reports as a misspelt
- * `evaluators:` whose graders would be left out (an error at that key).
+ * list of graders or rubrics (`evaluators:`, `assertions:`, `rubrics:`) that would be left out:
+ * an error at that key.
  */
-function misspeltEvaluators(
+function misspeltGraders(
   value: unknown,
   known: ReadonlySet<string>,
-  offered: readonly string[] = [...known],
+  spelling?: KeySpelling,
 ): boolean {
   if (!isRecord(value)) return false;
   for (const key in value) {
     if (known.has(key)) continue;
-    const suggestion = closestMatch(key, offered);
-    if (suggestion === undefined || !GRADER_KEYS.has(suggestion)) continue;
-    if (LEFT_OUT_WHEN_MISSPELT.evaluators(value[key])) return true;
+    const matched = closestMatch(key, spelling?.match ?? [...known]);
+    if (matched === undefined) continue;
+    if (UPSTREAM_LEFT_OUT_WHEN_MISSPELT[matched]?.(value[key]) === true) return true;
   }
   return false;
 }
 
 /**
- * Whether a case (of an eval file, or a dataset line's) lists graders under a misspelt
- * `evaluators:` of its own or of its `execution`: an error reported at that key, which is then
- * the reason the case has no graders (it is not also reported as having none).
+ * Whether a case (of an eval file, or a dataset line's) lists graders or rubrics under a
+ * misspelt key of its own or of its `execution` (`evaluator:`, in a `tests:` file `assertion:`):
+ * an error reported at that key, which is then the reason the case has no graders (it is not
+ * also reported as having none).
  */
-export function caseMisspellsEvaluators(
+export function caseMisspellsGraders(
   rawCase: unknown,
   datasetLine: boolean,
-  /** The case is a `tests:` file's, translated: its graders were spelt `assertions:`. */
+  /** The case is a `tests:` file's, translated. */
   upstream = false,
 ): boolean {
   if (!isRecord(rawCase)) return false;
   const caseKeys = datasetLine ? KNOWN.datasetCase : KNOWN.case;
   return (
-    misspeltEvaluators(rawCase, caseKeys, upstream ? UPSTREAM_CASE_WORDS : undefined) ||
-    misspeltEvaluators(rawCase.execution, KNOWN.caseExecution)
+    misspeltGraders(rawCase, caseKeys, upstream ? UPSTREAM_CASE : undefined) ||
+    misspeltGraders(rawCase.execution, KNOWN.caseExecution)
   );
 }
 
-/** Whether the file's `execution` lists graders under a misspelt `evaluators:` (see above). */
-export function executionMisspellsEvaluators(execution: unknown): boolean {
-  return misspeltEvaluators(execution, KNOWN.fileExecution);
+/**
+ * Whether the file lists its graders under a misspelt key (see above): of its `execution`, or in
+ * a `tests:` file (translated) its suite-level `assertions:`.
+ */
+export function fileMisspellsGraders(data: Record<string, unknown>, upstream: boolean): boolean {
+  return (
+    misspeltGraders(data.execution, KNOWN.fileExecution) ||
+    (upstream && misspeltGraders(data, KNOWN.file, UPSTREAM_FILE))
+  );
 }
 
 function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
@@ -139,9 +182,13 @@ export function evalFileUnknownKeyWarnings(
       source,
       path: [],
       known: KNOWN_KEYS.file,
+      ...(upstream ? { spelling: UPSTREAM_FILE } : {}),
       where: 'at the top level',
-      // A misspelt list of cases or dataset: the run would quietly have fewer cases.
-      errorWhenMisspelt: { evalcases: true, cases: true },
+      // A misspelt list of cases or dataset: the run would quietly have fewer cases (in a `tests:`
+      // file also the suite's graders).
+      errorWhenMisspelt: upstream
+        ? UPSTREAM_FILE_LEFT_OUT_WHEN_MISSPELT
+        : FILE_LEFT_OUT_WHEN_MISSPELT,
     }),
     ...unknownKeyWarnings(data.execution, {
       file,
@@ -163,7 +210,7 @@ export function evalFileUnknownKeyWarnings(
       value: unknown,
       relative: PropertyKey[],
       known: ReadonlySet<string>,
-      spelt?: readonly string[],
+      spelling?: KeySpelling,
     ) => {
       // Most mappings have no unknown key; skip building the warning context for them.
       if (!hasUnknownKey(value, known)) return;
@@ -174,15 +221,15 @@ export function evalFileUnknownKeyWarnings(
           source,
           path: [...casePath, ...relative],
           known: [...known],
-          ...(spelt === undefined ? {} : { suggest: spelt }),
+          ...(spelling === undefined ? {} : { spelling }),
           where: shown === '' ? '' : `in ${shown}`,
           errorWhenMisspelt:
-            spelt === undefined ? LEFT_OUT_WHEN_MISSPELT : UPSTREAM_LEFT_OUT_WHEN_MISSPELT,
+            spelling === undefined ? LEFT_OUT_WHEN_MISSPELT : UPSTREAM_LEFT_OUT_WHEN_MISSPELT,
           ...(caseId === undefined ? {} : { caseId }),
         }),
       );
     };
-    check(evalCase, [], caseKeys, upstream ? UPSTREAM_CASE_WORDS : undefined);
+    check(evalCase, [], caseKeys, upstream ? UPSTREAM_CASE : undefined);
     check(evalCase.execution, ['execution'], KNOWN.caseExecution);
     for (const key of ['input_messages', 'expected_messages']) {
       const messages = evalCase[key];

@@ -615,6 +615,12 @@ evalcases:
     criteria: says hi
     colour: blue
     assertions: [{ type: contains, value: hi }]
+  - id: c
+    input: hi
+    evaluator: [{ type: contains, value: hi }]
+  - id: d
+    input: hi
+    asert: [{ type: contains, value: hi }]
 `,
     );
     const result = await loadEvalFile(file, { partial: true });
@@ -624,25 +630,57 @@ evalcases:
       message: issue.message,
       hint: issue.hint,
     }));
+    const leftOut = (line: number, key: string) => ({
+      severity: 'error',
+      line,
+      message: `unknown key "${key}": what it holds would be left out`,
+      hint: 'did you mean "assertions"?',
+    });
     expect(shown).toEqual([
-      {
-        severity: 'error',
-        line: 4,
-        message: 'unknown key "assertion": what it holds would be left out',
-        hint: 'did you mean "assertions"?',
-      },
+      leftOut(4, 'assertion'),
       {
         severity: 'warning',
         line: 8,
         message: 'unknown key "colour" is ignored',
-        hint: 'remove it, or use one of: id, simulated_user, conversation_id, tags, execution, rubrics, vars, workspace, trace, input, input_files, criteria, expected_output, assertions, assert, metadata',
+        hint: 'remove it, or use one of: id, simulated_user, conversation_id, tags, execution, rubrics, vars, workspace, trace, input, input_files, criteria, expected_output, assertions, metadata',
       },
+      // Close to `evaluators` (which this format reads as an old spelling) or `assert`: named as
+      // this format writes it.
+      leftOut(12, 'evaluator'),
+      leftOut(15, 'asert'),
     ]);
-    // The case whose graders are under the misspelt key is marked: that error is why it has none.
+    // The cases whose graders are under a misspelt key are marked: that error is why they have none.
     expect(result.value?.cases.map((c) => [c.id, c.evaluatorsMisspelt ?? false])).toEqual([
       ['a', true],
       ['b', false],
+      ['c', true],
+      ['d', true],
     ]);
+  });
+
+  it("in a tests: file, a misspelt suite-level assertions: is an error, and its cases' reason", async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
+    const file = path.join(dir, 'suite.yaml');
+    await writeFile(
+      file,
+      `assertion: [{ type: contains, value: hi }]
+tests:
+  - id: a
+    input: hi
+`,
+    );
+    const result = await loadEvalFile(file, { partial: true });
+    expect(
+      result.issues.map(({ severity, line, message, hint }) => ({ severity, line, message, hint })),
+    ).toEqual([
+      {
+        severity: 'error',
+        line: 1,
+        message: 'unknown key "assertion" at the top level: what it holds would be left out',
+        hint: 'did you mean "assertions"?',
+      },
+    ]);
+    expect(result.value?.cases[0]?.sharedEvaluatorsInvalid).toBe(true);
   });
 });
 

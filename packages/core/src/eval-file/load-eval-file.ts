@@ -42,9 +42,9 @@ import {
   type RubricInput,
 } from './eval-file-schema.js';
 import {
-  caseMisspellsEvaluators,
+  caseMisspellsGraders,
   evalFileUnknownKeyWarnings,
-  executionMisspellsEvaluators,
+  fileMisspellsGraders,
 } from './eval-file-unknown-keys.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
 import { evaluatorPositions } from './evaluator-positions.js';
@@ -55,7 +55,11 @@ import { readWorkspaceBlock, type WorkspaceReading } from './read-workspace-bloc
 import { recordedTraceOf } from './recorded-trace-of.js';
 import type { FileLookup } from './resolve-input-file.js';
 import { expandUpstreamTests } from './upstream/expand-upstream-tests.js';
-import { isUpstreamFormat, translateUpstreamFormat } from './upstream/translate-upstream-format.js';
+import {
+  isUpstreamFormat,
+  isUpstreamSuite,
+  translateUpstreamFormat,
+} from './upstream/translate-upstream-format.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
 export interface LoadEvalFileOptions {
@@ -147,8 +151,8 @@ export async function loadEvalFile(
   if (parsed.value === undefined) return { issues: parsed.issues };
   const issues: Issue[] = [...parsed.issues];
   let { source, data } = parsed.value;
-  // Not a file of `evalcases:` with a stray 4.x key: one whose cases are that format's.
-  const upstream = data.tests !== undefined || data.eval_cases !== undefined;
+  // A file of that format, not one of `evalcases:` read as one for a key of some case.
+  const upstream = isUpstreamSuite(data);
   if (isUpstreamFormat(data)) {
     const expanded = await expandUpstreamTests(data, filePath, source, cwd);
     issues.push(...expanded.issues);
@@ -242,7 +246,7 @@ export async function loadEvalFile(
     evaluatorsInvalid:
       (execution?.evaluators !== undefined &&
         (!Array.isArray(execution.evaluators) || !execution.evaluators.every(isEvaluatorEntry))) ||
-      executionMisspellsEvaluators(execution),
+      fileMisspellsGraders(data, upstream),
     evaluatorPositions: evaluatorPositions(
       fileEvaluators,
       ['execution', 'evaluators'],
@@ -526,7 +530,7 @@ function buildCase(
   // A plain case has no key the schema does not know, so none misspelt.
   const datasetLine = defaults.datasetLine !== undefined;
   const misspelt =
-    !plain && caseMisspellsEvaluators(rawCase, datasetLine, defaults.upstream && !datasetLine);
+    !plain && caseMisspellsGraders(rawCase, datasetLine, defaults.upstream && !datasetLine);
   if (
     inputMessages !== undefined &&
     expectedMessages !== undefined &&

@@ -263,11 +263,9 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
       const before = issues.added;
       checkEvaluators(evalCase, options.evaluatorRegistry, issues);
       // A case whose own list is misspelt is not checked for having none: that says nothing
-      // of the other cases with the list it fell back to.
-      if (
-        evalCase.evaluatorsMisspelt !== true &&
-        (issues.added === before || isFileEvaluatorList(evalCase))
-      ) {
+      // of the other cases with the (empty) list it fell back to.
+      const unchecked = evalCase.evaluatorsMisspelt === true && evalCase.evaluators.length === 0;
+      if (!unchecked && (issues.added === before || isFileEvaluatorList(evalCase))) {
         checkedEvaluators.add(evalCase.evaluators);
       }
     }

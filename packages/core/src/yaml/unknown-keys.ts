@@ -3,6 +3,16 @@ import { closestMatch } from '../util/closest-match.js';
 import { isRecord } from '../util/records.js';
 import type { SourceLocator } from './yaml-source.js';
 
+/** How a format spells the keys of a mapping (see `UnknownKeysOptions.spelling`). */
+export interface KeySpelling {
+  /** The keys a misspelt one is matched against. */
+  match: readonly string[];
+  /** The key a hint names for a match this format writes otherwise (`evaluators` → `assertions`). */
+  named?: Readonly<Record<string, string>>;
+  /** The keys a hint lists when none is close. */
+  list: readonly string[];
+}
+
 /** Where a mapping is, and what to attach to warnings about its keys. */
 export interface UnknownKeysOptions {
   file: string;
@@ -12,10 +22,10 @@ export interface UnknownKeysOptions {
   /** Keys accepted in this mapping. */
   known: readonly string[];
   /**
-   * The keys offered in a did-you-mean hint and the list of keys to use, when not `known`: the
-   * keys the file's format spells (an AgentV 4.x `tests:` case's, read as `known` once translated).
+   * How the file's format spells this mapping's keys, when not as `known` (a `tests:` file of
+   * AgentV 4.x, checked once translated into `known`'s format).
    */
-  suggest?: readonly string[];
+  spelling?: KeySpelling;
   /** Names the mapping in the message, e.g. `in the execution block`; empty for none. */
   where?: string;
   caseId?: string;
@@ -40,9 +50,10 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
-    const offered = options.suggest ?? options.known;
-    const suggestion = closestMatch(key, offered);
-    const test = suggestion === undefined ? undefined : options.errorWhenMisspelt?.[suggestion];
+    const matched = closestMatch(key, options.spelling?.match ?? options.known);
+    const suggestion =
+      matched === undefined ? undefined : (options.spelling?.named?.[matched] ?? matched);
+    const test = matched === undefined ? undefined : options.errorWhenMisspelt?.[matched];
     const leavesOut = test === true || test?.(value[key]) === true;
     const named = `unknown key "${options.displayKey?.(key) ?? key}"${options.where ? ` ${options.where}` : ''}`;
     const issue: Issue = {
@@ -52,7 +63,7 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
       message: leavesOut ? `${named}: what it holds would be left out` : `${named} is ignored`,
       hint: suggestion
         ? `did you mean "${suggestion}"?`
-        : `remove it, or use one of: ${offered.filter((name) => !name.startsWith('$')).join(', ')}`,
+        : `remove it, or use one of: ${(options.spelling?.list ?? options.known).filter((name) => !name.startsWith('$')).join(', ')}`,
     };
     if (options.caseId !== undefined) issue.caseId = options.caseId;
     if (options.target !== undefined) issue.target = options.target;

@@ -14,10 +14,7 @@ const NEW_CASE_KEYS = [
   'assertions',
   'assert',
 ];
-/**
- * Case keys of the 2.7+ format AgentV names, for did-you-mean hints: its own, and those it shares
- * with `evalcases:` (`id`, `vars`, `execution`…) but not the ones it replaces.
- */
+/** Case keys of the 2.7+ format that `evalcases:` does not have (it reads `metadata` and drops it). */
 export const UPSTREAM_CASE_KEYS = [...NEW_CASE_KEYS, 'metadata'];
 
 /** File keys of the 2.7+ format. */
@@ -53,6 +50,21 @@ const REFUSED_CASE_KEYS: Record<string, { reason: string; hint: string }> = {
 };
 const CONVERSATION_KEYS = ['mode', 'aggregation', 'on_turn_failure', 'window_size'];
 /**
+ * For hints, the keys a 2.7+ file spells otherwise than `evalcases:` does (or by an old name of
+ * its own): what a misspelling close to one of them should be written as.
+ */
+export const UPSTREAM_NAMES: Readonly<Record<string, string>> = {
+  input_messages: 'input',
+  expected_messages: 'expected_output',
+  evaluators: 'assertions',
+  expected_outcome: 'criteria',
+  outcome: 'criteria',
+  assert: 'assertions',
+  evalcases: 'tests',
+  eval_cases: 'tests',
+};
+
+/**
  * `evalcases:` case keys a 2.7+ case does not spell: those it writes otherwise (`input:`,
  * `assertions:`…) and those refused in it.
  */
@@ -66,7 +78,15 @@ export const NOT_UPSTREAM_CASE_KEYS = [
   ...CONVERSATION_KEYS,
 ];
 /** Suite-level keys that only describe the file. */
-const INFO_KEYS = ['name', 'version', 'author', 'license', 'category', 'metadata', 'governance'];
+export const INFO_KEYS = [
+  'name',
+  'version',
+  'author',
+  'license',
+  'category',
+  'metadata',
+  'governance',
+];
 
 /** An eval file of AgentV 2.7–4.42 rewritten into `agentv-eval-v2`. */
 export interface TranslatedEvalFile {
@@ -74,6 +94,14 @@ export interface TranslatedEvalFile {
   /** Locates paths of `data` at what the file says. */
   source: SourceLocator;
   issues: Issue[];
+}
+
+/**
+ * Whether the file as a whole is of the 2.7+ format (`tests:`, or a suite-level `assertions:`,
+ * `input:`…), not an `evalcases:` file read as one only for a key of some case.
+ */
+export function isUpstreamSuite(data: Record<string, unknown>): boolean {
+  return NEW_FILE_KEYS.some((key) => data[key] !== undefined);
 }
 
 /** Whether `data` uses a key of the 2.7+ format (`tests:`, `input:`, `assertions:`…). */
@@ -144,8 +172,7 @@ export function translateUpstreamFormat(
   // An `evalcases:` file that is AgentV 4.x's only through a key of some case (`input:`): one
   // warning at that key says what it did to the file, in place of calling every key of the
   // file's own format an old spelling.
-  const strayKeysOnly =
-    listKey === 'evalcases' && !NEW_FILE_KEYS.some((key) => raw[key] !== undefined);
+  const strayKeysOnly = listKey === 'evalcases' && !isUpstreamSuite(raw);
   let warnedStrayKey = false;
   const preferUnlessStray = (
     parent: PropertyKey[],
