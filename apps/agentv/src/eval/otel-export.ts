@@ -59,6 +59,11 @@ export async function openOtelExport(
   child.stdout.on('data', (chunk: string) => {
     output += chunk;
   });
+  // Its report is its last write, which can be read after it has exited: read to the end.
+  const outputRead = new Promise<void>((resolve) => {
+    child.stdout.once('end', resolve);
+    child.stdout.once('close', resolve);
+  });
   child.stderr.resume();
   // The headers go through the pipe, never on a command line.
   child.stdin.write(`${JSON.stringify(options)}\n`);
@@ -68,6 +73,7 @@ export async function openOtelExport(
     },
     async finish() {
       const exit = await child.stop();
+      await outputRead;
       let report: ExportReport;
       try {
         report = JSON.parse(output) as ExportReport;

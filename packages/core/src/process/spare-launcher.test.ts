@@ -27,12 +27,13 @@ const enteredSpare = () =>
     'a spare launcher in its cgroup',
   ).then((spares) => spares[0]!);
 
+/** All the process wrote to stdout: read to the pipe's end, which can come after `done`. */
 async function output(child: LongLivedProcess): Promise<string> {
   let text = '';
   child.stdout.on('data', (chunk: string) => {
     text += chunk;
   });
-  await child.done;
+  await Promise.all([once(child.stdout, 'end'), child.done]);
   return text;
 }
 
@@ -111,7 +112,11 @@ describe.runIf(available || required)('a spare launcher for the next process', (
       anotherFollows: true,
     });
     expect(next.pid).toBe(spare.pid);
-    expect(Number(await output(next))).toBe(spare.pid);
+    const text = await output(next);
+    expect({ text, exit: await next.done }).toEqual({
+      text: `${spare.pid}\n`,
+      exit: { exitCode: 0 },
+    });
   });
 
   it('a timed-out process started in it is stopped with its whole group', async () => {

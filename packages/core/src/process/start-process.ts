@@ -43,7 +43,8 @@ export interface LongLivedProcess {
   readonly exited: boolean;
   /**
    * Resolves when the process has exited and no process of its group is left
-   * (leftovers are stopped with SIGTERM, then SIGKILL). Never rejects.
+   * (leftovers are stopped with SIGTERM, then SIGKILL). Never rejects. What the process
+   * wrote last can still be unread then: read stdout and stderr to their 'end'.
    */
   readonly done: Promise<ProcessExit>;
   /** Stops the group now: SIGTERM, SIGKILL after the grace period. Resolves like `done`. */
