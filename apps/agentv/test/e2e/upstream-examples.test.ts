@@ -85,7 +85,7 @@ const KINDS: [kind: string, pattern: RegExp, reason: string][] = [
   ],
   [
     'judge:none',
-    /needs a judge target, and none is configured|has no evaluators/,
+    /needs a judge target, and none is configured|has no (evaluators|assertions)/,
     'a cli target with an LLM grader and no grader_target: AgentV 4.42 fails such cases when they run',
   ],
   [

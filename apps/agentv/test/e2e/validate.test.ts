@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${{ NAME }} are placeholders of targets files, not JS templates
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, type Project, runAgentv } from '../support/project.js';
@@ -369,13 +370,45 @@ ${JSON.stringify({ id: 'd', question: 'hi' })}
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n').filter((line) => line.startsWith('error:'));
     expect(lines).toEqual([
-      'error: evals/data.yaml: case "d": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`)',
+      'error: evals/data.yaml: case "d": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`, or configure a judge (`judge_target:`) to grade it with the default llm_judge)',
       'error: evals/file.yaml:2:3: unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
       'error: evals/own.yaml:5:7: case "b": unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
       'error: evals/own.yaml:9:5: case "e": unknown key "evaluatr": what it holds would be left out (hint: did you mean "evaluators"?)',
-      'error: evals/own.yaml:11:5: case "f": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`)',
+      'error: evals/own.yaml:11:5: case "f": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`, or configure a judge (`judge_target:`) to grade it with the default llm_judge)',
       'error: evals/data.jsonl:1:1: case "c": unknown key "Evaluators": what it holds would be left out (first on this line) (hint: did you mean "evaluators"?)',
     ]);
+  });
+
+  it("says what a tests: file's test without graders lacks in that format's words, and a judge grades it", async () => {
+    const targets = (judge: string) => `targets:
+  - name: default
+    provider: cli
+    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
+${judge}  - name: judge
+    provider: mock
+`;
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': targets(''),
+      'evals/suite.yaml': `tests:
+  - id: bare
+    input: hi
+    criteria: says hi
+`,
+    });
+    const run = await runAgentv(['validate', 'evals'], project.dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('error:'))).toEqual([
+      'error: evals/suite.yaml:2:5: case "bare": has no assertions (hint: add `assertions:` to the test or to the file, e.g. `- { type: contains, value: "refund" }`, or configure a judge (`judge_target:`) to grade it with the default llm_judge)',
+    ]);
+    // The hint's second way: with a judge, the default llm_judge grades it.
+    writeFileSync(
+      path.join(project.dir, '.agentv/targets.yaml'),
+      targets('    judge_target: judge\n'),
+    );
+    const judged = await runAgentv(['validate', 'evals'], project.dir);
+    expect(judged.stdout).not.toContain('error:');
+    expect(judged.code).toBe(0);
   });
 
   it('exits 2 for a path that does not exist', async () => {

@@ -127,6 +127,11 @@ export interface EvalCase {
    */
   evaluatorsMisspelt?: true;
   /**
+   * Set for a case of a `tests:` file (AgentV 2.7–4.x's format, translated): messages about it
+   * name keys as that format spells them (`assertions:`, not `evaluators:`).
+   */
+  testsFormat?: true;
+  /**
    * The file's `execution.repeat` (AgentV 4.x's `trials`): how often the run
    * repeats its cases when `--repeat` is not given.
    */

@@ -1,8 +1,7 @@
 import type { Issue } from '../errors/input-issue.js';
-import { closestMatch } from '../util/closest-match.js';
 import { isRecord } from '../util/records.js';
 import { formatPath } from '../yaml/describe-zod-issues.js';
-import { type KeySpelling, unknownKeyWarnings } from '../yaml/unknown-keys.js';
+import { type KeySpelling, readMisspelling, unknownKeyWarnings } from '../yaml/unknown-keys.js';
 import type { SourceLocator } from '../yaml/yaml-source.js';
 import { KNOWN_KEYS } from './eval-file-schema.js';
 import { QUESTION_KEYS } from './read-dataset.js';
@@ -96,9 +95,13 @@ function misspeltGraders(
   if (!isRecord(value)) return false;
   for (const key in value) {
     if (known.has(key)) continue;
-    const matched = closestMatch(key, spelling?.match ?? [...known]);
-    if (matched === undefined) continue;
-    if (UPSTREAM_LEFT_OUT_WHEN_MISSPELT[matched]?.(value[key]) === true) return true;
+    const options = {
+      known: [...known],
+      ...(spelling === undefined ? {} : { spelling }),
+      // Graders or rubrics only: of what else a misspelling leaves out, none is a case's graders.
+      errorWhenMisspelt: UPSTREAM_LEFT_OUT_WHEN_MISSPELT,
+    };
+    if (readMisspelling(key, value[key], options).leavesOut) return true;
   }
   return false;
 }

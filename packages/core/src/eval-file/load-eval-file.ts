@@ -638,6 +638,7 @@ function assembleCase(
     // Set below: every case gets its own list, its file's or a default one.
     evaluators: NO_EVALUATORS,
   };
+  if (defaults.upstream && defaults.datasetLine === undefined) evalCase.testsFormat = true;
   // A dataset case's line is in the dataset, not the eval file `line` refers to.
   const position =
     defaults.datasetLine === undefined ? source.locate(['evalcases', index]) : undefined;

@@ -329,6 +329,15 @@ describe('gradeCase', () => {
     expect(none.error).toBe(
       'case "case-1" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file',
     );
+    // A tests: file's test, in that format's words.
+    const test = await gradeCase(
+      [],
+      { ...context, evalCase: { ...context.evalCase, testsFormat: true } },
+      registry,
+    );
+    expect(test.error).toBe(
+      'test "case-1" has no assertions; add "assertions" to the test or to the file',
+    );
     const weightless = await gradeCase([fixed('info', 1, { weight: 0 })], context, registry);
     expect(weightless.passed).toBe(false);
     expect(weightless.error).toContain('has no evaluator with weight > 0');

@@ -129,7 +129,9 @@ function combine(
   }
   if (configs.length === 0) {
     errors.push(
-      `case "${context.evalCase.id}" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file`,
+      context.evalCase.testsFormat
+        ? `test "${context.evalCase.id}" has no assertions; add "assertions" to the test or to the file`
+        : `case "${context.evalCase.id}" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file`,
     );
   } else if (!weighted) {
     errors.push(

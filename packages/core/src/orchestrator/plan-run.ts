@@ -330,6 +330,7 @@ function planSame(planned: EvalCase, next: EvalCase): boolean {
     next.judgeTarget === planned.judgeTarget &&
     next.sharedEvaluatorsInvalid === planned.sharedEvaluatorsInvalid &&
     next.evaluatorsMisspelt === planned.evaluatorsMisspelt &&
+    next.testsFormat === planned.testsFormat &&
     next.conversation === undefined &&
     planned.conversation === undefined &&
     next.rubricItems === undefined &&
@@ -531,6 +532,9 @@ function caseLocation(evalCase: EvalCase): Pick<Issue, 'file' | 'line' | 'column
   return where;
 }
 
+/** The other way to grade a case without graders (README, "Graders"). */
+const JUDGE_HINT = 'or configure a judge (`judge_target:`) to grade it with the default llm_judge';
+
 function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues: IssueList): void {
   const where = caseLocation(evalCase);
   if (evalCase.evaluators.length === 0) {
@@ -540,8 +544,15 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     issues.add({
       ...where,
       severity: 'error',
-      message: 'has no evaluators',
-      hint: 'add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`',
+      ...(evalCase.testsFormat
+        ? {
+            message: 'has no assertions',
+            hint: `add \`assertions:\` to the test or to the file, e.g. \`- { type: contains, value: "refund" }\`, ${JUDGE_HINT}`,
+          }
+        : {
+            message: 'has no evaluators',
+            hint: `add \`evaluators:\` to the case or \`execution.evaluators\` to the file, e.g. \`- { type: contains, value: "refund" }\`, ${JUDGE_HINT}`,
+          }),
     });
     return;
   }

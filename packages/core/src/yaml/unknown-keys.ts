@@ -41,6 +41,25 @@ export interface UnknownKeysOptions {
   errorWhenMisspelt?: Readonly<Record<string, true | ((value: unknown) => boolean)>>;
 }
 
+/** What `unknownKeyWarnings` makes of an unknown key: the known key it takes it for, if any. */
+export interface Misspelling {
+  /** The closest known key (as `spelling.match`, else `known`, spells it); undefined when none is close. */
+  matched: string | undefined;
+  /** Ignoring the key would leave out what it holds (see `errorWhenMisspelt`): an error. */
+  leavesOut: boolean;
+}
+
+/** How `unknownKeyWarnings` reads unknown `key` holding `value`, for callers that must agree with it. */
+export function readMisspelling(
+  key: string,
+  value: unknown,
+  options: Pick<UnknownKeysOptions, 'known' | 'spelling' | 'errorWhenMisspelt'>,
+): Misspelling {
+  const matched = closestMatch(key, options.spelling?.match ?? options.known);
+  const test = matched === undefined ? undefined : options.errorWhenMisspelt?.[matched];
+  return { matched, leavesOut: test === true || test?.(value) === true };
+}
+
 /**
  * One warning per key of `value` that is not in `known`, placed on the key,
  * with a "did you mean" hint when a known key is close.
@@ -50,11 +69,9 @@ export function unknownKeyWarnings(value: unknown, options: UnknownKeysOptions):
   const issues: Issue[] = [];
   for (const key of Object.keys(value)) {
     if (options.known.includes(key)) continue;
-    const matched = closestMatch(key, options.spelling?.match ?? options.known);
+    const { matched, leavesOut } = readMisspelling(key, value[key], options);
     const suggestion =
       matched === undefined ? undefined : (options.spelling?.named?.[matched] ?? matched);
-    const test = matched === undefined ? undefined : options.errorWhenMisspelt?.[matched];
-    const leavesOut = test === true || test?.(value[key]) === true;
     const named = `unknown key "${options.displayKey?.(key) ?? key}"${options.where ? ` ${options.where}` : ''}`;
     const issue: Issue = {
       severity: leavesOut ? 'error' : 'warning',
