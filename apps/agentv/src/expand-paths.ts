@@ -46,7 +46,14 @@ export async function expandPaths(
   for (const input of inputs) {
     const matches = await expand(input, cwd, options);
     if (matches.length === 0) {
-      const sibling = (await isGlob(input)) ? undefined : await closestSibling(input, cwd);
+      const glob = await isGlob(input);
+      if (!glob && (await isFolder(path.resolve(cwd, input)))) {
+        // It exists: no other name was meant.
+        throw new UsageError(`no ${options.noun} in "${input}"`, {
+          hint: `the folder and its subfolders hold none; give a file's path, or run \`agentv init\` to write a starter project`,
+        });
+      }
+      const sibling = glob ? undefined : await closestSibling(input, cwd);
       const guess = sibling === undefined ? '' : `did you mean "${sibling}"? `;
       throw new UsageError(`no ${options.noun} match "${input}"`, {
         hint: `${guess}check the path; it is relative to ${cwd}`,
@@ -65,6 +72,10 @@ async function closestSibling(input: string, cwd: string): Promise<string | unde
   if (match === undefined) return undefined;
   const folder = path.dirname(input.replace(/[\\/]+$/, ''));
   return folder === '.' && !input.startsWith('./') ? match : path.join(folder, match);
+}
+
+async function isFolder(absolute: string): Promise<boolean> {
+  return (await stat(absolute).catch(() => undefined))?.isDirectory() === true;
 }
 
 async function expand(input: string, cwd: string, options: ExpandPathsOptions): Promise<string[]> {

@@ -355,6 +355,12 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
     : { plan: sharded.plan, listed: [] };
   writeDryRunWorkspaces(dryRunListed, cwd, process.stdout);
   if (dryRunListed.length > 0 && plan.cases.length === 0) return ExitCode.Passed;
+  if (dryRun && plan.cases.length > 0) {
+    // Its passes and failures are the eval file's against a fixed reply, not the agent's.
+    process.stdout.write(
+      'dry run: every target is replaced by a mock with a fixed reply; no agent or judge is called, so the scores check the eval file, not the agent\n',
+    );
+  }
   if (fullPlan.cases.length === 0) throw new UsageError('the eval files contain no cases to run');
   if (plan.cases.length === 0) {
     // An empty shard is normal for small runs: write an empty result file and pass.

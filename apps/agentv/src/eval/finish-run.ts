@@ -89,7 +89,7 @@ export async function finishRun(options: FinishRunOptions): Promise<ExitCode> {
   if (written.error) throw written.error;
   if (outcome.interrupted) {
     process.stderr.write(
-      `agentv: interrupted; ${outcome.finished} of ${opened.plan.cases.length} cases finished and were written\n`,
+      `agentv: interrupted; ${outcome.finished} of ${opened.plan.cases.length} cases finished and ${outcome.finished === 1 ? 'was' : 'were'} written\n`,
     );
     return ExitCode.Interrupted;
   }

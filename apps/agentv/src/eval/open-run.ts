@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { PlannedCase, RunPlan } from '@agentv/core';
 import { displayPath } from '@agentv/core/internal';
-import type { RunRecord } from '@agentv/results';
+import { type RunRecord, terminalText } from '@agentv/results';
 import { ExitCode } from '../exit-code.js';
 import { onStopSignals } from '../stop-signals.js';
 import { fitHeapToRun } from './heap-tuning.js';
@@ -84,6 +84,10 @@ export async function openRun(options: OpenRunOptions): Promise<OpenedRun> {
             ...selected,
             cases: casesToResume(selected.cases, resumed, options.retryErrors, options.keyOf),
           };
+    if (resumed?.existed === true)
+      process.stdout.write(
+        resumingLine(outPath, cwd, selected.cases.length, plan.cases.length, options.retryErrors),
+      );
     fitHeapToRun(plan.cases.length);
     out.progress = createProgressDisplay({ total: plan.cases.length, stream: process.stdout });
     const artifacts = await openRunArtifacts({
@@ -127,4 +131,22 @@ export async function openRun(options: OpenRunOptions): Promise<OpenedRun> {
     lock.release();
     throw error;
   }
+}
+
+/** What `--resume` keeps of the file and what it runs, said before the run's progress. */
+function resumingLine(
+  outPath: string,
+  cwd: string,
+  total: number,
+  toRun: number,
+  retryErrors: boolean,
+): string {
+  const cases = (n: number) => `${n} case${n === 1 ? '' : 's'}`;
+  const shown = terminalText(displayPath(cwd, outPath));
+  if (retryErrors) {
+    return `Resuming ${shown}: ${toRun === 0 ? 'no case' : cases(toRun)} with an error to run again\n`;
+  }
+  if (toRun === 0)
+    return `Resuming ${shown}: all ${cases(total)} already have a result; nothing to run\n`;
+  return `Resuming ${shown}: ${total - toRun} of ${cases(total)} already have a result; running ${toRun}\n`;
 }

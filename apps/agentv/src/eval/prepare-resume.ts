@@ -122,5 +122,5 @@ async function cutAfterLastNewline(filePath: string): Promise<void> {
 function describe(run: RunRecord | undefined): string {
   if (run === undefined) return 'no run id';
   const shard = run.shard === undefined ? '' : `, shard ${run.shard}`;
-  return `run ${run.id} of ${run.cases} cases${shard}`;
+  return `run ${run.id} of ${run.cases} case${run.cases === 1 ? '' : 's'}${shard}`;
 }

@@ -205,6 +205,10 @@ writeFileSync(args[args.indexOf('--out') + 1], JSON.stringify({ text: JSON.strin
       project.dir,
     );
     expect(run.stderr).toBe('');
+    // Said first: the scores below are not the agent's.
+    expect(run.stdout).toMatch(
+      /^dry run: every target is replaced by a mock with a fixed reply; no agent or judge is called, so the scores check the eval file, not the agent\n/,
+    );
     const [line] = parseJsonl(await readFile(project.file('o.jsonl'), 'utf8'));
     expect(line).toMatchObject({
       eval_id: 'a',

@@ -149,8 +149,11 @@ describe('agentv eval --resume', () => {
     );
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
-    // Only the two slow cases and the errored one ran again.
+    // Only the two slow cases and the errored one ran again, as the run says first.
     expect((await calls(project)).sort()).toEqual(['crash now', 'slow one', 'slow two']);
+    expect(resumed.stdout).toMatch(
+      /^Resuming out\.jsonl: 3 of 6 cases already have a result; running 3\n/,
+    );
     // The summary covers the whole run, old lines and new.
     expect(resumed.stdout).toContain('6 cases: 6 passed, 0 failed, 0 errored');
     expect(resumed.stdout).not.toContain('interrupted');
@@ -183,6 +186,9 @@ describe('agentv eval --resume', () => {
     expect(again.code).toBe(0);
     expect(await calls(project)).toEqual([]);
     expect(again.stdout).toContain('6 cases: 6 passed');
+    expect(again.stdout).toMatch(
+      /^Resuming out\.jsonl: all 6 cases already have a result; nothing to run\n/,
+    );
   });
 
   it('--retry-errors runs only the errored cases', async () => {
@@ -199,6 +205,7 @@ describe('agentv eval --resume', () => {
     );
     expect(retried.code).toBe(0);
     expect(await calls(project)).toEqual(['crash now']);
+    expect(retried.stdout).toMatch(/^Resuming out\.jsonl: 1 case with an error to run again\n/);
     expect(retried.stdout).toContain('4 cases: 4 passed, 0 failed, 0 errored');
     const lines = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
     expect(lines.map((line) => line.eval_id).sort()).toEqual(['boom', 'q1', 'q2', 'q3']);

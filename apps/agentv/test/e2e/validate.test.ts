@@ -215,9 +215,11 @@ targets:
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').slice(-3)).toEqual([
       "skipped 3 YAML files that are not AgentV's (no top-level key of an eval file): ci/github-actions.yml, deploy/job.yaml, docker-compose.yml",
-      '5 files checked: 2 with errors (3 errors, 1 warning)',
+      '5 files checked: 2 with errors (2 errors, 1 warning)',
       '',
     ]);
+    // The misspelt list is camel.yaml's one error: it is not also missing `evalcases`.
+    expect(run.stdout).not.toContain('camel.yaml:1:1: missing');
     expect(run.stdout).toContain('error: evals/draft.yaml:1:1: missing required key "evalcases"');
     expect(run.stdout).toContain(
       'error: evals/camel.yaml:2:1: unknown key "evalCases" at the top level: what it holds would be left out (hint: did you mean "evalcases"?)',
@@ -417,6 +419,20 @@ ${judge}  - name: judge
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('agentv: no eval, targets or config files match "evals"');
     expect(run.stdout).toBe('');
+  });
+
+  it('says a folder holds no input files, without guessing another name for it', async () => {
+    project = await createProject({ 'evals/notes.txt': 'not yaml\n' });
+    for (const [args, cwd, shown] of [
+      [['validate', 'evals'], project.dir, 'evals'],
+      [['validate'], path.join(project.dir, 'evals'), '.'],
+    ] as const) {
+      const run = await runAgentv([...args], cwd);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `agentv: no eval, targets or config files in "${shown}"\n  hint: the folder and its subfolders hold none; give a file's path, or run \`agentv init\` to write a starter project\n`,
+      );
+    }
   });
 
   it('lists validate and init in the help', async () => {

@@ -71,13 +71,19 @@ const UPSTREAM_LEFT_OUT_WHEN_MISSPELT: Readonly<Record<string, (value: unknown) 
   assert: holdsGraders,
 };
 
+/**
+ * How an `evalcases:` file's top-level keys are matched: also against `tests`, the list of a
+ * `tests:` file, which a misspelling of it (`test:`) leaves this format's file looking like.
+ */
+const FILE_SPELLING: KeySpelling = { match: [...KNOWN_KEYS.file, 'tests'], list: KNOWN_KEYS.file };
+
 /** The top level's: a misspelt list of cases or dataset, the run would quietly have fewer. */
-const FILE_LEFT_OUT_WHEN_MISSPELT = { evalcases: true, cases: true } as const;
+const FILE_LEFT_OUT_WHEN_MISSPELT = { evalcases: true, cases: true, tests: true } as const;
+/** A `tests:` file's lists of cases, under any name it may give them. */
+const UPSTREAM_FILE_CASE_LISTS = { ...FILE_LEFT_OUT_WHEN_MISSPELT, eval_cases: true } as const;
 /** In a `tests:` file also the suite's graders. */
 const UPSTREAM_FILE_LEFT_OUT_WHEN_MISSPELT = {
-  ...FILE_LEFT_OUT_WHEN_MISSPELT,
-  tests: true,
-  eval_cases: true,
+  ...UPSTREAM_FILE_CASE_LISTS,
   assertions: holdsGraders,
   assert: holdsGraders,
 } as const;
@@ -137,6 +143,24 @@ export function fileMisspellsGraders(data: Record<string, unknown>, upstream: bo
   );
 }
 
+/**
+ * Whether the file's list of cases (or its dataset) is under a misspelt top-level key
+ * (`evalcase:`, `test:`): an error reported at that key, which is then the reason the file has
+ * no cases (it is not also reported as missing `evalcases`).
+ */
+export function fileMisspellsCases(data: Record<string, unknown>, upstream: boolean): boolean {
+  const options = {
+    known: KNOWN_KEYS.file,
+    spelling: upstream ? UPSTREAM_FILE : FILE_SPELLING,
+    errorWhenMisspelt: upstream ? UPSTREAM_FILE_CASE_LISTS : FILE_LEFT_OUT_WHEN_MISSPELT,
+  };
+  for (const key in data) {
+    if (KNOWN.file.has(key)) continue;
+    if (readMisspelling(key, data[key], options).leavesOut) return true;
+  }
+  return false;
+}
+
 function hasUnknownKey(value: unknown, known: ReadonlySet<string>): boolean {
   if (!isRecord(value)) return false;
   for (const key in value) if (!known.has(key)) return true;
@@ -185,7 +209,7 @@ export function evalFileUnknownKeyWarnings(
       source,
       path: [],
       known: KNOWN_KEYS.file,
-      ...(upstream ? { spelling: UPSTREAM_FILE } : {}),
+      spelling: upstream ? UPSTREAM_FILE : FILE_SPELLING,
       where: 'at the top level',
       // A misspelt list of cases or dataset: the run would quietly have fewer cases (in a `tests:`
       // file also the suite's graders).

@@ -507,6 +507,41 @@ execution:
       },
     ]);
   });
+
+  it('is the one error when it is the only list: the file is not also missing evalcases', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
+    const errors = async (text: string) => {
+      const file = path.join(dir!, 'suite.yaml');
+      await writeFile(file, text);
+      return (await loadEvalFile(file)).issues.map((issue) => ({
+        ...brief(issue),
+        hint: issue.hint,
+      }));
+    };
+    const misspelt = (key: string, line: number, meant: string) => [
+      {
+        severity: 'error',
+        line,
+        message: `unknown key "${key}" at the top level: what it holds would be left out`,
+        hint: `did you mean "${meant}"?`,
+      },
+    ];
+    // A tests: file's list misspelt leaves an evalcases: file: its key is named as that format's.
+    for (const key of ['test', 'Tests', 'tets']) {
+      expect(
+        await errors(
+          `${key}:\n  - { id: a, input: hi, assertions: [{ type: contains, value: hi }] }\n`,
+        ),
+      ).toEqual(misspelt(key, 1, 'tests'));
+    }
+    expect(
+      await errors('evalcase:\n  - { id: a, input_messages: [{ role: user, content: hi }] }\n'),
+    ).toEqual(misspelt('evalcase', 1, 'evalcases'));
+    // With no list under any name, the file is missing one.
+    expect((await errors('description: x\n')).map((issue) => issue.message)).toEqual([
+      'missing required key "evalcases"',
+    ]);
+  });
 });
 
 describe('loadEvalFile: a misspelt list of evaluators', () => {

@@ -44,6 +44,7 @@ import {
 import {
   caseMisspellsGraders,
   evalFileUnknownKeyWarnings,
+  fileMisspellsCases,
   fileMisspellsGraders,
 } from './eval-file-unknown-keys.js';
 import type { EvaluatorConfig } from './evaluator-config.js';
@@ -185,7 +186,8 @@ export async function loadEvalFile(
   const header = evalFileHeaderSchema.safeParse(data, { jitless: true });
   if (!header.success) issues.push(...describe(header.error.issues, []));
   const noCases = data.evalcases === undefined && data.cases === undefined;
-  if (noCases) {
+  // A misspelt list of cases (`evalcase:`, `test:`) is an error at its key, and the reason.
+  if (noCases && !fileMisspellsCases(data, upstream)) {
     const missing = { code: 'invalid_type', expected: 'array', path: ['evalcases'], message: '' };
     const described = describe([missing as z.core.$ZodIssue], []);
     // `dataset:` names the results; a file name there was meant for `cases:`.
