@@ -544,6 +544,63 @@ execution:
   });
 });
 
+describe('loadEvalFile: a case that asks nothing', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is reported in the words of where it is written: a tests: file's, a dataset record's", async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-no-question-'));
+    const errors = async (name: string, text: string) => {
+      const file = path.join(dir!, name);
+      await writeFile(file, text);
+      return (await loadEvalFile(file)).issues.map((issue) => ({
+        ...brief(issue),
+        hint: issue.hint,
+      }));
+    };
+    expect(
+      await errors(
+        'tests.yaml',
+        'tests:\n  - id: a\n    criteria: greets\n    assertions: [{ type: contains, value: hi }]\n',
+      ),
+    ).toEqual([
+      {
+        severity: 'error',
+        line: 2,
+        caseId: 'a',
+        message: 'missing required key "input"',
+        hint: 'add `input:` with what to ask, e.g. `input: "What are your opening hours?"`',
+      },
+    ]);
+    // Its other messages name its keys as it does (`input`, not `input_messages`).
+    expect(
+      (
+        await errors(
+          'roles.yaml',
+          'tests:\n  - id: r\n    input: [{ role: bogus, content: hi }]\n    assertions: [{ type: contains, value: hi }]\n',
+        )
+      ).map((issue) => issue.message),
+    ).toEqual(['input[0].role must be one of "system", "user", "assistant", "tool", not "bogus"']);
+    await writeFile(path.join(dir, 'cases.jsonl'), '{"id": "b", "question": "hi"}\n{"id": "c"}\n');
+    expect(
+      await errors(
+        'data.yaml',
+        'cases: ./cases.jsonl\nexecution:\n  evaluators: [{ type: contains, value: hi }]\n',
+      ),
+    ).toEqual([
+      {
+        severity: 'error',
+        line: 2,
+        caseId: 'c',
+        message: 'has no question',
+        hint: 'give the record a `question` (or `input`) with the text to ask, or `input_messages`',
+      },
+    ]);
+  });
+});
+
 describe('loadEvalFile: a misspelt list of evaluators', () => {
   let dir: string | undefined;
   afterEach(async () => {

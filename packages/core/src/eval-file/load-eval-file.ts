@@ -60,6 +60,7 @@ import {
   isUpstreamFormat,
   isUpstreamSuite,
   translateUpstreamFormat,
+  UPSTREAM_NAMES,
 } from './upstream/translate-upstream-format.js';
 
 /** Where relative paths of an eval file resolve and which files are guidelines. */
@@ -177,7 +178,9 @@ export async function loadEvalFile(
         source,
         data,
         showValues: true,
-        scope: (issuePath) => caseScope(data, issuePath),
+        scope: upstream
+          ? (issuePath) => spelledAsTests(caseScope(data, issuePath))
+          : (issuePath) => caseScope(data, issuePath),
         hint: evalFileHint,
       },
     );
@@ -667,8 +670,7 @@ function assembleCase(
       file,
       ...(position ?? { line: defaults.datasetLine, column: 1 }),
       caseId: input.id,
-      message: 'missing required key "input_messages"',
-      hint: 'add `input_messages:` with at least one message, e.g. `- {role: user, content: "..."}`, or a conversation (`turns:` / `simulated_user:`)',
+      ...missingQuestion(defaults),
     });
   }
   if (input.vars !== undefined) evalCase.vars = input.vars;
@@ -1007,6 +1009,34 @@ function duplicateIdIssues(
     });
   });
   return issues;
+}
+
+/** A scope of a `tests:` file's (translated) data, its keys shown as that format spells them. */
+function spelledAsTests(scope: IssueScope): IssueScope {
+  const shownPath = scope.shownPath.map((key) =>
+    typeof key === 'string' ? (UPSTREAM_NAMES[key] ?? key) : key,
+  );
+  return { ...scope, shownPath };
+}
+
+/** The error for a case that asks nothing, in the words of where it is written. */
+function missingQuestion(defaults: FileDefaults): Pick<Issue, 'message' | 'hint'> {
+  if (defaults.datasetLine !== undefined) {
+    return {
+      message: 'has no question',
+      hint: 'give the record a `question` (or `input`) with the text to ask, or `input_messages`',
+    };
+  }
+  if (defaults.upstream) {
+    return {
+      message: 'missing required key "input"',
+      hint: 'add `input:` with what to ask, e.g. `input: "What are your opening hours?"`',
+    };
+  }
+  return {
+    message: 'missing required key "input_messages"',
+    hint: 'add `input_messages:` with at least one message, e.g. `- {role: user, content: "..."}`, or a conversation (`turns:` / `simulated_user:`)',
+  };
 }
 
 function caseScope(data: Record<string, unknown>, issuePath: readonly PropertyKey[]): IssueScope {

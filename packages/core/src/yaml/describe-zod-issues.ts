@@ -18,7 +18,7 @@ export interface DescribeIssuesContext {
   source: SourceLocator;
   /** The data that was validated, to describe what was found. */
   data: unknown;
-  /** The case or target a path is in, and the part of the path to show. */
+  /** The case or target a path is in, and the part of the path to show (keys as the file spells them). */
   scope(path: readonly PropertyKey[]): IssueScope;
   /** How to fix a problem at `path`, keyed by the problem kind. */
   hint(path: readonly PropertyKey[], kind: ProblemKind): string | undefined;
@@ -97,7 +97,8 @@ function toInputIssue(issue: FlatIssue, context: DescribeIssuesContext): Issue {
   let position = context.source.locate(issue.path);
   if (issue.code === 'invalid_type' && found === undefined) {
     kind = 'missing';
-    const key = String(issue.path.at(-1));
+    // As shown: a format may name the key otherwise than the data validated (see `scope`).
+    const key = String(scope.shownPath.at(-1) ?? issue.path.at(-1));
     const parent = formatPath(scope.shownPath.slice(0, -1));
     message =
       parent === ''
