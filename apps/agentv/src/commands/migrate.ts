@@ -43,6 +43,10 @@ export default defineCommand({
     }
     if (args.write !== true) {
       process.stdout.write(migration.text);
+      // Printed as it is: said on stderr, so the output can still be piped to a file.
+      if (migration.changes.length === 0) {
+        process.stderr.write(`${args.file}: already in the current format; printed unchanged\n`);
+      }
       return 0;
     }
     if (migration.text !== text) await writeFile(file, migration.text);

@@ -122,5 +122,9 @@ describe('agentv migrate', () => {
     const second = await runAgentv(['migrate', 'old.eval.yaml', '--write'], project.dir);
     expect(second.stderr).toBe('old.eval.yaml: already in the current format\n');
     expect(await readFile(project.file('old.eval.yaml'), 'utf8')).toBe(migrated);
+    // Printed rather than written, it is printed unchanged, and said so.
+    const printed = await runAgentv(['migrate', 'old.eval.yaml'], project.dir);
+    expect(printed.stdout).toBe(migrated);
+    expect(printed.stderr).toBe('old.eval.yaml: already in the current format; printed unchanged\n');
   });
 });

@@ -152,7 +152,7 @@ export function translateUpstreamFormat(
       severity: 'warning',
       ...atKey(parent, key, caseId),
       message: `"${key}" is the old spelling of "${preferred}"`,
-      hint: `write \`${preferred}:\` (\`agentv migrate\` rewrites the whole file)`,
+      hint: `write \`${preferred}:\``,
     });
   };
 
