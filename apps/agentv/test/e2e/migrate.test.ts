@@ -125,6 +125,8 @@ describe('agentv migrate', () => {
     // Printed rather than written, it is printed unchanged, and said so.
     const printed = await runAgentv(['migrate', 'old.eval.yaml'], project.dir);
     expect(printed.stdout).toBe(migrated);
-    expect(printed.stderr).toBe('old.eval.yaml: already in the current format; printed unchanged\n');
+    expect(printed.stderr).toBe(
+      'old.eval.yaml: already in the current format; printed unchanged\n',
+    );
   });
 });
