@@ -27,7 +27,11 @@ async function load(text: string, files: Record<string, string> = {}) {
     line: issue.line,
     message: issue.message,
   }));
-  return { cases: result.value?.cases ?? [], issues };
+  return {
+    cases: result.value?.cases ?? [],
+    issues,
+    files: result.issues.map((issue) => issue.file),
+  };
 }
 
 const JSONL = [
@@ -90,14 +94,20 @@ describe('tests: naming case files (AgentV 4.x)', () => {
     expect(cases.map((one) => one.id)).toEqual(['first', 'b-second']);
   });
 
-  it('reports a missing file, a pattern and a bad JSONL line at the entry naming them', async () => {
-    const { issues } = await load(
+  it('reports a missing file and a pattern at the entry naming them, a bad JSONL line at that line', async () => {
+    const { issues, files } = await load(
       ['tests:', '  - file://nowhere.yaml', '  - file://cases/*.yaml', '  - file://bad.jsonl'].join(
         '\n',
       ),
       { 'bad.jsonl': '{"id": "ok", "input": "x", "criteria": "y"}\nnot json\n' },
     );
     expect(issues).toEqual([
+      // At its own line of the JSONL file, named as the eval file is (issues are sorted by file).
+      expect.objectContaining({
+        severity: 'error',
+        line: 2,
+        message: expect.stringMatching(/^invalid JSON: /),
+      }),
       expect.objectContaining({
         severity: 'error',
         line: 2,
@@ -108,11 +118,11 @@ describe('tests: naming case files (AgentV 4.x)', () => {
         line: 3,
         message: 'case files by pattern ("cases/*.yaml") are not supported',
       }),
-      expect.objectContaining({
-        severity: 'error',
-        line: 4,
-        message: 'line 2 of "bad.jsonl" is not a JSON object',
-      }),
+    ]);
+    expect(files).toEqual([
+      path.join(dir, 'bad.jsonl'),
+      path.join(dir, 'suite.eval.yaml'),
+      path.join(dir, 'suite.eval.yaml'),
     ]);
   });
 });

@@ -101,7 +101,7 @@ export async function expandUpstreamTests(
     }
     const extension = path.extname(absolute).toLowerCase();
     const text = await readFile(absolute, 'utf8');
-    if (extension === '.jsonl') return parseJsonl(text, written, where);
+    if (extension === '.jsonl') return parseJsonl(text, written);
     if (extension === '.yaml' || extension === '.yml') {
       const value = await parseYaml(text, written, where);
       if (value === undefined) return [];
@@ -184,23 +184,31 @@ export async function expandUpstreamTests(
     }
   }
 
-  function parseJsonl(text: string, shown: string, where: PropertyKey[]): unknown[] {
+  /** The cases of a JSONL case file; a line that is not one is an error at that line of it. */
+  function parseJsonl(text: string, written: string): unknown[] {
+    // Shown as the eval file is, from the same place.
+    const shown = path.normalize(path.join(path.dirname(file), written));
     const cases: unknown[] = [];
     text.split('\n').forEach((line, index) => {
       if (line.trim() === '') return;
+      let problem: string;
       try {
         const value: unknown = JSON.parse(line);
         if (isRecord(value)) {
           cases.push(value);
           return;
         }
-      } catch {
-        // Reported below with the line.
+        problem =
+          'a case is a JSON object, not ' + (Array.isArray(value) ? 'a list' : typeof value);
+      } catch (error) {
+        problem = `invalid JSON: ${error instanceof Error ? error.message : String(error)}`;
       }
       issues.push({
         severity: 'error',
-        ...at(where),
-        message: `line ${index + 1} of "${shown}" is not a JSON object`,
+        file: shown,
+        line: index + 1,
+        column: 1,
+        message: problem,
         hint: 'write one case a line, e.g. {"id": "a", "input": "...", "criteria": "..."}',
       });
     });
