@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -176,10 +176,10 @@ function cgroupFoldersOf(pid: number): string[] {
 }
 
 /** The temp folders AgentV process `pid` made (see makeTempDir). */
-function tempFoldersOf(pid: number): string[] {
-  return readdirSync(tmpdir())
+function tempFoldersOf(pid: number, dir = tmpdir()): string[] {
+  return readdirSync(dir)
     .filter((name) => new RegExp(`^agentv-[a-z-]+-${pid}-[A-Za-z0-9]{6}$`).test(name))
-    .map((name) => path.join(tmpdir(), name));
+    .map((name) => path.join(dir, name));
 }
 
 /** Pids of the running processes whose parent is `parent`, with their command lines. */
@@ -377,7 +377,11 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
 
   it('the next run removes what a killed run and its killed watchdog left', async () => {
     const where = await setUp(['stuck']);
-    const { child, run } = startEval(where, ['--out', 'out.jsonl']);
+    // A temp folder of these runs' own: any other AgentV run starting meanwhile (a test file
+    // running beside this one) would sweep the killed run's folders before they are counted.
+    const tmp = where.file('tmp');
+    mkdirSync(tmp);
+    const { child, run } = startEval(where, ['--out', 'out.jsonl'], { TMPDIR: tmp });
     await allStarted(where, 'stuck');
     const inCgroup = cgroupOf(where, 'stuck') !== undefined;
     if (cgroupsRequired) expect(inCgroup).toBe(true);
@@ -387,7 +391,7 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
     child.kill('SIGKILL');
     await run;
     await until(() => !processAlive(watchdog!), 'the watchdog to die');
-    const folders = tempFoldersOf(child.pid!);
+    const folders = tempFoldersOf(child.pid!, tmp);
     // The call's folder; where calls enter cgroups, also that of the script that started the
     // run's first process in a shell already in its cgroup.
     expect(folders.map((folder) => path.basename(folder).split('-')[1]).sort()).toEqual(
@@ -399,7 +403,9 @@ describe.skipIf(process.platform !== 'linux')('nothing outlives agentv', () => {
     if (!inCgroup) for (const pid of stop) killQuietly(pid);
 
     const next = await setUp(['quick']);
-    const { code } = await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], next.dir);
+    const { code } = await runAgentv(['eval', 'evals/e.yaml', '--out', 'out.jsonl'], next.dir, {
+      TMPDIR: tmp,
+    });
     expect(code).toBe(0);
     await until(() => folders.every((folder) => !existsSync(folder)), 'the old folders to go');
     await until(() => stop.every((pid) => !processAlive(pid)), 'the old agents to be stopped');
