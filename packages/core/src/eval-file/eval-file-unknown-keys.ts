@@ -64,11 +64,17 @@ const UPSTREAM_FILE = spellingOf([
 /** A list of graders, under whichever name the format gives it. */
 const holdsGraders = LEFT_OUT_WHEN_MISSPELT.evaluators;
 
+/** A `tests:` file's lists of graders, under any name it may give them. */
+const UPSTREAM_GRADER_LISTS = {
+  evaluators: holdsGraders,
+  assertions: holdsGraders,
+  assert: holdsGraders,
+};
+
 /** `LEFT_OUT_WHEN_MISSPELT` where graders are also `assertions:` (or `assert:`). */
 const UPSTREAM_LEFT_OUT_WHEN_MISSPELT: Readonly<Record<string, (value: unknown) => boolean>> = {
   ...LEFT_OUT_WHEN_MISSPELT,
-  assertions: holdsGraders,
-  assert: holdsGraders,
+  ...UPSTREAM_GRADER_LISTS,
 };
 
 /**
@@ -84,29 +90,29 @@ const UPSTREAM_FILE_CASE_LISTS = { ...FILE_LEFT_OUT_WHEN_MISSPELT, eval_cases: t
 /** In a `tests:` file also the suite's graders. */
 const UPSTREAM_FILE_LEFT_OUT_WHEN_MISSPELT = {
   ...UPSTREAM_FILE_CASE_LISTS,
-  assertions: holdsGraders,
-  assert: holdsGraders,
+  ...UPSTREAM_GRADER_LISTS,
 } as const;
 
 /**
  * Whether `value` has an unknown key that `evalFileUnknownKeyWarnings` reports as a misspelt
  * list of graders or rubrics (`evaluators:`, `assertions:`, `rubrics:`) that would be left out:
- * an error at that key.
+ * an error at that key. `errorWhenMisspelt` is the table that check gives the same mapping, or
+ * its graders' part.
  */
 function misspeltGraders(
   value: unknown,
   known: ReadonlySet<string>,
+  errorWhenMisspelt: Readonly<Record<string, (value: unknown) => boolean>>,
   spelling?: KeySpelling,
 ): boolean {
   if (!isRecord(value)) return false;
+  const options = {
+    known: [...known],
+    ...(spelling === undefined ? {} : { spelling }),
+    errorWhenMisspelt,
+  };
   for (const key in value) {
     if (known.has(key)) continue;
-    const options = {
-      known: [...known],
-      ...(spelling === undefined ? {} : { spelling }),
-      // Graders or rubrics only: of what else a misspelling leaves out, none is a case's graders.
-      errorWhenMisspelt: UPSTREAM_LEFT_OUT_WHEN_MISSPELT,
-    };
     if (readMisspelling(key, value[key], options).leavesOut) return true;
   }
   return false;
@@ -127,8 +133,10 @@ export function caseMisspellsGraders(
   if (!isRecord(rawCase)) return false;
   const caseKeys = datasetLine ? KNOWN.datasetCase : KNOWN.case;
   return (
-    misspeltGraders(rawCase, caseKeys, upstream ? UPSTREAM_CASE : undefined) ||
-    misspeltGraders(rawCase.execution, KNOWN.caseExecution)
+    (upstream
+      ? misspeltGraders(rawCase, caseKeys, UPSTREAM_LEFT_OUT_WHEN_MISSPELT, UPSTREAM_CASE)
+      : misspeltGraders(rawCase, caseKeys, LEFT_OUT_WHEN_MISSPELT)) ||
+    misspeltGraders(rawCase.execution, KNOWN.caseExecution, LEFT_OUT_WHEN_MISSPELT)
   );
 }
 
@@ -138,8 +146,10 @@ export function caseMisspellsGraders(
  */
 export function fileMisspellsGraders(data: Record<string, unknown>, upstream: boolean): boolean {
   return (
-    misspeltGraders(data.execution, KNOWN.fileExecution) ||
-    (upstream && misspeltGraders(data, KNOWN.file, UPSTREAM_FILE))
+    misspeltGraders(data.execution, KNOWN.fileExecution, LEFT_OUT_WHEN_MISSPELT) ||
+    // The graders' part of `UPSTREAM_FILE_LEFT_OUT_WHEN_MISSPELT`: a misspelt list of cases is
+    // `fileMisspellsCases`'s.
+    (upstream && misspeltGraders(data, KNOWN.file, UPSTREAM_GRADER_LISTS, UPSTREAM_FILE))
   );
 }
 

@@ -19,6 +19,13 @@ function brief(issue: Issue) {
   };
 }
 
+/** The issues of `text` loaded as the eval file `name` in `dir`, briefly and with their hints. */
+async function issuesOfFile(dir: string, name: string, text: string) {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  return (await loadEvalFile(file)).issues.map((issue) => ({ ...brief(issue), hint: issue.hint }));
+}
+
 async function issuesOf(file: string) {
   const result = await loadEvalFile(file);
   expect(result.value).toBeUndefined();
@@ -510,14 +517,7 @@ execution:
 
   it('is the one error when it is the only list: the file is not also missing evalcases', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
-    const errors = async (text: string) => {
-      const file = path.join(dir!, 'suite.yaml');
-      await writeFile(file, text);
-      return (await loadEvalFile(file)).issues.map((issue) => ({
-        ...brief(issue),
-        hint: issue.hint,
-      }));
-    };
+    const errors = (text: string) => issuesOfFile(dir!, 'suite.yaml', text);
     const misspelt = (key: string, line: number, meant: string) => [
       {
         severity: 'error',
@@ -552,14 +552,7 @@ describe('loadEvalFile: a case that asks nothing', () => {
 
   it("is reported in the words of where it is written: a tests: file's, a dataset record's", async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-no-question-'));
-    const errors = async (name: string, text: string) => {
-      const file = path.join(dir!, name);
-      await writeFile(file, text);
-      return (await loadEvalFile(file)).issues.map((issue) => ({
-        ...brief(issue),
-        hint: issue.hint,
-      }));
-    };
+    const errors = (name: string, text: string) => issuesOfFile(dir!, name, text);
     expect(
       await errors(
         'tests.yaml',
@@ -753,26 +746,34 @@ evalcases:
   it("in a tests: file, a misspelt suite-level assertions: is an error, and its cases' reason", async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-misspelt-'));
     const file = path.join(dir, 'suite.yaml');
-    await writeFile(
-      file,
-      `assertion: [{ type: contains, value: hi }]
+    // `evaluators:` is this AgentV's own name for the list, not a tests: file's top-level key.
+    for (const key of ['assertion', 'evaluators', 'evaluator']) {
+      await writeFile(
+        file,
+        `${key}: [{ type: contains, value: hi }]
 tests:
   - id: a
     input: hi
 `,
-    );
-    const result = await loadEvalFile(file, { partial: true });
-    expect(
-      result.issues.map(({ severity, line, message, hint }) => ({ severity, line, message, hint })),
-    ).toEqual([
-      {
-        severity: 'error',
-        line: 1,
-        message: 'unknown key "assertion" at the top level: what it holds would be left out',
-        hint: 'did you mean "assertions"?',
-      },
-    ]);
-    expect(result.value?.cases[0]?.sharedEvaluatorsInvalid).toBe(true);
+      );
+      const result = await loadEvalFile(file, { partial: true });
+      expect(
+        result.issues.map(({ severity, line, message, hint }) => ({
+          severity,
+          line,
+          message,
+          hint,
+        })),
+      ).toEqual([
+        {
+          severity: 'error',
+          line: 1,
+          message: `unknown key "${key}" at the top level: what it holds would be left out`,
+          hint: 'did you mean "assertions"?',
+        },
+      ]);
+      expect(result.value?.cases[0]?.sharedEvaluatorsInvalid).toBe(true);
+    }
   });
 });
 
