@@ -33,7 +33,7 @@ describe('agentv validate (in process)', () => {
     expect(stdout.split('\n')).toEqual([
       `error: ${shown('.agentv/targets.yaml')}:9:5: target "editor": unknown provider "vscode" (hint: use one of: amazon-bedrock, anthropic, azure, azure-openai, bedrock, claude, claude-cli, claude-code, cli, codex, copilot, copilot-cli, deepseek, gemini, gemini-cli, google, google-gemini, google-vertex, groq, http, mistral, mock, openai, openai-compatible, opencode, openrouter, vertex, xai (used by ${shown('evals/nested/broken.yaml')}))`,
       `error: ${shown('evals/nested/broken.yaml')}:6:5: case "typo": missing required key "input_messages" (hint: add \`input_messages:\` with at least one message, e.g. \`- {role: user, content: "..."}\`, or a conversation (\`turns:\` / \`simulated_user:\`))`,
-      `error: ${shown('evals/nested/broken.yaml')}:6:5: case "typo": has no evaluators (hint: add \`evaluators:\` to the case or \`execution.evaluators\` to the file, e.g. \`- { type: contains, value: "refund" }\`, or configure a judge (\`judge_target:\`) to grade it with the default llm_judge)`,
+      `error: ${shown('evals/nested/broken.yaml')}:6:5: case "typo": has no evaluators (hint: add \`evaluators:\` to the case or \`execution.evaluators\` to the file, e.g. \`- { type: contains, value: "refund" }\`, or name a judge (\`--judge-target\`, \`execution.judge_target\` in the file, or \`judge_target\` on the target) to grade it with the default llm_judge)`,
       `warning: ${shown('evals/nested/broken.yaml')}:7:5: case "typo": unknown key "input_mesages" is ignored (hint: did you mean "input_messages"?)`,
       '4 files checked: 2 with errors (3 errors, 1 warning)',
       '',

@@ -372,11 +372,11 @@ ${JSON.stringify({ id: 'd', question: 'hi' })}
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n').filter((line) => line.startsWith('error:'));
     expect(lines).toEqual([
-      'error: evals/data.yaml: case "d": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`, or configure a judge (`judge_target:`) to grade it with the default llm_judge)',
+      'error: evals/data.yaml: case "d": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`, or name a judge (`--judge-target`, `execution.judge_target` in the file, or `judge_target` on the target) to grade it with the default llm_judge)',
       'error: evals/file.yaml:2:3: unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
       'error: evals/own.yaml:5:7: case "b": unknown key "evaluator" in execution: what it holds would be left out (hint: did you mean "evaluators"?)',
       'error: evals/own.yaml:9:5: case "e": unknown key "evaluatr": what it holds would be left out (hint: did you mean "evaluators"?)',
-      'error: evals/own.yaml:11:5: case "f": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`, or configure a judge (`judge_target:`) to grade it with the default llm_judge)',
+      'error: evals/own.yaml:11:5: case "f": has no evaluators (hint: add `evaluators:` to the case or `execution.evaluators` to the file, e.g. `- { type: contains, value: "refund" }`, or name a judge (`--judge-target`, `execution.judge_target` in the file, or `judge_target` on the target) to grade it with the default llm_judge)',
       'error: evals/data.jsonl:1:1: case "c": unknown key "Evaluators": what it holds would be left out (first on this line) (hint: did you mean "evaluators"?)',
     ]);
   });
@@ -401,7 +401,7 @@ ${judge}  - name: judge
     const run = await runAgentv(['validate', 'evals'], project.dir);
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n').filter((line) => line.startsWith('error:'))).toEqual([
-      'error: evals/suite.yaml:2:5: case "bare": has no assertions (hint: add `assertions:` to the test or to the file, e.g. `- { type: contains, value: "refund" }`, or configure a judge (`judge_target:`) to grade it with the default llm_judge)',
+      'error: evals/suite.yaml:2:5: case "bare": has no assertions (hint: add `assertions:` to the test or to the file, e.g. `- { type: contains, value: "refund" }`, or name a judge (`--judge-target`, `execution.judge_target` in the file, or `judge_target` on the target) to grade it with the default llm_judge)',
     ]);
     // The hint's second way: with a judge, the default llm_judge grades it.
     writeFileSync(

@@ -327,7 +327,8 @@ describe('gradeCase', () => {
     const none = await gradeCase([], context, registry);
     expect(none).toMatchObject({ score: 0, passed: false, evaluatorResults: [] });
     expect(none.error).toBe(
-      'case "case-1" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file',
+      'case "case-1" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file' +
+        ', or name a judge (`--judge-target`, `execution.judge_target` in the file, or `judge_target` on the target) to grade it with the default llm_judge',
     );
     // A tests: file's test, in that format's words.
     const test = await gradeCase(
@@ -336,7 +337,8 @@ describe('gradeCase', () => {
       registry,
     );
     expect(test.error).toBe(
-      'test "case-1" has no assertions; add "assertions" to the test or to the file',
+      'test "case-1" has no assertions; add "assertions" to the test or to the file' +
+        ', or name a judge (`--judge-target`, `execution.judge_target` in the file, or `judge_target` on the target) to grade it with the default llm_judge',
     );
     const weightless = await gradeCase([fixed('info', 1, { weight: 0 })], context, registry);
     expect(weightless.passed).toBe(false);

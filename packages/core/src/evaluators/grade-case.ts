@@ -8,6 +8,7 @@ import type {
   EvaluatorResult,
 } from './evaluator.js';
 import { isEvaluatorError } from './evaluator-error.js';
+import { JUDGE_HINT } from './needs-judge.js';
 import { passesOwnMark, requiredMiss } from './required-grader.js';
 import { reaches, verdictFor } from './verdict.js';
 
@@ -130,8 +131,8 @@ function combine(
   if (configs.length === 0) {
     errors.push(
       context.evalCase.testsFormat
-        ? `test "${context.evalCase.id}" has no assertions; add "assertions" to the test or to the file`
-        : `case "${context.evalCase.id}" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file`,
+        ? `test "${context.evalCase.id}" has no assertions; add "assertions" to the test or to the file, ${JUDGE_HINT}`
+        : `case "${context.evalCase.id}" has no evaluators; add "evaluators" to the case or "execution.evaluators" to the file, ${JUDGE_HINT}`,
     );
   } else if (!weighted) {
     errors.push(

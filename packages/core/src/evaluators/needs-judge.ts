@@ -11,3 +11,10 @@ export function needsJudge(config: EvaluatorConfig, registry: EvaluatorRegistry)
   const declared = registry.get(config.type).needsJudge;
   return typeof declared === 'function' ? declared(config, registry) : declared === true;
 }
+
+/**
+ * The other way to grade a case without graders (README, "Graders"): a judge, named in any of the
+ * three places one can be.
+ */
+export const JUDGE_HINT =
+  'or name a judge (`--judge-target`, `execution.judge_target` in the file, or `judge_target` on the target) to grade it with the default llm_judge';

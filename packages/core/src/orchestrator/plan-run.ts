@@ -4,7 +4,7 @@ import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
 import { evaluatorIssuePosition } from '../eval-file/evaluator-positions.js';
 import type { EvaluatorRegistry } from '../evaluators/evaluator.js';
 import { evaluatorKeyIssues, unknownTypeHint } from '../evaluators/evaluator-keys.js';
-import { needsJudge } from '../evaluators/needs-judge.js';
+import { JUDGE_HINT, needsJudge } from '../evaluators/needs-judge.js';
 import { sandboxGraderIssues } from '../evaluators/sandbox-grader.js';
 import { workspaceGraderIssues } from '../evaluators/workspace-grader-issues.js';
 import { batchWorkspaceIssue } from '../project/batch-workspace-issue.js';
@@ -531,9 +531,6 @@ function caseLocation(evalCase: EvalCase): Pick<Issue, 'file' | 'line' | 'column
   if (evalCase.column !== undefined) where.column = evalCase.column;
   return where;
 }
-
-/** The other way to grade a case without graders (README, "Graders"). */
-const JUDGE_HINT = 'or configure a judge (`judge_target:`) to grade it with the default llm_judge';
 
 function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues: IssueList): void {
   const where = caseLocation(evalCase);
