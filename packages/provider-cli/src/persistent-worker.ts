@@ -92,8 +92,8 @@ interface Pending {
 }
 
 const STDERR_TAIL_CHARS = 4096;
-/** How long an ended process's stderr is read before its end is reported. */
-const STDERR_DRAIN_MS = 500;
+/** How long an ended process's output is read before its end is reported. */
+const OUTPUT_DRAIN_MS = 500;
 
 /**
  * One process of a persistent agent: started once, answering one case at a
@@ -328,6 +328,8 @@ export class PersistentWorker {
     const { label, redact } = this.options;
     const where = this.options.sandbox === undefined ? '' : ' in its container';
     this.log(`started ${child.label} in ${this.cwd}${where}`);
+    // A case sent as the worker exits fails the write (EPIPE): its exit fails that case.
+    child.stdin.on('error', () => {});
     // Lines are read with a ceiling: a process writing one endless line cannot exhaust memory.
     const stdout = new LineSplitter((line) => this.onLine(line), {
       maxLineBytes: this.options.maxOutputBytes,
@@ -346,11 +348,17 @@ export class PersistentWorker {
     );
     child.stderr.on('data', (chunk: string) => stderr.push(chunk));
     child.stderr.on('end', () => stderr.end());
-    // What the process wrote to stderr before it ended explains its end: read it all first (a
-    // leftover holding the pipe open is given half a second).
-    const stderrRead = new Promise<void>((resolve) => child.stderr.once('end', resolve));
+    // What the process wrote before it ended is read first: its last answer line (written just
+    // before it exits) is that case's answer, and its stderr explains its end. `done` can come
+    // before a pipe's last data; a leftover holding a pipe open is given half a second.
+    const read = (stream: NodeJS.ReadableStream) =>
+      new Promise<void>((resolve) => {
+        stream.once('end', resolve);
+        stream.once('close', resolve);
+      });
+    const outputRead = Promise.all([read(child.stdout), read(child.stderr)]);
     const ended = child.done.then(async (exit) => {
-      await Promise.race([stderrRead, delay(STDERR_DRAIN_MS, undefined, { ref: false })]);
+      await Promise.race([outputRead, delay(OUTPUT_DRAIN_MS, undefined, { ref: false })]);
       return exit;
     });
     void ended.then((exit) => {

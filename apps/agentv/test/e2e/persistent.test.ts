@@ -176,6 +176,35 @@ appendFileSync('starts.log', 'eof ' + process.pid + '\\n');
     expect(order.indexOf('crash')).toBeLessThan(order.indexOf('d2'));
   }, 60_000);
 
+  it('a worker that exits after each answer fails no run: a case sent to it as it exits is retried on a new one', async () => {
+    // A long answer keeps the exit close behind it: the next case is sent as the worker exits.
+    const agent = `
+import { createInterface } from 'node:readline';
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id, question } = JSON.parse(line);
+  const text = 'You asked: ' + question + ' '.repeat(2 ** 20);
+  process.stdout.write(JSON.stringify({ id, text }) + '\\n', () => process.exit(0));
+});
+`;
+    project = await createProject({
+      'agent.mjs': agent,
+      '.agentv/targets.yaml': targets('node agent.mjs', '    max_retries: 1\n'),
+      'evals/e.yaml': evalFile(8).replaceAll('type: equals', 'type: contains'),
+    });
+    const run = await runAgentv(
+      ['eval', 'evals/e.yaml', '--out', 'out.jsonl', '--workers', '1'],
+      project.dir,
+    );
+    expect(run.stderr).not.toContain('EPIPE');
+    expect(run.stdout).toContain('8 cases: 8 passed, 0 failed, 0 errored');
+    expect(run.code).toBe(0);
+    const lines = parseJsonl(await readFile(project.file('out.jsonl'), 'utf8'));
+    expect(lines.map((line) => line.eval_id).sort()).toEqual(
+      Array.from({ length: 8 }, (_, index) => `c${index}`),
+    );
+    expect((await logged(project, 'start')).filter(processAlive)).toEqual([]);
+  }, 60_000);
+
   it('kills a worker that hangs at the timeout and leaves no process behind', async () => {
     project = await createProject({
       'agent.mjs': TEST_AGENT,

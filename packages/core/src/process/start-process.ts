@@ -94,6 +94,9 @@ export async function startProcess(options: StartProcessOptions): Promise<LongLi
   if (launched === undefined) guard.started(pid);
   const group = createProcessGroupTerminator(pid, graceMs, guard.cgroup);
   const stdin = child.stdin!;
+  // A process that has exited, or closed its stdin, fails the next write with EPIPE: `done`
+  // reports its end, so the write's error is not thrown at AgentV.
+  stdin.on('error', () => {});
   child.stdout!.setEncoding('utf8');
   child.stderr!.setEncoding('utf8');
 

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { startProcess, type TraceEvent } from '@agentv/core/provider-utils';
 import type { AgentEventReader, AgentInvocation, AgentOutcome } from './agent-adapter.js';
 import { createLineSplitter } from './jsonl-lines.js';
@@ -63,6 +64,8 @@ export interface AgentRunResult {
 }
 
 const STDERR_KEPT = 64 * 1024;
+/** How long an ended agent's stderr is read before its end is reported. */
+const STDERR_DRAIN_MS = 500;
 
 /**
  * Runs the agent's CLI without a shell in its own process group (core's `startProcess`), writes
@@ -123,10 +126,13 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     stderr += chunk;
     if (stderr.length > STDERR_KEPT * 2) stderr = stderr.slice(-STDERR_KEPT);
   });
-  const stdoutEnded = new Promise<void>((resolve) => {
-    proc.stdout.once('end', resolve);
-    proc.stdout.once('close', resolve);
-  });
+  const ended = (stream: NodeJS.ReadableStream) =>
+    new Promise<void>((resolve) => {
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+    });
+  const stdoutEnded = ended(proc.stdout);
+  const stderrEnded = ended(proc.stderr);
 
   // A process that never reads its stdin must not fail the write.
   proc.stdin.on('error', () => {});
@@ -151,7 +157,10 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const exit = await proc.done;
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
+  // `done` can come before a pipe's last data: every event is read, and the end of stderr that
+  // explains a failure (a leftover holding stderr open is given half a second).
   await stdoutEnded;
+  await Promise.race([stderrEnded, delay(STDERR_DRAIN_MS, undefined, { ref: false })]);
   if (outputExceeded === undefined) splitter.end();
 
   const outcome = reader.finish({
