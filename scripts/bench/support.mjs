@@ -177,7 +177,13 @@ export function evalWithDataset(datasetPath) {
  * `AGENTV_BENCH_FIGURES`, from which bench.mjs writes the results JSON.
  */
 export function report(name, value, unit, budget, ok, extra = {}) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}: ${value} ${unit} (budget: ${budget})`);
+  // A figure not measured here says so, not a value it never had.
+  const skipped = typeof extra.skipped === 'string' ? extra.skipped : extra.skipped && 'skipped';
+  console.log(
+    skipped
+      ? `skip ${name}: ${skipped} (budget: ${budget})`
+      : `${ok ? 'ok  ' : 'FAIL'} ${name}: ${value} ${unit} (budget: ${budget})`,
+  );
   const file = process.env.AGENTV_BENCH_FIGURES;
   if (file) {
     const figure = { name, value: Number(value), unit, budget, ok, ...extra };

@@ -413,6 +413,34 @@ ${judge}  - name: judge
     expect(judged.code).toBe(0);
   });
 
+  it("names an unknown assertion type in a tests: file's words, suggesting AgentV 4.x's names", async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': `targets:
+  - name: default
+    provider: cli
+    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
+`,
+      'evals/suite.yaml': `tests:
+  - id: a
+    input: hi
+    assertions:
+      - type: is-jsn
+      - type: llm-grader-x
+`,
+    });
+    const run = await runAgentv(['validate', 'evals'], project.dir);
+    expect(run.code).toBe(1);
+    const errors = run.stdout.split('\n').filter((line) => line.startsWith('error:'));
+    expect(errors.map((line) => line.replace(/ Or use one of: .*/, ''))).toEqual([
+      'error: evals/suite.yaml:5:15: case "a": assertion "is-jsn" has unknown type "is-jsn" (hint: did you mean "is-json"?',
+      'error: evals/suite.yaml:6:15: case "a": assertion "llm-grader-x" has unknown type "llm-grader-x" (hint: did you mean "llm-grader"?',
+    ]);
+    // The list is of the names such a file writes: 4.x's, and this AgentV's that none is read as.
+    expect(errors[0]).toContain('code-grader, command, composite, contains, contains-all');
+    expect(errors[0]).not.toContain('is_json');
+  });
+
   it('exits 2 for a path that does not exist', async () => {
     project = await createProject({});
     const run = await runAgentv(['validate', 'evals'], project.dir);

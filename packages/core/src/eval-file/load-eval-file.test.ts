@@ -544,6 +544,34 @@ execution:
   });
 });
 
+describe('loadEvalFile: a tests: file without tests', () => {
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is told in its own words; a case file it cannot read is the one error, not also an empty list', async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'agentv-no-tests-'));
+    const grader = 'assertions: [{ type: contains, value: hi }]\n';
+    const empty = {
+      severity: 'error',
+      line: 1,
+      message: 'tests must have at least 1 entry',
+      hint: 'add a `tests:` list with at least one test (`- id: ...`), or name a case file or folder (`tests: ./cases.jsonl`)',
+    };
+    expect(await issuesOfFile(dir, 'a.yaml', `tests: []\n${grader}`)).toEqual([empty]);
+    await writeFile(path.join(dir, 'empty.jsonl'), '');
+    expect(await issuesOfFile(dir, 'b.yaml', `tests: ./empty.jsonl\n${grader}`)).toEqual([empty]);
+    expect(
+      (await issuesOfFile(dir, 'c.yaml', `tests: ./missing.jsonl\n${grader}`)).map(
+        (issue) => issue.message,
+      ),
+    ).toEqual([
+      `case file "./missing.jsonl" not found (resolved to ${path.join(dir, 'missing.jsonl')})`,
+    ]);
+  });
+});
+
 describe('loadEvalFile: a case that asks nothing', () => {
   let dir: string | undefined;
   afterEach(async () => {

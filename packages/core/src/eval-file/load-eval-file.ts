@@ -16,7 +16,11 @@ import {
   type WorkspaceLayer,
 } from '../workspace/resolve-workspace-config.js';
 import type { WorkspaceConfig } from '../workspace/workspace-config.js';
-import { describeZodIssues, type IssueScope } from '../yaml/describe-zod-issues.js';
+import {
+  describeZodIssues,
+  type IssueScope,
+  type ProblemKind,
+} from '../yaml/describe-zod-issues.js';
 import { parseYamlMapping } from '../yaml/parse-yaml-mapping.js';
 import type { SourceLocator, SourcePosition } from '../yaml/yaml-source.js';
 import { buildConversation } from './build-conversation.js';
@@ -155,9 +159,12 @@ export async function loadEvalFile(
   let { source, data } = parsed.value;
   // A file of that format, not one of `evalcases:` read as one for a key of some case.
   const upstream = isUpstreamSuite(data);
+  // A case file named by the file could not be read: that error is why it has no cases.
+  let caseFileUnread = false;
   if (isUpstreamFormat(data)) {
     const expanded = await expandUpstreamTests(data, filePath, source, cwd);
     issues.push(...expanded.issues);
+    caseFileUnread = expanded.issues.some((issue) => issue.severity === 'error');
     const translated = translateUpstreamFormat(
       expanded.data,
       filePath,
@@ -181,13 +188,18 @@ export async function loadEvalFile(
         scope: upstream
           ? (issuePath) => spelledAsTests(caseScope(data, issuePath))
           : (issuePath) => caseScope(data, issuePath),
-        hint: evalFileHint,
+        hint: upstream ? testsFileHint : evalFileHint,
       },
     );
   issues.push(...bothTargetKeysIssues(data, filePath, source));
   // Parsed once per file: compiling zod's fast path for it costs more than the parse itself.
   const header = evalFileHeaderSchema.safeParse(data, { jitless: true });
-  if (!header.success) issues.push(...describe(header.error.issues, []));
+  if (!header.success) {
+    const shown = caseFileUnread
+      ? header.error.issues.filter((issue) => !isCaseListIssue(issue))
+      : header.error.issues;
+    issues.push(...describe(shown, []));
+  }
   const noCases = data.evalcases === undefined && data.cases === undefined;
   // A misspelt list of cases (`evalcase:`, `test:`) is an error at its key, and the reason.
   if (noCases && !fileMisspellsCases(data, upstream)) {
@@ -1017,6 +1029,19 @@ function spelledAsTests(scope: IssueScope): IssueScope {
     typeof key === 'string' ? (UPSTREAM_NAMES[key] ?? key) : key,
   );
   return { ...scope, shownPath };
+}
+
+/** Whether a schema issue is about the file's list of cases as a whole (an empty one). */
+function isCaseListIssue(issue: z.core.$ZodIssue): boolean {
+  return issue.path.length === 1 && issue.path[0] === 'evalcases';
+}
+
+/** `evalFileHint` in the words of a `tests:` file. */
+function testsFileHint(issuePath: readonly PropertyKey[], kind: ProblemKind): string | undefined {
+  if (issuePath.length === 1 && issuePath[0] === 'evalcases') {
+    return 'add a `tests:` list with at least one test (`- id: ...`), or name a case file or folder (`tests: ./cases.jsonl`)';
+  }
+  return evalFileHint(issuePath, kind);
 }
 
 /** The error for a case that asks nothing, in the words of where it is written. */

@@ -58,7 +58,10 @@ export interface EvaluateOptions {
   workers?: number;
   /** Retries of a failed agent or judge call; wins over a target's `max_retries`; default: that, else 2. */
   maxRetries?: number;
-  /** A case passes when its score reaches this (0..1), instead of every evaluator passing. */
+  /**
+   * A case passes when its score reaches this (0..1), instead of by its file's rule (every grader
+   * passes; in a `tests:` file, its score reaches 0.8 or the file's threshold).
+   */
   threshold?: number;
   /** Answer every case with the mock provider instead of the real targets. */
   dryRun?: boolean;

@@ -1,5 +1,6 @@
 import type { Issue } from '../errors/input-issue.js';
 import type { EvaluatorConfig } from '../eval-file/evaluator-config.js';
+import { testsFileGraderTypes } from '../eval-file/upstream/upstream-graders.js';
 import { closestMatch } from '../util/closest-match.js';
 import type { EvaluatorRegistry } from './evaluator.js';
 import { knownTypes } from './known-types.js';
@@ -151,11 +152,17 @@ export function negatedTypeHint(type: string, registry: EvaluatorRegistry): stri
  * (`negatedTypeHint`), else a did-you-mean over every registered type and the
  * list of types (`not_<type>` forms summed up).
  */
-export function unknownTypeHint(type: string, registry: EvaluatorRegistry): string {
+export function unknownTypeHint(
+  type: string,
+  registry: EvaluatorRegistry,
+  /** The grader is a `tests:` file's: its types are named as AgentV 4.x names them. */
+  testsFile = false,
+): string {
   const negated = negatedTypeHint(type, registry);
   if (negated !== undefined) return negated;
-  const list = knownTypes(registry);
-  const match = closestMatch(type, registry.types());
+  const types = testsFile ? testsFileGraderTypes(registry.types()) : registry.types();
+  const list = testsFile ? types.join(', ') : knownTypes(registry);
+  const match = closestMatch(type, types);
   return match === undefined
     ? `use one of: ${list}`
     : `did you mean "${match}"? Or use one of: ${list}`;

@@ -565,8 +565,11 @@ function checkEvaluators(evalCase: EvalCase, registry: EvaluatorRegistry, issues
     if (!registry.has(config.type)) {
       issues.add({
         severity: 'error',
-        ...at(['type'], `evaluator "${config.name}" has unknown type "${config.type}"`),
-        hint: unknownTypeHint(config.type, registry),
+        ...at(
+          ['type'],
+          `${evalCase.testsFormat ? 'assertion' : 'evaluator'} "${config.name}" has unknown type "${config.type}"`,
+        ),
+        hint: unknownTypeHint(config.type, registry, evalCase.testsFormat),
       });
       continue;
     }

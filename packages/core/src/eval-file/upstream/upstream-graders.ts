@@ -56,6 +56,23 @@ export const UPSTREAM_GRADERS: Readonly<Record<string, UpstreamGrader>> = {
   },
 };
 
+/**
+ * The grader types a `tests:` file writes, sorted: AgentV 4.x's names of those it reads, and of
+ * `ours` (this AgentV's types) those no 4.x name is read as. Negated checks are `negate: true`
+ * there, not listed `not_<type>` types.
+ */
+export function testsFileGraderTypes(ours: readonly string[]): string[] {
+  const read = Object.entries(UPSTREAM_GRADERS).filter(([, grader]) => 'type' in grader);
+  const covered = new Set(read.map(([, grader]) => (grader as { type: string }).type));
+  const own = ours.filter(
+    (type) =>
+      !covered.has(type) &&
+      !type.startsWith('not_') &&
+      UPSTREAM_GRADERS[type.replaceAll('_', '-')] === undefined,
+  );
+  return [...read.map(([name]) => name), ...own].sort();
+}
+
 /** Upstream's spellings of 1.x names it no longer runs (it skips them with a warning). */
 const OURS = new Set(['code_judge', 'llm_judge', 'is_json', 'json_schema', 'tool_trajectory']);
 
