@@ -1,5 +1,24 @@
+import type { EvaluationResult } from '@agentv/core';
 import { describe, expect, it } from 'vitest';
-import { failedAnswerLine } from './progress-lines.js';
+import { createProgressLines, failedAnswerLine } from './progress-lines.js';
+
+describe('createProgressLines', () => {
+  it('names the first missed check of a failed case, and of one that passed below a full score', () => {
+    const lines: string[] = [];
+    const progress = createProgressLines(3, (line) => lines.push(line));
+    const graded = (evalId: string, score: number, passed: boolean, misses: string[]) =>
+      ({ evalId, score, passed, misses, durationMs: 5 }) as unknown as EvaluationResult;
+    progress.onResult(graded('full', 1, true, []));
+    // A tests: file's case passes at 0.8: the line says which check cost the rest.
+    progress.onResult(graded('most', 0.8, true, ['missing "refund"', 'too long']));
+    progress.onResult(graded('low', 0.4, false, ['missing "order"']));
+    expect(lines).toEqual([
+      '[1/3] PASS  full  1.000  (5 ms)',
+      '[2/3] PASS  most  0.800  missing "refund"  (5 ms)',
+      '[3/3] FAIL  low  0.400  missing "order"  (5 ms)',
+    ]);
+  });
+});
 
 describe('failedAnswerLine', () => {
   it('quotes the answer so an empty one, line breaks and quotes show', () => {

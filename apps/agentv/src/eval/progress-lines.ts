@@ -16,12 +16,21 @@ export function createProgressLines(total: number, write: (line: string) => void
       const detail =
         result.error !== undefined
           ? oneLine(result.error)
-          : `${result.score.toFixed(3)}${!result.passed && result.misses[0] ? `  ${oneLine(result.misses[0])}` : ''}`;
+          : `${result.score.toFixed(3)}${shownMiss(result)}`;
       write(
         `${counter} ${status} ${terminalText(result.evalId)}  ${detail}  (${result.durationMs} ms)`,
       );
     },
   };
+}
+
+/**
+ * The first check a case missed, after its score: on a failed case, and on one that passed below
+ * a full score (a threshold let it pass), so the line says what cost it points.
+ */
+function shownMiss(result: EvaluationResult): string {
+  const miss = result.misses[0];
+  return miss !== undefined && (!result.passed || result.score < 1) ? `  ${oneLine(miss)}` : '';
 }
 
 /** How progress lines name a case: by its id, and with its target when the run has several. */
