@@ -22,6 +22,13 @@ writeFileSync(out, JSON.stringify({
 }));
 `;
 
+/** A targets file whose one target, `default`, runs `AGENT`. */
+const DEFAULT_TARGETS = `targets:
+  - name: default
+    provider: cli
+    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
+`;
+
 /** Files written for AgentV's agentv-eval-v2 generation, using every spelling it allowed. */
 const ORIGINAL_FORMAT = {
   'agent.mjs': AGENT,
@@ -303,11 +310,7 @@ targets:
   it("reports a grader's required that is not true, false or a score, and a misspelling of it, at their lines", async () => {
     project = await createProject({
       'agent.mjs': AGENT,
-      '.agentv/targets.yaml': `targets:
-  - name: default
-    provider: cli
-    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
-`,
+      '.agentv/targets.yaml': DEFAULT_TARGETS,
       'evals/range.yaml': `evalcases:
   - id: refund
     input_messages: [{ role: user, content: Refund order 42 }]
@@ -335,11 +338,7 @@ targets:
   it('reports a misspelt evaluators: as the reason a case has no graders, not that it has none', async () => {
     project = await createProject({
       'agent.mjs': AGENT,
-      '.agentv/targets.yaml': `targets:
-  - name: default
-    provider: cli
-    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
-`,
+      '.agentv/targets.yaml': DEFAULT_TARGETS,
       // The file's list misspelt: case "a" would use it.
       'evals/file.yaml': `execution:
   evaluator:
@@ -416,11 +415,7 @@ ${judge}  - name: judge
   it("names an unknown assertion type in a tests: file's words, suggesting AgentV 4.x's names", async () => {
     project = await createProject({
       'agent.mjs': AGENT,
-      '.agentv/targets.yaml': `targets:
-  - name: default
-    provider: cli
-    command_template: node ../agent.mjs {PROMPT} {OUTPUT_FILE}
-`,
+      '.agentv/targets.yaml': DEFAULT_TARGETS,
       'evals/suite.yaml': `tests:
   - id: a
     input: hi
