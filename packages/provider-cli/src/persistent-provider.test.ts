@@ -174,6 +174,25 @@ describe('cli provider, mode: persistent', () => {
     await provider.close?.();
   });
 
+  it('fails the case sent to a worker that closed its stdin but lives on, at once and not at the timeout', async () => {
+    // Answers its first case, closes its stdin and lives on.
+    const provider = persistent(
+      `read -r line; echo '{"id": "a", "text": "last answer"}'; exec 0<&-; sleep 30`,
+      { timeoutSeconds: 30 },
+    );
+    expect((await provider.invoke(makeRequest({ evalCaseId: 'a', question: 'one' }))).text).toBe(
+      'last answer',
+    );
+    const started = performance.now();
+    const error = (await catchError(() =>
+      provider.invoke(makeRequest({ evalCaseId: 'b', question: 'two' })),
+    )) as ProviderError;
+    expect(error.message).toContain('closed its stdin, so case "b" could not be sent to it');
+    expect(error.retryable).toBe(true);
+    expect(error.hint).toContain('keeps reading request lines from stdin until it ends');
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
   it('restarts a worker that crashed: that case fails retryably with stderr, the next one passes', async () => {
     const log = newLog();
     const provider = persistent(testAgent(log));

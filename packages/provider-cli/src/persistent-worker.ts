@@ -92,6 +92,10 @@ interface Pending {
 }
 
 const STDERR_TAIL_CHARS = 4096;
+/** What a persistent agent that stops reading after an answer does wrong. */
+const PERSISTENT_LOOP_HINT =
+  'a mode: persistent agent keeps reading request lines from stdin until it ends, answering each, and exits only then';
+
 /** How long an ended process's output is read before its end is reported. */
 const OUTPUT_DRAIN_MS = 500;
 
@@ -328,8 +332,23 @@ export class PersistentWorker {
     const { label, redact } = this.options;
     const where = this.options.sandbox === undefined ? '' : ' in its container';
     this.log(`started ${child.label} in ${this.cwd}${where}`);
-    // A case sent as the worker exits fails the write (EPIPE): its exit fails that case.
-    child.stdin.on('error', () => {});
+    // A case sent as the worker exits fails the write (EPIPE): its exit fails that case. A worker
+    // that closed its stdin and lives on would never get the case: that fails it.
+    child.stdin.on('error', () => {
+      const pending = this.pending;
+      if (pending === undefined) return;
+      setTimeout(() => {
+        if (this.pending !== pending || child.exited) return;
+        this.fail(
+          new ProviderError(
+            this.withStderr(
+              `${label} (${child.label}) closed its stdin, so case "${pending.id}" could not be sent to it`,
+            ),
+            { retryable: true, hint: PERSISTENT_LOOP_HINT },
+          ),
+        );
+      }, OUTPUT_DRAIN_MS).unref();
+    });
     // Lines are read with a ceiling: a process writing one endless line cannot exhaust memory.
     const stdout = new LineSplitter((line) => this.onLine(line), {
       maxLineBytes: this.options.maxOutputBytes,
@@ -401,7 +420,10 @@ export class PersistentWorker {
           {
             retryable: true,
             ...(exit.exitCode === undefined ? {} : { exitCode: exit.exitCode }),
-            hint: 'the worker is restarted for the next attempt; run the command by hand and send it the request line (see --verbose) to find out why it stops',
+            hint:
+              exit.exitCode === 0
+                ? `${PERSISTENT_LOOP_HINT}; the worker is restarted for the next attempt`
+                : 'the worker is restarted for the next attempt; run the command by hand and send it the request line (see --verbose) to find out why it stops',
           },
         ),
       );
