@@ -6,7 +6,7 @@ import { createAppProviderRegistry } from '../registry.js';
 import { collectInputFiles } from '../validate/collect-input-files.js';
 import { formatReport, paletteFor } from '../validate/format-report.js';
 import { validateInputs } from '../validate/validate-inputs.js';
-import { targetArg, targetsArg } from './_shared.js';
+import { judgeTargetArg, targetArg, targetsArg } from './_shared.js';
 import { repeatedFlag, stringFlag } from './flag-values.js';
 import { rejectUnknownFlags } from './reject-unknown-flags.js';
 
@@ -23,6 +23,7 @@ const validateArgs = {
   },
   ...targetsArg,
   ...targetArg,
+  ...judgeTargetArg,
 } as const;
 
 const validateCommand = defineCommand({
@@ -39,6 +40,7 @@ const validateCommand = defineCommand({
     const { files, skipped } = await collectInputFiles(inputs, cwd);
     const targetsPath = stringFlag(args.targets, 'targets');
     const targets = repeatedFlag(rawArgs, 'target');
+    const judgeTarget = stringFlag(args['judge-target'], 'judge-target');
     // The --targets file is checked first; `loadProject` throws when it does not exist.
     const targetsFile = targetsPath === undefined ? undefined : path.resolve(cwd, targetsPath);
     if (targetsFile !== undefined && !files.includes(targetsFile)) files.unshift(targetsFile);
@@ -49,6 +51,8 @@ const validateCommand = defineCommand({
       targetsFile: targetsPath,
       // Like eval, `--target a --target b` checks every case against each.
       ...(targets.length === 0 ? {} : { targetOverride: targets }),
+      // As for eval: the judge of every LLM grader, and of cases without graders.
+      ...(judgeTarget === undefined ? {} : { judgeTargetOverride: judgeTarget }),
       skipped,
     });
     const lines = formatReport(report, cwd, paletteFor(process.stdout));

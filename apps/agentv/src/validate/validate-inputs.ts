@@ -19,6 +19,8 @@ export interface ValidateInputsOptions {
   targetsFile?: string;
   /** `--target`: check every case against this target (or each of these targets). */
   targetOverride?: string | readonly string[];
+  /** `--judge-target`: the judge target of every case, over the files' and targets'. */
+  judgeTargetOverride?: string;
   /** YAML files of other tools skipped in the folders searched (`withoutOtherToolsYaml`). */
   skipped?: readonly string[];
 }
@@ -79,6 +81,9 @@ export async function validateInputs(
       targets: targets ?? [],
       targetsFile: file.targetsFile && displayPath(options.cwd, file.targetsFile),
       targetOverride: options.targetOverride,
+      ...(options.judgeTargetOverride === undefined
+        ? {}
+        : { judgeTargetOverride: options.judgeTargetOverride }),
       optionNames: CLI_OPTION_NAMES,
       providerRegistry: options.providerRegistry,
       evaluatorRegistry: options.evaluatorRegistry,

@@ -410,6 +410,14 @@ ${judge}  - name: judge
     const judged = await runAgentv(['validate', 'evals'], project.dir);
     expect(judged.stdout).not.toContain('error:');
     expect(judged.code).toBe(0);
+    // Or the judge named on the command line, as for eval.
+    writeFileSync(path.join(project.dir, '.agentv/targets.yaml'), targets(''));
+    const named = await runAgentv(['validate', '--judge-target', 'judge', 'evals'], project.dir);
+    expect(named.stdout).not.toContain('error:');
+    expect(named.code).toBe(0);
+    const unknown = await runAgentv(['validate', '--judge-target', 'jugde', 'evals'], project.dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toContain('jugde');
   });
 
   it("names an unknown assertion type in a tests: file's words, suggesting AgentV 4.x's names", async () => {
@@ -422,6 +430,7 @@ ${judge}  - name: judge
     assertions:
       - type: is-jsn
       - type: llm-grader-x
+      - type: llm-judge
 `,
     });
     const run = await runAgentv(['validate', 'evals'], project.dir);
@@ -430,6 +439,8 @@ ${judge}  - name: judge
     expect(errors.map((line) => line.replace(/ Or use one of: .*/, ''))).toEqual([
       'error: evals/suite.yaml:5:15: case "a": assertion "is-jsn" has unknown type "is-jsn" (hint: did you mean "is-json"?',
       'error: evals/suite.yaml:6:15: case "a": assertion "llm-grader-x" has unknown type "llm-grader-x" (hint: did you mean "llm-grader"?',
+      // Such a file reads this AgentV's own names too.
+      'error: evals/suite.yaml:7:15: case "a": assertion "llm-judge" has unknown type "llm-judge" (hint: did you mean "llm_judge"?',
     ]);
     // The list is of the names such a file writes: 4.x's, and this AgentV's that none is read as.
     expect(errors[0]).toContain('code-grader, command, composite, contains, contains-all');

@@ -13,7 +13,7 @@ export function needsJudge(config: EvaluatorConfig, registry: EvaluatorRegistry)
 }
 
 /**
- * The other way to grade a case without graders (README, "Graders"): a judge, named in any of the
+ * The other way to grade a case without graders (README, "Which judge"): a judge, named in any of the
  * three places one can be.
  */
 export const JUDGE_HINT =
