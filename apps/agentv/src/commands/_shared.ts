@@ -42,7 +42,7 @@ export const thresholdArg = {
   threshold: {
     type: 'string',
     description:
-      "A case passes when its score is at least this (0..1); without it, when every grader passes (a tests: file's case: at 0.8)",
+      "A case passes when its score is at least this (0..1), over the file's execution.threshold; without either, when every grader passes (a tests: file's case: at 0.8)",
     valueHint: 'SCORE',
   },
 } as const satisfies ArgsDef;

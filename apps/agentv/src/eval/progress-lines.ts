@@ -26,11 +26,12 @@ export function createProgressLines(total: number, write: (line: string) => void
 
 /**
  * The first check a case missed, after its score: on a failed case, and on one that passed below
- * a full score (a threshold let it pass), so the line says what cost it points.
+ * a full score (a threshold let it pass, or a grader passed below 1), so the line says what cost
+ * it points.
  */
 function shownMiss(result: EvaluationResult): string {
   const miss = result.misses[0];
-  return miss !== undefined && (!result.passed || result.score < 1) ? `  ${oneLine(miss)}` : '';
+  return miss && (!result.passed || result.score < 1) ? `  ${oneLine(miss)}` : '';
 }
 
 /** How progress lines name a case: by its id, and with its target when the run has several. */

@@ -560,8 +560,16 @@ describe('loadEvalFile: a tests: file without tests', () => {
       hint: 'add a `tests:` list with at least one test (`- id: ...`), or name a case file or folder (`tests: ./cases.jsonl`)',
     };
     expect(await issuesOfFile(dir, 'a.yaml', `tests: []\n${grader}`)).toEqual([empty]);
+    // A case file named but empty says so.
     await writeFile(path.join(dir, 'empty.jsonl'), '');
-    expect(await issuesOfFile(dir, 'b.yaml', `tests: ./empty.jsonl\n${grader}`)).toEqual([empty]);
+    expect(await issuesOfFile(dir, 'b.yaml', `tests: ./empty.jsonl\n${grader}`)).toEqual([
+      {
+        severity: 'error',
+        line: 1,
+        message: '"./empty.jsonl" holds no tests',
+        hint: 'add tests to it: one JSON object a line, a YAML list, or a folder of `<id>/case.yaml`',
+      },
+    ]);
     expect(
       (await issuesOfFile(dir, 'c.yaml', `tests: ./missing.jsonl\n${grader}`)).map(
         (issue) => issue.message,

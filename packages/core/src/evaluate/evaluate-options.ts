@@ -59,8 +59,8 @@ export interface EvaluateOptions {
   /** Retries of a failed agent or judge call; wins over a target's `max_retries`; default: that, else 2. */
   maxRetries?: number;
   /**
-   * A case passes when its score reaches this (0..1), instead of by its file's rule (every grader
-   * passes; in a `tests:` file, its score reaches 0.8 or the file's threshold).
+   * A case passes when its score reaches this (0..1), instead of by its file's rule (its
+   * `execution.threshold`; without one, every grader passes, or in a `tests:` file a score of 0.8).
    */
   threshold?: number;
   /** Answer every case with the mock provider instead of the real targets. */

@@ -162,7 +162,8 @@ export function unknownTypeHint(
   if (negated !== undefined) return negated;
   const types = testsFile ? testsFileGraderTypes(registry.types()) : registry.types();
   const list = testsFile ? types.join(', ') : knownTypes(registry);
-  const match = closestMatch(type, types);
+  // A tests: file also reads this AgentV's names (`llm_judge`): they are matched after 4.x's.
+  const match = closestMatch(type, testsFile ? [...types, ...registry.types()] : types);
   return match === undefined
     ? `use one of: ${list}`
     : `did you mean "${match}"? Or use one of: ${list}`;

@@ -38,6 +38,14 @@ export async function expandUpstreamTests(
   if (key === undefined) return { data, origins: [], issues };
   if (typeof list === 'string') {
     const cases = await readCases(list, [key], true);
+    if (cases.length === 0 && !issues.some((issue) => issue.severity === 'error')) {
+      issues.push({
+        severity: 'error',
+        ...at([key]),
+        message: `"${list}" holds no tests`,
+        hint: 'add tests to it: one JSON object a line, a YAML list, or a folder of `<id>/case.yaml`',
+      });
+    }
     return { data: { ...data, [key]: cases }, origins: cases.map(() => [key]), issues };
   }
   if (!Array.isArray(list) || !list.some(isFileReference)) {
@@ -100,7 +108,8 @@ export async function expandUpstreamTests(
       return [];
     }
     const extension = path.extname(absolute).toLowerCase();
-    const text = await readFile(absolute, 'utf8');
+    const text = await readText(absolute, written, where);
+    if (text === undefined) return [];
     if (extension === '.jsonl') return parseJsonl(text, written);
     if (extension === '.yaml' || extension === '.yml') {
       const value = await parseYaml(text, written, where);
@@ -148,7 +157,9 @@ export async function expandUpstreamTests(
         continue;
       }
       const shown = path.join(written, name, path.basename(caseFile));
-      const value = await parseYaml(await readFile(caseFile, 'utf8'), shown, where);
+      const text = await readText(caseFile, shown, where);
+      if (text === undefined) continue;
+      const value = await parseYaml(text, shown, where);
       if (value === undefined) continue;
       if (!isRecord(value)) {
         issues.push({
@@ -167,6 +178,26 @@ export async function expandUpstreamTests(
       cases.push(item);
     }
     return cases;
+  }
+
+  /** The file's text, or undefined with an error when it cannot be read (permissions). */
+  async function readText(
+    absolute: string,
+    shown: string,
+    where: PropertyKey[],
+  ): Promise<string | undefined> {
+    try {
+      return await readFile(absolute, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      issues.push({
+        severity: 'error',
+        ...at(where),
+        message: `case file "${shown}" cannot be read (${code})`,
+        hint: 'check that the file is readable by the user running agentv',
+      });
+      return undefined;
+    }
   }
 
   async function parseYaml(text: string, shown: string, where: PropertyKey[]): Promise<unknown> {
