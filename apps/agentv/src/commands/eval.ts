@@ -410,6 +410,7 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
     out,
     resumePath,
     retryErrors,
+    repeatCount: repeat.count,
     includeTrace: args['include-trace'] === true,
     keyOf,
     evalFileName,

@@ -24,6 +24,8 @@ export interface OpenRunOptions {
   out: string | undefined;
   resumePath: string | undefined;
   retryErrors: boolean;
+  /** How many times each case runs (`--repeat`, or the eval files' trials). */
+  repeatCount: number;
   includeTrace: boolean;
   keyOf: (planned: PlannedCase) => string;
   evalFileName: (absolutePath: string) => string;
@@ -76,6 +78,7 @@ export async function openRun(options: OpenRunOptions): Promise<OpenedRun> {
               return match?.evalCase.filePath ?? path.resolve(cwd, name);
             },
             out.warn,
+            options.repeatCount,
           );
     const plan =
       resumed === undefined

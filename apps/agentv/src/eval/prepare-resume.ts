@@ -31,6 +31,8 @@ export async function prepareResume(
   /** The absolute path of an eval file named as in `eval_file`. */
   resolveEvalFile: (name: string) => string = (name) => path.resolve(cwd, name),
   warn: (message: string) => void = () => {},
+  /** The repeats of each case this run asks for (`--repeat`, or the eval files' trials). */
+  repeatCount = 1,
 ): Promise<ResumeState> {
   const shown = displayPath(cwd, filePath);
   if (/\.ya?ml$/i.test(filePath)) {
@@ -66,6 +68,20 @@ export async function prepareResume(
         `${shown}:${line} belongs to another run (${describe(other)}), not this one (${describe(run)})`,
         {
           hint: 'resume with the same eval files, filters (--eval-id, --filter, --tag), targets and --shard as the interrupted run, or pass --out a new file to start a new run',
+        },
+      );
+    }
+  }
+  // A case finished with other repeats would be summed up as this run's (pass@k over k it never
+  // ran): refused like a line of another run.
+  for (const { record, line } of lines) {
+    if (record.error !== undefined) continue;
+    const repeats = record.repeats?.planned ?? record.repeats?.count ?? 1;
+    if (repeats !== repeatCount) {
+      throw new UsageError(
+        `${shown}:${line} was written by a run with ${repeatsOf(repeats)} per case; this run has ${repeatsOf(repeatCount)}`,
+        {
+          hint: `resume with ${repeats === 1 ? 'no --repeat' : `--repeat ${repeats}`} (as the interrupted run), or pass --out a new file to start a new run`,
         },
       );
     }
@@ -117,6 +133,10 @@ export async function prepareResume(
 async function cutAfterLastNewline(filePath: string): Promise<void> {
   const content = await readFile(filePath);
   await truncate(filePath, content.lastIndexOf(0x0a) + 1);
+}
+
+function repeatsOf(count: number): string {
+  return count === 1 ? 'no repeats (one run)' : `--repeat ${count}`;
 }
 
 function describe(run: RunRecord | undefined): string {

@@ -160,6 +160,28 @@ describe('agentv eval --repeat', () => {
     expect(run.stdout).toMatch(/8 repeats run \(2 cases stopped early\)/);
   });
 
+  it('--resume of a file written with other repeats is refused, not summed up as this run', async () => {
+    await runRepeat('resume-repeats');
+    for (const [flags, message] of [
+      [[], 'was written by a run with --repeat 5 per case; this run has no repeats (one run)'],
+      [['--repeat', '3'], 'was written by a run with --repeat 5 per case; this run has --repeat 3'],
+    ] as const) {
+      const run = await runAgentv(
+        ['eval', 'evals', '--resume', 'resume-repeats.jsonl', ...flags],
+        project.dir,
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`resume-repeats.jsonl:1 ${message}`);
+      expect(run.stderr).toContain('resume with --repeat 5');
+    }
+    // With the same repeats there is nothing left to run.
+    const same = await runAgentv(
+      ['eval', 'evals', '--resume', 'resume-repeats.jsonl', '--repeat', '5'],
+      project.dir,
+    );
+    expect(same.stdout).toContain('all 3 cases already have a result; nothing to run');
+  });
+
   it('rejects an unknown --repeat-pass rule with a hint', async () => {
     const run = await runAgentv(
       ['eval', 'evals', '--repeat', '2', '--repeat-pass', 'most'],
