@@ -28,6 +28,7 @@ import { openRun } from '../eval/open-run.js';
 import { openOtelExport } from '../eval/otel-export.js';
 import { wantsLiveProgress } from '../eval/progress-display.js';
 import { caseLabeler, failedAnswerLine } from '../eval/progress-lines.js';
+import { outputRoot } from '../eval/project-root.js';
 import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import {
   parseRepeatPass,
@@ -437,7 +438,8 @@ async function runEval(context: CommandContext<typeof evalArgs>) {
           verbose,
           defaultTimeoutSeconds: agentTimeout,
           log: output.log,
-          cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
+          cacheDir:
+            args.cache === false ? undefined : path.join(outputRoot(cwd), '.agentv', 'cache'),
         },
         ...(dryRun ? { createProvider: (target) => createMockProvider(target.name) } : {}),
         signal: controller.signal,

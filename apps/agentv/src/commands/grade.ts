@@ -16,6 +16,7 @@ import { defineCommand } from 'citty';
 import { loadEvalFiles } from '../eval/load-eval-files.js';
 import { createProgressDisplay } from '../eval/progress-display.js';
 import { caseLabeler, failedAnswerLine } from '../eval/progress-lines.js';
+import { outputRoot } from '../eval/project-root.js';
 import { createRecordedTraceReader } from '../eval/recorded-trace-reader.js';
 import { parseReportFlags, reportArgs } from '../eval/report-flags.js';
 import { resolveEvalPaths } from '../eval/resolve-eval-paths.js';
@@ -106,7 +107,10 @@ const gradeCommand = defineCommand({
       rawArgs,
       cwd,
     );
-    const outPath = path.resolve(cwd, out ?? defaultResultPath(reportFlags.outputFormat, 'grade'));
+    const outPath = path.resolve(
+      cwd,
+      out ?? defaultResultPath(reportFlags.outputFormat, cwd, 'grade'),
+    );
     if (outPath === resultsPath) {
       throw new UsageError(`--out ${out} is the result file being graded`, {
         hint: 'write the new grades to another file; the recorded answers stay where they are',
@@ -331,7 +335,8 @@ const gradeCommand = defineCommand({
           env: project.env,
           verbose,
           log: (line) => progress.log(terminalText(line)),
-          cacheDir: args.cache === false ? undefined : path.resolve(cwd, '.agentv', 'cache'),
+          cacheDir:
+            args.cache === false ? undefined : path.join(outputRoot(cwd), '.agentv', 'cache'),
         },
         signal: controller.signal,
         recordedTraces: createRecordedTraceReader(cwd),

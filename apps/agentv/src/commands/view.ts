@@ -3,6 +3,7 @@ import path from 'node:path';
 import { displayPath, UsageError } from '@agentv/core/internal';
 import { exportViewer, type ResultSources, startViewer } from '@agentv/viewer';
 import { defineCommand } from 'citty';
+import { outputRoot } from '../eval/project-root.js';
 import { ExitCode } from '../exit-code.js';
 import { onStopSignals } from '../stop-signals.js';
 import { openBrowser } from '../view/open-browser.js';
@@ -106,7 +107,8 @@ export default defineCommand({
 
 /** The folders and files to read: the default results folder, or what the command line names. */
 async function sourcesOf(paths: readonly string[], cwd: string): Promise<ResultSources> {
-  if (paths.length === 0) return { folders: [path.resolve(cwd, DEFAULT_FOLDER)], files: [] };
+  if (paths.length === 0)
+    return { folders: [path.join(outputRoot(cwd), DEFAULT_FOLDER)], files: [] };
   const sources: ResultSources = { folders: [], files: [] };
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);

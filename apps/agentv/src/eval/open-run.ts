@@ -57,7 +57,7 @@ export async function openRun(options: OpenRunOptions): Promise<OpenedRun> {
   const { plan: selected, run, cwd, flags, resumePath, console: out, controller } = options;
   const outPath = path.resolve(
     cwd,
-    resumePath ?? options.out ?? defaultResultPath(flags.outputFormat),
+    resumePath ?? options.out ?? defaultResultPath(flags.outputFormat, cwd),
   );
   // Before the file is read: a second run on it (a second --resume) is refused from here on.
   const lock = await lockResultFile(outPath, cwd, (message) =>

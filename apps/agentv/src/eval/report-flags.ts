@@ -4,6 +4,7 @@ import { UsageError } from '@agentv/core/internal';
 import type { ArgsDef } from 'citty';
 import { closeChoice } from '../close-choice.js';
 import { isGlob } from '../expand-paths.js';
+import { outputRoot } from './project-root.js';
 import { resolveEvalPaths } from './resolve-eval-paths.js';
 
 /** The `agentv eval` flags that choose the result format and the extra artifacts. */
@@ -96,14 +97,16 @@ export async function parseReportFlags(
         }
         index++;
       } else {
-        promptDir = DEFAULT_PROMPT_DIR;
+        promptDir = path.join(outputRoot(cwd), DEFAULT_PROMPT_DIR);
       }
     }
   }
 
   return {
     outputFormat: outputFormatOf(args['output-format'], args.out),
-    ...(args['dump-traces'] === true ? { traceDir: path.resolve(cwd, DEFAULT_TRACE_DIR) } : {}),
+    ...(args['dump-traces'] === true
+      ? { traceDir: path.join(outputRoot(cwd), DEFAULT_TRACE_DIR) }
+      : {}),
     ...(promptDir === undefined ? {} : { promptDir: path.resolve(cwd, promptDir) }),
     ...(args.junit === undefined
       ? {}

@@ -1,7 +1,8 @@
 import path from 'node:path';
+import { outputRoot } from './project-root.js';
 
-/** `.agentv/results/<command>_<timestamp>.<extension>`, relative to cwd. */
-export function defaultResultPath(extension: string, command = 'eval'): string {
+/** `.agentv/results/<command>_<timestamp>.<extension>` of the project of `cwd` (`outputRoot`). */
+export function defaultResultPath(extension: string, cwd: string, command = 'eval'): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  return path.join('.agentv', 'results', `${command}_${stamp}.${extension}`);
+  return path.join(outputRoot(cwd), '.agentv', 'results', `${command}_${stamp}.${extension}`);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '@agentv/core/internal';
+import { findUp } from './project-root.js';
 
 /** One shard of a run: `index` is 1-based, `count` the number of shards. */
 export interface Shard {
@@ -58,17 +58,6 @@ export function createEvalFileNamer(cwd: string): (absolutePath: string) => stri
     }
     return name;
   };
-}
-
-function findUp(start: string, name: string): string | undefined {
-  let dir = start;
-  for (;;) {
-    const candidate = path.join(dir, name);
-    if (existsSync(candidate) && (name === '.git' || statSync(candidate).isDirectory())) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 }
 
 /** A run's identity: a hash of every (eval file, case id, target) it selected, before sharding. */

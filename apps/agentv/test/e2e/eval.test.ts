@@ -45,6 +45,26 @@ async function resultLines(dir: string): Promise<Record<string, any>[]> {
 }
 
 describe('agentv eval', () => {
+  it("started in a subfolder, writes its results to the project's .agentv/ and names the eval file as from the top", async () => {
+    project = await createProject({
+      'agent.mjs': ECHO_AGENT,
+      '.agentv/targets.yaml': ECHO_TARGETS,
+      'evals/qa.yaml': evalFile(echoCase('hello', 'hello there', 'hello')),
+    });
+    const inside = await runAgentv(['eval', 'qa.yaml'], path.join(project.dir, 'evals'));
+    expect(inside.stderr).toBe('');
+    expect(inside.code).toBe(0);
+    // No .agentv/ of its own in evals/: it would make evals/ a project of its own.
+    expect(await readdir(project.file('evals'))).toEqual(['qa.yaml']);
+    const [first] = await resultLines(project.dir);
+    expect(first!.eval_file).toBe('evals/qa.yaml');
+    // The same case from the top: the two runs compare case by case.
+    const top = await runAgentv(['eval', 'evals/qa.yaml', '--out', 'top.jsonl'], project.dir);
+    expect(top.code).toBe(0);
+    const [second] = parseJsonl(await readFile(project.file('top.jsonl'), 'utf8'));
+    expect(second!.eval_file).toBe('evals/qa.yaml');
+  });
+
   it(".env variables reach the agent and code_judge scripts; the shell's own win", async () => {
     project = await createProject({
       '.env': 'AGENTV_E2E_GREETING=from-dotenv\nAGENTV_E2E_SHELL=from-dotenv\n',
