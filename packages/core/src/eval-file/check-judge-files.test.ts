@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,13 +10,21 @@ afterEach(async () => {
   root = undefined;
 });
 
-/** Writes an eval file whose one case is graded by `evaluators` (YAML flow list), plus `files`. */
-async function load(evaluators: string, files: Record<string, string> = {}) {
+/**
+ * Writes an eval file whose one case is graded by `evaluators` (YAML flow list), plus `files`
+ * (those named in `executable` with execute permission).
+ */
+async function load(
+  evaluators: string,
+  files: Record<string, string> = {},
+  executable: readonly string[] = [],
+) {
   root = await mkdtemp(path.join(os.tmpdir(), 'agentv-judge-files-'));
   await mkdir(path.join(root, '.git'));
   for (const [name, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, name)), { recursive: true });
     await writeFile(path.join(root, name), content);
+    if (executable.includes(name)) await chmod(path.join(root, name), 0o755);
   }
   const evalFile = path.join(root, 'evals', 'a.yaml');
   await mkdir(path.dirname(evalFile), { recursive: true });
@@ -62,12 +70,34 @@ describe('code_judge file checks', () => {
         '',
       ].join('\n'),
       { 'evals/judge.sh': '', 'evals/judges/x y.py': '', 'judges/j.mjs': '' },
+      ['evals/judge.sh'],
     );
     expect(result.issues).toEqual([]);
     expect(result.value?.cases[0]?.evaluators.map((evaluator) => evaluator.name)).toEqual([
       'a',
       'b',
       'c',
+    ]);
+  });
+
+  it('reports a script run as the command that is not executable; one run by an interpreter need not be', async () => {
+    const { brief } = await load(
+      [
+        '      - { name: a, type: code_judge, script: ./judge.mjs }',
+        '      - { name: b, type: code_judge, script: node ./judge.mjs }',
+        '',
+      ].join('\n'),
+      { 'evals/judge.mjs': '' },
+    );
+    expect(brief).toEqual([
+      {
+        line: 5,
+        column: 46,
+        caseId: 'one',
+        message:
+          'evaluator "a": script file ./judge.mjs is not executable, so it cannot be run as the command',
+        hint: 'make it executable (chmod +x ./judge.mjs), or name its interpreter first, e.g. "node ./judge.mjs"',
+      },
     ]);
   });
 

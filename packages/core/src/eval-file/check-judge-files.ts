@@ -156,7 +156,17 @@ async function checkOne(
   const found = scriptFileOf(words);
   if (found === undefined) return;
   const resolved = path.resolve(workDir, found.word);
-  if (await cached(context.checked, resolved, () => isFile(resolved))) return;
+  if (await cached(context.checked, resolved, () => isFile(resolved))) {
+    // Run as the command itself, the file must be executable, or the shell refuses it (126).
+    if (found.index > 0) return;
+    if (await cached(context.checked, `exec:${resolved}`, () => isExecutable(resolved))) return;
+    report(
+      Array.isArray(config.script) ? ['script', 0] : ['script'],
+      `script file ${found.word} is not executable, so it cannot be run as the command`,
+      `make it executable (chmod +x ${found.word}), or name its interpreter first, e.g. "node ${found.word}"`,
+    );
+    return;
+  }
   const relativeTo = workDir === context.evalDir ? "the eval file's directory" : 'its cwd';
   report(
     Array.isArray(config.script) ? ['script', found.index] : ['script'],
@@ -229,6 +239,11 @@ function cached(
     cache.set(key, result);
   }
   return result;
+}
+
+/** Whether any execute permission bit is set (root, too, runs only such a file). */
+async function isExecutable(filePath: string): Promise<boolean> {
+  return ((await stat(filePath).catch(() => undefined))?.mode ?? 0) & 0o111 ? true : false;
 }
 
 async function isFile(filePath: string): Promise<boolean> {
