@@ -243,7 +243,8 @@ function cached(
 
 /** Whether any execute permission bit is set (root, too, runs only such a file). */
 async function isExecutable(filePath: string): Promise<boolean> {
-  return ((await stat(filePath).catch(() => undefined))?.mode ?? 0) & 0o111 ? true : false;
+  const mode = (await stat(filePath).catch(() => undefined))?.mode ?? 0;
+  return (mode & 0o111) !== 0;
 }
 
 async function isFile(filePath: string): Promise<boolean> {
