@@ -447,6 +447,29 @@ ${judge}  - name: judge
     expect(errors[0]).not.toContain('is_json');
   });
 
+  it("reports a case's grader problems beside its unknown target, not after it is fixed", async () => {
+    project = await createProject({
+      'agent.mjs': AGENT,
+      '.agentv/targets.yaml': DEFAULT_TARGETS,
+      'evals/t.yaml': `execution:
+  target: defualt
+evalcases:
+  - id: a
+    input_messages: [{ role: user, content: hi }]
+    evaluators: [{ type: contians, value: hi }]
+    rubrics: []
+`,
+    });
+    const run = await runAgentv(['validate', 'evals'], project.dir);
+    expect(run.code).toBe(1);
+    const errors = run.stdout.split('\n').filter((line) => line.startsWith('error:'));
+    expect(errors.map((line) => line.replace(/ \(hint: .*/, ''))).toEqual([
+      'error: evals/t.yaml:2:11: case "a": unknown target "defualt"',
+      'error: evals/t.yaml:4:5: case "a": evaluator "rubrics" (rubric) has no rubric items',
+      'error: evals/t.yaml:6:26: case "a": evaluator "contians" has unknown type "contians"',
+    ]);
+  });
+
   it('exits 2 for a path that does not exist', async () => {
     project = await createProject({});
     const run = await runAgentv(['validate', 'evals'], project.dir);

@@ -189,6 +189,13 @@ export function planRun(options: PlanRunOptions): { plan: RunPlan; issues: Issue
         for (const issue of sortIssues(located)) issues.add(issue);
       } else {
         issues.add(unknownTargetIssue(name, evalCase, options, available));
+        // Its graders and rubrics are checked all the same, so that one look shows every problem
+        // of the file; whether it needs a judge depends on the target, so that waits for it.
+        if (evalCase.evaluators.length > 0 && !checkedEvaluators.has(evalCase.evaluators)) {
+          checkEvaluators(evalCase, options.evaluatorRegistry, issues);
+          checkedEvaluators.add(evalCase.evaluators);
+        }
+        checkRubrics(evalCase, issues);
         return undefined;
       }
       used.set(key, target);
