@@ -175,9 +175,10 @@ describe('cli provider, mode: persistent', () => {
   });
 
   it('fails the case sent to a worker that closed its stdin but lives on, at once and not at the timeout', async () => {
-    // Answers its first case, closes its stdin and lives on.
+    // Closes its stdin, then answers its first case and lives on: the next case cannot be
+    // written (closed after the answer, a case written first would sit unread in the pipe).
     const provider = persistent(
-      `read -r line; echo '{"id": "a", "text": "last answer"}'; exec 0<&-; sleep 30`,
+      `read -r line; exec 0<&-; echo '{"id": "a", "text": "last answer"}'; sleep 30`,
       { timeoutSeconds: 30 },
     );
     expect((await provider.invoke(makeRequest({ evalCaseId: 'a', question: 'one' }))).text).toBe(
