@@ -135,7 +135,11 @@ describe('the watchdog script', () => {
     'kills what runs in the cgroups of a process that is gone and removes them',
     async () => {
       const gone = await deadPid();
-      const left = join(cgroups!.parent, `agentv-${gone}-0badc0de`);
+      // A parent of the test's own: the watchdog of any AgentV running beside the tests sweeps the
+      // shared parent for cgroups of gone processes, and would take this one before it is read.
+      const parent = join(cgroups!.parent, `watchdog-test-${process.pid}`);
+      mkdirSync(parent, { recursive: true });
+      const left = join(parent, `agentv-${gone}-0badc0de`);
       mkdirSync(join(left, 'call-1'), { recursive: true });
       const procs = join(left, 'call-1', 'cgroup.procs');
       const escapee = spawn(
@@ -149,16 +153,13 @@ describe('the watchdog script', () => {
       started.push(escapee);
       await waitFor(() => readFileSync(procs, 'utf8').includes(String(escapee.pid)), 'the move');
       try {
-        const watchdog = startWatchdog(process.pid, tempDir(), {
-          parent: cgroups!.parent,
-          root: '',
-        });
+        const watchdog = startWatchdog(process.pid, tempDir(), { parent, root: '' });
         watchdog.child.stdin!.end('bye\n');
         await watchdog.exited;
         expect(processAlive(escapee.pid!)).toBe(false);
         expect(existsSync(left)).toBe(false);
       } finally {
-        for (const dir of [join(left, 'call-1'), left]) {
+        for (const dir of [join(left, 'call-1'), left, parent]) {
           try {
             rmdirSync(dir);
           } catch {
