@@ -69,7 +69,7 @@ export class CaseBudgetGuard {
   readonly signal: AbortSignal;
   overrun: BudgetOverrun | undefined;
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
   private readonly started = Date.now();
   private usage: TokenUsage | undefined;
   private costUsd: number | undefined;
@@ -87,10 +87,23 @@ export class CaseBudgetGuard {
       runSignal.addEventListener('abort', this.stopWithRun, { once: true });
     }
     if (budget.maxDurationSeconds !== undefined) {
-      const left = Math.max(0, budget.maxDurationSeconds * 1000 - earlier.durationMs);
-      this.timer = setTimeout(() => this.check(), left + 1);
-      this.timer.unref();
+      this.armTimer(budget.maxDurationSeconds * 1000 - earlier.durationMs);
     }
+  }
+
+  /**
+   * Checks the budget once `leftMs` have passed. Node arms a timer from the event loop's cached
+   * time, which lags on a busy loop, so the check can come a little early: the budget not yet
+   * spent, it is armed again for what is left.
+   */
+  private armTimer(leftMs: number): void {
+    this.timer = setTimeout(() => {
+      this.check();
+      if (this.controller.signal.aborted || this.budget.maxDurationSeconds === undefined) return;
+      const spent = this.earlier.durationMs + (Date.now() - this.started);
+      this.armTimer(this.budget.maxDurationSeconds * 1000 - spent);
+    }, Math.max(0, leftMs) + 1);
+    this.timer.unref();
   }
 
   /** What the running call has spent so far (running totals of that call), as its provider reports it. */
